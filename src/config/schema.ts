@@ -1,0 +1,104 @@
+/**
+ * The config file `boternity.json` (SPEC C1, C2): a superset of the `mcpServers` format of
+ * Claude Desktop, Cursor and VS Code. Defaults live here, not in constants elsewhere.
+ * @module
+ */
+import { z } from 'zod';
+
+/** Reconnect backoff (S2): exponential with jitter, capped, forever unless `maxAttempts`. */
+export const BackoffSchema = z
+  .object({
+    baseMs: z.number().int().positive().default(500),
+    factor: z.number().min(1).default(2),
+    capMs: z.number().int().positive().default(30_000),
+    jitter: z.number().min(0).max(1).default(0.2),
+    resetAfterMs: z.number().int().nonnegative().default(10_000),
+    maxAttempts: z.number().int().positive().optional(),
+  })
+  .strict();
+export type Backoff = z.infer<typeof BackoffSchema>;
+
+const ToolNames = z.array(z.string().min(1));
+
+/** Fields every server entry accepts, whatever its transport. */
+const CommonFields = {
+  enabled: z.boolean().default(true),
+  preset: z.string().min(1).optional(),
+  allowedTools: ToolNames.optional(),
+  deniedTools: ToolNames.optional(),
+  credentialKey: z.string().min(1).optional(),
+  samplingBudgetTokens: z.number().int().nonnegative().optional(),
+  sampling: z.enum(['client', 'bot', 'deny']).optional(),
+  scope: z.enum(['shared', 'session']).default('shared'),
+  healthIntervalMs: z.number().int().positive().default(30_000),
+  pingTimeoutMs: z.number().int().positive().default(10_000),
+  connectTimeoutMs: z.number().int().positive().default(30_000),
+  requestTimeoutMs: z.number().int().positive().default(60_000),
+  backoff: BackoffSchema.prefault({}),
+};
+
+/** A server launched as a child process speaking MCP over stdin/stdout. */
+export const StdioServerSchema = z.object({
+  ...CommonFields,
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().min(1).optional(),
+});
+
+/** A remote server: Streamable HTTP (`http`), legacy HTTP+SSE (`sse`), or `auto`-detected. */
+export const RemoteServerSchema = z.object({
+  ...CommonFields,
+  type: z.enum(['http', 'sse', 'auto']).default('auto'),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
+  headers: z.record(z.string(), z.string()).default({}),
+});
+
+export type StdioServerConfig = z.infer<typeof StdioServerSchema> & { readonly transport: 'stdio' };
+export type RemoteServerConfig = z.infer<typeof RemoteServerSchema> & { readonly transport: 'http' | 'sse' | 'auto' };
+/** One validated server entry; `transport` is derived from `type`/`command`/`url`. */
+export type ServerConfig = StdioServerConfig | RemoteServerConfig;
+
+/** Per-server allow/deny lists of tool names for a bot. */
+export const ToolPermissionSchema = z
+  .object({ allowed: ToolNames.optional(), denied: ToolNames.optional() })
+  .strict();
+
+/** A bot's view of the servers (B2). */
+export const BotConfigSchema = z.object({
+  name: z.string().optional(),
+  description: z.string().optional(),
+  additionalServers: z.array(z.string()).default([]),
+  removedServers: z.array(z.string()).default([]),
+  toolPermissions: z.record(z.string(), ToolPermissionSchema).default({}),
+});
+export type BotConfig = z.infer<typeof BotConfigSchema>;
+
+/** `{ requests: N, perSeconds: S }` (X3). */
+export const RateLimitSchema = z
+  .object({ requests: z.number().int().positive(), perSeconds: z.number().positive() })
+  .strict();
+
+/** Everything in the file except `mcpServers`, whose entries are parsed one by one. */
+export const ConfigRestSchema = z.object({
+  bots: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'bot slugs are lowercase letters, digits and -'), BotConfigSchema).default({}),
+  limits: z
+    .object({ perClient: RateLimitSchema.optional(), global: RateLimitSchema.optional() })
+    .strict()
+    .default({}),
+  logs: z
+    .object({ stderrLines: z.number().int().positive().default(500) })
+    .prefault({}),
+  shutdown: z
+    .object({ graceMs: z.number().int().nonnegative().default(3_000) })
+    .prefault({}),
+});
+
+/** The validated config the rest of the code takes. */
+export type AppConfig = z.infer<typeof ConfigRestSchema> & {
+  readonly mcpServers: Readonly<Record<string, ServerConfig>>;
+};
+
+/** Server names become tool prefixes and URL segments: keep them to a safe alphabet. */
+export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,47}$/;
