@@ -1,0 +1,74 @@
+/**
+ * Opens the database (SPEC C5) and brings its schema up to date: a SQLite file in the data
+ * directory by default, or the libSQL server `DATABASE_URL` names.
+ * @module
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Client, createClient } from '@libsql/client';
+import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import { migrate } from 'drizzle-orm/libsql/migrator';
+import * as schema from './schema.js';
+import { withBusyRetry } from './with-busy-retry.js';
+
+/** The drizzle database every repository takes. */
+export type Db = LibSQLDatabase<typeof schema>;
+
+/** Options of {@link createDb}. */
+export type CreateDbOptions = {
+  /** A libsql URL: `file:…`, `:memory:`, `libsql://…`, `http(s)://…`. */
+  url: string;
+  /** Defaults to the repo's `drizzle/` folder, wherever the process was started from. */
+  migrationsFolder?: string;
+  /** How long a local connection waits for another writer's lock before SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+};
+
+/** An open database: `close()` releases the client. */
+export type OpenDb = { db: Db; client: Client; close(): Promise<void> };
+
+// Resolved from this module, not the cwd: `npm start` may run from anywhere.
+const defaultMigrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/** `DATABASE_URL`, else the SQLite file `boternity.db` in the data directory `home`. */
+export function databaseUrlFor(home: string, env: NodeJS.ProcessEnv = process.env): string {
+  const url = env.DATABASE_URL?.trim();
+  return url ? url : `file:${join(home, 'boternity.db')}`;
+}
+
+/**
+ * Open the database at `url` and apply pending migrations. For a local file, creates its
+ * parent directory and turns on WAL so readers do not block the writer.
+ */
+export async function createDb({
+  url,
+  migrationsFolder = defaultMigrationsFolder,
+  busyTimeoutMs = 5_000,
+}: CreateDbOptions): Promise<OpenDb> {
+  const file = localFilePath(url);
+  // createClient throws synchronously (SQLITE_CANTOPEN) when the directory is missing.
+  if (file) mkdirSync(dirname(file), { recursive: true });
+  // `timeout` is the busy timeout of every pooled connection; a `PRAGMA busy_timeout`
+  // through `execute` would reach only one of them.
+  const client = createClient({ url, timeout: busyTimeoutMs });
+  try {
+    // WAL is a property of the file, so setting it once covers every connection.
+    if (file) await withBusyRetry(() => client.execute('PRAGMA journal_mode = WAL'));
+    const db = drizzle(client, { schema });
+    await withBusyRetry(() => migrate(db, { migrationsFolder }));
+    return { db, client, close: async () => client.close() };
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+}
+
+/** The filesystem path of a local `file:` URL; null for memory and remote databases. */
+function localFilePath(url: string): string | null {
+  if (!url.startsWith('file:')) return null;
+  const withoutQuery = url.split('?', 1)[0] ?? '';
+  if (withoutQuery.startsWith('file://')) return fileURLToPath(withoutQuery);
+  const path = withoutQuery.slice('file:'.length);
+  return path === '' || path === ':memory:' ? null : path;
+}

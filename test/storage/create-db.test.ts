@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDb, databaseUrlFor, type OpenDb } from '../../src/storage/create-db.js';
+import { botsTable } from '../../src/storage/schema.js';
+import { useTempDirs } from './temp-dir.js';
+
+const c5Tables = [
+  'api_tokens',
+  'bot_memories',
+  'bots',
+  'mcp_audit',
+  'mcp_connections',
+  'sampling_usage',
+  'tool_pins',
+  'upstream_processes',
+];
+
+describe('createDb', () => {
+  const tempDir = useTempDirs();
+  const opened: OpenDb[] = [];
+  const open = async (url: string, busyTimeoutMs?: number) => {
+    const store = await createDb({ url, ...(busyTimeoutMs !== undefined && { busyTimeoutMs }) });
+    opened.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+
+  const tableNames = async (store: OpenDb) => {
+    const result = await store.client.execute("select name from sqlite_master where type = 'table' order by name");
+    return result.rows.map((row) => String(row.name));
+  };
+
+  it('applies the migrations to an in-memory database: every C5 table exists', async () => {
+    const store = await open(':memory:');
+    expect(await tableNames(store)).toEqual(expect.arrayContaining(c5Tables));
+  });
+
+  it('creates the indexes the audit queries need', async () => {
+    const store = await open(':memory:');
+    const result = await store.client.execute(
+      "select name from sqlite_master where type = 'index' and tbl_name = 'mcp_audit'",
+    );
+    expect(result.rows.map((row) => row.name)).toEqual(
+      expect.arrayContaining([
+        'idx_mcp_audit_server',
+        'idx_mcp_audit_bot',
+        'idx_mcp_audit_timestamp',
+        'idx_mcp_audit_direction',
+      ]),
+    );
+  });
+
+  it('opens the same file twice: migrations are idempotent and data survives', async () => {
+    const url = `file:${join(await tempDir(), 'boternity.db')}`;
+    const first = await open(url);
+    await first.db.insert(botsTable).values({ slug: 'scout', name: 'Scout' });
+    await first.close();
+
+    const second = await open(url);
+    expect(await tableNames(second)).toEqual(expect.arrayContaining(c5Tables));
+    const migrations = await second.client.execute('select count(*) as n from __drizzle_migrations');
+    expect(Number(migrations.rows[0]?.n)).toBe(1);
+    expect(await second.db.select({ slug: botsTable.slug }).from(botsTable)).toEqual([{ slug: 'scout' }]);
+  });
+
+  it('creates a missing parent directory for a file database and turns on WAL', async () => {
+    const dir = join(await tempDir(), 'nested', 'deeper');
+    const store = await open(`file:${join(dir, 'boternity.db')}`);
+    expect(existsSync(join(dir, 'boternity.db'))).toBe(true);
+    const mode = await store.client.execute('PRAGMA journal_mode');
+    expect(mode.rows[0]?.journal_mode).toBe('wal');
+  });
+
+  it('accepts a file:// URL', async () => {
+    const path = join(await tempDir(), 'sub', 'x.db');
+    await open(`file://${path}`);
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('finds the migrations relative to its module, not the working directory', async () => {
+    const cwd = process.cwd();
+    const elsewhere = await tempDir();
+    process.chdir(elsewhere);
+    try {
+      const store = await open(`file:${join(elsewhere, 'a.db')}`);
+      expect(await tableNames(store)).toEqual(expect.arrayContaining(c5Tables));
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('rejects, and leaves nothing open, when the migrations folder does not exist', async () => {
+    await expect(createDb({ url: ':memory:', migrationsFolder: '/nonexistent/drizzle' })).rejects.toThrow();
+  });
+});
+
+describe('databaseUrlFor', () => {
+  it('defaults to boternity.db in the home directory', () => {
+    expect(databaseUrlFor('/data/home', {})).toBe('file:/data/home/boternity.db');
+  });
+
+  it('prefers DATABASE_URL', () => {
+    expect(databaseUrlFor('/data/home', { DATABASE_URL: 'libsql://db.example.com' })).toBe('libsql://db.example.com');
+  });
+});
