@@ -61,9 +61,7 @@ export type RemoteServerConfig = z.infer<typeof RemoteServerSchema> & { readonly
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;
 
 /** Per-server allow/deny lists of tool names for a bot. */
-export const ToolPermissionSchema = z
-  .object({ allowed: ToolNames.optional(), denied: ToolNames.optional() })
-  .strict();
+export const ToolPermissionSchema = z.object({ allowed: ToolNames.optional(), denied: ToolNames.optional() }).strict();
 
 /** A bot's view of the servers (B2). */
 export const BotConfigSchema = z.object({
@@ -82,17 +80,15 @@ export const RateLimitSchema = z
 
 /** Everything in the file except `mcpServers`, whose entries are parsed one by one. */
 export const ConfigRestSchema = z.object({
-  bots: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'bot slugs are lowercase letters, digits and -'), BotConfigSchema).default({}),
-  limits: z
-    .object({ perClient: RateLimitSchema.optional(), global: RateLimitSchema.optional() })
-    .strict()
+  bots: z
+    .record(
+      z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'bot slugs are lowercase letters, digits and -'),
+      BotConfigSchema,
+    )
     .default({}),
-  logs: z
-    .object({ stderrLines: z.number().int().positive().default(500) })
-    .prefault({}),
-  shutdown: z
-    .object({ graceMs: z.number().int().nonnegative().default(3_000) })
-    .prefault({}),
+  limits: z.object({ perClient: RateLimitSchema.optional(), global: RateLimitSchema.optional() }).strict().default({}),
+  logs: z.object({ stderrLines: z.number().int().positive().default(500) }).prefault({}),
+  shutdown: z.object({ graceMs: z.number().int().nonnegative().default(3_000) }).prefault({}),
 });
 
 /** The validated config the rest of the code takes. */

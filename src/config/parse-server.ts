@@ -1,0 +1,97 @@
+/**
+ * One `mcpServers` entry on its own (SPEC C1, C7): expand its preset, interpolate `${env:…}`,
+ * pick the schema from `type` (or from `command`/`url` when absent) and derive `transport`.
+ * Issue paths are relative to the entry; an empty path means the entry itself.
+ * @module
+ */
+
+import type { PathIssue } from './config-issues.js';
+import { interpolateEnv } from './interpolate-env.js';
+import { isJsonObject } from './json-object.js';
+import { presetNames, resolvePreset } from './presets.js';
+import { RemoteServerSchema, SERVER_NAME, type ServerConfig, StdioServerSchema } from './schema.js';
+import { configErrorMap, describeValue, fromZodIssues } from './zod-messages.js';
+
+type Transport = ServerConfig['transport'];
+
+/** Accepted `type` spellings (Claude Desktop, Cursor, VS Code) and the transport each means. */
+const TRANSPORT_TYPES: Readonly<Record<string, Transport>> = Object.freeze({
+  stdio: 'stdio',
+  http: 'http',
+  'streamable-http': 'http',
+  streamableHttp: 'http',
+  sse: 'sse',
+  auto: 'auto',
+});
+
+const BAD_NAME = 'invalid server name: use up to 48 letters, digits, "_", "." or "-", starting with a letter or digit';
+
+/** The validated entry (null when invalid) and every issue found in it. */
+export type ParsedServer = { readonly server: ServerConfig | null; readonly issues: PathIssue[] };
+
+/** Validate one server entry; never throws. */
+export function parseServerEntry(name: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): ParsedServer {
+  const issues: PathIssue[] = [];
+  if (!SERVER_NAME.test(name)) issues.push({ path: [], message: BAD_NAME });
+  if (!isJsonObject(raw)) {
+    issues.push({ path: [], message: `expected an object, got ${describeValue(raw)}` });
+    return { server: null, issues };
+  }
+  const expanded = expandPreset(raw);
+  if (expanded.issues.length > 0) return { server: null, issues: [...issues, ...expanded.issues] };
+
+  const interpolated = interpolateEnv(expanded.entry, env);
+  const entry = interpolated.value as Record<string, unknown>;
+  const picked = pickTransport(entry);
+  issues.push(...picked.issues, ...interpolated.issues);
+  if (picked.transport === null) return { server: null, issues };
+
+  const transport = picked.transport;
+  const input = { ...entry, type: transport };
+  const result =
+    transport === 'stdio'
+      ? StdioServerSchema.safeParse(input, { error: configErrorMap })
+      : RemoteServerSchema.safeParse(input, { error: configErrorMap });
+  if (!result.success) issues.push(...fromZodIssues(result.error.issues, interpolated.issues));
+  if (!result.success || issues.length > 0) return { server: null, issues };
+  return { server: { ...result.data, transport } as ServerConfig, issues };
+}
+
+/** The transport to validate with, and issues about `type`/`command`/`url`. */
+function pickTransport(entry: Record<string, unknown>): { transport: Transport | null; issues: PathIssue[] } {
+  const hasCommand = entry.command !== undefined;
+  const hasUrl = entry.url !== undefined;
+  const inferred: Transport | null = hasCommand ? 'stdio' : hasUrl ? 'auto' : null;
+  const issues: PathIssue[] = [];
+  if (hasCommand && hasUrl)
+    issues.push({ path: [], message: 'has both "command" (stdio) and "url" (http/sse): keep only one' });
+  const type = entry.type;
+  const known = typeof type === 'string' && Object.hasOwn(TRANSPORT_TYPES, type) ? TRANSPORT_TYPES[type] : undefined;
+  // A known type picks the schema, which then names the missing field itself.
+  if (known !== undefined) return { transport: known, issues };
+  if (type !== undefined) {
+    issues.push({
+      path: ['type'],
+      message: `unknown transport ${JSON.stringify(type)} (expected stdio, http, sse or auto)`,
+    });
+  }
+  if (inferred === null) issues.push({ path: [], message: 'needs "command" (stdio) or "url" (http/sse)' });
+  return { transport: inferred, issues };
+}
+
+/** A `preset` entry without `command`/`url`: the preset's launch, plus the entry's args and env. */
+function expandPreset(entry: Record<string, unknown>): { entry: Record<string, unknown>; issues: PathIssue[] } {
+  const name = entry.preset;
+  if (name === undefined || entry.command !== undefined || entry.url !== undefined) return { entry, issues: [] };
+  const preset = typeof name === 'string' ? resolvePreset(name) : null;
+  if (preset === null) {
+    const message = `unknown preset ${JSON.stringify(name)} (known: ${presetNames().join(', ')})`;
+    return { entry, issues: [{ path: ['preset'], message }] };
+  }
+  // Leave a wrongly typed args/env as it is so that validation reports it.
+  const args =
+    entry.args === undefined ? preset.args : Array.isArray(entry.args) ? [...preset.args, ...entry.args] : entry.args;
+  const env =
+    entry.env === undefined ? preset.env : isJsonObject(entry.env) ? { ...preset.env, ...entry.env } : entry.env;
+  return { entry: { ...entry, command: preset.command, args, ...(env === undefined ? {} : { env }) }, issues: [] };
+}

@@ -1,0 +1,101 @@
+/**
+ * Hot reload (SPEC C2, C3): watch the config file, debounce bursts of writes, re-validate, and
+ * report a new config only when it differs from the last good one. The directory is watched,
+ * not the file: editors and atomic writes replace the file, which ends a watch on the file.
+ * @module
+ */
+import { watch } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { ConfigError } from '../errors.js';
+import { loadConfig } from './load-config.js';
+import type { AppConfig } from './schema.js';
+
+/** Options of `watchConfig`; `initial` is the config already in use (what changes are compared to). */
+export type WatchConfigOptions = {
+  readonly debounceMs?: number;
+  readonly initial?: AppConfig;
+  readonly env?: NodeJS.ProcessEnv;
+  /** A valid config that differs from the last good one. */
+  onChange(config: AppConfig): void;
+  /** The file is unreadable or invalid; the caller keeps its last good config. */
+  onError(error: ConfigError): void;
+  /** The file was re-read and is valid but means the same config (e.g. only formatting changed). */
+  onUnchanged?(): void;
+};
+
+/** A running watch; `close()` stops it and no callback runs afterwards. */
+export type ConfigWatcher = { close(): void };
+
+/** Watch `file` for changes until `close()`. Without `initial`, the first valid read counts as a change. */
+export function watchConfig(file: string, options: WatchConfigOptions): ConfigWatcher {
+  const path = resolve(file);
+  const name = basename(path);
+  const debounceMs = options.debounceMs ?? 200;
+  let lastGood: AppConfig | null = options.initial ?? null;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let reading = false;
+  let dirty = false;
+
+  const check = async () => {
+    let config: AppConfig;
+    try {
+      config = await loadConfig(path, options.env);
+    } catch (error) {
+      if (closed) return;
+      if (error instanceof ConfigError) return options.onError(error);
+      throw error;
+    }
+    if (closed) return;
+    if (isDeepStrictEqual(config, lastGood)) return options.onUnchanged?.();
+    lastGood = config;
+    options.onChange(config);
+  };
+
+  // One read at a time; changes seen during a read cause one more read afterwards.
+  const reload = async () => {
+    if (reading) {
+      dirty = true;
+      return;
+    }
+    reading = true;
+    try {
+      do {
+        dirty = false;
+        await check();
+      } while (dirty && !closed);
+    } finally {
+      reading = false;
+    }
+  };
+
+  const schedule = () => {
+    if (closed) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void reload(), debounceMs);
+  };
+
+  const watcher = watch(dirname(path), (_event, changed) => {
+    // Some platforms do not say which file changed: then it may have been ours.
+    if (changed === null || changed === name) schedule();
+  });
+  watcher.on('error', (error) => {
+    if (closed) return;
+    const reason = `cannot watch ${dirname(path)}: ${error.message}`;
+    options.onError(
+      new ConfigError(`${path}: ${reason}`, path, [{ server: null, field: '', message: reason }], {
+        cause: error,
+        code: 'config_unreadable',
+      }),
+    );
+  });
+
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      watcher.close();
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { writeFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load-config.js';
+import type { AppConfig } from '../../src/config/schema.js';
+import { type ConfigWatcher, watchConfig } from '../../src/config/watch-config.js';
+import { writeFileAtomic } from '../../src/config/write-file-atomic.js';
+import type { ConfigError } from '../../src/errors.js';
+import { useTempDirs } from './temp-dir.js';
+
+const tempDir = useTempDirs();
+const watchers: ConfigWatcher[] = [];
+afterEach(() => {
+  for (const watcher of watchers.splice(0)) watcher.close();
+});
+
+type Kind = 'change' | 'error' | 'unchanged';
+type Seen = { change: AppConfig; error: ConfigError; unchanged: undefined };
+
+/** Records the watcher's callbacks; `next(kind)` resolves with the next one of that kind not yet taken. */
+function recorder() {
+  const events: { [K in Kind]: Seen[K][] } = { change: [], error: [], unchanged: [] };
+  const taken: Record<Kind, number> = { change: 0, error: 0, unchanged: 0 };
+  const waiting: { [K in Kind]: ((value: Seen[K]) => void)[] } = { change: [], error: [], unchanged: [] };
+  const push = <K extends Kind>(kind: K, value: Seen[K]) => {
+    (events[kind] as Seen[K][]).push(value);
+    const waiter = (waiting[kind] as ((value: Seen[K]) => void)[]).shift();
+    if (waiter) {
+      taken[kind]++;
+      waiter(value);
+    }
+  };
+  const next = <K extends Kind>(kind: K, timeoutMs = 10_000): Promise<Seen[K]> => {
+    const list = events[kind] as Seen[K][];
+    if (list.length > taken[kind]) return Promise.resolve(list[taken[kind]++] as Seen[K]);
+    return new Promise<Seen[K]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${kind} within ${timeoutMs} ms`)), timeoutMs);
+      (waiting[kind] as ((value: Seen[K]) => void)[]).push((value) => {
+        clearTimeout(timer);
+        resolve(value);
+      });
+    });
+  };
+  const callbacks = {
+    onChange: (config: AppConfig) => push('change', config),
+    onError: (error: ConfigError) => push('error', error),
+    onUnchanged: () => push('unchanged', undefined),
+  };
+  return { events, next, callbacks };
+}
+
+const configText = (servers: Record<string, unknown>) => `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`;
+
+async function setup(initialServers: Record<string, unknown> = { a: { command: 'node' } }, debounceMs = 100) {
+  const dir = await tempDir();
+  const file = join(dir, 'boternity.json');
+  await writeFile(file, configText(initialServers));
+  const initial = await loadConfig(file, {});
+  const rec = recorder();
+  watchers.push(watchConfig(file, { debounceMs, initial, env: {}, ...rec.callbacks }));
+  return { dir, file, ...rec };
+}
+
+describe('watchConfig', () => {
+  it('picks up a change', async () => {
+    const { file, next } = await setup();
+    await writeFile(file, configText({ a: { command: 'node' }, b: { url: 'http://localhost:1/mcp' } }));
+    const config = await next('change');
+    expect(Object.keys(config.mcpServers)).toEqual(['a', 'b']);
+  });
+
+  it('debounces several quick writes into one change with the last content', async () => {
+    const { file, next, events } = await setup({ a: { command: 'node' } }, 300);
+    for (let i = 1; i <= 5; i++) writeFileSync(file, configText({ a: { command: 'node', args: [String(i)] } }));
+    const config = await next('change');
+    expect(config.mcpServers.a).toMatchObject({ args: ['5'] });
+    // Reads are serialized: once a later write is reported unchanged, nothing else is pending.
+    await writeFile(file, configText({ a: { command: 'node', args: ['5'] } }));
+    await next('unchanged');
+    expect(events.change).toHaveLength(1);
+  });
+
+  it('picks up an atomic replace (temp file + rename)', async () => {
+    const { file, next, events } = await setup();
+    await writeFileAtomic(file, configText({ renamed: { command: 'node' } }));
+    expect(Object.keys((await next('change')).mcpServers)).toEqual(['renamed']);
+    await writeFileAtomic(file, configText({ again: { command: 'node' } }));
+    expect(Object.keys((await next('change')).mcpServers)).toEqual(['again']);
+    expect(events.error).toEqual([]);
+  });
+
+  it('reports a broken write, then picks up the fixed one', async () => {
+    const { file, next, events } = await setup();
+    await writeFile(file, '{"mcpServers": {');
+    const error = await next('error');
+    expect(error.file).toBe(file);
+    expect(error.message).toMatch(/invalid JSON at line 1/);
+    await writeFile(file, configText({ a: { command: 'node', type: 'websocket' } }));
+    expect((await next('error')).issues).toEqual([
+      { server: 'a', field: 'type', message: expect.stringContaining('websocket') },
+    ]);
+    await writeFile(file, configText({ fixed: { command: 'node' } }));
+    expect(Object.keys((await next('change')).mcpServers)).toEqual(['fixed']);
+    expect(events.change).toHaveLength(1);
+  });
+
+  it('does not report a rewrite that means the same config', async () => {
+    const { file, next, events } = await setup();
+    await writeFile(
+      file,
+      JSON.stringify({ mcpServers: { a: { command: 'node', args: [], unknownKey: 1 } }, other: true }),
+    );
+    await next('unchanged');
+    expect(events.change).toEqual([]);
+  });
+
+  it('survives the file being deleted and re-created', async () => {
+    const { file, next } = await setup();
+    await rm(file);
+    const error = await next('error');
+    expect(error.code).toBe('config_unreadable');
+    await writeFile(file, configText({ back: { command: 'node' } }));
+    expect(Object.keys((await next('change')).mcpServers)).toEqual(['back']);
+    await writeFile(file, configText({ back: { command: 'node' }, more: { command: 'node' } }));
+    expect(Object.keys((await next('change')).mcpServers)).toEqual(['back', 'more']);
+  });
+
+  it('ignores other files in the directory', async () => {
+    const { dir, file, next, events } = await setup();
+    await writeFile(join(dir, 'other.json'), 'not json');
+    await writeFile(file, configText({ mine: { command: 'node' } }));
+    expect(Object.keys((await next('change')).mcpServers)).toEqual(['mine']);
+    expect(events.error).toEqual([]);
+  });
+
+  it('without an initial config, reports the first valid read as a change', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'boternity.json');
+    const { next, callbacks } = recorder();
+    watchers.push(watchConfig(file, { debounceMs: 50, env: {}, ...callbacks }));
+    await writeFile(file, '{}');
+    expect((await next('change')).mcpServers).toEqual({});
+  });
+});
