@@ -7,5 +7,5 @@ export function toErrorInfo(error: unknown): ErrorInfo {
     const message = error.message || error.name;
     return code === undefined || code === null ? { message } : { message, code: String(code) };
   }
-  return { message: typeof error === 'string' ? error : JSON.stringify(error) ?? String(error) };
+  return { message: typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error)) };
 }

@@ -3,7 +3,29 @@
  * explicit named exports. Nothing here imports from src/.
  * @module
  */
+export { isExhausted, nextDelayMs } from './backoff.js';
+export { connectionMachine } from './connection-machine.js';
+export type {
+  ConnectInput,
+  ConnectionContext,
+  ConnectionEvent,
+  ConnectionInput,
+  ConnectionReport,
+  DisabledReason,
+  PingInput,
+  WatchEvent,
+  WatchInput,
+} from './connection-types.js';
 export { toErrorInfo } from './error-info.js';
+export { diffServers, type ServerDiff, sameSpec } from './reconcile.js';
+export {
+  childId,
+  type SupervisorContext,
+  type SupervisorEvent,
+  type SupervisorInput,
+  serverOfChild,
+  supervisorMachine,
+} from './supervisor-machine.js';
 export type {
   BackoffPolicy,
   CatalogCounts,

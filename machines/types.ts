@@ -88,5 +88,9 @@ export type ServerEvent =
     }
   | { readonly type: 'disabled'; readonly server: string; readonly reason: 'config' | 'manual' | 'exhausted' }
   | { readonly type: 'removed'; readonly server: string }
-  | ({ readonly type: 'catalog_changed'; readonly server: string; readonly changes: readonly CatalogDiff[] } & CatalogCounts)
+  | ({
+      readonly type: 'catalog_changed';
+      readonly server: string;
+      readonly changes: readonly CatalogDiff[];
+    } & CatalogCounts)
   | { readonly type: 'health'; readonly server: string; readonly latencyMs: number; readonly at: number };
