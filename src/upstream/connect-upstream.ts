@@ -1,0 +1,124 @@
+/**
+ * Opening an upstream session (S6, S7): transport, initialize, discovery, then a
+ * {@link LiveUpstream} that watches list_changed, pings and closes without leftovers.
+ * @module
+ */
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config/schema.js';
+import { HubError } from '../errors.js';
+import { connectFailed, describeConnectError } from './connect-error.js';
+import { countCatalog, listCatalog } from './discover.js';
+import { raceSignal } from './race-signal.js';
+import { openRemoteSession } from './remote-session.js';
+import { once, type Session } from './session.js';
+import { openStdioSession } from './stdio-session.js';
+import type { LiveUpstream, ProcessLedger } from './types.js';
+import { createCatalogWatch } from './watch-catalog.js';
+
+/** Options of {@link connectUpstream}. */
+export type ConnectUpstreamOptions = {
+  readonly serverId: string;
+  readonly config: ServerConfig;
+  readonly log: Logger;
+  /** Records stdio children so a later run can reap them after a crash. */
+  readonly ledger?: ProcessLedger | undefined;
+  /** Lines of stderr kept per stdio child (default 500). */
+  readonly stderrLines?: number;
+  /** SIGTERM → SIGKILL grace when a stdio tree is ended (default 3000 ms). */
+  readonly graceMs?: number;
+  /** Abandons the connect: whatever was opened is closed and the promise rejects. */
+  readonly signal?: AbortSignal | undefined;
+  readonly clientInfo?: { name: string; version: string };
+  readonly now?: () => number;
+};
+
+const DEFAULT_CLIENT_INFO = { name: 'boternity', version: '0.1.0' };
+
+/** Connect within `config.connectTimeoutMs` and list the catalog; rejects with a one-line reason. */
+export async function connectUpstream(options: ConnectUpstreamOptions): Promise<LiveUpstream> {
+  const { serverId, config, ledger, graceMs = 3_000, stderrLines = 500, now = Date.now } = options;
+  const log = options.log.child({ server: serverId });
+  const timeout = AbortSignal.timeout(config.connectTimeoutMs);
+  const deadline = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  // The SDK's own request timeout is set past the deadline, so the deadline's message wins.
+  const requestOptions = { signal: deadline, timeout: config.connectTimeoutMs + 1_000 };
+  const watch = createCatalogWatch({ log, requestTimeoutMs: config.requestTimeoutMs });
+  const newClient = () => watch.attach(new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {} }));
+
+  log.info({ transport: config.transport }, 'upstream connecting');
+  let session: Session | null = null;
+  try {
+    // Spawning is not abortable half-way: do not start what is already cancelled.
+    deadline.throwIfAborted();
+    const common = { newClient, requestOptions, graceMs, log };
+    session =
+      config.transport === 'stdio'
+        ? await openStdioSession({ ...common, serverId, config, ledger, stderrLines })
+        : await openRemoteSession({ ...common, config });
+    // The deadline is raced rather than passed down: the SDK never removes a request's abort
+    // listener, and a long paginated listing would pile them onto one signal.
+    watch.init(await raceSignal(listCatalog(session.client, { timeout: config.requestTimeoutMs }), deadline));
+  } catch (error) {
+    watch.stop();
+    await session?.close();
+    const failure = timeout.aborted
+      ? connectFailed(`connect timed out after ${config.connectTimeoutMs} ms`, error)
+      : options.signal?.aborted
+        ? connectFailed('connect aborted', error)
+        : error instanceof HubError
+          ? error
+          : connectFailed(describeConnectError(error), error);
+    if (options.signal?.aborted) log.info('upstream connect abandoned');
+    else log.warn({ err: failure }, 'upstream connect failed');
+    throw failure;
+  }
+  return toLiveUpstream({ serverId, session, watch, log, connectedAt: now() });
+}
+
+function toLiveUpstream({
+  serverId,
+  session,
+  watch,
+  log,
+  connectedAt,
+}: {
+  serverId: string;
+  session: Session;
+  watch: ReturnType<typeof createCatalogWatch>;
+  log: Logger;
+  connectedAt: number;
+}): LiveUpstream {
+  const { client } = session;
+  const closed = session.closed.then((error) => {
+    watch.stop();
+    if (error) log.warn({ err: error }, 'upstream closed unexpectedly');
+    return { error };
+  });
+  log.info({ transport: session.transport, pid: session.pid, ...countCatalog(watch.catalog()) }, 'upstream connected');
+  return {
+    serverId,
+    client,
+    transport: session.transport,
+    pid: session.pid,
+    connectedAt,
+    get counts() {
+      return countCatalog(watch.catalog());
+    },
+    catalog: watch.catalog,
+    stderr: session.stderr,
+    closed,
+    watchCatalog: watch.watch,
+    async ping(timeoutMs, signal) {
+      const start = performance.now();
+      await client.ping(signal ? { timeout: timeoutMs, signal } : { timeout: timeoutMs });
+      return Math.round((performance.now() - start) * 100) / 100;
+    },
+    close: once(async () => {
+      watch.stop();
+      await session.close();
+      log.info('upstream closed');
+    }),
+  };
+}

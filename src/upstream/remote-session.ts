@@ -1,0 +1,78 @@
+/**
+ * Opening a remote upstream (S6): Streamable HTTP, legacy SSE, or `auto` (Streamable HTTP,
+ * then SSE when the POST gets a 4xx, as the MCP spec's backwards-compatibility section says).
+ * @module
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RemoteServerConfig } from '../config/schema.js';
+import { connectFailed, describeConnectError } from './connect-error.js';
+import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackToSse } from './create-transport.js';
+import { raceSignal } from './race-signal.js';
+import { NO_STDERR, type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
+
+/** Options of {@link openRemoteSession}. */
+export type OpenRemoteSessionOptions = OpenSessionOptions & { readonly config: RemoteServerConfig };
+
+const LABEL: Record<RemoteKind, string> = { http: 'Streamable HTTP', sse: 'SSE' };
+
+/** Connect with the configured transport; `session.transport` tells which one was used. */
+export async function openRemoteSession(options: OpenRemoteSessionOptions): Promise<Session> {
+  const { config, log } = options;
+  const attempts = remoteAttempts(config.transport);
+  const failures: string[] = [];
+  for (const kind of attempts) {
+    try {
+      return await openOnce(kind, options);
+    } catch (error) {
+      if (options.requestOptions.signal?.aborted) throw error;
+      const message = describeConnectError(error, { url: config.url });
+      const fallBack = kind === 'http' && attempts.includes('sse') && shouldFallBackToSse(error);
+      if (!fallBack) {
+        const all = [...failures, failures.length > 0 ? `${LABEL[kind]} fallback: ${message}` : message];
+        throw connectFailed(all.join('; '), error);
+      }
+      failures.push(`${message} (${LABEL[kind]})`);
+      log.info({ url: config.url, reason: message }, 'upstream falling back to SSE');
+    }
+  }
+  throw connectFailed(`no transport to try for ${config.url}`);
+}
+
+async function openOnce(
+  kind: RemoteKind,
+  { config, newClient, requestOptions, graceMs, log }: OpenRemoteSessionOptions,
+) {
+  const transport = createRemoteTransport({ kind, url: config.url, headers: config.headers });
+  const client = newClient();
+  let phase: SessionPhase = 'connecting';
+  const closed = trackClose(client, {
+    phase: () => phase,
+    log,
+    unexpected: (lastError) =>
+      connectFailed(
+        lastError ? describeConnectError(lastError, { url: config.url }) : `connection to ${config.url} closed`,
+        lastError ?? undefined,
+      ),
+  });
+  const close = once(async () => {
+    phase = 'closing';
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+      // Be polite (DELETE the session), but never let a dead server hold up the close.
+      const timer = new AbortController();
+      const timeout = sleep(graceMs, undefined, { signal: timer.signal }).catch(() => undefined);
+      await Promise.race([transport.terminateSession().catch(() => undefined), timeout]);
+      timer.abort();
+    }
+    await client.close().catch(() => undefined);
+  });
+  try {
+    await raceSignal(client.connect(transport, requestOptions), requestOptions.signal);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  phase = 'live';
+  const session: Session = { client, transport: kind, pid: null, stderr: NO_STDERR, closed, close };
+  return session;
+}

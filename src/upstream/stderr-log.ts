@@ -1,0 +1,65 @@
+/**
+ * A bounded log of a stdio child's stderr (S6): the last `maxLines` lines, each cut to
+ * `maxLineLength` characters, so a chatty or hostile child cannot grow our memory.
+ * @module
+ */
+import type { StderrLog } from './types.js';
+
+/** A {@link StderrLog} that is fed text chunks as they arrive. */
+export type StderrSink = StderrLog & {
+  /** Appends a chunk; lines are split on `\n` (a trailing `\r` is dropped). */
+  write(chunk: string): void;
+  /** The last line, or '' when there is none; handy in error messages. */
+  last(): string;
+};
+
+/** Options of {@link createStderrLog}. */
+export type StderrLogOptions = { readonly maxLineLength?: number };
+
+const TRUNCATED = ' …[truncated]';
+
+/** Create a ring of at most `maxLines` lines; a partial last line is shown but not yet counted. */
+export function createStderrLog(maxLines: number, { maxLineLength = 4_096 }: StderrLogOptions = {}): StderrSink {
+  const ring: string[] = [];
+  let partial = '';
+  let partialCut = false;
+
+  const push = (line: string, cut: boolean) => {
+    if (maxLines <= 0) return;
+    const clean = line.endsWith('\r') ? line.slice(0, -1) : line;
+    ring.push(cut ? clean + TRUNCATED : clean);
+    if (ring.length > maxLines) ring.splice(0, ring.length - maxLines);
+  };
+  const append = (text: string) => {
+    if (partialCut) return;
+    const room = maxLineLength - partial.length;
+    if (text.length > room) {
+      partial += text.slice(0, room);
+      partialCut = true;
+    } else {
+      partial += text;
+    }
+  };
+
+  const lines = (): string[] => {
+    if (maxLines <= 0) return [];
+    if (partial === '' && !partialCut) return [...ring];
+    return [...ring, partialCut ? partial + TRUNCATED : partial].slice(-maxLines);
+  };
+
+  return {
+    lines,
+    last: () => lines().at(-1) ?? '',
+    write(chunk) {
+      let start = 0;
+      for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
+        append(chunk.slice(start, nl));
+        push(partial, partialCut);
+        partial = '';
+        partialCut = false;
+        start = nl + 1;
+      }
+      append(chunk.slice(start));
+    },
+  };
+}

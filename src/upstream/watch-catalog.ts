@@ -1,0 +1,96 @@
+/**
+ * Keeping a catalog fresh (S7): on `notifications/{tools,resources,prompts}/list_changed`
+ * re-list the kinds concerned, one re-list at a time, and report the diff.
+ * @module
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import type { CatalogKind } from '../../machines/index.js';
+import { diffCatalog, EMPTY_CATALOG, listKinds } from './discover.js';
+import type { Catalog, CatalogListener } from './types.js';
+
+/** The catalog of one session and the machinery that keeps it current. */
+export type CatalogWatch = {
+  /** Registers the list_changed handlers on a client (before it connects); returns it. */
+  attach(client: Client): Client;
+  /** Sets the catalog of the initial listing; notifications seen before it trigger a re-list. */
+  init(catalog: Catalog): void;
+  catalog(): Catalog;
+  /** Calls `listener` after each re-list that changed something; returns a function that stops it. */
+  watch(listener: CatalogListener): () => void;
+  /** No more re-lists or listener calls. */
+  stop(): void;
+};
+
+/** Options of {@link createCatalogWatch}. */
+export type CatalogWatchOptions = { readonly log: Logger; readonly requestTimeoutMs?: number };
+
+/** Create the watch; bursts of notifications collapse into as few re-lists as possible. */
+export function createCatalogWatch({ log, requestTimeoutMs }: CatalogWatchOptions): CatalogWatch {
+  let client: Client | null = null;
+  let current: Catalog = EMPTY_CATALOG;
+  let ready = false;
+  let stopped = false;
+  const listeners = new Set<CatalogListener>();
+  const dirty = new Set<CatalogKind>();
+  let running = false;
+
+  const relist = async () => {
+    running = true;
+    while (dirty.size > 0 && !stopped && client) {
+      const kinds = [...dirty];
+      dirty.clear();
+      try {
+        const options = requestTimeoutMs === undefined ? undefined : { timeout: requestTimeoutMs };
+        const next = { ...current, ...(await listKinds(client, kinds, options)) };
+        const changes = diffCatalog(current, next);
+        current = next;
+        if (changes.length === 0 || stopped) continue;
+        for (const listener of listeners) notify(listener, next, changes);
+      } catch (error) {
+        if (!stopped) log.warn({ err: error, kinds }, 'catalog re-list failed');
+      }
+    }
+    running = false;
+  };
+  const notify: (...args: [CatalogListener, ...Parameters<CatalogListener>]) => void = (listener, ...args) => {
+    try {
+      listener(...args);
+    } catch (error) {
+      log.warn({ err: error }, 'catalog listener threw');
+    }
+  };
+  const onChanged = (kinds: readonly CatalogKind[]) => () => {
+    for (const kind of kinds) dirty.add(kind);
+    if (ready && !running) void relist();
+  };
+
+  return {
+    attach(next) {
+      client = next;
+      next.setNotificationHandler(ToolListChangedNotificationSchema, onChanged(['tools']));
+      next.setNotificationHandler(ResourceListChangedNotificationSchema, onChanged(['resources', 'resourceTemplates']));
+      next.setNotificationHandler(PromptListChangedNotificationSchema, onChanged(['prompts']));
+      return next;
+    },
+    init(catalog) {
+      current = catalog;
+      ready = true;
+      if (dirty.size > 0 && !running) void relist();
+    },
+    catalog: () => current,
+    watch(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    stop() {
+      stopped = true;
+      listeners.clear();
+    },
+  };
+}

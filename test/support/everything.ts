@@ -1,0 +1,16 @@
+/**
+ * Where `@modelcontextprotocol/server-everything` is installed, for tests that run it as a
+ * real upstream: `node <EVERYTHING_BIN> [stdio|sse|streamableHttp]`.
+ * @module
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/** Absolute path of server-everything's `dist/index.js`. */
+export const EVERYTHING_BIN = join(
+  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);

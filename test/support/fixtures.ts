@@ -1,0 +1,22 @@
+/**
+ * Paths of the fixture MCP servers in test/support, and a logger that stays quiet.
+ * @module
+ */
+import { fileURLToPath } from 'node:url';
+import { type Logger, pino } from 'pino';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/** Stdio server with one `echo` tool; env TINY_STDERR_LINES, TINY_IGNORE_SIGTERM. */
+export const TINY_SERVER = here('./tiny-server.mjs');
+/** Stdio server whose `add_tool` tool adds tools and sends tools/list_changed. */
+export const DYNAMIC_SERVER = here('./dynamic-server.mjs');
+/** Stdio server that pages tools, resources, templates and prompts two at a time. */
+export const PAGED_SERVER = here('./paged-server.mjs');
+/** Preload that binds host-less Node listeners to 127.0.0.1. */
+export const BIND_LOCALHOST = here('./bind-localhost.cjs');
+
+/** A pino logger at BOTERNITY_LOG_LEVEL (silent in tests by default). */
+export function testLogger(): Logger {
+  return pino({ level: process.env.BOTERNITY_LOG_LEVEL ?? 'silent' });
+}

@@ -1,0 +1,59 @@
+/**
+ * Start the real service in-process on 127.0.0.1:0 with a temp home and a config file;
+ * the tests talk to it over real HTTP.
+ * @module
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import type { ServerStatus } from '../../src/hub/server-status.js';
+import { type Service, startService } from '../../src/main.js';
+import { openSse } from './sse-client.js';
+
+export const TEST_TOKEN = 'test-admin-token';
+
+/** A service under test. */
+export type TestService = Awaited<ReturnType<typeof startTestService>>;
+
+/** Start boternity with `config` written to `<home>/boternity.json`. */
+export async function startTestService(config: unknown, { home: givenHome }: { home?: string } = {}) {
+  const home = givenHome ?? (await mkdtemp(join(tmpdir(), 'bnity-test-')));
+  const configPath = join(home, 'boternity.json');
+  await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  const env: NodeJS.ProcessEnv = { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN };
+  delete env.DATABASE_URL;
+  const service: Service = await startService({
+    home,
+    config: configPath,
+    port: 0,
+    env,
+    log: pino({ level: process.env.BOTERNITY_TEST_LOG ?? 'silent' }),
+  });
+  const auth = { authorization: `Bearer ${TEST_TOKEN}` };
+  const api = async <T = unknown>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> => {
+    const response = await fetch(`${service.url}${path}`, { ...init, headers: { ...auth, ...(init.headers ?? {}) } });
+    return { status: response.status, body: (await response.json()) as T };
+  };
+  const servers = async (): Promise<ServerStatus[]> =>
+    (await api<{ servers: ServerStatus[] }>('/api/servers')).body.servers;
+  const server = async (name: string): Promise<ServerStatus | undefined> =>
+    (await servers()).find((s) => s.name === name);
+  let stopped = false;
+  return {
+    service,
+    home,
+    configPath,
+    api,
+    servers,
+    server,
+    events: (query = '') => openSse(`${service.url}/api/events${query}`, auth),
+    writeConfig: (next: unknown) => writeFile(configPath, `${JSON.stringify(next, null, 2)}\n`),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await service.stop('test');
+      if (!givenHome) await rm(home, { recursive: true, force: true });
+    },
+  };
+}

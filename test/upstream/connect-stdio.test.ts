@@ -1,0 +1,175 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StdioServerConfig } from '../../src/config/schema.js';
+import { connectUpstream } from '../../src/upstream/connect-upstream.js';
+import { isAlive, listDescendants, readStartTime, readStat } from '../../src/upstream/process-tree.js';
+import type { LiveUpstream, ProcessLedger } from '../../src/upstream/types.js';
+import { EVERYTHING_BIN } from '../support/everything.js';
+import { TINY_SERVER, testLogger } from '../support/fixtures.js';
+import { stdioConfig } from '../support/server-config.js';
+import { waitFor } from '../support/wait-for.js';
+
+const node = process.execPath;
+const log = testLogger();
+const opened: LiveUpstream[] = [];
+
+async function connect(
+  config: StdioServerConfig,
+  extra: { graceMs?: number; stderrLines?: number; ledger?: ProcessLedger } = {},
+) {
+  const upstream = await connectUpstream({ serverId: 'test', config, log, ...extra });
+  opened.push(upstream);
+  return upstream;
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((u) => u.close()));
+});
+
+function memoryLedger() {
+  const events: string[] = [];
+  const ledger: ProcessLedger = {
+    recordSpawn: async ({ serverId, pid, startTime }) => {
+      events.push(`spawn ${serverId} ${pid} ${startTime}`);
+    },
+    recordExit: async (pid) => {
+      events.push(`exit ${pid}`);
+    },
+  };
+  return { ledger, events };
+}
+
+describe('connectUpstream over stdio', () => {
+  it('connects to server-everything and lists tools, resources, templates and prompts', async () => {
+    const { ledger, events } = memoryLedger();
+    const upstream = await connect(stdioConfig({ command: node, args: [EVERYTHING_BIN] }), { ledger });
+    expect(upstream.transport).toBe('stdio');
+    expect(upstream.pid).toBeGreaterThan(0);
+    // Launched through setsid, which execs in place: the child leads its own process group.
+    expect(readStat(upstream.pid ?? -1)?.pgrp).toBe(upstream.pid);
+    const counts = upstream.counts;
+    expect(counts.toolCount).toBeGreaterThan(0);
+    expect(counts.resourceCount).toBeGreaterThan(0);
+    expect(counts.resourceTemplateCount).toBeGreaterThan(0);
+    expect(counts.promptCount).toBeGreaterThan(0);
+    expect(upstream.catalog().tools.some((t) => t.name === 'echo')).toBe(true);
+    expect(await upstream.ping(5_000)).toBeGreaterThanOrEqual(0);
+
+    const pid = upstream.pid ?? -1;
+    const startTime = readStartTime(pid);
+    await upstream.close();
+    expect(isAlive(pid)).toBe(false);
+    expect(await upstream.closed).toEqual({ error: null });
+    expect(events).toEqual([`spawn test ${pid} ${startTime}`, `exit ${pid}`]);
+  });
+
+  it('captures stderr into a bounded log', async () => {
+    const upstream = await connect(
+      stdioConfig({ command: node, args: [TINY_SERVER], env: { TINY_STDERR_LINES: '50' } }),
+      {
+        stderrLines: 10,
+      },
+    );
+    await waitFor(() => upstream.stderr.lines().at(-1) === 'stderr line 50');
+    expect(upstream.stderr.lines()).toEqual(Array.from({ length: 10 }, (_, i) => `stderr line ${41 + i}`));
+  });
+
+  it('ends every process a forking wrapper started when closed', async () => {
+    const script = [
+      `'${node}' -e 'setInterval(() => {}, 1000)' &`,
+      'sleep 30 &',
+      'setsid sleep 30 &',
+      `'${node}' '${TINY_SERVER}'`,
+      'wait',
+    ].join('\n');
+    const upstream = await connect(stdioConfig({ command: 'sh', args: ['-c', script] }), { graceMs: 2_000 });
+    const pid = upstream.pid ?? -1;
+    await waitFor(() => listDescendants(pid).length >= 4);
+    const tree = [pid, ...listDescendants(pid)];
+    expect(tree.length).toBeGreaterThanOrEqual(5);
+    await upstream.close();
+    for (const p of tree) expect({ pid: p, alive: isAlive(p) }).toEqual({ pid: p, alive: false });
+  });
+
+  it('sends SIGKILL after graceMs to a server that ignores SIGTERM', async () => {
+    const upstream = await connect(
+      stdioConfig({ command: node, args: [TINY_SERVER], env: { TINY_IGNORE_SIGTERM: '1' } }),
+      {
+        graceMs: 500,
+      },
+    );
+    const pid = upstream.pid ?? -1;
+    const started = Date.now();
+    await upstream.close();
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(450);
+    expect(took).toBeLessThan(2_500);
+    expect(isAlive(pid)).toBe(false);
+    expect(upstream.stderr.lines()).toContain('ignoring SIGTERM');
+  });
+
+  it('ends a SIGSTOPped child on close', async () => {
+    const upstream = await connect(stdioConfig({ command: node, args: [TINY_SERVER] }), { graceMs: 2_000 });
+    const pid = upstream.pid ?? -1;
+    process.kill(pid, 'SIGSTOP');
+    await waitFor(() => readStat(pid)?.state === 'T');
+    await upstream.close();
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('resolves closed when the child is killed, and records its exit', async () => {
+    const { ledger, events } = memoryLedger();
+    const upstream = await connect(stdioConfig({ command: node, args: [TINY_SERVER] }), { ledger });
+    const pid = upstream.pid ?? -1;
+    process.kill(pid, 'SIGKILL');
+    const { error } = await upstream.closed;
+    expect(error?.message).toMatch(/exited/);
+    await upstream.close();
+    expect(events.at(-1)).toBe(`exit ${pid}`);
+  });
+
+  it('rejects with a clear error when the command does not exist', async () => {
+    await expect(connect(stdioConfig({ command: '/nope' }))).rejects.toThrow('spawn /nope ENOENT');
+    await expect(connect(stdioConfig({ command: 'no-such-command-bnity' }))).rejects.toThrow(
+      'spawn no-such-command-bnity ENOENT',
+    );
+  });
+
+  it('includes the last stderr line when the child exits during the handshake', async () => {
+    const config = stdioConfig({
+      command: node,
+      args: ['-e', 'console.error("bad config: no API key"); process.exit(3)'],
+    });
+    await expect(connect(config)).rejects.toThrow(/Connection closed; stderr: bad config: no API key/);
+  });
+
+  it('times out, and leaves no process, when the server never answers', async () => {
+    const config = stdioConfig({
+      command: node,
+      args: ['-e', 'setInterval(() => {}, 1000)'],
+      connectTimeoutMs: 300,
+    });
+    const { ledger, events } = memoryLedger();
+    await expect(connect(config, { ledger })).rejects.toThrow('connect timed out after 300 ms');
+    const pid = Number(events[0]?.split(' ')[2]);
+    expect(events).toEqual([expect.stringMatching(/^spawn test \d+ \d+$/), `exit ${pid}`]);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('rejects and cleans up when the signal aborts during connect', async () => {
+    const { ledger, events } = memoryLedger();
+    const config = stdioConfig({ command: node, args: ['-e', 'setInterval(() => {}, 1000)'] });
+    const connecting = connectUpstream({ serverId: 'test', config, log, ledger, signal: AbortSignal.timeout(300) });
+    await expect(connecting).rejects.toThrow('connect aborted');
+    const pid = Number(events[0]?.split(' ')[2]);
+    expect(events.at(-1)).toBe(`exit ${pid}`);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('starts nothing when the signal is already aborted', async () => {
+    const { ledger, events } = memoryLedger();
+    const config = stdioConfig({ command: node, args: [TINY_SERVER] });
+    const connecting = connectUpstream({ serverId: 'test', config, log, ledger, signal: AbortSignal.abort() });
+    await expect(connecting).rejects.toThrow('connect aborted');
+    expect(events).toEqual([]);
+  });
+});
