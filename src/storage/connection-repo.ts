@@ -3,7 +3,7 @@
  * owns state: the hub writes a full snapshot here on every transition, nothing else does.
  * @module
  */
-import { asc, notInArray, sql } from 'drizzle-orm';
+import { asc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from './create-db.js';
 import { mcpConnectionsTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
@@ -46,6 +46,11 @@ export async function upsertConnection(db: Db, snapshot: ConnectionSnapshot): Pr
   await withBusyRetry(() =>
     db.insert(mcpConnectionsTable).values(row).onConflictDoUpdate({ target: mcpConnectionsTable.id, set: changes }),
   );
+}
+
+/** Delete the row of a connection that no longer exists (its server was removed). */
+export async function deleteConnection(db: Db, id: string): Promise<void> {
+  await withBusyRetry(() => db.delete(mcpConnectionsTable).where(eq(mcpConnectionsTable.id, id)));
 }
 
 /** Every connection row, by server name, then id. */

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// Supervision figures (issue 2): time from start to all-connected for the default config,
+// RSS of the service with N stdio upstreams, and time from `kill -9` of a child to
+// `connected` again. Runs `bnity serve` as a real process on 127.0.0.1; writes
+// bench/results/supervision-<timestamp>.json and prints a table.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'bnity.js');
+const tiny = join(root, 'test', 'support', 'tiny-server.mjs');
+const N = Number(process.env.N ?? 50);
+const TOKEN = 'bench-token';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+
+async function startService(config) {
+  const home = mkdtempSync(join(tmpdir(), 'bnity-bench-'));
+  const env = { ...process.env, BOTERNITY_HOME: home, BOTERNITY_ADMIN_TOKEN: TOKEN, BOTERNITY_LOG_LEVEL: 'warn' };
+  const configPath = join(home, 'boternity.json');
+  if (config) writeFileSync(configPath, JSON.stringify(config));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--config', configPath], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /control API\s+(http:\/\/\S+)\/api\/servers/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+  });
+  const get = async () =>
+    (await (await fetch(`${url}/api/servers`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()).servers;
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(home, { recursive: true, force: true });
+  };
+  return { t0, child, url, get, stop };
+}
+
+async function until(get, predicate, timeoutMs = 60_000) {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const servers = await get();
+    if (predicate(servers)) return servers;
+    if (performance.now() > deadline)
+      throw new Error(`timed out: ${JSON.stringify(servers.map((s) => [s.name, s.state]))}`);
+    await sleep(10);
+  }
+}
+const allConnected = (servers) => servers.length > 0 && servers.every((s) => s.state === 'connected');
+
+const results = { at: new Date().toISOString(), node: process.version, n: N };
+
+// 1. Default config (memory, filesystem, everything): start to all connected.
+{
+  const s = await startService(null);
+  await until(s.get, allConnected);
+  results.defaultAllConnectedMs = Math.round(performance.now() - s.t0);
+  await s.stop();
+}
+
+// 2. N tiny stdio upstreams: time to all connected and RSS of the service.
+{
+  const mcpServers = Object.fromEntries(
+    Array.from({ length: N }, (_, i) => [`tiny${i}`, { command: process.execPath, args: [tiny] }]),
+  );
+  const s = await startService({ mcpServers });
+  const servers = await until(s.get, allConnected, 120_000);
+  results.manyAllConnectedMs = Math.round(performance.now() - s.t0);
+  await sleep(2000);
+  results.serviceRssMb = Math.round(rssKb(s.child.pid) / 102.4) / 10;
+  results.childrenRssMb = Math.round(servers.reduce((sum, x) => sum + rssKb(x.pid), 0) / 102.4) / 10;
+
+  // 3. kill -9 of a child, ten times: time until the server is connected again.
+  const samples = [];
+  for (let i = 0; i < 10; i++) {
+    const name = `tiny${i}`;
+    const before = (await s.get()).find((x) => x.name === name);
+    const t = performance.now();
+    process.kill(before.pid, 'SIGKILL');
+    await until(s.get, (list) => {
+      const x = list.find((y) => y.name === name);
+      return x.state === 'connected' && x.pid !== before.pid;
+    });
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  results.kill9ToConnectedMs = { median: Math.round(samples[5]), max: Math.round(samples[9]) };
+  await s.stop();
+}
+
+mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+const file = join(root, 'bench', 'results', `supervision-${results.at.replace(/[:.]/g, '-')}.json`);
+writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+console.log(JSON.stringify(results, null, 2));
+console.log(`written to ${file}`);

@@ -1,0 +1,44 @@
+/**
+ * `bnity`: dispatch to a command group. Exit codes (SPEC section 7): 0 success, 1
+ * failure, 2 usage error; errors go to stderr in one line that says what to do.
+ * @module
+ */
+import { HubError } from '../errors.js';
+import { mcpCommand } from './mcp-command.js';
+import { serveCommand } from './serve-command.js';
+import { UsageError } from './usage-error.js';
+
+const HELP = `Usage: bnity <command> [options]
+
+Commands:
+  serve [--config PATH] [--home DIR] [--host H] [--port N]   run the service
+  mcp list|status [--json]                                   show supervised servers
+
+Run 'bnity <command> --help' for a command's options.`;
+
+/** Run the CLI with `argv` (without node and script); resolves with the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serveCommand(rest);
+      case 'mcp':
+        return await mcpCommand(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(`${HELP}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}": run 'bnity --help' for the list`);
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n').join(' ') : String(error);
+    process.stderr.write(`bnity: ${message}\n`);
+    if (error instanceof UsageError) return 2;
+    if (!(error instanceof HubError)) process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `bnity serve`: start the service and run until SIGTERM/SIGINT, then drain and exit 0
+ * with no child process left (SPEC section 7).
+ * @module
+ */
+import { parseArgs } from 'node:util';
+import { startService } from '../main.js';
+import { UsageError } from './usage-error.js';
+
+const HELP = `Usage: bnity serve [--config PATH] [--home DIR] [--host H] [--port N]
+
+  --config PATH   config file (default: ./boternity.json if present, else $BOTERNITY_HOME/boternity.json)
+  --home DIR      data directory (default: $BOTERNITY_HOME or ~/.boternity)
+  --host H        address to bind (default 127.0.0.1)
+  --port N        port (default $BOTERNITY_PORT or 7777; 0 picks a free one)`;
+
+/** Parse a port flag or variable; throws a usage error naming the source. */
+export function parsePort(value: string, source: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65_535)
+    throw new UsageError(`${source} must be a port number from 0 to 65535, got "${value}"`);
+  return Number(value);
+}
+
+/** Run `bnity serve`. */
+export async function serveCommand(argv: readonly string[]): Promise<number> {
+  let values: { config?: string; home?: string; host?: string; port?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: 'string' },
+        home: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}; run 'bnity serve --help'`);
+  }
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const port =
+    values.port !== undefined
+      ? parsePort(values.port, '--port')
+      : process.env.BOTERNITY_PORT
+        ? parsePort(process.env.BOTERNITY_PORT, 'BOTERNITY_PORT')
+        : 7777;
+
+  const service = await startService({
+    ...(values.config ? { config: values.config } : {}),
+    ...(values.home ? { home: values.home } : {}),
+    host: values.host ?? '127.0.0.1',
+    port,
+  });
+  const lines = [
+    `boternity is running`,
+    `  control API  ${service.url}/api/servers`,
+    `  events       ${service.url}/api/events`,
+    `  MCP endpoint ${service.url}/mcp`,
+    `  config       ${service.configPath}`,
+    `  admin token  ${service.tokenSource}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  // A second signal while draining means "now".
+  const force = () => process.exit(1);
+  process.once('SIGTERM', force);
+  process.once('SIGINT', force);
+  await service.stop(signal);
+  return 0;
+}

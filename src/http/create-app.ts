@@ -1,0 +1,41 @@
+/**
+ * The Hono app: `/healthz`, `/readyz`, and the control API under `/api` (SPEC A1, A2,
+ * A5, section 7). Sees only the Hub and the bus, never xstate.
+ * @module
+ */
+import { Hono } from 'hono';
+import type { Logger } from 'pino';
+import type { EventBus } from '../bus/create-event-bus.js';
+import type { Hub } from '../hub/create-hub.js';
+import type { HubEvent } from '../hub/hub-event.js';
+import { eventsRoute } from './events-route.js';
+import { toErrorResponse } from './http-errors.js';
+import { requireToken } from './require-token.js';
+import { serversRoutes } from './servers-routes.js';
+
+/** What the app needs. */
+export type AppDeps = {
+  hub: Hub;
+  bus: EventBus<HubEvent>;
+  log: Logger;
+  adminToken: string;
+  heartbeatMs?: number;
+};
+
+/** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
+export function createApp({ hub, bus, log, adminToken, heartbeatMs }: AppDeps): Hono {
+  const app = new Hono();
+  const httpLog = log.child({ mod: 'http' });
+  app.onError((error, c) => toErrorResponse(error, c, httpLog));
+  app.notFound((c) =>
+    c.json({ error: { code: 'not_found', message: `no route for ${c.req.method} ${c.req.path}` } }, 404),
+  );
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
+
+  app.use('/api/*', requireToken({ adminToken }));
+  app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
+  app.route('/api/servers', serversRoutes({ hub }));
+  return app;
+}

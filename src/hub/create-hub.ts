@@ -1,0 +1,163 @@
+/**
+ * The hub: the one thing the rest of the code sees of supervision. It runs the
+ * supervisor actor with real upstream adapters, bridges its events onto the bus, and
+ * answers status queries from actor snapshots (SPEC S1–S5).
+ * @module
+ */
+import type { Logger } from 'pino';
+import { type AnyActorRef, createActor } from 'xstate';
+import type { ConnectionContext, ServerEvent } from '../../machines/index.js';
+import { connectionMachine, serverOfChild, supervisorMachine } from '../../machines/index.js';
+import type { EventBus } from '../bus/create-event-bus.js';
+import type { AppConfig, ServerConfig } from '../config/schema.js';
+import { UnknownServerError } from '../errors.js';
+import type { LiveUpstream } from '../upstream/types.js';
+import type { HubEvent } from './hub-event.js';
+import { logServerEvent } from './log-server-event.js';
+import { type PublicState, type ServerStatus, topState, toServerStatus } from './server-status.js';
+import { createUpstreamActors, type OpenUpstream } from './upstream-actors.js';
+
+/** What the hub needs; `main.ts` builds the real ones, tests their own. */
+export type HubDeps = {
+  log: Logger;
+  bus: EventBus<HubEvent>;
+  open: OpenUpstream;
+  now?: () => number;
+  random?: () => number;
+};
+
+/** The supervision API seen by http/, gateway/ and cli/. */
+export type Hub = {
+  /** Reconcile running connections with this config; only differences are touched (S3). */
+  applyConfig(config: AppConfig): void;
+  /** The config last applied. */
+  config(): AppConfig;
+  listServers(): ServerStatus[];
+  getServer(name: string): ServerStatus;
+  connect(name: string): void;
+  disconnect(name: string): void;
+  /** The live session of a connected server, or null. */
+  upstream(name: string): LiveUpstream | null;
+  /** The stderr lines of the server's most recent stdio child. */
+  stderr(name: string): readonly string[];
+  /** Stop every actor and wait until every upstream session and process tree has ended. */
+  stop(): Promise<void>;
+};
+
+const EMPTY_CONFIG: AppConfig = {
+  mcpServers: {},
+  bots: {},
+  limits: {},
+  logs: { stderrLines: 500 },
+  shutdown: { graceMs: 3000 },
+};
+
+/** Create and start the hub. It serves status even when every upstream is down. */
+export function createHub({ log, bus, open, now = Date.now, random = Math.random }: HubDeps): Hub {
+  let current = EMPTY_CONFIG;
+  const live = new Map<string, LiveUpstream>();
+  const lastStderr = new Map<string, LiveUpstream['stderr']>();
+  const retryAt = new Map<string, number>();
+  const pending = new Set<Promise<unknown>>();
+  const supervisorLog = log.child({ mod: 'supervisor' });
+
+  const actors = createUpstreamActors({
+    open,
+    now,
+    log: supervisorLog,
+    registry: {
+      opened: (upstream) => {
+        live.set(upstream.serverId, upstream);
+        lastStderr.set(upstream.serverId, upstream.stderr);
+      },
+      closed: (upstream) => {
+        if (live.get(upstream.serverId) === upstream) live.delete(upstream.serverId);
+      },
+      track: (work) => {
+        pending.add(work);
+        void work.finally(() => pending.delete(work));
+      },
+    },
+  });
+  const machine = supervisorMachine.provide({ actors: { connection: connectionMachine.provide({ actors }) } });
+  const supervisor = createActor(machine, { input: { random } });
+
+  supervisor.on('*', (event: ServerEvent) => {
+    if (event.type === 'reconnecting') retryAt.set(event.server, now() + event.delayMs);
+    if (event.type === 'removed') {
+      retryAt.delete(event.server);
+      lastStderr.delete(event.server);
+    }
+    logServerEvent(supervisorLog, event);
+    bus.publish(event);
+  });
+  supervisor.subscribe({
+    error: (error) => supervisorLog.error({ err: error }, 'supervisor stopped on an error'),
+  });
+  supervisor.start();
+
+  const children = (): Map<string, AnyActorRef> => {
+    const map = new Map<string, AnyActorRef>();
+    for (const [id, ref] of Object.entries(supervisor.getSnapshot().children)) {
+      const name = serverOfChild(id);
+      if (name && ref) map.set(name, ref as AnyActorRef);
+    }
+    return map;
+  };
+
+  const statusOf = (name: string, ref: AnyActorRef | undefined): ServerStatus | null => {
+    const config = current.mcpServers[name];
+    if (!config || !ref) return null;
+    const snapshot = ref.getSnapshot();
+    const state = topState(snapshot.value);
+    if (state === 'removed' || snapshot.status !== 'active') return null;
+    return toServerStatus(
+      name,
+      config,
+      state as PublicState,
+      snapshot.context as ConnectionContext,
+      retryAt.get(name) ?? null,
+    );
+  };
+
+  const requireServer = (name: string): ServerConfig => {
+    const config = current.mcpServers[name];
+    if (!config) throw new UnknownServerError(name);
+    return config;
+  };
+
+  return {
+    applyConfig(config) {
+      current = config;
+      supervisor.send({ type: 'config.apply', servers: { ...config.mcpServers } });
+    },
+    config: () => current,
+    listServers() {
+      const refs = children();
+      return Object.keys(current.mcpServers).flatMap((name) => statusOf(name, refs.get(name)) ?? []);
+    },
+    getServer(name) {
+      requireServer(name);
+      const status = statusOf(name, children().get(name));
+      if (!status) throw new UnknownServerError(name);
+      return status;
+    },
+    connect(name) {
+      requireServer(name);
+      supervisor.send({ type: 'server.connect', server: name });
+    },
+    disconnect(name) {
+      requireServer(name);
+      supervisor.send({ type: 'server.disconnect', server: name });
+    },
+    upstream: (name) => live.get(name) ?? null,
+    stderr: (name) => (live.get(name)?.stderr ?? lastStderr.get(name))?.lines() ?? [],
+    async stop() {
+      supervisor.stop();
+      // Stopping ran every watcher's cleanup, which started closing the sessions.
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+      await Promise.allSettled([...live.values()].map((upstream) => upstream.close()));
+      live.clear();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Mirrors every server's state into `mcp_connections` (SPEC S4, C5): on each server event
+ * the hub's current status of that server is written, in order, one write at a time.
+ * @module
+ */
+import type { Logger } from 'pino';
+import type { EventBus } from '../bus/create-event-bus.js';
+import {
+  deleteConnection,
+  globalConnectionId,
+  markAllDisconnected,
+  upsertConnection,
+} from '../storage/connection-repo.js';
+import type { Db } from '../storage/create-db.js';
+import type { Hub } from './create-hub.js';
+import type { HubEvent } from './hub-event.js';
+import type { ServerStatus } from './server-status.js';
+
+const date = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));
+
+const toRow = (s: ServerStatus, at: number) => ({
+  id: globalConnectionId(s.name),
+  serverName: s.name,
+  // Until an `auto` server has connected, its transport is the one tried first.
+  transportType: s.transport === 'auto' ? ('http' as const) : s.transport,
+  status: s.state,
+  attempt: s.attempt,
+  nextRetryAt: date(s.nextRetryAt),
+  connectedAt: date(s.connectedAt),
+  disconnectedAt: s.state === 'connected' ? null : new Date(at),
+  lastHealthPing: date(s.lastPingAt),
+  pingLatencyMs: s.pingLatencyMs,
+  errorMessage: s.lastError,
+  pid: s.pid,
+  toolCount: s.toolCount,
+  resourceCount: s.resourceCount,
+  resourceTemplateCount: s.resourceTemplateCount,
+  promptCount: s.promptCount,
+  updatedAt: new Date(at),
+});
+
+/** Start mirroring; `flush()` waits for the writes queued so far. */
+export async function persistConnections({
+  hub,
+  bus,
+  db,
+  log,
+}: {
+  hub: Hub;
+  bus: EventBus<HubEvent>;
+  db: Db;
+  log: Logger;
+}) {
+  await markAllDisconnected(db);
+  let queue: Promise<void> = Promise.resolve();
+  const unsubscribe = bus.subscribe(({ event, at }) => {
+    if (event.server === null) return;
+    if (event.type === 'removed') {
+      const id = globalConnectionId(event.server);
+      enqueue(() => deleteConnection(db, id), event.server);
+      return;
+    }
+    let status: ServerStatus;
+    try {
+      status = hub.getServer(event.server);
+    } catch {
+      return; // removed before we got here
+    }
+    const row = toRow(status, at);
+    enqueue(() => upsertConnection(db, row), row.serverName);
+  });
+  function enqueue(write: () => Promise<void>, server: string) {
+    queue = queue
+      .then(write)
+      .catch((error: unknown) => log.warn({ err: error, server }, 'could not persist connection state'));
+  }
+  return {
+    flush: async () => {
+      unsubscribe();
+      await queue;
+    },
+  };
+}

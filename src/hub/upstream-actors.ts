@@ -1,0 +1,89 @@
+/**
+ * The real implementations of the connection machine's injected actors: they open,
+ * watch, ping and close upstream sessions through `src/upstream/`.
+ * @module
+ */
+import type { Logger } from 'pino';
+import { type EventObject, fromCallback, fromPromise } from 'xstate';
+import type { ConnectInput, PingInput, PingResult, UpstreamHandle, WatchInput } from '../../machines/index.js';
+import { toErrorInfo } from '../../machines/index.js';
+import type { ServerConfig } from '../config/schema.js';
+import { countCatalog } from '../upstream/discover.js';
+import type { LiveUpstream } from '../upstream/types.js';
+
+/** Opens a session for a server config; `src/upstream/connect-upstream.ts` in production. */
+export type OpenUpstream = (options: {
+  serverId: string;
+  config: ServerConfig;
+  signal: AbortSignal;
+}) => Promise<LiveUpstream>;
+
+/** What the actors report to the hub so it can route calls and drain on shutdown. */
+export type UpstreamRegistry = {
+  opened(upstream: LiveUpstream): void;
+  /** Track a pending close (or a connect being abandoned) until it settles. */
+  track(work: Promise<unknown>): void;
+  closed(upstream: LiveUpstream): void;
+};
+
+// The hub is the only producer of specs and handles: specs are validated ServerConfig
+// objects, and handles are the LiveUpstream objects returned below.
+const asConfig = (spec: ConnectInput['spec']): ServerConfig => spec as ServerConfig;
+const asLive = (handle: UpstreamHandle): LiveUpstream => handle as LiveUpstream;
+
+/** Build the `connectUpstream`, `watchUpstream` and `pingUpstream` actors. */
+export function createUpstreamActors({
+  open,
+  registry,
+  log,
+  now,
+}: {
+  open: OpenUpstream;
+  registry: UpstreamRegistry;
+  log: Logger;
+  now: () => number;
+}) {
+  const closeUpstream = (upstream: LiveUpstream) => {
+    const closing = upstream.close().then(
+      () => registry.closed(upstream),
+      (error: unknown) => log.warn({ err: error, server: upstream.serverId }, 'upstream close failed'),
+    );
+    registry.track(closing);
+  };
+
+  const connectUpstream = fromPromise<UpstreamHandle, ConnectInput>(async ({ input, signal }) => {
+    const opening = open({ serverId: input.serverId, config: asConfig(input.spec), signal });
+    registry.track(opening.catch(() => undefined));
+    const upstream = await opening;
+    if (signal.aborted) {
+      // The actor was stopped while the session was being opened: nobody will watch it.
+      closeUpstream(upstream);
+      throw new Error('connect abandoned');
+    }
+    registry.opened(upstream);
+    return upstream;
+  });
+
+  const watchUpstream = fromCallback<EventObject, WatchInput>(({ input, sendBack }) => {
+    const upstream = asLive(input.handle);
+    let active = true;
+    void upstream.closed.then(({ error }) => {
+      if (active) sendBack({ type: 'upstream.closed', error: error ? toErrorInfo(error) : null });
+    });
+    const unwatch = upstream.watchCatalog((catalog, changes) => {
+      if (active) sendBack({ type: 'upstream.catalog', counts: countCatalog(catalog), changes });
+    });
+    return () => {
+      active = false;
+      unwatch();
+      closeUpstream(upstream);
+    };
+  });
+
+  const pingUpstream = fromPromise<PingResult, PingInput>(async ({ input, signal }) => {
+    const latencyMs = await asLive(input.handle).ping(input.timeoutMs, signal);
+    return { latencyMs, at: now() };
+  });
+
+  return { connectUpstream, watchUpstream, pingUpstream };
+}

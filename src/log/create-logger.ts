@@ -1,0 +1,53 @@
+/**
+ * pino with redaction of credentials (SPEC S8, C6). One root logger, created by main.ts;
+ * everything else takes a child.
+ * @module
+ */
+import { type Logger, type LoggerOptions, pino } from 'pino';
+
+/** Paths pino censors wherever they appear in a log object. */
+export const REDACT_PATHS = [
+  'token',
+  '*.token',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'headers.Authorization',
+  '*.headers.authorization',
+  '*.headers.Authorization',
+  '*.env',
+  'env',
+];
+
+/** Options of {@link createLogger}. */
+export type CreateLoggerOptions = {
+  level?: string;
+  /** Write to stderr: required when stdout carries MCP over stdio. */
+  toStderr?: boolean;
+  /** Pretty output for people; default: when the destination is a TTY outside CI. */
+  pretty?: boolean;
+};
+
+/** Create the root logger. */
+export function createLogger({
+  level = process.env.BOTERNITY_LOG_LEVEL ?? 'info',
+  toStderr = false,
+  pretty = (toStderr ? process.stderr.isTTY : process.stdout.isTTY) && !process.env.CI,
+}: CreateLoggerOptions = {}): Logger {
+  const options: LoggerOptions = { level, base: { service: 'boternity' }, redact: REDACT_PATHS };
+  if (pretty) {
+    return pino({
+      ...options,
+      transport: {
+        target: 'pino-pretty',
+        options: {
+          colorize: true,
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname,service',
+          destination: toStderr ? 2 : 1,
+        },
+      },
+    });
+  }
+  return pino(options, pino.destination({ dest: toStderr ? 2 : 1, sync: false }));
+}
