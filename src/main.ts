@@ -20,6 +20,7 @@ import { createHub, type Hub } from './hub/create-hub.js';
 import type { HubEvent } from './hub/hub-event.js';
 import { persistConnections } from './hub/persist-connections.js';
 import { createLogger } from './log/create-logger.js';
+import { createMetrics } from './metrics/create-metrics.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { createDb, databaseUrlFor } from './storage/create-db.js';
 import { createProcessLedger } from './storage/process-ledger.js';
@@ -111,7 +112,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     },
   });
 
-  const app = createApp({ hub, bus, log, adminToken: admin.token });
+  const metrics = createMetrics({ hub, bus });
+  const app = createApp({ hub, bus, log, adminToken: admin.token, metrics });
   const http = await serveHttp({ app, host: options.host ?? '127.0.0.1', port: options.port ?? 7777 });
   const address = http.address() as AddressInfo;
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -129,6 +131,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       stopping ??= (async () => {
         log.info({ reason }, 'boternity stopping');
         watcher.close();
+        metrics.close();
         await http.close();
         await hub.stop();
         await persisted.flush();

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
+import type { Metrics } from '../metrics/create-metrics.js';
 import { eventsRoute } from './events-route.js';
 import { toErrorResponse } from './http-errors.js';
 import { requireToken } from './require-token.js';
@@ -19,11 +20,12 @@ export type AppDeps = {
   bus: EventBus<HubEvent>;
   log: Logger;
   adminToken: string;
+  metrics?: Metrics;
   heartbeatMs?: number;
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
-export function createApp({ hub, bus, log, adminToken, heartbeatMs }: AppDeps): Hono {
+export function createApp({ hub, bus, log, adminToken, metrics, heartbeatMs }: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
   app.onError((error, c) => toErrorResponse(error, c, httpLog));
@@ -35,6 +37,12 @@ export function createApp({ hub, bus, log, adminToken, heartbeatMs }: AppDeps): 
   app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
 
   app.use('/api/*', requireToken({ adminToken }));
+  if (metrics) {
+    app.use('/metrics', requireToken({ adminToken }));
+    app.get('/metrics', async (c) =>
+      c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
+    );
+  }
   app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
   app.route('/api/servers', serversRoutes({ hub }));
   return app;

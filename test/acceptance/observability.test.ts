@@ -1,0 +1,61 @@
+/**
+ * What an operator sees besides the API: connection rows in mcp_connections, Prometheus
+ * metrics, and the per-server stderr log.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listConnections } from '../../src/storage/connection-repo.js';
+import { createDb } from '../../src/storage/create-db.js';
+import { TINY_SERVER } from '../support/fixtures.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+import { waitFor } from '../support/wait-for.js';
+
+describe('observability', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({
+      mcpServers: {
+        tiny: { command: process.execPath, args: [TINY_SERVER], env: { TINY_STDERR_LINES: '3' }, healthIntervalMs: 200 },
+        off: { command: process.execPath, args: [TINY_SERVER], enabled: false },
+      },
+    });
+    await waitFor(async () => (await svc.server('tiny'))?.lastPingAt, { what: 'a health ping' });
+  }, 30_000);
+  afterAll(() => svc?.stop());
+
+  it('persists each connection state in mcp_connections', async () => {
+    const store = await createDb({ url: `file:${join(svc.home, 'boternity.db')}` });
+    try {
+      const rows = await waitFor(async () => {
+        const all = await listConnections(store.db);
+        return all.find((r) => r.serverName === 'tiny')?.lastHealthPing ? all : null;
+      }, { what: 'a persisted ping' });
+      const tiny = rows.find((r) => r.serverName === 'tiny');
+      expect(tiny).toMatchObject({ id: 'global:tiny', status: 'connected', transportType: 'stdio', toolCount: 1 });
+      expect(tiny?.pid).toBe((await svc.server('tiny'))?.pid);
+      expect(tiny?.pingLatencyMs).toBeGreaterThanOrEqual(0);
+      expect(rows.find((r) => r.serverName === 'off')).toMatchObject({ status: 'disabled', pid: null });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('serves Prometheus metrics behind the token', async () => {
+    expect((await fetch(`${svc.service.url}/metrics`)).status).toBe(401);
+    const response = await fetch(`${svc.service.url}/metrics`, { headers: { authorization: 'Bearer test-admin-token' } });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('boternity_upstream_state{server="tiny",state="connected"} 1');
+    expect(text).toContain('boternity_upstream_state{server="off",state="disabled"} 1');
+    expect(text).toContain('boternity_upstream_catalog_items{server="tiny",kind="tools"} 1');
+    expect(text).toMatch(/boternity_upstream_ping_seconds_count\{server="tiny"\} [1-9]/);
+  });
+
+  it('keeps the stdio child stderr in a bounded per-server log', async () => {
+    const { status, body } = await svc.api<{ server: string; lines: string[] }>('/api/servers/tiny/stderr');
+    expect(status).toBe(200);
+    expect(body.server).toBe('tiny');
+    expect(body.lines.length).toBeGreaterThanOrEqual(3);
+    expect(body.lines.length).toBeLessThanOrEqual(500);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * /api/events in-process (hono's app.request): snapshot, filter, resume, heartbeat.
+ */
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEventBus } from '../../src/bus/create-event-bus.js';
+import { createApp } from '../../src/http/create-app.js';
+import { type Hub, createHub } from '../../src/hub/create-hub.js';
+import type { HubEvent } from '../../src/hub/hub-event.js';
+
+const log = pino({ level: 'silent' });
+let hub: Hub | undefined;
+afterEach(async () => {
+  await hub?.stop();
+});
+
+function setup(heartbeatMs?: number) {
+  const bus = createEventBus<HubEvent>();
+  hub = createHub({ log, bus, open: async () => Promise.reject(new Error('no upstreams in this test')) });
+  const app = createApp({ hub, bus, log, adminToken: 't', ...(heartbeatMs ? { heartbeatMs } : {}) });
+  return { bus, app };
+}
+
+async function read(response: Response, until: (text: string) => boolean): Promise<string> {
+  const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  while (!until(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  await reader.cancel();
+  return text;
+}
+
+const removed = (server: string): HubEvent => ({ type: 'removed', server });
+
+describe('GET /api/events', () => {
+  it('sends a snapshot first, then live events filtered by ?server=', async () => {
+    const { bus, app } = setup();
+    const response = await app.request('/api/events?server=b', { headers: { authorization: 'Bearer t' } });
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    bus.publish(removed('a'));
+    bus.publish(removed('b'));
+    const text = await read(response, (t) => t.includes('event: removed'));
+    expect(text).toMatch(/^event: snapshot\ndata: \{"servers":\[\]\}\nid: 0\n\n/);
+    expect(text).toContain('"server":"b"');
+    expect(text).not.toContain('"server":"a"');
+    expect(text).toMatch(/event: removed\ndata: \{"type":"removed","server":"b","at":"[^"]+"\}\nid: 2/);
+  });
+
+  it('resumes after Last-Event-ID without a snapshot, and falls back to one when the id left the window', async () => {
+    const { bus, app } = setup();
+    for (const s of ['a', 'b', 'c']) bus.publish(removed(s));
+    const resumed = await read(
+      await app.request('/api/events', { headers: { authorization: 'Bearer t', 'last-event-id': '1' } }),
+      (t) => t.includes('"server":"c"'),
+    );
+    expect(resumed).not.toContain('snapshot');
+    expect(resumed.indexOf('"server":"b"')).toBeLessThan(resumed.indexOf('"server":"c"'));
+    expect(resumed).not.toContain('"server":"a"');
+    const future = await read(
+      await app.request('/api/events', { headers: { authorization: 'Bearer t', 'last-event-id': 'garbage' } }),
+      (t) => t.includes('snapshot'),
+    );
+    expect(future).toContain('event: snapshot');
+  });
+
+  it('sends heartbeat comments', async () => {
+    const { app } = setup(20);
+    const text = await read(await app.request('/api/events', { headers: { authorization: 'Bearer t' } }), (t) => t.includes(': heartbeat'));
+    expect(text).toContain(': heartbeat');
+  });
+
+  it('needs the token', async () => {
+    const { app } = setup();
+    expect((await app.request('/api/events')).status).toBe(401);
+  });
+});
