@@ -20,11 +20,19 @@ const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 
 async function startService(config) {
   const home = mkdtempSync(join(tmpdir(), 'bnity-bench-'));
-  const env = { ...process.env, BOTERNITY_HOME: home, BOTERNITY_ADMIN_TOKEN: TOKEN, BOTERNITY_LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    BOTERNITY_CONFIG: '',
+    BOTERNITY_HOME: home,
+    BOTERNITY_ADMIN_TOKEN: TOKEN,
+    BOTERNITY_LOG_LEVEL: 'warn',
+  };
   const configPath = join(home, 'boternity.json');
   if (config) writeFileSync(configPath, JSON.stringify(config));
+  // Without a config of its own the service writes its default one into the home.
+  const args = ['serve', '--port', '0', ...(config ? ['--config', configPath] : [])];
   const t0 = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--config', configPath], {
+  const child = spawn(process.execPath, [bin, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
