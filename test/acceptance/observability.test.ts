@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listConnections } from '../../src/storage/connection-repo.js';
 import { createDb } from '../../src/storage/create-db.js';
 import { TINY_SERVER } from '../support/fixtures.js';
-import { type TestService, startTestService } from '../support/test-service.js';
+import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
 describe('observability', () => {
@@ -15,7 +15,12 @@ describe('observability', () => {
   beforeAll(async () => {
     svc = await startTestService({
       mcpServers: {
-        tiny: { command: process.execPath, args: [TINY_SERVER], env: { TINY_STDERR_LINES: '3' }, healthIntervalMs: 200 },
+        tiny: {
+          command: process.execPath,
+          args: [TINY_SERVER],
+          env: { TINY_STDERR_LINES: '3' },
+          healthIntervalMs: 200,
+        },
         off: { command: process.execPath, args: [TINY_SERVER], enabled: false },
       },
     });
@@ -26,10 +31,13 @@ describe('observability', () => {
   it('persists each connection state in mcp_connections', async () => {
     const store = await createDb({ url: `file:${join(svc.home, 'boternity.db')}` });
     try {
-      const rows = await waitFor(async () => {
-        const all = await listConnections(store.db);
-        return all.find((r) => r.serverName === 'tiny')?.lastHealthPing ? all : null;
-      }, { what: 'a persisted ping' });
+      const rows = await waitFor(
+        async () => {
+          const all = await listConnections(store.db);
+          return all.find((r) => r.serverName === 'tiny')?.lastHealthPing ? all : null;
+        },
+        { what: 'a persisted ping' },
+      );
       const tiny = rows.find((r) => r.serverName === 'tiny');
       expect(tiny).toMatchObject({ id: 'global:tiny', status: 'connected', transportType: 'stdio', toolCount: 1 });
       expect(tiny?.pid).toBe((await svc.server('tiny'))?.pid);
@@ -42,7 +50,9 @@ describe('observability', () => {
 
   it('serves Prometheus metrics behind the token', async () => {
     expect((await fetch(`${svc.service.url}/metrics`)).status).toBe(401);
-    const response = await fetch(`${svc.service.url}/metrics`, { headers: { authorization: 'Bearer test-admin-token' } });
+    const response = await fetch(`${svc.service.url}/metrics`, {
+      headers: { authorization: 'Bearer test-admin-token' },
+    });
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).toContain('boternity_upstream_state{server="tiny",state="connected"} 1');

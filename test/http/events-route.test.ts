@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventBus } from '../../src/bus/create-event-bus.js';
 import { createApp } from '../../src/http/create-app.js';
-import { type Hub, createHub } from '../../src/hub/create-hub.js';
+import { createHub, type Hub } from '../../src/hub/create-hub.js';
 import type { HubEvent } from '../../src/hub/hub-event.js';
 
 const log = pino({ level: 'silent' });
@@ -68,7 +68,9 @@ describe('GET /api/events', () => {
 
   it('sends heartbeat comments', async () => {
     const { app } = setup(20);
-    const text = await read(await app.request('/api/events', { headers: { authorization: 'Bearer t' } }), (t) => t.includes(': heartbeat'));
+    const text = await read(await app.request('/api/events', { headers: { authorization: 'Bearer t' } }), (t) =>
+      t.includes(': heartbeat'),
+    );
     expect(text).toContain(': heartbeat');
   });
 
