@@ -14,6 +14,7 @@ export type HubErrorCode =
   | 'rate_limited'
   | 'unauthorized'
   | 'bad_request'
+  | 'home_in_use'
   | 'internal';
 
 /** Base class of every error boternity throws on purpose. */

@@ -6,12 +6,12 @@
  */
 
 import { mkdir } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createEventBus } from './bus/create-event-bus.js';
+import { createEventBus, type EventBus } from './bus/create-event-bus.js';
 import { writeDefaultConfig } from './config/default-config.js';
 import { loadConfig } from './config/load-config.js';
 import { resolveConfigPath, resolveHome } from './config/resolve-paths.js';
+import type { AppConfig } from './config/schema.js';
 import { watchConfig } from './config/watch-config.js';
 import type { ConfigError } from './errors.js';
 import { createApp } from './http/create-app.js';
@@ -23,7 +23,8 @@ import { createLogger } from './log/create-logger.js';
 import { createMetrics } from './metrics/create-metrics.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { createDb, databaseUrlFor } from './storage/create-db.js';
-import { createProcessLedger } from './storage/process-ledger.js';
+import { acquireHomeLock } from './storage/home-lock.js';
+import { createProcessLedger, type StoredProcessLedger } from './storage/process-ledger.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
 import { reapOrphans } from './upstream/reap-orphans.js';
 
@@ -62,37 +63,108 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     log.info({ path: configPath }, 'wrote a default config');
   const config = await loadConfig(configPath, env);
 
-  const store = await createDb({ url: databaseUrlFor(home, env) });
-  const ledger = createProcessLedger(store.db);
-  const orphans = await ledger.list();
-  if (orphans.length > 0) {
-    const results = await reapOrphans(orphans, { graceMs: config.shutdown.graceMs, log });
-    for (const entry of orphans) await ledger.forget(entry.pid);
-    log.warn({ results }, 'ended child processes left by a previous run');
+  // Everything opened from here on is closed again, in reverse, if a later step fails.
+  const undo: (() => Promise<unknown> | unknown)[] = [];
+  const unwind = async () => {
+    for (const step of undo.reverse()) await step();
+  };
+  try {
+    const lock = await acquireHomeLock(home);
+    undo.push(() => lock.release());
+    const store = await createDb({ url: databaseUrlFor(home, env) });
+    undo.push(() => store.close());
+    const ledger = createProcessLedger(store.db);
+    await reapLeftovers(ledger, config.shutdown.graceMs, log);
+    const admin = await ensureAdminToken(home, env);
+
+    const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
+    const hub = createHub({
+      log,
+      bus,
+      open: ({ serverId, config: server, signal, stderr }) =>
+        connectUpstream({
+          serverId,
+          config: server,
+          signal,
+          stderr,
+          log,
+          ledger,
+          stderrLines: hub.config().logs.stderrLines,
+          graceMs: hub.config().shutdown.graceMs,
+        }),
+    });
+    undo.push(() => hub.stop());
+    const persisted = await persistConnections({ hub, bus, db: store.db, log });
+    undo.push(() => persisted.flush());
+    const metrics = createMetrics({ hub, bus });
+    undo.push(() => metrics.close());
+
+    // Bind before starting any upstream: a taken port fails fast with nothing to clean up.
+    const app = createApp({ hub, bus, log, adminToken: admin.token, metrics });
+    const http = await serveHttp({ app, host: options.host ?? '127.0.0.1', port: options.port ?? 7777 });
+    undo.push(() => http.close());
+
+    hub.applyConfig(config);
+    const watcher = watchConfigInto({ hub, bus, log, configPath, env, initial: config });
+    undo.push(() => watcher.close());
+
+    const address = http.address();
+    const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${hostForUrl}:${address.port}`;
+    log.info({ url, config: configPath, home }, 'boternity started');
+
+    let stopping: Promise<void> | null = null;
+    return {
+      url,
+      port: address.port,
+      configPath,
+      tokenSource: admin.source === 'env' ? 'from BOTERNITY_ADMIN_TOKEN' : `in ${admin.path}`,
+      hub,
+      stop(reason = 'stop') {
+        stopping ??= (async () => {
+          log.info({ reason }, 'boternity stopping');
+          await unwind();
+          log.info('boternity stopped');
+          log.flush();
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await unwind();
+    log.flush();
+    throw error;
   }
-  const admin = await ensureAdminToken(home, env);
+}
 
-  const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
-  const hub = createHub({
-    log,
-    bus,
-    open: ({ serverId, config: server, signal }) =>
-      connectUpstream({
-        serverId,
-        config: server,
-        signal,
-        log,
-        ledger,
-        stderrLines: hub.config().logs.stderrLines,
-        graceMs: hub.config().shutdown.graceMs,
-      }),
-  });
-  const persisted = await persistConnections({ hub, bus, db: store.db, log });
-  hub.applyConfig(config);
+/** End the stdio children a crashed run left behind (their pids are in the ledger). */
+async function reapLeftovers(ledger: StoredProcessLedger, graceMs: number, log: Logger): Promise<void> {
+  const orphans = await ledger.list();
+  if (orphans.length === 0) return;
+  const results = await reapOrphans(orphans, { graceMs, log });
+  for (const entry of orphans) await ledger.forget(entry.pid);
+  log.warn({ results }, 'ended child processes left by a previous run');
+}
 
-  const watcher = watchConfig(configPath, {
+/** Hot reload (C3): apply each good version of the file; report a bad one and keep the last good. */
+function watchConfigInto({
+  hub,
+  bus,
+  log,
+  configPath,
+  env,
+  initial,
+}: {
+  hub: Hub;
+  bus: EventBus<HubEvent>;
+  log: Logger;
+  configPath: string;
+  env: NodeJS.ProcessEnv;
+  initial: AppConfig;
+}) {
+  return watchConfig(configPath, {
     env,
-    initial: config,
+    initial,
     onChange: (next) => {
       log.info({ path: configPath }, 'config reloaded');
       hub.applyConfig(next);
@@ -111,35 +183,4 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       });
     },
   });
-
-  const metrics = createMetrics({ hub, bus });
-  const app = createApp({ hub, bus, log, adminToken: admin.token, metrics });
-  const http = await serveHttp({ app, host: options.host ?? '127.0.0.1', port: options.port ?? 7777 });
-  const address = http.address() as AddressInfo;
-  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${hostForUrl}:${address.port}`;
-  log.info({ url, config: configPath, home }, 'boternity started');
-
-  let stopping: Promise<void> | null = null;
-  return {
-    url,
-    port: address.port,
-    configPath,
-    tokenSource: admin.source === 'env' ? 'from BOTERNITY_ADMIN_TOKEN' : `in ${admin.path}`,
-    hub,
-    stop(reason = 'stop') {
-      stopping ??= (async () => {
-        log.info({ reason }, 'boternity stopping');
-        watcher.close();
-        metrics.close();
-        await http.close();
-        await hub.stop();
-        await persisted.flush();
-        await store.close();
-        log.info('boternity stopped');
-        log.flush();
-      })();
-      return stopping;
-    },
-  };
 }

@@ -26,6 +26,8 @@ export type EventBus<E> = {
   since(lastId: number): Envelope<E>[] | null;
   /** Id of the newest event, 0 before the first. */
   lastId(): number;
+  /** Names this bus instance: ids restart with a new process, so clients must tell runs apart. */
+  readonly bootId: string;
 };
 
 /** Create a bus holding the last `capacity` events (default 1000) for replay. */
@@ -64,5 +66,6 @@ export function createEventBus<E>(
       return window.filter((e) => e.id > lastId);
     },
     lastId: () => seq,
+    bootId: `${now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`,
   };
 }

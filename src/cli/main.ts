@@ -16,6 +16,21 @@ Commands:
 
 Run 'bnity <command> --help' for a command's options.`;
 
+/** One line that says what went wrong and, for errors we did not raise on purpose, where. */
+function oneLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const message = error.message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join('; ');
+  if (error instanceof HubError) return message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return `${message}: another program uses that port; pick one with --port`;
+  if (code === 'EACCES') return `${message}: permission denied`;
+  return message;
+}
+
 /** Run the CLI with `argv` (without node and script); resolves with the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -35,10 +50,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}": run 'bnity --help' for the list`);
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n').join(' ') : String(error);
-    process.stderr.write(`bnity: ${message}\n`);
-    if (error instanceof UsageError) return 2;
-    if (!(error instanceof HubError)) process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
-    return 1;
+    process.stderr.write(`bnity: ${oneLine(error)}\n`);
+    return error instanceof UsageError ? 2 : 1;
   }
 }

@@ -34,11 +34,13 @@ export function createApp({ hub, bus, log, adminToken, metrics, heartbeatMs }: A
   );
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Only /healthz is open (SPEC section 7): readiness and metrics need the token.
+  const auth = requireToken({ adminToken });
+  app.use('/readyz', auth);
   app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
-
-  app.use('/api/*', requireToken({ adminToken }));
+  app.use('/api/*', auth);
   if (metrics) {
-    app.use('/metrics', requireToken({ adminToken }));
+    app.use('/metrics', auth);
     app.get('/metrics', async (c) =>
       c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
     );

@@ -13,9 +13,14 @@ import type { HubEvent } from '../hub/hub-event.js';
 /** Options of {@link eventsRoute}. */
 export type EventsRouteOptions = { hub: Hub; bus: EventBus<HubEvent>; heartbeatMs?: number };
 
-const parseLastId = (value: string | undefined): number | null => {
-  if (!value || !/^\d+$/.test(value)) return null;
-  return Number(value);
+/**
+ * SSE ids are `<bootId>-<seq>`: an id from another run of the service cannot be resumed
+ * (the client gets a snapshot). `0` asks for every event still in the replay window.
+ */
+const parseLastId = (value: string | undefined, bootId: string): number | null => {
+  if (value === '0') return 0;
+  const match = /^([a-z0-9]+)-(\d+)$/.exec(value ?? '');
+  return match && match[1] === bootId ? Number(match[2]) : null;
 };
 
 /** The route handler. */
@@ -24,7 +29,8 @@ export function eventsRoute({ hub, bus, heartbeatMs = 15_000 }: EventsRouteOptio
     const servers = c.req.query('server')?.split(',').filter(Boolean) ?? [];
     const wanted = (event: HubEvent) =>
       servers.length === 0 || (event.server !== null && servers.includes(event.server));
-    const lastId = parseLastId(c.req.header('last-event-id') ?? c.req.query('lastEventId'));
+    const lastId = parseLastId(c.req.header('last-event-id') ?? c.req.query('lastEventId'), bus.bootId);
+    const sseId = (seq: number) => `${bus.bootId}-${seq}`;
 
     return streamSSE(c, async (stream) => {
       // Subscribe and take the snapshot in the same tick, so no event falls between them.
@@ -51,7 +57,7 @@ export function eventsRoute({ hub, bus, heartbeatMs = 15_000 }: EventsRouteOptio
         if (snapshot)
           await stream.writeSSE({
             event: 'snapshot',
-            id: String(snapshotId),
+            id: sseId(snapshotId),
             data: JSON.stringify({ servers: snapshot }),
           });
         for (const envelope of missed ?? []) if (wanted(envelope.event)) await write(envelope);
@@ -73,7 +79,7 @@ export function eventsRoute({ hub, bus, heartbeatMs = 15_000 }: EventsRouteOptio
 
       async function write(envelope: Envelope<HubEvent>) {
         const data = JSON.stringify({ ...envelope.event, at: new Date(envelope.at).toISOString() });
-        await stream.writeSSE({ event: envelope.event.type, id: String(envelope.id), data });
+        await stream.writeSSE({ event: envelope.event.type, id: sseId(envelope.id), data });
       }
     });
   };

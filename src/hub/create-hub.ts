@@ -11,6 +11,7 @@ import { connectionMachine, serverOfChild, supervisorMachine } from '../../machi
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig, ServerConfig } from '../config/schema.js';
 import { UnknownServerError } from '../errors.js';
+import { createStderrLog, type StderrSink } from '../upstream/stderr-log.js';
 import type { LiveUpstream } from '../upstream/types.js';
 import type { HubEvent } from './hub-event.js';
 import { logServerEvent } from './log-server-event.js';
@@ -38,7 +39,7 @@ export type Hub = {
   disconnect(name: string): void;
   /** The live session of a connected server, or null. */
   upstream(name: string): LiveUpstream | null;
-  /** The stderr lines of the server's most recent stdio child. */
+  /** The stderr lines of the server's stdio children, newest last, across restarts. */
   stderr(name: string): readonly string[];
   /** Stop every actor and wait until every upstream session and process tree has ended. */
   stop(): Promise<void>;
@@ -56,7 +57,7 @@ const EMPTY_CONFIG: AppConfig = {
 export function createHub({ log, bus, open, now = Date.now, random = Math.random }: HubDeps): Hub {
   let current = EMPTY_CONFIG;
   const live = new Map<string, LiveUpstream>();
-  const lastStderr = new Map<string, LiveUpstream['stderr']>();
+  const stderrLogs = new Map<string, StderrSink>();
   const retryAt = new Map<string, number>();
   const pending = new Set<Promise<unknown>>();
   const supervisorLog = log.child({ mod: 'supervisor' });
@@ -68,7 +69,14 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
     registry: {
       opened: (upstream) => {
         live.set(upstream.serverId, upstream);
-        lastStderr.set(upstream.serverId, upstream.stderr);
+      },
+      stderrOf: (serverId) => {
+        let log = stderrLogs.get(serverId);
+        if (!log) {
+          log = createStderrLog(current.logs.stderrLines);
+          stderrLogs.set(serverId, log);
+        }
+        return log;
       },
       closed: (upstream) => {
         if (live.get(upstream.serverId) === upstream) live.delete(upstream.serverId);
@@ -86,7 +94,7 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
     if (event.type === 'reconnecting') retryAt.set(event.server, now() + event.delayMs);
     if (event.type === 'removed') {
       retryAt.delete(event.server);
-      lastStderr.delete(event.server);
+      stderrLogs.delete(event.server);
     }
     logServerEvent(supervisorLog, event);
     bus.publish(event);
@@ -151,7 +159,7 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
       supervisor.send({ type: 'server.disconnect', server: name });
     },
     upstream: (name) => live.get(name) ?? null,
-    stderr: (name) => (live.get(name)?.stderr ?? lastStderr.get(name))?.lines() ?? [],
+    stderr: (name) => stderrLogs.get(name)?.lines() ?? [],
     async stop() {
       supervisor.stop();
       // Stopping ran every watcher's cleanup, which started closing the sessions.

@@ -9,6 +9,7 @@ import type { ConnectInput, PingInput, PingResult, UpstreamHandle, WatchInput } 
 import { toErrorInfo } from '../../machines/index.js';
 import type { ServerConfig } from '../config/schema.js';
 import { countCatalog } from '../upstream/discover.js';
+import type { StderrSink } from '../upstream/stderr-log.js';
 import type { LiveUpstream } from '../upstream/types.js';
 
 /** Opens a session for a server config; `src/upstream/connect-upstream.ts` in production. */
@@ -16,11 +17,15 @@ export type OpenUpstream = (options: {
   serverId: string;
   config: ServerConfig;
   signal: AbortSignal;
+  /** The server's stderr log, kept across its restarts. */
+  stderr: StderrSink;
 }) => Promise<LiveUpstream>;
 
 /** What the actors report to the hub so it can route calls and drain on shutdown. */
 export type UpstreamRegistry = {
   opened(upstream: LiveUpstream): void;
+  /** The stderr log of a server (created on first use). */
+  stderrOf(serverId: string): StderrSink;
   /** Track a pending close (or a connect being abandoned) until it settles. */
   track(work: Promise<unknown>): void;
   closed(upstream: LiveUpstream): void;
@@ -52,7 +57,12 @@ export function createUpstreamActors({
   };
 
   const connectUpstream = fromPromise<UpstreamHandle, ConnectInput>(async ({ input, signal }) => {
-    const opening = open({ serverId: input.serverId, config: asConfig(input.spec), signal });
+    const opening = open({
+      serverId: input.serverId,
+      config: asConfig(input.spec),
+      signal,
+      stderr: registry.stderrOf(input.serverId),
+    });
     registry.track(opening.catch(() => undefined));
     const upstream = await opening;
     if (signal.aborted) {

@@ -49,5 +49,6 @@ export function createLogger({
       },
     });
   }
-  return pino(options, pino.destination({ dest: toStderr ? 2 : 1, sync: false }));
+  // Synchronous writes: nothing is lost when the CLI exits right after a stop.
+  return pino(options, pino.destination({ dest: toStderr ? 2 : 1, sync: true }));
 }

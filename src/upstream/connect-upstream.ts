@@ -13,6 +13,7 @@ import { countCatalog, listCatalog } from './discover.js';
 import { raceSignal } from './race-signal.js';
 import { openRemoteSession } from './remote-session.js';
 import { once, type Session } from './session.js';
+import type { StderrSink } from './stderr-log.js';
 import { openStdioSession } from './stdio-session.js';
 import type { LiveUpstream, ProcessLedger } from './types.js';
 import { createCatalogWatch } from './watch-catalog.js';
@@ -26,6 +27,8 @@ export type ConnectUpstreamOptions = {
   readonly ledger?: ProcessLedger | undefined;
   /** Lines of stderr kept per stdio child (default 500). */
   readonly stderrLines?: number;
+  /** A stderr log kept across this server's restarts (the hub's); a fresh one otherwise. */
+  readonly stderr?: StderrSink | undefined;
   /** SIGTERM → SIGKILL grace when a stdio tree is ended (default 3000 ms). */
   readonly graceMs?: number;
   /** Abandons the connect: whatever was opened is closed and the promise rejects. */
@@ -55,7 +58,7 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
     const common = { newClient, requestOptions, graceMs, log };
     session =
       config.transport === 'stdio'
-        ? await openStdioSession({ ...common, serverId, config, ledger, stderrLines })
+        ? await openStdioSession({ ...common, serverId, config, ledger, stderrLines, stderr: options.stderr })
         : await openRemoteSession({ ...common, config });
     // The deadline is raced rather than passed down: the SDK never removes a request's abort
     // listener, and a long paginated listing would pile them onto one signal.

@@ -11,6 +11,8 @@ export type StderrSink = StderrLog & {
   write(chunk: string): void;
   /** The last line, or '' when there is none; handy in error messages. */
   last(): string;
+  /** Ends a partial last line and adds `line`: marks where the next process's output starts. */
+  mark(line: string): void;
 };
 
 /** Options of {@link createStderrLog}. */
@@ -50,6 +52,12 @@ export function createStderrLog(maxLines: number, { maxLineLength = 4_096 }: Std
   return {
     lines,
     last: () => lines().at(-1) ?? '',
+    mark(line) {
+      if (partial !== '' || partialCut) push(partial, partialCut);
+      partial = '';
+      partialCut = false;
+      push(line, false);
+    },
     write(chunk) {
       let start = 0;
       for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {

@@ -9,7 +9,7 @@ import { killProcessTree, readStartTime } from './process-tree.js';
 import { raceSignal } from './race-signal.js';
 import { type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
 import { createStdioTransport } from './spawn-stdio.js';
-import { createStderrLog } from './stderr-log.js';
+import { createStderrLog, type StderrSink } from './stderr-log.js';
 import type { ProcessLedger } from './types.js';
 
 /** Options of {@link openStdioSession}. */
@@ -18,12 +18,14 @@ export type OpenStdioSessionOptions = OpenSessionOptions & {
   readonly config: StdioServerConfig;
   readonly ledger?: ProcessLedger | undefined;
   readonly stderrLines: number;
+  /** A log kept across restarts of the same server; a fresh one per session otherwise. */
+  readonly stderr?: StderrSink | undefined;
 };
 
 /** Spawn and initialize; on failure nothing of the child is left and the error names the cause. */
 export async function openStdioSession(options: OpenStdioSessionOptions): Promise<Session> {
   const { serverId, config, ledger, graceMs, log, newClient, requestOptions } = options;
-  const stderr = createStderrLog(options.stderrLines);
+  const stderr = options.stderr ?? createStderrLog(options.stderrLines);
   const child: { pid: number | null; startTime: string | null } = { pid: null, startTime: null };
   // Spawn and exit records are chained so an exit is never written before its spawn.
   let ledgerWork: Promise<void> = Promise.resolve();
@@ -36,6 +38,7 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
     config,
     stderr,
     onSpawn: (pid) => {
+      if (options.stderr) stderr.mark(`[boternity] started pid ${pid}`);
       const startTime = readStartTime(pid);
       Object.assign(child, { pid, startTime });
       if (startTime !== null) record('ledger spawn record failed', (l) => l.recordSpawn({ serverId, pid, startTime }));

@@ -69,3 +69,30 @@ describe('observability', () => {
     expect(body.lines.length).toBeLessThanOrEqual(500);
   });
 });
+
+describe('stderr of a server that never connects', () => {
+  it('is kept across its failed attempts, marked per process', async () => {
+    const svc = await startTestService({
+      mcpServers: {
+        crashing: {
+          command: process.execPath,
+          args: ['-e', 'console.error("fatal: missing API key"); process.exit(3)'],
+          backoff: { baseMs: 50, capMs: 100 },
+        },
+      },
+    });
+    try {
+      const lines = await waitFor(
+        async () => {
+          const { body } = await svc.api<{ lines: string[] }>('/api/servers/crashing/stderr');
+          return body.lines.filter((l) => l.includes('missing API key')).length >= 2 ? body.lines : null;
+        },
+        { what: 'stderr of two failed attempts' },
+      );
+      expect(lines.filter((l) => l.startsWith('[boternity] started pid')).length).toBeGreaterThanOrEqual(2);
+      expect((await svc.server('crashing'))?.lastError).toMatch(/missing API key/);
+    } finally {
+      await svc.stop();
+    }
+  });
+});

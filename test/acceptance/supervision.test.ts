@@ -11,6 +11,7 @@ import { startEverythingHttp } from '../support/start-everything-http.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
+const seqOf = (id: string | null): number => Number(id?.split('-')[1]);
 const openResumed = (svc: TestService, lastEventId: string) =>
   openSse(`${svc.service.url}/api/events`, { authorization: 'Bearer test-admin-token', 'last-event-id': lastEventId });
 
@@ -103,7 +104,7 @@ describe('supervising stdio, Streamable HTTP and an unreachable upstream', () =>
       ['connecting', 'connected', 'reconnecting', 'disabled', 'removed'].includes(e.event),
     );
     // Ids are strictly increasing: nothing was sent twice.
-    const ids = sse.events.filter((e) => e.id !== null).map((e) => Number(e.id));
+    const ids = sse.events.filter((e) => e.id !== null).map((e) => seqOf(e.id));
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
     for (const name of ['everything-stdio', 'everything-http', 'unreachable']) {
@@ -130,10 +131,11 @@ describe('supervising stdio, Streamable HTTP and an unreachable upstream', () =>
     ]);
     const lastSeen = sse.events.filter((e) => e.id !== null).at(-3);
     const replay = await openResumed(svc, String(lastSeen?.id));
+    expect(lastSeen?.id).toMatch(/^[a-z0-9]+-\d+$/);
     const firstReplayed = await replay.next(() => true);
     await replay.close();
     expect(firstReplayed.event).not.toBe('snapshot');
-    expect(Number(firstReplayed.id)).toBe(Number(lastSeen?.id) + 1);
+    expect(seqOf(firstReplayed.id)).toBe(seqOf(lastSeen?.id ?? null) + 1);
   });
 
   it('reconnects a stdio child killed with SIGKILL: reconnecting within 1 s, then connected with a new pid', async () => {

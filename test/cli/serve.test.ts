@@ -162,3 +162,51 @@ describe('bnity serve', () => {
     }
   });
 });
+
+describe('bnity serve refuses to start', () => {
+  it('when the port is taken: exit 1, one line, and no child process started', async () => {
+    const home = await newHome();
+    const config = join(home, 'boternity.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { plain: { command: node, args: [TINY_SERVER] } } }));
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = await runBnity(['serve', '--port', String(port), '--config', config], {
+        BOTERNITY_HOME: home,
+        BOTERNITY_ADMIN_TOKEN: TOKEN,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/EADDRINUSE.*--port/);
+      // The ledger would list any child spawned: the upstream was never started.
+      const { createDb } = await import('../../src/storage/create-db.js');
+      const { createProcessLedger } = await import('../../src/storage/process-ledger.js');
+      const store = await createDb({ url: `file:${join(home, 'boternity.db')}` });
+      expect(await createProcessLedger(store.db).list()).toEqual([]);
+      await store.close();
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('when another instance uses the same home, leaving the first one and its children alone', async () => {
+    const home = await newHome();
+    const config = join(home, 'boternity.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { plain: { command: node, args: [TINY_SERVER] } } }));
+    const env = { BOTERNITY_HOME: home, BOTERNITY_ADMIN_TOKEN: TOKEN };
+    const first = await spawnServe(['--port', '0', '--config', config], env);
+    try {
+      const [server] = await allConnected(first.url, 1);
+      const second = await runBnity(['serve', '--port', '0', '--config', config], env);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(new RegExp(`another boternity \\(pid ${first.child.pid}\\) is using ${home}`));
+      expect(isAlive(server?.pid as number)).toBe(true);
+      expect((await servers(first.url))[0]?.pid).toBe(server?.pid);
+    } finally {
+      first.child.kill('SIGTERM');
+      expect((await first.exited).code).toBe(0);
+    }
+  });
+});

@@ -43,27 +43,35 @@ describe('GET /api/events', () => {
     bus.publish(removed('a'));
     bus.publish(removed('b'));
     const text = await read(response, (t) => t.includes('event: removed'));
-    expect(text).toMatch(/^event: snapshot\ndata: \{"servers":\[\]\}\nid: 0\n\n/);
+    expect(text).toMatch(/^event: snapshot\ndata: \{"servers":\[\]\}\nid: [a-z0-9]+-0\n\n/);
     expect(text).toContain('"server":"b"');
     expect(text).not.toContain('"server":"a"');
-    expect(text).toMatch(/event: removed\ndata: \{"type":"removed","server":"b","at":"[^"]+"\}\nid: 2/);
+    expect(text).toMatch(/event: removed\ndata: \{"type":"removed","server":"b","at":"[^"]+"\}\nid: [a-z0-9]+-2/);
   });
 
   it('resumes after Last-Event-ID without a snapshot, and falls back to one when the id left the window', async () => {
     const { bus, app } = setup();
     for (const s of ['a', 'b', 'c']) bus.publish(removed(s));
     const resumed = await read(
-      await app.request('/api/events', { headers: { authorization: 'Bearer t', 'last-event-id': '1' } }),
+      await app.request('/api/events', { headers: { authorization: 'Bearer t', 'last-event-id': `${bus.bootId}-1` } }),
       (t) => t.includes('"server":"c"'),
     );
     expect(resumed).not.toContain('snapshot');
     expect(resumed.indexOf('"server":"b"')).toBeLessThan(resumed.indexOf('"server":"c"'));
     expect(resumed).not.toContain('"server":"a"');
-    const future = await read(
-      await app.request('/api/events', { headers: { authorization: 'Bearer t', 'last-event-id': 'garbage' } }),
-      (t) => t.includes('snapshot'),
+    for (const stale of ['garbage', 'otherboot-2', '2']) {
+      const text = await read(
+        await app.request('/api/events', { headers: { authorization: 'Bearer t', 'last-event-id': stale } }),
+        (t) => t.includes('snapshot'),
+      );
+      expect(text).toContain('event: snapshot');
+    }
+    const all = await read(
+      await app.request('/api/events?lastEventId=0', { headers: { authorization: 'Bearer t' } }),
+      (t) => t.includes('"server":"c"'),
     );
-    expect(future).toContain('event: snapshot');
+    expect(all).not.toContain('snapshot');
+    expect(all).toContain('"server":"a"');
   });
 
   it('sends heartbeat comments', async () => {
