@@ -7,6 +7,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { diffServers } from '../machines/index.js';
 import { createEventBus, type EventBus } from './bus/create-event-bus.js';
 import { writeDefaultConfig } from './config/default-config.js';
 import { loadConfig } from './config/load-config.js';
@@ -14,6 +15,7 @@ import { resolveConfigPath, resolveHome } from './config/resolve-paths.js';
 import type { AppConfig } from './config/schema.js';
 import { watchConfig } from './config/watch-config.js';
 import type { ConfigError } from './errors.js';
+import { createGateway, type Gateway } from './gateway/create-gateway.js';
 import { createApp } from './http/create-app.js';
 import { serveHttp } from './http/serve-http.js';
 import { createHub, type Hub } from './hub/create-hub.js';
@@ -36,6 +38,8 @@ export type ServiceOptions = {
   port?: number;
   env?: NodeJS.ProcessEnv;
   log?: Logger;
+  /** Serve HTTP (default); `false` for `bnity mcp serve --stdio`, which serves one stdio session. */
+  listen?: boolean;
 };
 
 /** A running service. */
@@ -45,6 +49,7 @@ export type Service = {
   configPath: string;
   tokenSource: string;
   hub: Hub;
+  gateway: Gateway;
   stop(reason?: string): Promise<void>;
 };
 
@@ -78,48 +83,64 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const admin = await ensureAdminToken(home, env);
 
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
+    const upstreamOptions = () => ({
+      log,
+      ledger,
+      stderrLines: hub.config().logs.stderrLines,
+      graceMs: hub.config().shutdown.graceMs,
+    });
+    // The hub's connections relay to the gateway's sessions, and the gateway reads the
+    // hub: the peer is looked up when a connection opens, after both exist.
+    const late: { gateway?: Gateway } = {};
     const hub = createHub({
       log,
       bus,
       open: ({ serverId, config: server, signal, stderr }) =>
-        connectUpstream({
-          serverId,
-          config: server,
-          signal,
-          stderr,
-          log,
-          ledger,
-          stderrLines: hub.config().logs.stderrLines,
-          graceMs: hub.config().shutdown.graceMs,
-        }),
+        connectUpstream({ serverId, config: server, signal, stderr, peer: late.gateway?.peer, ...upstreamOptions() }),
     });
     undo.push(() => hub.stop());
+    const gateway = createGateway({
+      hub,
+      bus,
+      log,
+      openUpstream: ({ serverId, config: server, peer }) =>
+        connectUpstream({ serverId, config: server, peer, ...upstreamOptions() }),
+    });
+    late.gateway = gateway;
+    undo.push(() => gateway.close());
     const persisted = await persistConnections({ hub, bus, db: store.db, log });
     undo.push(() => persisted.flush());
     const metrics = createMetrics({ hub, bus });
     undo.push(() => metrics.close());
 
     // Bind before starting any upstream: a taken port fails fast with nothing to clean up.
-    const app = createApp({ hub, bus, log, adminToken: admin.token, metrics });
-    const http = await serveHttp({ app, host: options.host ?? '127.0.0.1', port: options.port ?? 7777 });
-    undo.push(() => http.close());
+    const listening = { port: options.port ?? 7777, url: '' };
+    if (options.listen !== false) {
+      const app = createApp({ hub, bus, log, adminToken: admin.token, metrics, gateway, port: () => listening.port });
+      const http = await serveHttp({ app, host: options.host ?? '127.0.0.1', port: listening.port });
+      undo.push(() => http.close());
+      const address = http.address();
+      listening.port = address.port;
+      listening.url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    }
+    const sweep = sweepIdleSessions(gateway, hub, log);
+    undo.push(() => clearInterval(sweep));
 
     hub.applyConfig(config);
     const watcher = watchConfigInto({ hub, bus, log, configPath, env, initial: config });
     undo.push(() => watcher.close());
 
-    const address = http.address();
-    const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const url = `http://${hostForUrl}:${address.port}`;
+    const url = listening.url;
     log.info({ url, config: configPath, home }, 'boternity started');
 
     let stopping: Promise<void> | null = null;
     return {
       url,
-      port: address.port,
+      port: listening.port,
       configPath,
       tokenSource: admin.source === 'env' ? 'from BOTERNITY_ADMIN_TOKEN' : `in ${admin.path}`,
       hub,
+      gateway,
       stop(reason = 'stop') {
         stopping ??= (async () => {
           log.info({ reason }, 'boternity stopping');
@@ -135,6 +156,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     log.flush();
     throw error;
   }
+}
+
+/** Close agent sessions idle past `gateway.sessionIdleMs`, checking a few times per period. */
+function sweepIdleSessions(gateway: Gateway, hub: Hub, log: Logger): NodeJS.Timeout {
+  const every = Math.min(60_000, Math.max(1_000, Math.floor(hub.config().gateway.sessionIdleMs / 4)));
+  const timer = setInterval(() => {
+    void gateway.closeIdle(hub.config().gateway.sessionIdleMs).then((closed) => {
+      if (closed > 0) log.info({ closed }, 'closed idle agent sessions');
+    });
+  }, every);
+  timer.unref();
+  return timer;
 }
 
 /** End the stdio children a crashed run left behind (their pids are in the ledger). */
@@ -166,8 +199,18 @@ function watchConfigInto({
     env,
     initial,
     onChange: (next) => {
-      log.info({ path: configPath }, 'config reloaded');
+      const diff = diffServers(next.mcpServers, hub.config().mcpServers);
+      log.info({ path: configPath, added: diff.add, removed: diff.remove, changed: diff.update }, 'config reloaded');
       hub.applyConfig(next);
+      // Bots and permissions may have changed too: the gateway re-checks every session's view.
+      bus.publish({
+        type: 'config_applied',
+        server: null,
+        file: configPath,
+        added: diff.add,
+        removed: diff.remove,
+        changed: diff.update,
+      });
     },
     onError: (error: ConfigError) => {
       log.warn(

@@ -66,6 +66,6 @@ export function createEventBus<E>(
       return window.filter((e) => e.id > lastId);
     },
     lastId: () => seq,
-    bootId: `${now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`,
+    bootId: `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`,
   };
 }

@@ -13,6 +13,7 @@ const HELP = `Usage: bnity <command> [options]
 Commands:
   serve [--config PATH] [--home DIR] [--host H] [--port N]   run the service
   mcp list|status [--json]                                   show supervised servers
+  mcp serve --stdio [--bot SLUG | --server NAME]             serve MCP on stdin/stdout
 
 Run 'bnity <command> --help' for a command's options.`;
 

@@ -8,10 +8,12 @@ import { loadConfig } from '../config/load-config.js';
 import { resolveConfigPath, resolveHome } from '../config/resolve-paths.js';
 import type { ServerStatus } from '../hub/server-status.js';
 import { formatTable } from './format-table.js';
+import { mcpServeCommand } from './mcp-serve-command.js';
 import { createServiceClient, isUnreachable } from './service-client.js';
 import { UsageError } from './usage-error.js';
 
-const HELP = `Usage: bnity mcp list|status [--json] [--url URL] [--home DIR] [--config PATH]`;
+const HELP = `Usage: bnity mcp list|status [--json] [--url URL] [--home DIR] [--config PATH]
+       bnity mcp serve --stdio [--bot SLUG | --server NAME] [--config PATH] [--home DIR]`;
 
 /** Run `bnity mcp …`. */
 export async function mcpCommand(argv: readonly string[]): Promise<number> {
@@ -20,6 +22,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return sub === undefined ? 2 : 0;
   }
+  if (sub === 'serve') return mcpServeCommand(rest);
   if (sub !== 'list' && sub !== 'status')
     throw new UsageError(`unknown subcommand "mcp ${sub}": run 'bnity mcp --help'`);
   let values: { json?: boolean; url?: string; home?: string; config?: string };

@@ -89,6 +89,25 @@ export const ConfigRestSchema = z.object({
   limits: z.object({ perClient: RateLimitSchema.optional(), global: RateLimitSchema.optional() }).strict().default({}),
   logs: z.object({ stderrLines: z.number().int().positive().default(500) }).prefault({}),
   shutdown: z.object({ graceMs: z.number().int().nonnegative().default(3_000) }).prefault({}),
+  /** Names besides the loopback ones that may appear in `Host` and `Origin` (X2). */
+  http: z
+    .object({
+      allowedHosts: z.array(z.string().min(1)).default([]),
+      allowedOrigins: z.array(z.string().min(1)).default([]),
+    })
+    .strict()
+    .prefault({}),
+  /** Agent sessions idle this long are closed, with their own upstream connections (G6). */
+  gateway: z
+    .object({
+      sessionIdleMs: z
+        .number()
+        .int()
+        .positive()
+        .default(30 * 60_000),
+    })
+    .strict()
+    .prefault({}),
 });
 
 /** The validated config the rest of the code takes. */

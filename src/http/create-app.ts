@@ -1,16 +1,20 @@
 /**
- * The Hono app: `/healthz`, `/readyz`, and the control API under `/api` (SPEC A1, A2,
- * A5, section 7). Sees only the Hub and the bus, never xstate.
+ * The Hono app: `/healthz`, `/readyz`, `/metrics`, the control API under `/api` and the
+ * MCP endpoints under `/mcp` (SPEC A1, A2, A5, G1, X1, X2, section 7). Sees only the Hub,
+ * the bus and the gateway, never xstate.
  * @module
  */
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
+import type { Gateway } from '../gateway/create-gateway.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import { eventsRoute } from './events-route.js';
 import { toErrorResponse } from './http-errors.js';
+import { mcpRoutes } from './mcp-routes.js';
+import { requireOrigin } from './require-origin.js';
 import { requireToken } from './require-token.js';
 import { serversRoutes } from './servers-routes.js';
 
@@ -21,11 +25,15 @@ export type AppDeps = {
   log: Logger;
   adminToken: string;
   metrics?: Metrics;
+  /** Serves `/mcp`, `/mcp/servers/{name}` and `/mcp/bots/{slug}`. */
+  gateway?: Gateway;
+  /** The port listened on: turns on the Host/Origin check (off for in-process tests). */
+  port?: () => number;
   heartbeatMs?: number;
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
-export function createApp({ hub, bus, log, adminToken, metrics, heartbeatMs }: AppDeps): Hono {
+export function createApp({ hub, bus, log, adminToken, metrics, gateway, port, heartbeatMs }: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
   app.onError((error, c) => toErrorResponse(error, c, httpLog));
@@ -34,6 +42,11 @@ export function createApp({ hub, bus, log, adminToken, metrics, heartbeatMs }: A
   );
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  if (port) {
+    // DNS-rebinding defence before anything else, on every route but /healthz (X2).
+    const origin = requireOrigin({ port, policy: () => hub.config().http });
+    app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : origin(c, next)));
+  }
   // Only /healthz is open (SPEC section 7): readiness and metrics need the token.
   const auth = requireToken({ adminToken });
   app.use('/readyz', auth);
@@ -47,5 +60,10 @@ export function createApp({ hub, bus, log, adminToken, metrics, heartbeatMs }: A
   }
   app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
   app.route('/api/servers', serversRoutes({ hub }));
+  if (gateway) {
+    app.use('/mcp', auth);
+    app.use('/mcp/*', auth);
+    app.route('/mcp', mcpRoutes({ gateway, hub }));
+  }
   return app;
 }

@@ -51,6 +51,8 @@ const EMPTY_CONFIG: AppConfig = {
   limits: {},
   logs: { stderrLines: 500 },
   shutdown: { graceMs: 3000 },
+  http: { allowedHosts: [], allowedOrigins: [] },
+  gateway: { sessionIdleMs: 30 * 60_000 },
 };
 
 /** Create and start the hub. It serves status even when every upstream is down. */

@@ -15,7 +15,7 @@ import { openRemoteSession } from './remote-session.js';
 import { once, type Session } from './session.js';
 import type { StderrSink } from './stderr-log.js';
 import { openStdioSession } from './stdio-session.js';
-import type { LiveUpstream, ProcessLedger } from './types.js';
+import type { LiveUpstream, ProcessLedger, UpstreamPeer } from './types.js';
 import { createCatalogWatch } from './watch-catalog.js';
 
 /** Options of {@link connectUpstream}. */
@@ -34,6 +34,8 @@ export type ConnectUpstreamOptions = {
   /** Abandons the connect: whatever was opened is closed and the promise rejects. */
   readonly signal?: AbortSignal | undefined;
   readonly clientInfo?: { name: string; version: string };
+  /** Relays the upstream's requests (sampling, elicitation, roots) and notifications downstream. */
+  readonly peer?: UpstreamPeer | undefined;
   readonly now?: () => number;
 };
 
@@ -48,7 +50,13 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
   // The SDK's own request timeout is set past the deadline, so the deadline's message wins.
   const requestOptions = { signal: deadline, timeout: config.connectTimeoutMs + 1_000 };
   const watch = createCatalogWatch({ log, requestTimeoutMs: config.requestTimeoutMs });
-  const newClient = () => watch.attach(new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {} }));
+  const newClient = () => {
+    const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
+      capabilities: options.peer?.capabilities ?? {},
+    });
+    options.peer?.attach(serverId, client);
+    return watch.attach(client);
+  };
 
   log.info({ transport: config.transport }, 'upstream connecting');
   let session: Session | null = null;

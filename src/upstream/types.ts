@@ -4,7 +4,7 @@
  * @module
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogDiff, UpstreamHandle } from '../../machines/index.js';
 
 /** Everything an upstream lists (S7), after pagination. */
@@ -42,6 +42,18 @@ export type LiveUpstream = UpstreamHandle & {
    * `graceMs`. Idempotent; resolves when no process of it remains.
    */
   close(): Promise<void>;
+};
+
+/**
+ * The downstream side of an upstream session: the capabilities declared to the upstream
+ * (sampling, elicitation, roots) and the handlers that relay its requests and
+ * notifications to the agents. The gateway provides it; without one the client declares
+ * nothing and answers nothing.
+ */
+export type UpstreamPeer = {
+  readonly capabilities: ClientCapabilities;
+  /** Register request and notification handlers on a new client, before it connects. */
+  attach(serverId: string, client: Client): void;
 };
 
 /** Records stdio children so a later run can end those a crash left behind (S6). */

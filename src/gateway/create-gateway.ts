@@ -1,0 +1,179 @@
+/**
+ * The gateway (SPEC G1–G6): agent sessions over any SDK server transport, each with a
+ * view of the supervised servers, relaying requests to their owners and the owners'
+ * requests and notifications back, and telling each session when its lists change.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import type { EventBus } from '../bus/create-event-bus.js';
+import type { ServerConfig } from '../config/schema.js';
+import { UpstreamUnavailableError } from '../errors.js';
+import type { Hub } from '../hub/create-hub.js';
+import type { HubEvent } from '../hub/hub-event.js';
+import type { LiveUpstream, UpstreamPeer } from '../upstream/types.js';
+import { createCallTracker } from './call-tracker.js';
+import { computeView, viewServers } from './compute-view.js';
+import type { ViewSpec } from './effective-servers.js';
+import type { GatewaySession, Naming } from './gateway-session.js';
+import { notifyListChanges } from './notify-list-changes.js';
+import { registerSessionHandlers } from './session-handlers.js';
+import { createSessionUpstreams } from './session-upstreams.js';
+import { createUpstreamPeer } from './upstream-peer.js';
+
+/** Opens an upstream connection of the gateway's own (for `scope: "session"`). */
+export type OpenSessionUpstream = (options: {
+  serverId: string;
+  config: ServerConfig;
+  peer: UpstreamPeer;
+}) => Promise<LiveUpstream>;
+
+/** What the gateway needs. */
+export type GatewayDeps = {
+  hub: Hub;
+  bus: EventBus<HubEvent>;
+  log: Logger;
+  openUpstream: OpenSessionUpstream;
+  now?: () => number;
+};
+
+/** The gateway. */
+export type Gateway = {
+  /** The peer for the hub's shared upstream connections. */
+  readonly peer: UpstreamPeer;
+  /** Start a session for `spec` on `transport`; resolves once connected. */
+  openSession(options: {
+    transport: Transport;
+    spec: ViewSpec;
+    label: string;
+    onClose?: () => void;
+  }): Promise<GatewaySession>;
+  sessions(): GatewaySession[];
+  /** End sessions idle for longer than `idleMs` (their own upstreams close with them). */
+  closeIdle(idleMs: number): Promise<number>;
+  close(): Promise<void>;
+};
+
+const SERVER_INFO = { name: 'boternity', version: '0.1.0' };
+const CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+  logging: {},
+};
+
+/** Create the gateway. */
+export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: GatewayDeps): Gateway {
+  const gatewayLog = log.child({ mod: 'gateway' });
+  const tracker = createCallTracker();
+  const sessions = new Map<string, GatewaySession>();
+  const view = (session: GatewaySession) => computeView(hub, session);
+  const routing = {
+    sessionsViewing: (server: string) => [...sessions.values()].filter((s) => viewServers(hub, s).includes(server)),
+    resourceUpdated(server: string, uri: string, fixed: GatewaySession | null) {
+      for (const session of fixed ? [fixed] : sessions.values()) {
+        const publicUri = view(session).publicUri(server, uri);
+        if (!session.subscriptions.has(publicUri)) continue;
+        void session.server.sendResourceUpdated({ uri: publicUri }).catch(() => undefined);
+      }
+    },
+  };
+  const peer = createUpstreamPeer({ tracker, routing, log: gatewayLog });
+  const own = createSessionUpstreams({ tracker, routing, log: gatewayLog, openUpstream });
+
+  const upstreamFor = async (session: GatewaySession, server: string, config: ServerConfig): Promise<LiveUpstream> => {
+    if (config.scope === 'session') return own.get(session, server, config);
+    const upstream = hub.upstream(server);
+    if (upstream) return upstream;
+    const status = hub.getServer(server);
+    throw new UpstreamUnavailableError(server, status.state, status.attempt);
+  };
+
+  const whenLost = (server: string, upstream: LiveUpstream) => {
+    let unsubscribe = () => {};
+    const lost = new Promise<string>((resolve) => {
+      void upstream.closed.then(() => resolve('closed the connection'));
+      unsubscribe = bus.subscribe(({ event }) => {
+        if (event.server !== server || upstream !== hub.upstream(server)) return;
+        if (event.type === 'reconnecting' || event.type === 'disabled' || event.type === 'removed')
+          resolve(`went ${event.type}`);
+      });
+    });
+    return { lost, dispose: () => unsubscribe() };
+  };
+
+  const deps = {
+    tracker,
+    view,
+    upstreamFor,
+    whenLost,
+    config: (server: string) => hub.config().mcpServers[server],
+    async setLevel(session: GatewaySession, level: string, extra: Parameters<typeof tracker.run>[0]['extra']) {
+      await Promise.allSettled(
+        viewServers(hub, session).map(async (server) => {
+          const config = hub.config().mcpServers[server];
+          const upstream = config && (config.scope === 'session' ? own.peek(session, server) : hub.upstream(server));
+          if (!upstream?.client.getServerCapabilities()?.logging) return;
+          await tracker.run({ key: server, session, extra }, () =>
+            upstream.client.setLoggingLevel(level as LoggingLevel),
+          );
+        }),
+      );
+    },
+  };
+
+  const stopNotifying = notifyListChanges({ bus, sessions: () => sessions.values(), view, log: gatewayLog });
+
+  return {
+    peer,
+    async openSession({ transport, spec, label, onClose }) {
+      const naming: Naming = spec.kind === 'server' ? 'identity' : 'prefixed';
+      const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES });
+      const session: GatewaySession = {
+        id: randomUUID(),
+        spec,
+        naming,
+        label,
+        server,
+        subscriptions: new Set(),
+        ownUpstreams: new Map(),
+        fingerprint: null,
+        loggingLevel: null,
+        lastActivity: now(),
+      };
+      registerSessionHandlers(server, session, deps);
+      server.onclose = () => {
+        sessions.delete(session.id);
+        void own.closeAll(session);
+        onClose?.();
+        gatewayLog.info({ session: session.id, label }, 'agent session ended');
+      };
+      sessions.set(session.id, session);
+      await server.connect(transport);
+      // Count activity on every message the agent sends, for idle sessions.
+      const handle = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        session.lastActivity = now();
+        handle?.(message, extra);
+      };
+      session.fingerprint = view(session).fingerprint;
+      gatewayLog.info({ session: session.id, label }, 'agent session started');
+      return session;
+    },
+    sessions: () => [...sessions.values()],
+    async closeIdle(idleMs) {
+      const idle = [...sessions.values()].filter((s) => now() - s.lastActivity > idleMs);
+      await Promise.allSettled(idle.map((s) => s.server.close()));
+      return idle.length;
+    },
+    async close() {
+      stopNotifying();
+      await Promise.allSettled([...sessions.values()].map((s) => s.server.close()));
+      await own.closeEverything();
+    },
+  };
+}

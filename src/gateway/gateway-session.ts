@@ -1,0 +1,31 @@
+/**
+ * One agent session on the gateway: its SDK server, its view, its resource subscriptions,
+ * and (for `scope: "session"` servers) its own upstream connections.
+ * @module
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { LiveUpstream } from '../upstream/types.js';
+import type { AggregatedView } from './aggregate.js';
+import type { ViewSpec } from './effective-servers.js';
+
+/** How tools and prompts are named to the agent: `{server}__{tool}` or unchanged. */
+export type Naming = 'prefixed' | 'identity';
+
+/** A live agent session. */
+export type GatewaySession = {
+  readonly id: string;
+  readonly spec: ViewSpec;
+  readonly naming: Naming;
+  /** Where it came in, for logs: `/mcp`, `/mcp/bots/x`, `stdio`. */
+  readonly label: string;
+  readonly server: Server;
+  /** Public resource URIs the agent subscribed to. */
+  readonly subscriptions: Set<string>;
+  /** Upstream connections of this session alone (servers with `scope: "session"`). */
+  readonly ownUpstreams: Map<string, Promise<LiveUpstream>>;
+  /** What the agent was last shown, to tell whether a list changed. */
+  fingerprint: AggregatedView['fingerprint'] | null;
+  /** The logging level the agent asked for, relayed to upstreams that join later. */
+  loggingLevel: string | null;
+  lastActivity: number;
+};

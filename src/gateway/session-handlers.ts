@@ -1,0 +1,128 @@
+/**
+ * The MCP methods a gateway session answers (SPEC G2–G4): lists come from the session's
+ * view; every other request is routed to the upstream that owns the item.
+ * @module
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { UpstreamUnavailableError } from '../errors.js';
+import type { AggregatedView } from './aggregate.js';
+import type { GatewaySession } from './gateway-session.js';
+import { type RelayDeps, relayRequest, toWireError, UpstreamLostError, WireError } from './relay-request.js';
+import type { ServerExtra } from './server-extra.js';
+
+/** What the handlers need from the gateway. */
+export type HandlerDeps = RelayDeps & {
+  /** The session's current view (recomputed from live catalogs). */
+  view(session: GatewaySession): AggregatedView;
+  /** Relay `logging/setLevel` to every upstream in the session's view. */
+  setLevel(session: GatewaySession, level: string, extra: ServerExtra): Promise<void>;
+};
+
+const notInView = (what: string, name: string) =>
+  new WireError(ErrorCode.InvalidParams, `${what} "${name}" is not available in this view`);
+
+/** Register the handlers of `session` on its SDK server. */
+export function registerSessionHandlers(server: Server, session: GatewaySession, deps: HandlerDeps): void {
+  const view = () => deps.view(session);
+  const relay = <T>(extra: ServerExtra, owner: string, run: Parameters<typeof relayRequest<T>>[4]) =>
+    relayRequest(deps, session, extra, owner, run).catch((error: unknown) => {
+      throw toWireError(error);
+    });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: view().tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const route = view().tool(request.params.name);
+    if (!route) throw notInView('tool', request.params.name);
+    try {
+      const params = { ...request.params, name: route.name };
+      return (await relayRequest(deps, session, extra, route.server, (client, options) =>
+        client.callTool(params, undefined, options),
+      )) as CallToolResult;
+    } catch (error) {
+      // An upstream that is down or went away is a failed call, not a protocol error (G4).
+      if (error instanceof UpstreamLostError || error instanceof UpstreamUnavailableError) {
+        return { isError: true, content: [{ type: 'text', text: error.message }] };
+      }
+      throw toWireError(error);
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: view().resources }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: view().resourceTemplates }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const route = view().resource(request.params.uri);
+    if (!route) throw notInView('resource', request.params.uri);
+    const result = await relay(extra, route.server, (client, options) =>
+      client.readResource({ ...request.params, uri: route.uri }, options),
+    );
+    const current = view();
+    return { ...result, contents: result.contents.map((c) => ({ ...c, uri: current.publicUri(route.server, c.uri) })) };
+  });
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+    const route = view().resource(request.params.uri);
+    if (!route) throw notInView('resource', request.params.uri);
+    await relay(extra, route.server, (client, options) => client.subscribeResource({ uri: route.uri }, options));
+    session.subscriptions.add(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+    const route = view().resource(request.params.uri);
+    session.subscriptions.delete(request.params.uri);
+    if (route)
+      await relay(extra, route.server, (client, options) => client.unsubscribeResource({ uri: route.uri }, options));
+    return {};
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: view().prompts }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const route = view().prompt(request.params.name);
+    if (!route) throw notInView('prompt', request.params.name);
+    return relay(extra, route.server, (client, options) =>
+      client.getPrompt({ ...request.params, name: route.name }, options),
+    );
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+    const ref = request.params.ref;
+    const current = view();
+    const route =
+      ref.type === 'ref/prompt'
+        ? (() => {
+            const r = current.prompt(ref.name);
+            return r && { server: r.server, ref: { ...ref, name: r.name } };
+          })()
+        : (() => {
+            const r = current.template(ref.uri) ?? current.resource(ref.uri);
+            return r && { server: r.server, ref: { ...ref, uri: 'uriTemplate' in r ? r.uriTemplate : r.uri } };
+          })();
+    if (!route)
+      throw notInView(
+        ref.type === 'ref/prompt' ? 'prompt' : 'resource',
+        ref.type === 'ref/prompt' ? ref.name : ref.uri,
+      );
+    return relay(extra, route.server, (client, options) =>
+      client.complete({ ...request.params, ref: route.ref }, options),
+    );
+  });
+
+  server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
+    session.loggingLevel = request.params.level;
+    await deps.setLevel(session, request.params.level, extra);
+    return {};
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * The gateway's side of every upstream client (SPEC G6): declares sampling, elicitation
+ * and roots to the upstream, and relays what the upstream asks to the agent session whose
+ * call caused it, through that call's own handler (so it travels on the call's stream).
+ * @module
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type ClientCapabilities,
+  CreateMessageRequestSchema,
+  CreateMessageResultSchema,
+  CreateMessageResultWithToolsSchema,
+  ElicitRequestSchema,
+  ElicitResultSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  ListRootsResultSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import type { UpstreamPeer } from '../upstream/types.js';
+import type { CallContext, CallTracker } from './call-tracker.js';
+import type { GatewaySession } from './gateway-session.js';
+import { WireError } from './relay-request.js';
+
+/** Where notifications that belong to no call go. */
+export type PeerRouting = {
+  /** Sessions whose view includes `server` (logging without a call). */
+  sessionsViewing(server: string): GatewaySession[];
+  /** Deliver `resources/updated` for an upstream URI to the sessions subscribed to it. */
+  resourceUpdated(server: string, uri: string, fixed: GatewaySession | null): void;
+};
+
+const CAPABILITIES: ClientCapabilities = {
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  roots: { listChanged: true },
+};
+
+type Capability = 'sampling' | 'elicitation' | 'roots';
+
+/**
+ * Create the peer. `fixed` binds it to one session (a `scope: "session"` connection);
+ * otherwise the connection is shared and requests are attributed per call.
+ */
+export function createUpstreamPeer({
+  tracker,
+  routing,
+  log,
+  fixed = null,
+}: {
+  tracker: CallTracker;
+  routing: PeerRouting;
+  log: Logger;
+  fixed?: GatewaySession | null;
+}): UpstreamPeer {
+  const keyOf = (server: string) => (fixed ? `${server}#${fixed.id}` : server);
+
+  /** The call this request belongs to, or an MCP error that says why there is none. */
+  const callFor = (server: string, what: string, capability: Capability): CallContext | GatewaySession => {
+    const found = tracker.attribute(keyOf(server));
+    if (found.kind === 'ambiguous') {
+      throw new WireError(
+        ErrorCode.InternalError,
+        `boternity cannot tell which of ${found.sessions} agent sessions calling "${server}" this ${what} is for; set "scope": "session" on this server`,
+      );
+    }
+    const target = found.kind === 'call' ? found.call : fixed;
+    if (!target)
+      throw new WireError(ErrorCode.InternalError, `no agent session is calling "${server}" to answer this ${what}`);
+    const session = 'session' in target ? target.session : target;
+    if (!session.server.getClientCapabilities()?.[capability]) {
+      throw new WireError(ErrorCode.MethodNotFound, `the agent session does not support ${capability}`);
+    }
+    return target;
+  };
+
+  return {
+    capabilities: CAPABILITIES,
+    attach(server: string, client: Client) {
+      client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+        const target = callFor(server, 'sampling request', 'sampling');
+        const schema = request.params.tools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
+        if ('extra' in target) {
+          return target.extra.sendRequest({ method: 'sampling/createMessage', params: request.params }, schema, {
+            signal: extra.signal,
+          });
+        }
+        return target.server.createMessage(request.params, { signal: extra.signal });
+      });
+      client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+        const target = callFor(server, 'elicitation request', 'elicitation');
+        if ('extra' in target) {
+          return target.extra.sendRequest(
+            { method: 'elicitation/create', params: request.params },
+            ElicitResultSchema,
+            { signal: extra.signal },
+          );
+        }
+        return target.server.elicitInput(request.params, { signal: extra.signal });
+      });
+      client.setRequestHandler(ListRootsRequestSchema, async (request, extra) => {
+        const target = callFor(server, 'roots request', 'roots');
+        if ('extra' in target) {
+          return target.extra.sendRequest(
+            { method: 'roots/list', params: request.params ?? {} },
+            ListRootsResultSchema,
+            { signal: extra.signal },
+          );
+        }
+        return target.server.listRoots(request.params, { signal: extra.signal });
+      });
+      client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => {
+        const found = tracker.attribute(keyOf(server));
+        const sessions = found.kind === 'call' ? [found.call] : fixed ? [fixed] : routing.sessionsViewing(server);
+        for (const target of sessions) {
+          const send =
+            'extra' in target
+              ? target.extra.sendNotification(notification)
+              : target.server.sendLoggingMessage(notification.params);
+          await send.catch((error: unknown) => log.debug({ err: error, server }, 'logging message not delivered'));
+        }
+      });
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+        routing.resourceUpdated(server, notification.params.uri, fixed);
+      });
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The Streamable HTTP MCP endpoints for agents (SPEC G1, section 7): `/mcp` (every
+ * server, prefixed names), `/mcp/servers/{name}` (one server, names unchanged) and
+ * `/mcp/bots/{slug}` (a bot's view). One SDK transport and one gateway session per
+ * `Mcp-Session-Id`; a session is bound to the endpoint that created it.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type Context, Hono } from 'hono';
+import type { Gateway } from '../gateway/create-gateway.js';
+import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js';
+import { createMemoryEventStore } from '../gateway/memory-event-store.js';
+import type { Hub } from '../hub/create-hub.js';
+
+const rpcError = (c: Context, status: 400 | 404, code: number, message: string) =>
+  c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
+
+/** Routes mounted at `/mcp`. */
+export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hono {
+  const routes = new Hono();
+  const transports = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; endpoint: string }>();
+
+  const endpoint = (specOf: (c: Context) => ViewSpec) =>
+    async function mcpEndpoint(c: Context): Promise<Response> {
+      const path = c.req.path.replace(/\/+$/, '');
+      let body: unknown;
+      if (c.req.method === 'POST') body = await c.req.json().catch(() => undefined);
+      const parsed = body === undefined ? {} : { parsedBody: body };
+      const sessionId = c.req.header('mcp-session-id');
+      if (sessionId) {
+        const entry = transports.get(sessionId);
+        if (!entry || entry.endpoint !== path) return rpcError(c, 404, -32001, 'Session not found');
+        return entry.transport.handleRequest(c.req.raw, parsed);
+      }
+      if (c.req.method !== 'POST' || !isInitializeRequest(body)) {
+        return rpcError(
+          c,
+          400,
+          -32000,
+          'Bad Request: no valid Mcp-Session-Id; start a session with an initialize request',
+        );
+      }
+      const spec = specOf(c);
+      // Refuse an endpoint for a server or bot that is not configured, before any session exists.
+      effectiveServers(hub.config(), spec);
+      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        eventStore: createMemoryEventStore(),
+        onsessioninitialized: (id) => {
+          transports.set(id, { transport, endpoint: path });
+        },
+        onsessionclosed: (id) => {
+          transports.delete(id);
+        },
+      });
+      await gateway.openSession({
+        transport,
+        spec,
+        label: path,
+        onClose: () => {
+          if (transport.sessionId) transports.delete(transport.sessionId);
+        },
+      });
+      return transport.handleRequest(c.req.raw, parsed);
+    };
+
+  routes.all(
+    '/',
+    endpoint(() => ({ kind: 'all' })),
+  );
+  routes.all(
+    '/servers/:name',
+    endpoint((c) => ({ kind: 'server', server: c.req.param('name') ?? '' })),
+  );
+  routes.all(
+    '/bots/:slug',
+    endpoint((c) => ({ kind: 'bot', slug: c.req.param('slug') ?? '' })),
+  );
+  return routes;
+}
