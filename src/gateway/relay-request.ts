@@ -44,6 +44,8 @@ export async function relayRequest<T>(
   if (!config) throw new UnknownServerError(server);
   const upstream = await deps.upstreamFor(session, server, config);
   const token = extra._meta?.progressToken;
+  // Progress goes out in order and before the result: the response closes the call's stream.
+  let progressSent: Promise<void> = Promise.resolve();
   const options: RequestOptions = {
     signal: extra.signal,
     timeout: config.requestTimeoutMs,
@@ -52,8 +54,13 @@ export async function relayRequest<T>(
       ? {}
       : {
           onprogress: (progress) => {
-            void extra
-              .sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } })
+            progressSent = progressSent
+              .then(() =>
+                extra.sendNotification({
+                  method: 'notifications/progress',
+                  params: { ...progress, progressToken: token },
+                }),
+              )
               .catch(() => undefined);
           },
         }),
@@ -63,7 +70,10 @@ export async function relayRequest<T>(
   try {
     return await deps.tracker.run({ key, session, extra }, () =>
       Promise.race([
-        run(upstream.client, options),
+        run(upstream.client, options).then(async (result) => {
+          await progressSent;
+          return result;
+        }),
         watch.lost.then((why) => {
           throw new UpstreamLostError(server, why);
         }),

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { type AnyActorRef, createActor } from 'xstate';
 import type { ConnectionContext, ServerEvent } from '../../machines/index.js';
-import { connectionMachine, serverOfChild, supervisorMachine } from '../../machines/index.js';
+import { childId, connectionMachine, serverOfChild, supervisorMachine } from '../../machines/index.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig, ServerConfig } from '../config/schema.js';
 import { UnknownServerError } from '../errors.js';
@@ -37,7 +37,7 @@ export type Hub = {
   getServer(name: string): ServerStatus;
   connect(name: string): void;
   disconnect(name: string): void;
-  /** The live session of a connected server, or null. */
+  /** The live session of a server in state `connected`, or null. */
   upstream(name: string): LiveUpstream | null;
   /** The stderr lines of the server's stdio children, newest last, across restarts. */
   stderr(name: string): readonly string[];
@@ -115,6 +115,9 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
     return map;
   };
 
+  const child = (name: string): AnyActorRef | undefined =>
+    supervisor.getSnapshot().children[childId(name)] as AnyActorRef | undefined;
+
   const statusOf = (name: string, ref: AnyActorRef | undefined): ServerStatus | null => {
     const config = current.mcpServers[name];
     if (!config || !ref) return null;
@@ -148,7 +151,7 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
     },
     getServer(name) {
       requireServer(name);
-      const status = statusOf(name, children().get(name));
+      const status = statusOf(name, child(name));
       if (!status) throw new UnknownServerError(name);
       return status;
     },
@@ -160,7 +163,8 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
       requireServer(name);
       supervisor.send({ type: 'server.disconnect', server: name });
     },
-    upstream: (name) => live.get(name) ?? null,
+    // Only a connected server's session is offered: one on its way out is not.
+    upstream: (name) => (statusOf(name, child(name))?.state === 'connected' ? (live.get(name) ?? null) : null),
     stderr: (name) => stderrLogs.get(name)?.lines() ?? [],
     async stop() {
       supervisor.stop();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING_BIN } from '../support/everything.js';
 import { connectHttpClient } from '../support/mcp-client.js';
-import { type TestService, startTestService } from '../support/test-service.js';
+import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
 describe('gateway smoke', () => {

@@ -13,6 +13,8 @@ export const TINY_SERVER = here('./tiny-server.mjs');
 export const DYNAMIC_SERVER = here('./dynamic-server.mjs');
 /** Stdio server that pages tools, resources, templates and prompts two at a time. */
 export const PAGED_SERVER = here('./paged-server.mjs');
+/** Stdio server for gateway tests: 70-char tool name, slow/cancellable tool, sampling, add_tool. */
+export const GATEWAY_SERVER = here('./gateway-server.mjs');
 /** Preload that binds host-less Node listeners to 127.0.0.1. */
 export const BIND_LOCALHOST = here('./bind-localhost.cjs');
 

@@ -13,12 +13,18 @@ const INFO = { name: 'boternity-test-agent', version: '1.0.0' };
 /** Connect an SDK client to `url` with the admin token (or `token`). */
 export async function connectHttpClient(url: string, options: ClientOptions = {}, token = TEST_TOKEN): Promise<Client> {
   const client = new Client(INFO, options);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 
 /** Connect an SDK client straight to a stdio server. */
-export async function connectStdioClient(command: string, args: string[], options: ClientOptions = {}): Promise<Client> {
+export async function connectStdioClient(
+  command: string,
+  args: string[],
+  options: ClientOptions = {},
+): Promise<Client> {
   const client = new Client(INFO, options);
   await client.connect(new StdioClientTransport({ command, args, stderr: 'ignore' }));
   return client;

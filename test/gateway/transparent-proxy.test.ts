@@ -1,0 +1,174 @@
+/**
+ * Issue 3 acceptance: an SDK client through /mcp/servers/everything (server-everything over
+ * stdio) sees what a client connected directly sees, and gets the same results, including
+ * sampling, elicitation, roots, progress, resource subscriptions and logging.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVERYTHING_BIN } from '../support/everything.js';
+import { connectHttpClient, connectStdioClient } from '../support/mcp-client.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { waitFor } from '../support/wait-for.js';
+
+const capabilities = { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } };
+
+/** Answer sampling, elicitation and roots the same way on both clients. */
+function answerServerRequests(client: Client, tag: string) {
+  const seen: string[] = [];
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    seen.push('sampling');
+    const text = JSON.stringify(request.params.messages[0]?.content);
+    return {
+      role: 'assistant',
+      model: 'test-model',
+      content: { type: 'text', text: `sampled(${tag}) ${text.length}` },
+    };
+  });
+  client.setRequestHandler(ElicitRequestSchema, async () => {
+    seen.push('elicitation');
+    return { action: 'accept', content: { name: 'Ada', check: true, color: 'red' } };
+  });
+  client.setRequestHandler(ListRootsRequestSchema, async () => {
+    seen.push('roots');
+    return { roots: [{ uri: 'file:///tmp/agent-root', name: 'agent root' }] };
+  });
+  return seen;
+}
+
+const normalise = (value: unknown) =>
+  JSON.parse(JSON.stringify(value).replace(/sampled\((direct|proxy)\)/g, 'sampled(x)'));
+
+describe('/mcp/servers/{name}: a transparent proxy of one upstream', () => {
+  let svc: TestService;
+  let direct: Client;
+  let proxy: Client;
+  let directSeen: string[];
+  let proxySeen: string[];
+
+  beforeAll(async () => {
+    svc = await startTestService({
+      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN], healthIntervalMs: 60_000 } },
+    });
+    await waitFor(async () => (await svc.server('everything'))?.state === 'connected', {
+      what: 'everything connected',
+    });
+    direct = await connectStdioClient(process.execPath, [EVERYTHING_BIN], { capabilities });
+    proxy = await connectHttpClient(`${svc.service.url}/mcp/servers/everything`, { capabilities });
+    directSeen = answerServerRequests(direct, 'direct');
+    proxySeen = answerServerRequests(proxy, 'proxy');
+  }, 60_000);
+  afterAll(async () => {
+    await proxy?.close();
+    await direct?.close();
+    await svc?.stop();
+  });
+
+  it('lists the same tools, resources, templates and prompts', async () => {
+    expect((await proxy.listTools()).tools).toEqual((await direct.listTools()).tools);
+    expect((await proxy.listResources()).resources).toEqual((await direct.listResources()).resources);
+    expect((await proxy.listResourceTemplates()).resourceTemplates).toEqual(
+      (await direct.listResourceTemplates()).resourceTemplates,
+    );
+    expect((await proxy.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
+    expect((await proxy.listTools()).tools.length).toBeGreaterThan(10);
+  });
+
+  it('returns the same results for tools, resources, prompts and completions', async () => {
+    const same = async <T>(run: (c: Client) => Promise<T>) =>
+      expect(normalise(await run(proxy))).toEqual(normalise(await run(direct)));
+    await same((c) => c.callTool({ name: 'echo', arguments: { message: 'hello through boternity' } }));
+    await same((c) => c.callTool({ name: 'get-sum', arguments: { a: 2, b: 40 } }));
+    await same((c) => c.callTool({ name: 'get-structured-content', arguments: { location: 'New York' } }));
+    const [first] = (await direct.listResources()).resources;
+    await same((c) => c.readResource({ uri: first?.uri as string }));
+    await same((c) => c.readResource({ uri: 'demo://resource/dynamic/text/3' }));
+    await same((c) =>
+      c.getPrompt({ name: 'completable-prompt', arguments: { department: 'Engineering', name: 'Alice' } }),
+    );
+    await same((c) =>
+      c.complete({
+        ref: { type: 'ref/prompt', name: 'completable-prompt' },
+        argument: { name: 'department', value: 'S' },
+      }),
+    );
+    const [template] = (await direct.listResourceTemplates()).resourceTemplates;
+    await same((c) =>
+      c.complete({
+        ref: { type: 'ref/resource', uri: template?.uriTemplate as string },
+        argument: { name: 'resourceId', value: '1' },
+      }),
+    );
+    const completion = await proxy.complete({
+      ref: { type: 'ref/prompt', name: 'completable-prompt' },
+      argument: { name: 'department', value: 'S' },
+    });
+    expect(completion.completion.values).toEqual(['Sales', 'Support']);
+  });
+
+  it('relays sampling, elicitation and roots requests to this agent and their answers back', async () => {
+    const sampled = await proxy.callTool({
+      name: 'trigger-sampling-request',
+      arguments: { prompt: 'ping', maxTokens: 10 },
+    });
+    expect(JSON.stringify(sampled.content)).toContain('sampled(proxy)');
+    const elicited = await proxy.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+    expect(JSON.stringify(elicited.content)).toContain('Ada');
+    const roots = await proxy.callTool({ name: 'get-roots-list', arguments: {} });
+    expect(JSON.stringify(roots.content)).toContain('file:///tmp/agent-root');
+    // server-everything may ask for roots earlier and cache them: each kind reached this agent.
+    expect(proxySeen).toEqual(expect.arrayContaining(['sampling', 'elicitation', 'roots']));
+    expect(directSeen).not.toContain('sampling');
+  });
+
+  it('relays progress of a long-running tool as the upstream sends it', async () => {
+    const run = async (client: Client) => {
+      const progress: number[] = [];
+      const result = await client.callTool(
+        { name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } },
+        undefined,
+        {
+          onprogress: (p) => progress.push(p.progress),
+        },
+      );
+      return { progress, result };
+    };
+    const [viaProxy, viaDirect] = await Promise.all([run(proxy), run(direct)]);
+    // server-everything sends its last step right before the result: the SDK client drops it
+    // either way, so the proxy must deliver exactly what a direct client gets.
+    expect(viaProxy.progress.length).toBeGreaterThanOrEqual(2);
+    expect(viaProxy.progress).toEqual(viaDirect.progress);
+    expect(viaProxy.result).toEqual(viaDirect.result);
+  });
+
+  it('relays resource subscription updates and logging messages', async () => {
+    const updates: string[] = [];
+    const logs: unknown[] = [];
+    proxy.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    proxy.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logs.push(n.params);
+    });
+    const [resource] = (await proxy.listResources()).resources;
+    await proxy.subscribeResource({ uri: resource?.uri as string });
+    await proxy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await waitFor(() => updates.includes(resource?.uri as string), {
+      what: 'a resources/updated notification',
+      timeoutMs: 8_000,
+    });
+    await proxy.setLoggingLevel('debug');
+    await proxy.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+    await waitFor(() => logs.length > 0, { what: 'a logging message', timeoutMs: 8_000 });
+    expect(logs[0]).toMatchObject({ level: expect.any(String) });
+    await proxy.callTool({ name: 'toggle-simulated-logging', arguments: {} });
+    await proxy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await proxy.unsubscribeResource({ uri: resource?.uri as string });
+  });
+});
