@@ -20,6 +20,7 @@ import { computeView, viewServers } from './compute-view.js';
 import type { ViewSpec } from './effective-servers.js';
 import type { GatewaySession, Naming } from './gateway-session.js';
 import { notifyListChanges } from './notify-list-changes.js';
+import { toPublicName } from './public-names.js';
 import { registerSessionHandlers } from './session-handlers.js';
 import { createSessionUpstreams } from './session-upstreams.js';
 import { createUpstreamPeer } from './upstream-peer.js';
@@ -112,6 +113,16 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     upstreamFor,
     whenLost,
     config: (server: string) => hub.config().mcpServers[server],
+    unavailableOwner(session: GatewaySession, publicName: string) {
+      const servers = viewServers(hub, session);
+      const owner =
+        session.naming === 'identity'
+          ? servers[0]
+          : servers.find((server) => publicName.startsWith(toPublicName(server, '')));
+      if (!owner || hub.upstream(owner)) return null;
+      const status = hub.getServer(owner);
+      return new UpstreamUnavailableError(owner, status.state, status.attempt);
+    },
     async setLevel(session: GatewaySession, level: string, extra: Parameters<typeof tracker.run>[0]['extra']) {
       await Promise.allSettled(
         viewServers(hub, session).map(async (server) => {

@@ -29,6 +29,11 @@ import type { ServerExtra } from './server-extra.js';
 export type HandlerDeps = RelayDeps & {
   /** The session's current view (recomputed from live catalogs). */
   view(session: GatewaySession): AggregatedView;
+  /**
+   * For a name the view cannot route: the server it would belong to, when that server is
+   * in the session's view but not connected, as the error that says so (G4).
+   */
+  unavailableOwner(session: GatewaySession, publicName: string): UpstreamUnavailableError | null;
   /** Relay `logging/setLevel` to every upstream in the session's view. */
   setLevel(session: GatewaySession, level: string, extra: ServerExtra): Promise<void>;
 };
@@ -47,7 +52,11 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: view().tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const route = view().tool(request.params.name);
-    if (!route) throw notInView('tool', request.params.name);
+    if (!route) {
+      const down = deps.unavailableOwner(session, request.params.name);
+      if (down) return { isError: true, content: [{ type: 'text', text: down.message }] };
+      throw notInView('tool', request.params.name);
+    }
     try {
       const params = { ...request.params, name: route.name };
       return (await relayRequest(deps, session, extra, route.server, (client, options) =>

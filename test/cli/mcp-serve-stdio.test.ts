@@ -1,0 +1,71 @@
+/**
+ * `bnity mcp serve --stdio`: the aggregated view for a client that launches boternity
+ * itself (Claude Desktop style). stdout carries only MCP; logs go to stderr.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive, listDescendants } from '../../src/upstream/process-tree.js';
+import { GATEWAY_SERVER } from '../support/fixtures.js';
+import { BNITY, runBnity } from '../support/serve-process.js';
+import { waitFor } from '../support/wait-for.js';
+
+let home: string | undefined;
+afterEach(async () => {
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+describe('bnity mcp serve --stdio', () => {
+  it('serves the prefixed tools of every server over stdio and leaves nothing behind', async () => {
+    home = await mkdtemp(join(tmpdir(), 'bnity-stdio-'));
+    const config = join(home, 'boternity.json');
+    await writeFile(
+      config,
+      JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [GATEWAY_SERVER] } } }),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BNITY, 'mcp', 'serve', '--stdio', '--config', config, '--home', home],
+      env: { ...process.env, BOTERNITY_LOG_LEVEL: 'info' } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    const errors: Error[] = [];
+    const client = new Client({ name: 'desktop', version: '1' });
+    client.onerror = (error) => errors.push(error);
+    await client.connect(transport);
+    const pid = transport.pid as number;
+    // The upstream connects in the background: the list fills once it is up.
+    const names = await waitFor(
+      async () => {
+        const tools = (await client.listTools()).tools.map((t) => t.name);
+        return tools.length > 0 ? tools : null;
+      },
+      { what: 'tools over stdio' },
+    );
+    expect(names).toContain('fx__echo');
+    expect((await client.callTool({ name: 'fx__echo', arguments: { text: 'desk' } })).content).toEqual([
+      { type: 'text', text: 'echo:desk' },
+    ]);
+    const children = listDescendants(pid);
+    expect(children.length).toBeGreaterThanOrEqual(1);
+    await client.close();
+    await waitFor(() => !isAlive(pid), { what: 'bnity to exit after stdin closed' });
+    for (const child of children) expect(isAlive(child)).toBe(false);
+    // Logs went to stderr as JSON lines; stdout carried nothing the client could not parse.
+    expect(stderr).toMatch(/"msg":"upstream connected"/);
+    expect(errors).toEqual([]);
+  });
+
+  it('refuses to run without --stdio (usage error, exit 2)', async () => {
+    const result = await runBnity(['mcp', 'serve']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/needs --stdio/);
+  });
+});
