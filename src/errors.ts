@@ -14,6 +14,7 @@ export type HubErrorCode =
   | 'upstream_failed'
   | 'rate_limited'
   | 'unauthorized'
+  | 'forbidden'
   | 'bad_request'
   | 'home_in_use'
   | 'internal';
@@ -63,6 +64,13 @@ export class UpstreamUnavailableError extends HubError {
       'upstream_unavailable',
       attempt > 0 ? `server "${server}" is ${state} (attempt ${attempt})` : `server "${server}" is ${state}`,
     );
+  }
+}
+
+/** The caller is known but may not do this. */
+export class ForbiddenError extends HubError {
+  constructor(message: string) {
+    super('forbidden', message);
   }
 }
 

@@ -16,6 +16,7 @@ import type { AppConfig } from './config/schema.js';
 import { watchConfig } from './config/watch-config.js';
 import type { ConfigError } from './errors.js';
 import { createGateway, type Gateway } from './gateway/create-gateway.js';
+import type { VerifyToken } from './guard/caller.js';
 import { createApp } from './http/create-app.js';
 import { serveHttp } from './http/serve-http.js';
 import { createHub, type Hub } from './hub/create-hub.js';
@@ -40,6 +41,8 @@ export type ServiceOptions = {
   log?: Logger;
   /** Serve HTTP (default); `false` for `bnity mcp serve --stdio`, which serves one stdio session. */
   listen?: boolean;
+  /** Accepts tokens besides the admin token, e.g. bot-bound ones (the API token store plugs in here). */
+  verifyToken?: VerifyToken;
 };
 
 /** A running service. */
@@ -116,7 +119,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // Bind before starting any upstream: a taken port fails fast with nothing to clean up.
     const listening = { port: options.port ?? 7777, url: '' };
     if (options.listen !== false) {
-      const app = createApp({ hub, bus, log, adminToken: admin.token, metrics, gateway, port: () => listening.port });
+      const app = createApp({
+        hub,
+        bus,
+        log,
+        adminToken: admin.token,
+        metrics,
+        gateway,
+        port: () => listening.port,
+        ...(options.verifyToken ? { verifyToken: options.verifyToken } : {}),
+      });
       const http = await serveHttp({ app, host: options.host ?? '127.0.0.1', port: listening.port });
       undo.push(() => http.close());
       const address = http.address();

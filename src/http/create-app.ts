@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { Gateway } from '../gateway/create-gateway.js';
+import { adminTokenVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
 import type { Metrics } from '../metrics/create-metrics.js';
@@ -24,6 +25,8 @@ export type AppDeps = {
   bus: EventBus<HubEvent>;
   log: Logger;
   adminToken: string;
+  /** Maps other tokens to callers (bot-bound tokens); the admin token is always accepted. */
+  verifyToken?: VerifyToken;
   metrics?: Metrics;
   /** Serves `/mcp`, `/mcp/servers/{name}` and `/mcp/bots/{slug}`. */
   gateway?: Gateway;
@@ -33,7 +36,17 @@ export type AppDeps = {
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
-export function createApp({ hub, bus, log, adminToken, metrics, gateway, port, heartbeatMs }: AppDeps): Hono {
+export function createApp({
+  hub,
+  bus,
+  log,
+  adminToken,
+  verifyToken,
+  metrics,
+  gateway,
+  port,
+  heartbeatMs,
+}: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
   app.onError((error, c) => toErrorResponse(error, c, httpLog));
@@ -48,7 +61,10 @@ export function createApp({ hub, bus, log, adminToken, metrics, gateway, port, h
     app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : origin(c, next)));
   }
   // Only /healthz is open (SPEC section 7): readiness and metrics need the token.
-  const auth = requireToken({ adminToken });
+  const admin = adminTokenVerifier(adminToken);
+  const anyCaller = requireToken({ verify: (token) => admin(token) ?? verifyToken?.(token) ?? null });
+  // The control API, readiness and metrics are for the admin token; bot tokens reach /mcp only.
+  const auth = requireToken({ verify: admin });
   app.use('/readyz', auth);
   app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
   app.use('/api/*', auth);
@@ -61,8 +77,8 @@ export function createApp({ hub, bus, log, adminToken, metrics, gateway, port, h
   app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
   app.route('/api/servers', serversRoutes({ hub }));
   if (gateway) {
-    app.use('/mcp', auth);
-    app.use('/mcp/*', auth);
+    app.use('/mcp', anyCaller);
+    app.use('/mcp/*', anyCaller);
     app.route('/mcp', mcpRoutes({ gateway, hub }));
   }
   return app;

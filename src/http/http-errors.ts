@@ -18,6 +18,7 @@ const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   upstream_failed: 502,
   rate_limited: 429,
   unauthorized: 401,
+  forbidden: 403,
   bad_request: 400,
   home_in_use: 409,
   internal: 500,

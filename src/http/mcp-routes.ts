@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Context, Hono } from 'hono';
+import { ForbiddenError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js';
 import { createMemoryEventStore } from '../gateway/memory-event-store.js';
@@ -66,17 +67,32 @@ export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hon
       return transport.handleRequest(c.req.raw, parsed);
     };
 
+  // The caller's token decides the view (G3): a bot-bound token sees its bot on /mcp, and
+  // only its own bot's endpoint; a single server's endpoint is for the admin token.
   routes.all(
     '/',
-    endpoint(() => ({ kind: 'all' })),
+    endpoint((c) => {
+      const caller = c.get('caller');
+      return caller.kind === 'bot' ? { kind: 'bot', slug: caller.slug } : { kind: 'all' };
+    }),
   );
   routes.all(
     '/servers/:name',
-    endpoint((c) => ({ kind: 'server', server: c.req.param('name') ?? '' })),
+    endpoint((c) => {
+      if (c.get('caller').kind !== 'admin')
+        throw new ForbiddenError('a bot token cannot open a single server endpoint; use /mcp');
+      return { kind: 'server', server: c.req.param('name') ?? '' };
+    }),
   );
   routes.all(
     '/bots/:slug',
-    endpoint((c) => ({ kind: 'bot', slug: c.req.param('slug') ?? '' })),
+    endpoint((c) => {
+      const caller = c.get('caller');
+      const slug = c.req.param('slug') ?? '';
+      if (caller.kind === 'bot' && caller.slug !== slug)
+        throw new ForbiddenError(`this token belongs to bot "${caller.slug}", not "${slug}"`);
+      return { kind: 'bot', slug };
+    }),
   );
   return routes;
 }

@@ -1,18 +1,27 @@
 import type { MiddlewareHandler } from 'hono';
-import { sameSecret } from '../guard/same-secret.js';
+import type { Caller, VerifyToken } from '../guard/caller.js';
 
-/** Bearer-token check (SPEC X1): 401 with `WWW-Authenticate` when missing or wrong. */
-export function requireToken({ adminToken }: { adminToken: string }): MiddlewareHandler {
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set by {@link requireToken} on every authenticated request. */
+    caller: Caller;
+  }
+}
+
+/** Bearer-token check (SPEC X1): 401 with `WWW-Authenticate` when missing or wrong; sets `caller`. */
+export function requireToken({ verify }: { verify: VerifyToken }): MiddlewareHandler {
   return async function requireToken(c, next) {
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match?.[1] || !sameSecret(match[1], adminToken)) {
+    const caller = match?.[1] ? verify(match[1]) : null;
+    if (!caller) {
       c.header('WWW-Authenticate', 'Bearer realm="boternity"');
       return c.json(
         { error: { code: 'unauthorized', message: match ? 'invalid bearer token' : 'missing bearer token' } },
         401,
       );
     }
+    c.set('caller', caller);
     await next();
     return undefined;
   };

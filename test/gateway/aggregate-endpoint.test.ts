@@ -31,7 +31,11 @@ describe('/mcp and /mcp/bots/{slug}', () => {
   const changes: number[] = [];
 
   beforeAll(async () => {
-    svc = await startTestService(config);
+    // A bot-bound token, as the token store will issue them: it maps to the researcher's view.
+    svc = await startTestService(config, {
+      verifyToken: (token) =>
+        token === 'researcher-token' ? { kind: 'bot', slug: 'researcher', tokenId: 't1' } : null,
+    });
     await waitFor(async () => (await svc.servers()).every((s) => s.state === 'connected'), { what: 'both connected' });
     agent = await connectHttpClient(`${svc.service.url}/mcp`);
     agent.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -100,6 +104,43 @@ describe('/mcp and /mcp/bots/{slug}', () => {
       }),
     });
     expect(unknown.status).toBe(404);
+  });
+
+  it("gives a bot-bound token its bot's view on /mcp, and nothing else", async () => {
+    const bot = await connectHttpClient(`${svc.service.url}/mcp`, {}, 'researcher-token');
+    try {
+      const names = (await bot.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('alpha__a_echo');
+      expect(names.filter((n) => n.startsWith('beta__') || n === 'alpha__secret')).toEqual([]);
+    } finally {
+      await bot.close();
+    }
+    const initialize = (path: string) =>
+      fetch(`${svc.service.url}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer researcher-token',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
+      });
+    const single = await initialize('/mcp/servers/beta');
+    expect(single.status).toBe(403);
+    expect(await single.json()).toEqual({
+      error: { code: 'forbidden', message: expect.stringMatching(/single server endpoint/) },
+    });
+    expect((await initialize('/mcp/bots/other')).status).toBe(403);
+    expect((await initialize('/mcp/bots/researcher')).status).toBe(200);
+    // The control API is for the admin token only.
+    expect(
+      (await fetch(`${svc.service.url}/api/servers`, { headers: { authorization: 'Bearer researcher-token' } })).status,
+    ).toBe(401);
   });
 
   it('sends list_changed when an upstream adds a tool, drops, and comes back', async () => {

@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import type { VerifyToken } from '../../src/guard/caller.js';
 import type { ServerStatus } from '../../src/hub/server-status.js';
 import { type Service, startService } from '../../src/main.js';
 import { openSse } from './sse-client.js';
@@ -17,7 +18,10 @@ export const TEST_TOKEN = 'test-admin-token';
 export type TestService = Awaited<ReturnType<typeof startTestService>>;
 
 /** Start boternity with `config` written to `<home>/boternity.json`. */
-export async function startTestService(config: unknown, { home: givenHome }: { home?: string } = {}) {
+export async function startTestService(
+  config: unknown,
+  { home: givenHome, verifyToken }: { home?: string; verifyToken?: VerifyToken } = {},
+) {
   const home = givenHome ?? (await mkdtemp(join(tmpdir(), 'bnity-test-')));
   const configPath = join(home, 'boternity.json');
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
@@ -29,6 +33,7 @@ export async function startTestService(config: unknown, { home: givenHome }: { h
     port: 0,
     env,
     log: pino({ level: process.env.BOTERNITY_TEST_LOG ?? 'silent' }),
+    ...(verifyToken ? { verifyToken } : {}),
   });
   const auth = { authorization: `Bearer ${TEST_TOKEN}` };
   const api = async <T = unknown>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> => {
