@@ -21,6 +21,7 @@ import type { ViewSpec } from './effective-servers.js';
 import type { GatewaySession, Naming } from './gateway-session.js';
 import { notifyListChanges } from './notify-list-changes.js';
 import { toPublicName } from './public-names.js';
+import { createResourceSubscriptions } from './resource-subscriptions.js';
 import { registerSessionHandlers } from './session-handlers.js';
 import { createSessionUpstreams } from './session-upstreams.js';
 import { createUpstreamPeer } from './upstream-peer.js';
@@ -84,6 +85,7 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     },
   };
   const peer = createUpstreamPeer({ tracker, routing, log: gatewayLog });
+  const subscriptions = createResourceSubscriptions();
   const own = createSessionUpstreams({ tracker, routing, log: gatewayLog, openUpstream });
 
   const upstreamFor = async (session: GatewaySession, server: string, config: ServerConfig): Promise<LiveUpstream> => {
@@ -113,6 +115,13 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     upstreamFor,
     whenLost,
     config: (server: string) => hub.config().mcpServers[server],
+    subscriptionChange(session: GatewaySession, server: string, uri: string, change: 'add' | 'remove') {
+      // A session's own connection is its alone: always tell it.
+      if (hub.config().mcpServers[server]?.scope === 'session') return change === 'add' ? 'subscribe' : 'unsubscribe';
+      return change === 'add'
+        ? subscriptions.add(server, uri, session.id)
+        : subscriptions.remove(server, uri, session.id);
+    },
     unavailableOwner(session: GatewaySession, publicName: string) {
       const servers = viewServers(hub, session);
       const owner =
@@ -143,7 +152,9 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     peer,
     async openSession({ transport, spec, label, onClose }) {
       const naming: Naming = spec.kind === 'server' ? 'identity' : 'prefixed';
-      const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES });
+      // One server's endpoint is a transparent proxy: it passes that server's instructions on.
+      const instructions = spec.kind === 'server' ? hub.upstream(spec.server)?.client.getInstructions() : undefined;
+      const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, ...(instructions ? { instructions } : {}) });
       const session: GatewaySession = {
         id: randomUUID(),
         spec,
@@ -159,6 +170,13 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
       registerSessionHandlers(server, session, deps);
       server.onclose = () => {
         sessions.delete(session.id);
+        // Subscriptions nobody else holds are dropped upstream too.
+        for (const { server: owner, uri } of subscriptions.removeSession(session.id)) {
+          void hub
+            .upstream(owner)
+            ?.client.unsubscribeResource({ uri })
+            .catch(() => undefined);
+        }
         void own.closeAll(session);
         onClose?.();
         gatewayLog.info({ session: session.id, label }, 'agent session ended');

@@ -23,6 +23,7 @@ import { UpstreamUnavailableError } from '../errors.js';
 import type { AggregatedView } from './aggregate.js';
 import type { GatewaySession } from './gateway-session.js';
 import { type RelayDeps, relayRequest, toWireError, UpstreamLostError, WireError } from './relay-request.js';
+import type { UpstreamAction } from './resource-subscriptions.js';
 import type { ServerExtra } from './server-extra.js';
 
 /** What the handlers need from the gateway. */
@@ -34,6 +35,8 @@ export type HandlerDeps = RelayDeps & {
    * in the session's view but not connected, as the error that says so (G4).
    */
   unavailableOwner(session: GatewaySession, publicName: string): UpstreamUnavailableError | null;
+  /** Count a session's (un)subscription; says whether the upstream must be told. */
+  subscriptionChange(session: GatewaySession, server: string, uri: string, change: 'add' | 'remove'): UpstreamAction;
   /** Relay `logging/setLevel` to every upstream in the session's view. */
   setLevel(session: GatewaySession, level: string, extra: ServerExtra): Promise<void>;
 };
@@ -85,15 +88,18 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
     const route = view().resource(request.params.uri);
     if (!route) throw notInView('resource', request.params.uri);
-    await relay(extra, route.server, (client, options) => client.subscribeResource({ uri: route.uri }, options));
+    if (deps.subscriptionChange(session, route.server, route.uri, 'add') !== 'none') {
+      await relay(extra, route.server, (client, options) => client.subscribeResource({ uri: route.uri }, options));
+    }
     session.subscriptions.add(request.params.uri);
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
     const route = view().resource(request.params.uri);
     session.subscriptions.delete(request.params.uri);
-    if (route)
+    if (route && deps.subscriptionChange(session, route.server, route.uri, 'remove') !== 'none') {
       await relay(extra, route.server, (client, options) => client.unsubscribeResource({ uri: route.uri }, options));
+    }
     return {};
   });
 

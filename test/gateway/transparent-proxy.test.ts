@@ -78,6 +78,7 @@ describe('/mcp/servers/{name}: a transparent proxy of one upstream', () => {
     );
     expect((await proxy.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
     expect((await proxy.listTools()).tools.length).toBeGreaterThan(10);
+    expect(proxy.getInstructions()).toBe(direct.getInstructions());
   });
 
   it('returns the same results for tools, resources, prompts and completions', async () => {
@@ -140,10 +141,14 @@ describe('/mcp/servers/{name}: a transparent proxy of one upstream', () => {
       return { progress, result };
     };
     const [viaProxy, viaDirect] = await Promise.all([run(proxy), run(direct)]);
-    // server-everything sends its last step right before the result: the SDK client drops it
-    // either way, so the proxy must deliver exactly what a direct client gets.
-    expect(viaProxy.progress.length).toBeGreaterThanOrEqual(2);
-    expect(viaProxy.progress).toEqual(viaDirect.progress);
+    // server-everything sends its last step right before its result, and the SDK client may
+    // take the result first and drop that step (a direct client too): steps 1 and 2 always arrive.
+    expect(viaProxy.progress.slice(0, 2)).toEqual([1, 2]);
+    expect([
+      [1, 2],
+      [1, 2, 3],
+    ]).toContainEqual(viaProxy.progress);
+    expect(viaDirect.progress.slice(0, 2)).toEqual([1, 2]);
     expect(viaProxy.result).toEqual(viaDirect.result);
   });
 
