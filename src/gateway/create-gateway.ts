@@ -15,11 +15,12 @@ import { UpstreamUnavailableError } from '../errors.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
 import type { LiveUpstream, UpstreamPeer } from '../upstream/types.js';
+import type { AggregatedView } from './aggregate.js';
 import { createCallTracker } from './call-tracker.js';
 import { computeView, viewServers } from './compute-view.js';
 import type { ViewSpec } from './effective-servers.js';
 import type { GatewaySession, Naming } from './gateway-session.js';
-import { notifyListChanges } from './notify-list-changes.js';
+import { notifyListChanges, VIEW_EVENTS } from './notify-list-changes.js';
 import { toPublicName } from './public-names.js';
 import { createResourceSubscriptions } from './resource-subscriptions.js';
 import { registerSessionHandlers } from './session-handlers.js';
@@ -73,7 +74,19 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
   const gatewayLog = log.child({ mod: 'gateway' });
   const tracker = createCallTracker();
   const sessions = new Map<string, GatewaySession>();
-  const view = (session: GatewaySession) => computeView(hub, session);
+  // Views are rebuilt only after an event that can change them, not on every call.
+  let generation = 0;
+  const stopCounting = bus.subscribe(({ event }) => {
+    if (VIEW_EVENTS.has(event.type)) generation += 1;
+  });
+  const cached = new WeakMap<GatewaySession, { generation: number; view: AggregatedView }>();
+  const view = (session: GatewaySession): AggregatedView => {
+    const hit = cached.get(session);
+    if (hit?.generation === generation) return hit.view;
+    const fresh = computeView(hub, session);
+    cached.set(session, { generation, view: fresh });
+    return fresh;
+  };
   const routing = {
     sessionsViewing: (server: string) => [...sessions.values()].filter((s) => viewServers(hub, s).includes(server)),
     resourceUpdated(server: string, uri: string, fixed: GatewaySession | null) {
@@ -201,6 +214,7 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     },
     async close() {
       stopNotifying();
+      stopCounting();
       await Promise.allSettled([...sessions.values()].map((s) => s.server.close()));
       await own.closeEverything();
     },

@@ -10,7 +10,8 @@ import type { HubEvent } from '../hub/hub-event.js';
 import type { AggregatedView } from './aggregate.js';
 import type { GatewaySession } from './gateway-session.js';
 
-const RELEVANT = new Set<HubEvent['type']>([
+/** Events after which a view may differ. */
+export const VIEW_EVENTS: ReadonlySet<HubEvent['type']> = new Set<HubEvent['type']>([
   'connected',
   'reconnecting',
   'disabled',
@@ -32,7 +33,7 @@ export function notifyListChanges({
   log: Logger;
 }): () => void {
   return bus.subscribe(({ event }) => {
-    if (!RELEVANT.has(event.type)) return;
+    if (!VIEW_EVENTS.has(event.type)) return;
     for (const session of sessions()) {
       const next = view(session).fingerprint;
       const before = session.fingerprint;

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Gateway overhead next to peers: runs the shared harness (../shared/bench, see its README)
+# from a scratch copy with boternity's target line enabled. Figures land in
+# bench/results/gateway-<timestamp>/. QUICK=1 for a smoke run; ONLY=… to pick targets.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+project=$(cd "$here/.." && pwd)
+harness=${BENCH_HARNESS:-$project/../shared/bench}
+[ -d "$harness" ] || { echo "no harness at $harness (set BENCH_HARNESS)" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$harness"/. "$work"/
+cp "$here/boternity.json.tmpl" "$work/configs/boternity.json.tmpl"
+sed -i 's#^\#boternity           | http  | {PROJECT}/<path of the bnity bin> serve#boternity           | http  | {NODE} {PROJECT}/bin/bnity.js serve#' "$work/run.sh"
+grep -q '^boternity ' "$work/run.sh" || { echo "could not enable the boternity target in run.sh" >&2; exit 1; }
+(cd "$work" && npm ci --no-audit --no-fund >/dev/null)
+token=bench-$RANDOM$RANDOM
+(cd "$work" && BENCH_BEARER=$token BOTERNITY_ADMIN_TOKEN=$token BENCH_PROJECT=$project ./run.sh)
+mkdir -p "$here/results"
+latest=$(ls -1d "$work"/results/*/ | tail -n 1)
+dest="$here/results/gateway-$(basename "$latest")"
+cp -r "$latest" "$dest"
+echo "results copied to $dest"
