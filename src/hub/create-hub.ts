@@ -164,7 +164,8 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
       supervisor.send({ type: 'server.disconnect', server: name });
     },
     // Only a connected server's session is offered: one on its way out is not.
-    upstream: (name) => (statusOf(name, child(name))?.state === 'connected' ? (live.get(name) ?? null) : null),
+    // On every relayed call: read the state directly, without building a status.
+    upstream: (name) => (topState(child(name)?.getSnapshot().value) === 'connected' ? (live.get(name) ?? null) : null),
     stderr: (name) => stderrLogs.get(name)?.lines() ?? [],
     async stop() {
       supervisor.stop();
