@@ -135,7 +135,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       listening.port = address.port;
       listening.url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     }
-    const sweep = sweepIdleSessions(gateway, hub, log);
+    const sweep = sweepIdleSessions(gateway, hub, log, config.gateway.sessionIdleMs);
     undo.push(() => clearInterval(sweep));
 
     hub.applyConfig(config);
@@ -171,8 +171,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
 }
 
 /** Close agent sessions idle past `gateway.sessionIdleMs`, checking a few times per period. */
-function sweepIdleSessions(gateway: Gateway, hub: Hub, log: Logger): NodeJS.Timeout {
-  const every = Math.min(60_000, Math.max(1_000, Math.floor(hub.config().gateway.sessionIdleMs / 4)));
+function sweepIdleSessions(gateway: Gateway, hub: Hub, log: Logger, idleMs: number): NodeJS.Timeout {
+  const every = Math.min(60_000, Math.max(1_000, Math.floor(idleMs / 4)));
   const timer = setInterval(() => {
     void gateway.closeIdle(hub.config().gateway.sessionIdleMs).then((closed) => {
       if (closed > 0) log.info({ closed }, 'closed idle agent sessions');

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ViewSpec } from '../gateway/effective-servers.js';
+import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js';
 import { createLogger } from '../log/create-logger.js';
 import { startService } from '../main.js';
 import { UsageError } from './usage-error.js';
@@ -54,13 +54,23 @@ export async function mcpServeCommand(argv: readonly string[]): Promise<number> 
     log: createLogger({ toStderr: true }),
   });
   const transport = new StdioServerTransport();
+  let end: (reason: string) => void = () => undefined;
   const ended = new Promise<string>((resolve) => {
+    end = resolve;
     process.stdin.once('end', () => resolve('stdin closed'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   try {
-    await service.gateway.openSession({ transport, spec, label: 'stdio', onClose: () => undefined });
+    // A server or bot that is not configured is an error here, as it is a 404 over HTTP.
+    effectiveServers(service.hub.config(), spec);
+    await service.gateway.openSession({
+      transport,
+      spec,
+      label: 'stdio',
+      idles: false,
+      onClose: () => end('session closed'),
+    });
     await service.stop(await ended);
   } catch (error) {
     await service.stop('failed');

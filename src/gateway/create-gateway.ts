@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { type LoggingLevel, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { ServerConfig } from '../config/schema.js';
@@ -20,8 +20,10 @@ import { createCallTracker } from './call-tracker.js';
 import { computeView, viewServers } from './compute-view.js';
 import type { ViewSpec } from './effective-servers.js';
 import type { GatewaySession, Naming } from './gateway-session.js';
+import { createLossWatch } from './loss-watch.js';
 import { notifyListChanges, VIEW_EVENTS } from './notify-list-changes.js';
 import { toPublicName } from './public-names.js';
+import { renewSubscriptions } from './renew-subscriptions.js';
 import { createResourceSubscriptions } from './resource-subscriptions.js';
 import { registerSessionHandlers } from './session-handlers.js';
 import { createSessionUpstreams } from './session-upstreams.js';
@@ -53,6 +55,8 @@ export type Gateway = {
     spec: ViewSpec;
     label: string;
     onClose?: () => void;
+    /** False for a session that lives as long as its process (stdio): never closed as idle. */
+    idles?: boolean;
   }): Promise<GatewaySession>;
   sessions(): GatewaySession[];
   /** End sessions idle for longer than `idleMs` (their own upstreams close with them). */
@@ -109,18 +113,8 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     throw new UpstreamUnavailableError(server, status.state, status.attempt);
   };
 
-  const whenLost = (server: string, upstream: LiveUpstream) => {
-    let unsubscribe = () => {};
-    const lost = new Promise<string>((resolve) => {
-      void upstream.closed.then(() => resolve('closed the connection'));
-      unsubscribe = bus.subscribe(({ event }) => {
-        if (event.server !== server || upstream !== hub.upstream(server)) return;
-        if (event.type === 'reconnecting' || event.type === 'disabled' || event.type === 'removed')
-          resolve(`went ${event.type}`);
-      });
-    });
-    return { lost, dispose: () => unsubscribe() };
-  };
+  const whenLost = createLossWatch({ hub, bus });
+  const stopRenewing = renewSubscriptions({ hub, bus, subscriptions, log: gatewayLog });
 
   const deps = {
     tracker,
@@ -163,7 +157,7 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
 
   return {
     peer,
-    async openSession({ transport, spec, label, onClose }) {
+    async openSession({ transport, spec, label, onClose, idles = true }) {
       const naming: Naming = spec.kind === 'server' ? 'identity' : 'prefixed';
       // One server's endpoint is a transparent proxy: it passes that server's instructions on.
       const instructions = spec.kind === 'server' ? hub.upstream(spec.server)?.client.getInstructions() : undefined;
@@ -179,8 +173,13 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
         fingerprint: null,
         loggingLevel: null,
         lastActivity: now(),
+        idles,
       };
       registerSessionHandlers(server, session, deps);
+      // The agent's roots are its own: only its own upstream connections hear that they changed.
+      server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+        await Promise.allSettled(own.openOf(session).map((upstream) => upstream.client.sendRootsListChanged()));
+      });
       server.onclose = () => {
         sessions.delete(session.id);
         // Subscriptions nobody else holds are dropped upstream too.
@@ -208,13 +207,14 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     },
     sessions: () => [...sessions.values()],
     async closeIdle(idleMs) {
-      const idle = [...sessions.values()].filter((s) => now() - s.lastActivity > idleMs);
+      const idle = [...sessions.values()].filter((s) => s.idles && now() - s.lastActivity > idleMs);
       await Promise.allSettled(idle.map((s) => s.server.close()));
       return idle.length;
     },
     async close() {
       stopNotifying();
       stopCounting();
+      stopRenewing();
       await Promise.allSettled([...sessions.values()].map((s) => s.server.close()));
       await own.closeEverything();
     },

@@ -25,7 +25,9 @@ export type GatewaySession = {
   readonly ownUpstreams: Map<string, Promise<LiveUpstream>>;
   /** What the agent was last shown, to tell whether a list changed. */
   fingerprint: AggregatedView['fingerprint'] | null;
-  /** The logging level the agent asked for, relayed to upstreams that join later. */
+  /** The logging level the agent asked for; its own connections opened later get it too. */
   loggingLevel: string | null;
   lastActivity: number;
+  /** Whether the idle sweep may close it (not a stdio session). */
+  readonly idles: boolean;
 };

@@ -31,6 +31,10 @@ export function createResourceSubscriptions() {
       holders.delete(k);
       return 'unsubscribe';
     },
+    /** Upstream URIs of `server` that some session holds (to renew after a reconnect). */
+    urisOf(server: string): string[] {
+      return [...holders.keys()].filter((k) => k.startsWith(`${server}\u0000`)).map((k) => k.slice(server.length + 1));
+    },
     /** Drop every subscription of `session`; returns the (server, uri) pairs nobody holds any more. */
     removeSession(session: string): { server: string; uri: string }[] {
       const released: { server: string; uri: string }[] = [];

@@ -4,6 +4,7 @@
  * reopened after they end, and closed with the session.
  * @module
  */
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
@@ -42,6 +43,10 @@ export function createSessionUpstreams({
           if (session.ownUpstreams.get(server) === opening) session.ownUpstreams.delete(server);
         });
         log.info({ server, session: session.id, pid: upstream.pid }, 'session upstream opened');
+        // The level the agent chose earlier applies to its new connection too.
+        if (session.loggingLevel && upstream.client.getServerCapabilities()?.logging) {
+          void upstream.client.setLoggingLevel(session.loggingLevel as LoggingLevel).catch(() => undefined);
+        }
       },
       () => {
         if (session.ownUpstreams.get(server) === opening) session.ownUpstreams.delete(server);
@@ -64,6 +69,10 @@ export function createSessionUpstreams({
           },
         );
       }
+    },
+    /** The session's open connections. */
+    openOf(session: GatewaySession): LiveUpstream[] {
+      return [...session.ownUpstreams.values()].flatMap((o) => resolved.get(o) ?? []);
     },
     /** The session's open connection to `server`, if any. */
     peek(session: GatewaySession, server: string): LiveUpstream | null {

@@ -32,6 +32,13 @@ export type PeerRouting = {
   resourceUpdated(server: string, uri: string, fixed: GatewaySession | null): void;
 };
 
+/**
+ * How long a relayed request may wait for the agent: the upstream that asked decides when
+ * to give up (its cancellation aborts ours), so ours only guards against a lost agent.
+ * An elicitation can wait on a person.
+ */
+const AGENT_ANSWER_TIMEOUT_MS = 60 * 60_000;
+
 const CAPABILITIES: ClientCapabilities = {
   sampling: {},
   elicitation: { form: {}, url: {} },
@@ -87,7 +94,7 @@ export function createUpstreamPeer({
             signal: extra.signal,
           });
         }
-        return target.server.createMessage(request.params, { signal: extra.signal });
+        return target.server.createMessage(request.params, { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS });
       });
       client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
         const target = callFor(server, 'elicitation request', 'elicitation');
@@ -98,7 +105,7 @@ export function createUpstreamPeer({
             { signal: extra.signal },
           );
         }
-        return target.server.elicitInput(request.params, { signal: extra.signal });
+        return target.server.elicitInput(request.params, { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS });
       });
       client.setRequestHandler(ListRootsRequestSchema, async (request, extra) => {
         const target = callFor(server, 'roots request', 'roots');
@@ -109,7 +116,7 @@ export function createUpstreamPeer({
             { signal: extra.signal },
           );
         }
-        return target.server.listRoots(request.params, { signal: extra.signal });
+        return target.server.listRoots(request.params, { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS });
       });
       client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => {
         const found = tracker.attribute(keyOf(server));

@@ -53,6 +53,8 @@ describe('bnity mcp serve --stdio', () => {
     expect((await client.callTool({ name: 'fx__echo', arguments: { text: 'desk' } })).content).toEqual([
       { type: 'text', text: 'echo:desk' },
     ]);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await client.listTools()).tools.length).toBe(names.length);
     const children = listDescendants(pid);
     expect(children.length).toBeGreaterThanOrEqual(1);
     await client.close();
@@ -61,6 +63,15 @@ describe('bnity mcp serve --stdio', () => {
     // Logs went to stderr as JSON lines; stdout carried nothing the client could not parse.
     expect(stderr).toMatch(/"msg":"upstream connected"/);
     expect(errors).toEqual([]);
+  });
+
+  it('refuses a bot that is not configured (exit 1, one line)', async () => {
+    home = await mkdtemp(join(tmpdir(), 'bnity-stdio-'));
+    const config = join(home, 'boternity.json');
+    await writeFile(config, JSON.stringify({ mcpServers: {} }));
+    const result = await runBnity(['mcp', 'serve', '--stdio', '--bot', 'ghost', '--config', config, '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('bnity: bot "ghost" is not configured');
   });
 
   it('refuses to run without --stdio (usage error, exit 2)', async () => {

@@ -176,4 +176,28 @@ describe('/mcp/servers/{name}: a transparent proxy of one upstream', () => {
     await proxy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
     await proxy.unsubscribeResource({ uri: resource?.uri as string });
   });
+
+  it('renews resource subscriptions when the upstream comes back', async () => {
+    const updates: string[] = [];
+    proxy.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    const [resource] = (await proxy.listResources()).resources;
+    const uri = resource?.uri as string;
+    await proxy.subscribeResource({ uri });
+    const before = await svc.server('everything');
+    process.kill(before?.pid as number, 'SIGKILL');
+    await waitFor(
+      async () => {
+        const s = await svc.server('everything');
+        return s?.state === 'connected' && s.pid !== before?.pid;
+      },
+      { what: 'everything back with a new process', timeoutMs: 15_000 },
+    );
+    // The new process only knows of the subscription if boternity renewed it.
+    await proxy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await waitFor(() => updates.includes(uri), { what: 'an update from the new process', timeoutMs: 8_000 });
+    await proxy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await proxy.unsubscribeResource({ uri });
+  });
 });
