@@ -50,7 +50,7 @@ describe('health, catalog and degraded start', () => {
       5_000,
     );
     const detectedIn = Date.parse((event.data as { at: string }).at) - stoppedAt;
-    expect(detectedIn).toBeLessThanOrEqual(interval + timeout + 250);
+    expect(detectedIn).toBeLessThanOrEqual(interval + timeout + 500);
     expect((event.data as { error: { message: string } }).error.message).toMatch(/health ping/);
     const after = await waitFor(
       async () => {
