@@ -3,12 +3,12 @@
  * for scripts. Asks the running service; with none, lists the config file's servers.
  * @module
  */
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load-config.js';
 import { resolveConfigPath, resolveHome } from '../config/resolve-paths.js';
 import type { ServerStatus } from '../hub/server-status.js';
 import { formatTable } from './format-table.js';
 import { mcpServeCommand } from './mcp-serve-command.js';
+import { parseFlags } from './parse-flags.js';
 import { createServiceClient, isUnreachable } from './service-client.js';
 import { UsageError } from './usage-error.js';
 
@@ -25,21 +25,11 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   if (sub === 'serve') return mcpServeCommand(rest);
   if (sub !== 'list' && sub !== 'status')
     throw new UsageError(`unknown subcommand "mcp ${sub}": run 'bnity mcp --help'`);
-  let values: { json?: boolean; url?: string; home?: string; config?: string };
-  try {
-    ({ values } = parseArgs({
-      args: [...rest],
-      options: {
-        json: { type: 'boolean' },
-        url: { type: 'string' },
-        home: { type: 'string' },
-        config: { type: 'string' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}; run 'bnity mcp --help'`);
-  }
+  const values = parseFlags(
+    rest,
+    { json: { type: 'boolean' }, url: { type: 'string' }, home: { type: 'string' }, config: { type: 'string' } },
+    'mcp',
+  );
   const home = resolveHome(values.home ? { home: values.home } : {});
   const client = await createServiceClient({ home, ...(values.url ? { url: values.url } : {}) });
   let servers: Pick<ServerStatus, 'name' | 'transport' | 'state' | 'attempt' | 'toolCount' | 'pid' | 'lastError'>[];

@@ -4,11 +4,11 @@
  * (SPEC G1). stdout carries MCP; logs go to stderr.
  * @module
  */
-import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js';
 import { createLogger } from '../log/create-logger.js';
 import { startService } from '../main.js';
+import { parseFlags } from './parse-flags.js';
 import { UsageError } from './usage-error.js';
 
 const HELP = `Usage: bnity mcp serve --stdio [--bot SLUG | --server NAME] [--config PATH] [--home DIR]
@@ -18,23 +18,18 @@ so give it a home no running 'bnity serve' uses (or point the client at that ser
 
 /** Run `bnity mcp serve`. */
 export async function mcpServeCommand(argv: readonly string[]): Promise<number> {
-  let values: { stdio?: boolean; bot?: string; server?: string; config?: string; home?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        stdio: { type: 'boolean' },
-        bot: { type: 'string' },
-        server: { type: 'string' },
-        config: { type: 'string' },
-        home: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}; run 'bnity mcp serve --help'`);
-  }
+  const values = parseFlags(
+    argv,
+    {
+      stdio: { type: 'boolean' },
+      bot: { type: 'string' },
+      server: { type: 'string' },
+      config: { type: 'string' },
+      home: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'mcp serve',
+  );
   if (values.help) {
     process.stderr.write(`${HELP}\n`);
     return 0;

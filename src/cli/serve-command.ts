@@ -3,8 +3,8 @@
  * with no child process left (SPEC section 7).
  * @module
  */
-import { parseArgs } from 'node:util';
 import { startService } from '../main.js';
+import { parseFlags } from './parse-flags.js';
 import { UsageError } from './usage-error.js';
 
 const HELP = `Usage: bnity serve [--config PATH] [--home DIR] [--host H] [--port N]
@@ -23,23 +23,17 @@ export function parsePort(value: string, source: string): number {
 
 /** Run `bnity serve`. */
 export async function serveCommand(argv: readonly string[]): Promise<number> {
-  let values: { config?: string; home?: string; host?: string; port?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        config: { type: 'string' },
-        home: { type: 'string' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}; run 'bnity serve --help'`);
-  }
+  const values = parseFlags(
+    argv,
+    {
+      config: { type: 'string' },
+      home: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'serve',
+  );
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
     return 0;

@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, it } from 'vitest';
 import { writeDefaultConfig } from '../../src/config/default-config.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/temp-dir.js';
 
 const tempDir = useTempDirs();
 

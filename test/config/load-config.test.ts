@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { findJsonErrorOffset, parseConfigJson } from '../../src/config/parse-config-json.js';
 import { ConfigError } from '../../src/errors.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/temp-dir.js';
 
 const tempDir = useTempDirs();
 

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfigPath, resolveHome } from '../../src/config/resolve-paths.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/temp-dir.js';
 
 const tempDir = useTempDirs();
 

@@ -7,7 +7,7 @@ import type { AppConfig } from '../../src/config/schema.js';
 import { type ConfigWatcher, watchConfig } from '../../src/config/watch-config.js';
 import { writeFileAtomic } from '../../src/config/write-file-atomic.js';
 import type { ConfigError } from '../../src/errors.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/temp-dir.js';
 
 const tempDir = useTempDirs();
 const watchers: ConfigWatcher[] = [];

@@ -7,6 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
+import { postInitialize } from '../support/initialize.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
@@ -89,19 +90,8 @@ describe('/mcp and /mcp/bots/{slug}', () => {
     } finally {
       await bot.close();
     }
-    const unknown = await fetch(`${svc.service.url}/mcp/bots/nobody`, {
-      method: 'POST',
-      headers: {
-        authorization: 'Bearer test-admin-token',
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-      }),
+    const unknown = await postInitialize(`${svc.service.url}/mcp/bots/nobody`, {
+      authorization: 'Bearer test-admin-token',
     });
     expect(unknown.status).toBe(404);
   });
@@ -116,23 +106,10 @@ describe('/mcp and /mcp/bots/{slug}', () => {
       await bot.close();
     }
     const initialize = (path: string) =>
-      fetch(`${svc.service.url}${path}`, {
-        method: 'POST',
-        headers: {
-          authorization: 'Bearer researcher-token',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-        }),
-      });
+      postInitialize(`${svc.service.url}${path}`, { authorization: 'Bearer researcher-token' });
     const single = await initialize('/mcp/servers/beta');
     expect(single.status).toBe(403);
-    expect(await single.json()).toEqual({
+    expect(JSON.parse(single.body)).toEqual({
       error: { code: 'forbidden', message: expect.stringMatching(/single server endpoint/) },
     });
     expect((await initialize('/mcp/bots/other')).status).toBe(403);

@@ -4,37 +4,17 @@
  * within a second and the session keeps working; a down upstream fails at once; an
  * agent's cancellation reaches the upstream.
  */
-import { request } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
+import { postInitialize } from '../support/initialize.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-});
-
-/** POST an initialize with raw headers (fetch cannot set Host). */
-function post(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end(initialize);
-  });
-}
+/** The status of a raw initialize POST. */
+const post = async (url: string, headers: Record<string, string>) => (await postInitialize(url, headers)).status;
 
 const fixture = (prefix: string) => ({
   command: process.execPath,

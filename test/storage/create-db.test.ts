@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, databaseUrlFor, type OpenDb } from '../../src/storage/create-db.js';
 import { botsTable } from '../../src/storage/schema.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/temp-dir.js';
 
 const c5Tables = [
   'api_tokens',

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { createProcessLedger } from '../../src/storage/process-ledger.js';
 import { upstreamProcessesTable } from '../../src/storage/schema.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/temp-dir.js';
 
 describe('process ledger', () => {
   const tempDir = useTempDirs();

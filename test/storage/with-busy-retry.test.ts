@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { upstreamProcessesTable } from '../../src/storage/schema.js';
 import { isBusyError, withBusyRetry } from '../../src/storage/with-busy-retry.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/temp-dir.js';
 
 describe('withBusyRetry', () => {
   const tempDir = useTempDirs();
