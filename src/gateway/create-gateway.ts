@@ -7,7 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type LoggingLevel, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type LoggingLevel,
+  RootsListChangedNotificationSchema,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { ServerConfig } from '../config/schema.js';
@@ -72,6 +76,20 @@ const CAPABILITIES = {
   completions: {},
   logging: {},
 };
+
+/** Our capabilities, limited to the kinds the proxied upstream has (list changes are always ours to send). */
+function mirrorCapabilities(upstream: ServerCapabilities | undefined): ServerCapabilities {
+  const has = (kind: keyof ServerCapabilities) => upstream?.[kind] !== undefined;
+  return {
+    ...(has('tools') ? { tools: CAPABILITIES.tools } : {}),
+    ...(has('resources')
+      ? { resources: { listChanged: true, subscribe: upstream?.resources?.subscribe === true } }
+      : {}),
+    ...(has('prompts') ? { prompts: CAPABILITIES.prompts } : {}),
+    ...(has('completions') ? { completions: {} } : {}),
+    ...(has('logging') ? { logging: {} } : {}),
+  };
+}
 
 /** Create the gateway. */
 export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: GatewayDeps): Gateway {
@@ -160,8 +178,14 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     async openSession({ transport, spec, label, onClose, idles = true }) {
       const naming: Naming = spec.kind === 'server' ? 'identity' : 'prefixed';
       // One server's endpoint is a transparent proxy: it passes that server's instructions on.
-      const instructions = spec.kind === 'server' ? hub.upstream(spec.server)?.client.getInstructions() : undefined;
-      const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, ...(instructions ? { instructions } : {}) });
+      // One server's endpoint is a transparent proxy: it presents that server's name, version,
+      // instructions and kinds of capability (as of when the session opens).
+      const proxied = spec.kind === 'server' ? hub.upstream(spec.server)?.client : undefined;
+      const instructions = proxied?.getInstructions();
+      const server = new Server(proxied?.getServerVersion() ?? SERVER_INFO, {
+        capabilities: proxied ? mirrorCapabilities(proxied.getServerCapabilities()) : CAPABILITIES,
+        ...(instructions ? { instructions } : {}),
+      });
       const session: GatewaySession = {
         id: randomUUID(),
         spec,

@@ -14,6 +14,7 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
@@ -70,6 +71,13 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
       if (error instanceof UpstreamLostError || error instanceof UpstreamUnavailableError) {
         return { isError: true, content: [{ type: 'text', text: error.message }] };
       }
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        const timeout = deps.config(route.server)?.requestTimeoutMs;
+        return {
+          isError: true,
+          content: [{ type: 'text', text: `server "${route.server}" did not answer within ${timeout} ms` }],
+        };
+      }
       throw toWireError(error);
     }
   });
@@ -106,7 +114,10 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: view().prompts }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const route = view().prompt(request.params.name);
-    if (!route) throw notInView('prompt', request.params.name);
+    if (!route) {
+      const down = deps.unavailableOwner(session, request.params.name);
+      throw down ? toWireError(down) : notInView('prompt', request.params.name);
+    }
     return relay(extra, route.server, (client, options) =>
       client.getPrompt({ ...request.params, name: route.name }, options),
     );

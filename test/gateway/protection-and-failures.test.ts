@@ -32,11 +32,12 @@ describe('gateway protection and failures', () => {
       mcpServers: {
         one: fixture('one_'),
         two: fixture('two_'),
+        brief: { ...fixture('brief_'), requestTimeoutMs: 300 },
         down: { url: `http://127.0.0.1:${await freePort()}/mcp` },
       },
     });
-    await waitFor(async () => (await svc.servers()).filter((s) => s.state === 'connected').length === 2, {
-      what: 'two connected',
+    await waitFor(async () => (await svc.servers()).filter((s) => s.state === 'connected').length === 3, {
+      what: 'three connected',
     });
     agent = await connectHttpClient(`${svc.service.url}/mcp`);
   }, 30_000);
@@ -100,6 +101,23 @@ describe('gateway protection and failures', () => {
       what: 'one back',
       timeoutMs: 15_000,
     });
+  });
+
+  it("ends a call at the server's requestTimeoutMs with a failed result, and cancels it upstream", async () => {
+    const started = Date.now();
+    const result = await agent.callTool({ name: 'brief__brief_slow', arguments: { ms: 5_000 } });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'server "brief" did not answer within 300 ms' }],
+    });
+    await waitFor(
+      async () => {
+        const r = await agent.callTool({ name: 'brief__brief_cancelled_count', arguments: {} });
+        return JSON.stringify(r.content).includes('"1"');
+      },
+      { what: 'the upstream to see the timed-out call cancelled' },
+    );
   });
 
   it("relays the agent's cancellation to the upstream", async () => {

@@ -84,6 +84,12 @@ describe('/mcp/servers/{name}: a transparent proxy of one upstream', () => {
     expect((await proxy.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
     expect((await proxy.listTools()).tools.length).toBeGreaterThan(10);
     expect(proxy.getInstructions()).toBe(direct.getInstructions());
+    expect(proxy.getServerVersion()).toEqual(direct.getServerVersion());
+    expect(Object.keys(proxy.getServerCapabilities() ?? {}).sort()).toEqual(
+      Object.keys(direct.getServerCapabilities() ?? {})
+        .filter((k) => ['tools', 'resources', 'prompts', 'completions', 'logging'].includes(k))
+        .sort(),
+    );
   });
 
   it('returns the same results for tools, resources, prompts and completions', async () => {
