@@ -80,5 +80,3 @@ export class RateLimitedError extends HubError {
     super('rate_limited', `rate limit exceeded, retry after ${retryAfterSeconds}s`);
   }
 }
-
-export { toErrorInfo } from '../machines/error-info.js';

@@ -74,7 +74,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   // Everything opened from here on is closed again, in reverse, if a later step fails.
   const undo: (() => Promise<unknown> | unknown)[] = [];
   const unwind = async () => {
-    for (const step of undo.reverse()) await step();
+    // Every step runs even when an earlier one fails: the lock and the database must close.
+    for (const step of undo.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        log.warn({ err: error }, 'a shutdown step failed; going on');
+      }
+    }
   };
   try {
     const lock = await acquireHomeLock(home);

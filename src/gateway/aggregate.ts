@@ -126,7 +126,7 @@ export function buildView(input: { naming: Naming; servers: readonly ViewServer[
       const route = resource(uri);
       return !route || (route.server === server && route.uri === uri) ? uri : toRewrittenUri(server, uri);
     },
-    // Lazy: views are rebuilt per request, and only list_changed checks need the hashes.
+    // Lazy: only list_changed checks need the hashes.
     get fingerprint() {
       fingerprint ??= {
         tools: fingerprintOf(tools.listed),

@@ -101,12 +101,14 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
   const stopCounting = bus.subscribe(({ event }) => {
     if (VIEW_EVENTS.has(event.type)) generation += 1;
   });
-  const cached = new WeakMap<GatewaySession, { generation: number; view: AggregatedView }>();
+  // A view depends only on what the session asked for, so sessions of one kind share it.
+  const cached = new Map<string, { generation: number; view: AggregatedView }>();
   const view = (session: GatewaySession): AggregatedView => {
-    const hit = cached.get(session);
+    const key = JSON.stringify(session.spec);
+    const hit = cached.get(key);
     if (hit?.generation === generation) return hit.view;
     const fresh = computeView(hub, session);
-    cached.set(session, { generation, view: fresh });
+    cached.set(key, { generation, view: fresh });
     return fresh;
   };
   const routing = {
@@ -131,14 +133,15 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     throw new UpstreamUnavailableError(server, status.state, status.attempt);
   };
 
-  const whenLost = createLossWatch({ hub, bus });
+  const losses = createLossWatch({ bus });
   const stopRenewing = renewSubscriptions({ hub, bus, subscriptions, log: gatewayLog });
 
   const deps = {
+    log: gatewayLog,
     tracker,
     view,
     upstreamFor,
-    whenLost,
+    whenLost: (server: string, upstream: LiveUpstream, shared: boolean) => losses.watch(server, upstream, shared),
     config: (server: string) => hub.config().mcpServers[server],
     subscriptionChange(session: GatewaySession, server: string, uri: string, change: 'add' | 'remove') {
       // A session's own connection is its alone: always tell it.
@@ -177,7 +180,6 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     peer,
     async openSession({ transport, spec, label, onClose, idles = true }) {
       const naming: Naming = spec.kind === 'server' ? 'identity' : 'prefixed';
-      // One server's endpoint is a transparent proxy: it passes that server's instructions on.
       // One server's endpoint is a transparent proxy: it presents that server's name, version,
       // instructions and kinds of capability (as of when the session opens).
       const proxied = spec.kind === 'server' ? hub.upstream(spec.server)?.client : undefined;
@@ -217,8 +219,8 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
         onClose?.();
         gatewayLog.info({ session: session.id, label }, 'agent session ended');
       };
-      sessions.set(session.id, session);
       await server.connect(transport);
+      sessions.set(session.id, session);
       // Count activity on every message the agent sends, for idle sessions.
       const handle = transport.onmessage;
       transport.onmessage = (message, extra) => {
@@ -239,6 +241,7 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
       stopNotifying();
       stopCounting();
       stopRenewing();
+      losses.stop();
       await Promise.allSettled([...sessions.values()].map((s) => s.server.close()));
       await own.closeEverything();
     },

@@ -8,8 +8,9 @@ import type { LiveUpstream } from '../upstream/types.js';
 import type { AggregatedView } from './aggregate.js';
 import type { ViewSpec } from './effective-servers.js';
 
-/** How tools and prompts are named to the agent: `{server}__{tool}` or unchanged. */
-export type Naming = 'prefixed' | 'identity';
+import type { Naming } from './public-names.js';
+
+export type { Naming };
 
 /** A live agent session. */
 export type GatewaySession = {

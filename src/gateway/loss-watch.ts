@@ -1,28 +1,60 @@
 /**
  * When does a relayed call lose its upstream (SPEC G4)? When the connection closes, and
  * for the shared connection also when its actor leaves `connected` (a failed ping, say),
- * which the transport may not notice. A session's own connection ends only by closing.
+ * which the transport may not notice. One bus subscription and one `closed` handler per
+ * connection serve every call: a call's waiter is dropped when it ends, so nothing of a
+ * finished call stays reachable from a long-lived connection.
  * @module
  */
 import type { EventBus } from '../bus/create-event-bus.js';
-import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
 import type { LiveUpstream } from '../upstream/types.js';
 
-/** Create the watch: `whenLost(server, upstream)` resolves with why, until disposed. */
-export function createLossWatch({ hub, bus }: { hub: Hub; bus: EventBus<HubEvent> }) {
-  return (server: string, upstream: LiveUpstream) => {
-    const shared = hub.upstream(server) === upstream;
-    let unsubscribe = () => {};
-    const lost = new Promise<string>((resolve) => {
-      void upstream.closed.then(() => resolve('closed the connection'));
-      if (!shared) return;
-      unsubscribe = bus.subscribe(({ event }) => {
-        if (event.server !== server) return;
-        if (event.type === 'reconnecting' || event.type === 'disabled' || event.type === 'removed')
-          resolve(`went ${event.type}`);
+type Waiter = (why: string) => void;
+
+/** A call's watch: `lost` resolves with the reason; `dispose()` when the call is over. */
+export type LossWatch = { lost: Promise<string>; dispose(): void };
+
+/** Create the watcher; `stop()` ends its bus subscription. */
+export function createLossWatch({ bus }: { bus: EventBus<HubEvent> }) {
+  const byUpstream = new WeakMap<LiveUpstream, Set<Waiter>>();
+  const sharedByServer = new Map<string, Set<Waiter>>();
+
+  const stop = bus.subscribe(({ event }) => {
+    if (event.server === null) return;
+    if (event.type !== 'reconnecting' && event.type !== 'disabled' && event.type !== 'removed') return;
+    for (const waiter of sharedByServer.get(event.server) ?? []) waiter(`went ${event.type}`);
+  });
+
+  const watch = (server: string, upstream: LiveUpstream, shared: boolean): LossWatch => {
+    let waiters = byUpstream.get(upstream);
+    if (!waiters) {
+      const created = new Set<Waiter>();
+      waiters = created;
+      byUpstream.set(upstream, created);
+      void upstream.closed.then(() => {
+        for (const waiter of created) waiter('closed the connection');
       });
+    }
+    let resolveLost: Waiter = () => undefined;
+    const lost = new Promise<string>((resolve) => {
+      resolveLost = resolve;
     });
-    return { lost, dispose: () => unsubscribe() };
+    waiters.add(resolveLost);
+    let serverWaiters: Set<Waiter> | undefined;
+    if (shared) {
+      serverWaiters = sharedByServer.get(server) ?? new Set();
+      sharedByServer.set(server, serverWaiters);
+      serverWaiters.add(resolveLost);
+    }
+    const own = waiters;
+    return {
+      lost,
+      dispose() {
+        own.delete(resolveLost);
+        if (serverWaiters?.delete(resolveLost) && serverWaiters.size === 0) sharedByServer.delete(server);
+      },
+    };
   };
+  return { watch, stop };
 }

@@ -13,6 +13,7 @@ import { HubError, UnknownServerError, UpstreamUnavailableError } from '../error
 import type { LiveUpstream } from '../upstream/types.js';
 import type { CallTracker } from './call-tracker.js';
 import type { GatewaySession } from './gateway-session.js';
+import type { LossWatch } from './loss-watch.js';
 import type { ServerExtra } from './server-extra.js';
 
 /** What relaying needs from the gateway. */
@@ -21,7 +22,7 @@ export type RelayDeps = {
   /** The connection to use for `server` in `session`: shared or the session's own. */
   upstreamFor(session: GatewaySession, server: string, config: ServerConfig): Promise<LiveUpstream>;
   /** Resolves when `server` is no longer usable for this call (its session ended or it left `connected`). */
-  whenLost(server: string, upstream: LiveUpstream): { lost: Promise<string>; dispose(): void };
+  whenLost(server: string, upstream: LiveUpstream, shared: boolean): LossWatch;
   config(server: string): ServerConfig | undefined;
 };
 
@@ -66,7 +67,7 @@ export async function relayRequest<T>(
         }),
   };
   const key = config.scope === 'session' ? `${server}#${session.id}` : server;
-  const watch = deps.whenLost(server, upstream);
+  const watch = deps.whenLost(server, upstream, config.scope !== 'session');
   try {
     return await deps.tracker.run({ key, session, extra }, () =>
       Promise.race([
@@ -98,8 +99,9 @@ export class WireError extends Error {
     readonly code: number,
     message: string,
     readonly data?: unknown,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'WireError';
   }
 }
@@ -118,5 +120,6 @@ export function toWireError(error: unknown): WireError {
   ) {
     return new WireError(ErrorCode.InvalidParams, error.message);
   }
-  return new WireError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+  // Anything else is our failure: the agent gets no internals (the caller logs `cause`).
+  return new WireError(ErrorCode.InternalError, 'internal error in boternity', undefined, error);
 }

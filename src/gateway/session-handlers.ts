@@ -20,10 +20,11 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { UpstreamUnavailableError } from '../errors.js';
+import type { Logger } from 'pino';
+import { HubError, UpstreamUnavailableError } from '../errors.js';
 import type { AggregatedView } from './aggregate.js';
 import type { GatewaySession } from './gateway-session.js';
-import { type RelayDeps, relayRequest, toWireError, UpstreamLostError, WireError } from './relay-request.js';
+import { type RelayDeps, relayRequest, toWireError, WireError } from './relay-request.js';
 import type { UpstreamAction } from './resource-subscriptions.js';
 import type { ServerExtra } from './server-extra.js';
 
@@ -38,6 +39,8 @@ export type HandlerDeps = RelayDeps & {
   unavailableOwner(session: GatewaySession, publicName: string): UpstreamUnavailableError | null;
   /** Count a session's (un)subscription; says whether the upstream must be told. */
   subscriptionChange(session: GatewaySession, server: string, uri: string, change: 'add' | 'remove'): UpstreamAction;
+  /** Where failures that are our own are logged (the agent only gets `internal error`). */
+  log: Logger;
   /** Relay `logging/setLevel` to every upstream in the session's view. */
   setLevel(session: GatewaySession, level: string, extra: ServerExtra): Promise<void>;
 };
@@ -48,10 +51,13 @@ const notInView = (what: string, name: string) =>
 /** Register the handlers of `session` on its SDK server. */
 export function registerSessionHandlers(server: Server, session: GatewaySession, deps: HandlerDeps): void {
   const view = () => deps.view(session);
+  const fail = (error: unknown): never => {
+    const wire = toWireError(error);
+    if (wire.cause !== undefined) deps.log.warn({ err: wire.cause, session: session.id }, 'agent request failed');
+    throw wire;
+  };
   const relay = <T>(extra: ServerExtra, owner: string, run: Parameters<typeof relayRequest<T>>[4]) =>
-    relayRequest(deps, session, extra, owner, run).catch((error: unknown) => {
-      throw toWireError(error);
-    });
+    relayRequest(deps, session, extra, owner, run).catch(fail);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: view().tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -68,7 +74,10 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
       )) as CallToolResult;
     } catch (error) {
       // An upstream that is down or went away is a failed call, not a protocol error (G4).
-      if (error instanceof UpstreamLostError || error instanceof UpstreamUnavailableError) {
+      // (UpstreamLostError and a session connection that cannot open carry `upstream_failed`.)
+      const unusable =
+        error instanceof UpstreamUnavailableError || (error instanceof HubError && error.code === 'upstream_failed');
+      if (unusable) {
         return { isError: true, content: [{ type: 'text', text: error.message }] };
       }
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -78,7 +87,7 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
           content: [{ type: 'text', text: `server "${route.server}" did not answer within ${timeout} ms` }],
         };
       }
-      throw toWireError(error);
+      return fail(error);
     }
   });
 

@@ -64,7 +64,10 @@ export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hon
           if (transport.sessionId) transports.delete(transport.sessionId);
         },
       });
-      return transport.handleRequest(c.req.raw, parsed);
+      const response = await transport.handleRequest(c.req.raw, parsed);
+      // The SDK refused the initialize (a bad Accept or Content-Type): no session came of it.
+      if (!transport.sessionId) await transport.close();
+      return response;
     };
 
   // The caller's token decides the view (G3): a bot-bound token sees its bot on /mcp, and

@@ -9,7 +9,7 @@ import { type AnyActorRef, createActor } from 'xstate';
 import type { ConnectionContext, ServerEvent } from '../../machines/index.js';
 import { childId, connectionMachine, serverOfChild, supervisorMachine } from '../../machines/index.js';
 import type { EventBus } from '../bus/create-event-bus.js';
-import type { AppConfig, ServerConfig } from '../config/schema.js';
+import { type AppConfig, ConfigRestSchema, type ServerConfig } from '../config/schema.js';
 import { UnknownServerError } from '../errors.js';
 import { createStderrLog, type StderrSink } from '../upstream/stderr-log.js';
 import type { LiveUpstream } from '../upstream/types.js';
@@ -45,15 +45,8 @@ export type Hub = {
   stop(): Promise<void>;
 };
 
-const EMPTY_CONFIG: AppConfig = {
-  mcpServers: {},
-  bots: {},
-  limits: {},
-  logs: { stderrLines: 500 },
-  shutdown: { graceMs: 3000 },
-  http: { allowedHosts: [], allowedOrigins: [] },
-  gateway: { sessionIdleMs: 30 * 60_000 },
-};
+/** The config before the first one is applied: the schema's defaults and no servers. */
+const EMPTY_CONFIG: AppConfig = { ...ConfigRestSchema.parse({}), mcpServers: {} };
 
 /** Create and start the hub. It serves status even when every upstream is down. */
 export function createHub({ log, bus, open, now = Date.now, random = Math.random }: HubDeps): Hub {

@@ -3,7 +3,6 @@
  * then SSE when the POST gets a 4xx, as the MCP spec's backwards-compatibility section says).
  * @module
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RemoteServerConfig } from '../config/schema.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
@@ -59,10 +58,7 @@ async function openOnce(
     phase = 'closing';
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
       // Be polite (DELETE the session), but never let a dead server hold up the close.
-      const timer = new AbortController();
-      const timeout = sleep(graceMs, undefined, { signal: timer.signal }).catch(() => undefined);
-      await Promise.race([transport.terminateSession().catch(() => undefined), timeout]);
-      timer.abort();
+      await raceSignal(transport.terminateSession(), AbortSignal.timeout(graceMs)).catch(() => undefined);
     }
     await client.close().catch(() => undefined);
   });

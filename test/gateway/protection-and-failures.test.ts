@@ -59,6 +59,16 @@ describe('gateway protection and failures', () => {
     expect(await post(`${svc.service.url}/api/servers`, { ...auth, host: 'rebound.example' })).toBe(403);
   });
 
+  it('leaves no session behind when the SDK refuses an initialize (406)', async () => {
+    const before = svc.service.gateway.sessions().length;
+    const refused = await postInitialize(`${svc.service.url}/mcp`, {
+      authorization: `Bearer ${TEST_TOKEN}`,
+      accept: 'text/html',
+    });
+    expect(refused.status).toBe(406);
+    expect(svc.service.gateway.sessions().length).toBe(before);
+  });
+
   it('ends a call whose upstream is killed within a second, and the session stays usable', async () => {
     const pid = (await svc.server('one'))?.pid as number;
     const started = Date.now();
