@@ -9,6 +9,7 @@ export type HubErrorCode =
   | 'config_invalid'
   | 'config_unreadable'
   | 'unknown_server'
+  | 'not_found'
   | 'unknown_bot'
   | 'upstream_unavailable'
   | 'upstream_failed'

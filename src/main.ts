@@ -27,7 +27,9 @@ import { createMetrics } from './metrics/create-metrics.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { createDb, databaseUrlFor } from './storage/create-db.js';
 import { acquireHomeLock } from './storage/home-lock.js';
+import { openKeystore } from './storage/keystore.js';
 import { createProcessLedger, type StoredProcessLedger } from './storage/process-ledger.js';
+import { createTokenVerifier } from './storage/token-verifier.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
 import { reapOrphans } from './upstream/reap-orphans.js';
 
@@ -91,6 +93,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const ledger = createProcessLedger(store.db);
     await reapLeftovers(ledger, config.shutdown.graceMs, log);
     const admin = await ensureAdminToken(home, env);
+    // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
+    const credentials = await openKeystore({ home, env });
 
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
     const upstreamOptions = () => ({
@@ -98,6 +102,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       ledger,
       stderrLines: hub.config().logs.stderrLines,
       graceMs: hub.config().shutdown.graceMs,
+      credentials,
     });
     // The hub's connections relay to the gateway's sessions, and the gateway reads the
     // hub: the peer is looked up when a connection opens, after both exist.
@@ -134,7 +139,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         metrics,
         gateway,
         port: () => listening.port,
-        ...(options.verifyToken ? { verifyToken: options.verifyToken } : {}),
+        db: store.db,
+        verifyToken:
+          options.verifyToken ??
+          createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
       });
       const http = await serveHttp({ app, host: options.host ?? '127.0.0.1', port: listening.port });
       undo.push(() => http.close());

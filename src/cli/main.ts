@@ -6,6 +6,7 @@
 import { HubError } from '../errors.js';
 import { mcpCommand } from './mcp-command.js';
 import { serveCommand } from './serve-command.js';
+import { tokenCommand } from './token-command.js';
 import { UsageError } from './usage-error.js';
 
 const HELP = `Usage: bnity <command> [options]
@@ -14,6 +15,7 @@ Commands:
   serve [--config PATH] [--home DIR] [--host H] [--port N]   run the service
   mcp list|status [--json]                                   show supervised servers
   mcp serve --stdio [--bot SLUG | --server NAME]             serve MCP on stdin/stdout
+  token create [--bot SLUG] [--name NAME] | list | revoke ID make and revoke API tokens
 
 Run 'bnity <command> --help' for a command's options.`;
 
@@ -41,6 +43,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await serveCommand(rest);
       case 'mcp':
         return await mcpCommand(rest);
+      case 'token':
+        return await tokenCommand(rest);
       case undefined:
       case 'help':
       case '--help':

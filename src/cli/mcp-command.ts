@@ -6,6 +6,7 @@
 import { loadConfig } from '../config/load-config.js';
 import { resolveConfigPath, resolveHome } from '../config/resolve-paths.js';
 import type { ServerStatus } from '../hub/server-status.js';
+import { credentialCommand } from './credential-command.js';
 import { formatTable } from './format-table.js';
 import { mcpServeCommand } from './mcp-serve-command.js';
 import { parseFlags } from './parse-flags.js';
@@ -13,7 +14,8 @@ import { createServiceClient, isUnreachable } from './service-client.js';
 import { UsageError } from './usage-error.js';
 
 const HELP = `Usage: bnity mcp list|status [--json] [--url URL] [--home DIR] [--config PATH]
-       bnity mcp serve --stdio [--bot SLUG | --server NAME] [--config PATH] [--home DIR]`;
+       bnity mcp serve --stdio [--bot SLUG | --server NAME] [--config PATH] [--home DIR]
+       bnity mcp credential set|list|remove [NAME] [--home DIR]`;
 
 /** Run `bnity mcp …`. */
 export async function mcpCommand(argv: readonly string[]): Promise<number> {
@@ -23,6 +25,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
     return sub === undefined ? 2 : 0;
   }
   if (sub === 'serve') return mcpServeCommand(rest);
+  if (sub === 'credential') return credentialCommand(rest);
   if (sub !== 'list' && sub !== 'status')
     throw new UsageError(`unknown subcommand "mcp ${sub}": run 'bnity mcp --help'`);
   const values = parseFlags(

@@ -1,6 +1,7 @@
 /**
  * Who is calling (SPEC G3, X1): the bearer token identifies a caller, and the caller
- * decides the view. The admin token sees everything; a bot-bound token sees its bot.
+ * decides the view. The admin token sees everything and drives the API; a client token
+ * sees every server on `/mcp`; a bot-bound token sees its bot's view only.
  * @module
  */
 import { sameSecret } from './same-secret.js';
@@ -8,12 +9,13 @@ import { sameSecret } from './same-secret.js';
 /** The identity behind a request's token. */
 export type Caller =
   | { readonly kind: 'admin' }
+  | { readonly kind: 'client'; readonly tokenId: string; readonly name: string }
   | { readonly kind: 'bot'; readonly slug: string; readonly tokenId: string };
 
-/** Maps a presented token to its caller, or null when it is not valid. */
-export type VerifyToken = (token: string) => Caller | null;
+/** Maps a presented token to its caller, or null when it is not valid (now: revocation is immediate). */
+export type VerifyToken = (token: string) => Caller | null | Promise<Caller | null>;
 
-/** The verifier for the admin token alone (bot tokens come with `bnity token create --bot`). */
-export function adminTokenVerifier(adminToken: string): VerifyToken {
+/** The verifier for the admin token alone. */
+export function adminTokenVerifier(adminToken: string): (token: string) => Caller | null {
   return (token) => (sameSecret(token, adminToken) ? { kind: 'admin' } : null);
 }

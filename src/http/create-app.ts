@@ -12,12 +12,14 @@ import { adminTokenVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
 import type { Metrics } from '../metrics/create-metrics.js';
+import type { Db } from '../storage/create-db.js';
 import { eventsRoute } from './events-route.js';
 import { toErrorResponse } from './http-errors.js';
 import { mcpRoutes } from './mcp-routes.js';
 import { requireOrigin } from './require-origin.js';
 import { requireToken } from './require-token.js';
 import { serversRoutes } from './servers-routes.js';
+import { tokensRoutes } from './tokens-routes.js';
 
 /** What the app needs. */
 export type AppDeps = {
@@ -27,6 +29,8 @@ export type AppDeps = {
   adminToken: string;
   /** Maps other tokens to callers (bot-bound tokens); the admin token is always accepted. */
   verifyToken?: VerifyToken;
+  /** The database, for `/api/tokens`. */
+  db?: Db;
   metrics?: Metrics;
   /** Serves `/mcp`, `/mcp/servers/{name}` and `/mcp/bots/{slug}`. */
   gateway?: Gateway;
@@ -42,6 +46,7 @@ export function createApp({
   log,
   adminToken,
   verifyToken,
+  db,
   metrics,
   gateway,
   port,
@@ -62,7 +67,7 @@ export function createApp({
   }
   // Only /healthz is open (SPEC section 7): readiness and metrics need the token.
   const admin = adminTokenVerifier(adminToken);
-  const anyCaller = requireToken({ verify: (token) => admin(token) ?? verifyToken?.(token) ?? null });
+  const anyCaller = requireToken({ verify: async (token) => admin(token) ?? (await verifyToken?.(token)) ?? null });
   // The control API, readiness and metrics are for the admin token; bot tokens reach /mcp only.
   const auth = requireToken({ verify: admin });
   app.use('/readyz', auth);
@@ -76,6 +81,7 @@ export function createApp({
   }
   app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
   app.route('/api/servers', serversRoutes({ hub }));
+  if (db) app.route('/api/tokens', tokensRoutes({ db, hub }));
   if (gateway) {
     app.use('/mcp', anyCaller);
     app.use('/mcp/*', anyCaller);

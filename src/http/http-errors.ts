@@ -13,6 +13,7 @@ const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   config_invalid: 400,
   config_unreadable: 400,
   unknown_server: 404,
+  not_found: 404,
   unknown_bot: 404,
   upstream_unavailable: 503,
   upstream_failed: 502,

@@ -71,7 +71,7 @@ export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hon
     };
 
   // The caller's token decides the view (G3): a bot-bound token sees its bot on /mcp, and
-  // only its own bot's endpoint; a single server's endpoint is for the admin token.
+  // only its own bot's endpoint; a single server's endpoint is not for bot tokens.
   routes.all(
     '/',
     endpoint((c) => {
@@ -82,7 +82,7 @@ export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hon
   routes.all(
     '/servers/:name',
     endpoint((c) => {
-      if (c.get('caller').kind !== 'admin')
+      if (c.get('caller').kind === 'bot')
         throw new ForbiddenError('a bot token cannot open a single server endpoint; use /mcp');
       return { kind: 'server', server: c.req.param('name') ?? '' };
     }),

@@ -13,7 +13,7 @@ export function requireToken({ verify }: { verify: VerifyToken }): MiddlewareHan
   return async function requireToken(c, next) {
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const caller = match?.[1] ? verify(match[1]) : null;
+    const caller = match?.[1] ? await verify(match[1]) : null;
     if (!caller) {
       c.header('WWW-Authenticate', 'Bearer realm="boternity"');
       return c.json(

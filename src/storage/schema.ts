@@ -159,6 +159,8 @@ export const apiTokensTable = sqliteTable(
     id: uuidPk(),
     name: text('name').notNull(),
     botId: text('bot_id').references(() => botsTable.id, { onDelete: 'cascade' }),
+    /** The bot whose view the token gets, by slug: bots may come from the config file (B2). */
+    botSlug: text('bot_slug'),
     tokenHash: text('token_hash').notNull().unique(),
     /** The first characters of the token, shown in listings so people can tell tokens apart. */
     prefix: text('prefix').notNull(),

@@ -37,6 +37,8 @@ export type ConnectUpstreamOptions = {
   /** Relays the upstream's requests (sampling, elicitation, roots) and notifications downstream. */
   readonly peer?: UpstreamPeer | undefined;
   readonly now?: () => number;
+  /** The keystore (C6): a remote server's `credentialKey` becomes `Authorization: Bearer …`. */
+  readonly credentials?: { get(name: string): Promise<string | null> } | undefined;
 };
 
 const DEFAULT_CLIENT_INFO = { name: 'boternity', version: '0.1.0' };
@@ -67,7 +69,7 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
     session =
       config.transport === 'stdio'
         ? await openStdioSession({ ...common, serverId, config, ledger, stderrLines, stderr: options.stderr })
-        : await openRemoteSession({ ...common, config });
+        : await openRemoteSession({ ...common, config, credentials: options.credentials });
     // The deadline is raced rather than passed down: the SDK never removes a request's abort
     // listener, and a long paginated listing would pile them onto one signal.
     watch.init(await raceSignal(listCatalog(session.client, { timeout: config.requestTimeoutMs }), deadline));

@@ -10,8 +10,15 @@ import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackT
 import { raceSignal } from './race-signal.js';
 import { NO_STDERR, type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
 
+/** Where a server's `credentialKey` is looked up (the keystore, C6). */
+export type CredentialSource = { get(name: string): Promise<string | null> };
+
 /** Options of {@link openRemoteSession}. */
-export type OpenRemoteSessionOptions = OpenSessionOptions & { readonly config: RemoteServerConfig };
+export type OpenRemoteSessionOptions = OpenSessionOptions & {
+  readonly config: RemoteServerConfig;
+  /** Resolves `config.credentialKey` into `Authorization: Bearer …` at each connect. */
+  readonly credentials?: CredentialSource | undefined;
+};
 
 const LABEL: Record<RemoteKind, string> = { http: 'Streamable HTTP', sse: 'SSE' };
 
@@ -19,10 +26,11 @@ const LABEL: Record<RemoteKind, string> = { http: 'Streamable HTTP', sse: 'SSE' 
 export async function openRemoteSession(options: OpenRemoteSessionOptions): Promise<Session> {
   const { config, log } = options;
   const attempts = remoteAttempts(config.transport);
+  const headers = await requestHeaders(config, options.credentials);
   const failures: string[] = [];
   for (const kind of attempts) {
     try {
-      return await openOnce(kind, options);
+      return await openOnce(kind, headers, options);
     } catch (error) {
       if (options.requestOptions.signal?.aborted) throw error;
       const message = describeConnectError(error, { url: config.url });
@@ -38,11 +46,36 @@ export async function openRemoteSession(options: OpenRemoteSessionOptions): Prom
   throw connectFailed(`no transport to try for ${config.url}`);
 }
 
+/**
+ * The configured headers plus, with a `credentialKey`, `Authorization: Bearer <secret>`
+ * (unless the headers set Authorization themselves). The secret is never logged, and no
+ * error message carries it: a missing or unreadable credential fails the connect.
+ */
+export async function requestHeaders(
+  config: RemoteServerConfig,
+  credentials: CredentialSource | undefined,
+): Promise<Readonly<Record<string, string>>> {
+  const headers = config.headers;
+  const name = config.credentialKey;
+  if (name === undefined || Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) return headers;
+  if (!credentials) throw connectFailed(`credential "${name}" cannot be read: no keystore is available`);
+  let secret: string | null;
+  try {
+    secret = await credentials.get(name);
+  } catch (error) {
+    throw connectFailed(error instanceof Error ? error.message : String(error), error);
+  }
+  if (secret === null || secret === '')
+    throw connectFailed(`credential "${name}" is not in the keystore: run 'bnity mcp credential set ${name}'`);
+  return { ...headers, Authorization: `Bearer ${secret}` };
+}
+
 async function openOnce(
   kind: RemoteKind,
+  headers: Readonly<Record<string, string>>,
   { config, newClient, requestOptions, graceMs, log }: OpenRemoteSessionOptions,
 ) {
-  const transport = createRemoteTransport({ kind, url: config.url, headers: config.headers });
+  const transport = createRemoteTransport({ kind, url: config.url, headers });
   const client = newClient();
   let phase: SessionPhase = 'connecting';
   const closed = trackClose(client, {

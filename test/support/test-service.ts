@@ -38,7 +38,8 @@ export async function startTestService(
   const auth = { authorization: `Bearer ${TEST_TOKEN}` };
   const api = async <T = unknown>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> => {
     const response = await fetch(`${service.url}${path}`, { ...init, headers: { ...auth, ...(init.headers ?? {}) } });
-    return { status: response.status, body: (await response.json()) as T };
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
   };
   const servers = async (): Promise<ServerStatus[]> =>
     (await api<{ servers: ServerStatus[] }>('/api/servers')).body.servers;
