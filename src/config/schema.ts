@@ -97,6 +97,27 @@ export const ConfigRestSchema = z.object({
     })
     .strict()
     .prefault({}),
+  /** Audit (X7): how long rows are kept, and whether raw payloads are stored besides their hashes. */
+  audit: z
+    .object({
+      retentionDays: z.number().int().positive().default(30),
+      storePayloads: z.boolean().default(false),
+    })
+    .strict()
+    .prefault({}),
+  /** Rug-pull pins (X5): `strict` hides a changed tool until approved; `warn` only reports. */
+  pins: z
+    .object({ policy: z.enum(['strict', 'warn']).default('strict') })
+    .strict()
+    .prefault({}),
+  /** Sanitizer (X4): how long descriptions and tool results may be. */
+  sanitize: z
+    .object({
+      descriptionMaxLength: z.number().int().positive().default(500),
+      resultMaxLength: z.number().int().positive().default(100_000),
+    })
+    .strict()
+    .prefault({}),
   /** Agent sessions idle this long are closed, with their own upstream connections (G6). */
   gateway: z
     .object({
