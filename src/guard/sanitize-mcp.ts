@@ -1,0 +1,138 @@
+/**
+ * The sanitizer (SPEC X4) applied to MCP objects from upstream: only description-like
+ * strings of tools, prompts and resources, and the text of tool results, are rewritten;
+ * names, URIs, schema types and enum values are never touched. Pure.
+ * @module
+ */
+import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type SanitizeOptions, sanitizeText } from './sanitize-text.js';
+
+/** Options of an object walker: the maximum length of each string (default per kind). */
+export interface WalkOptions {
+  readonly maxLength?: number;
+}
+
+/** Whether sanitizing an object changed anything, and the union of the flags of its strings. */
+export interface SanitizeSummary {
+  readonly changed: boolean;
+  readonly flags: string[];
+}
+
+/** Collects the flags and change of the strings of one object. */
+class Walk {
+  readonly flags = new Set<string>();
+  changed = false;
+  constructor(private readonly options: SanitizeOptions) {}
+
+  text(value: string): string {
+    const r = sanitizeText(value, this.options);
+    for (const f of r.flags) this.flags.add(f);
+    if (r.changed) this.changed = true;
+    return r.text;
+  }
+
+  /** Sanitizes the named string fields of a record; other fields are copied as they are. */
+  fields<T extends object>(obj: T, keys: readonly string[]): T {
+    const out = { ...obj } as Record<string, unknown>;
+    for (const k of keys) if (typeof out[k] === 'string') out[k] = this.text(out[k] as string);
+    return out as T;
+  }
+
+  /** Every string inside a JSON value, keys excepted. */
+  deep(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((v) => this.deep(v));
+    if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.deep(v)]));
+    return value;
+  }
+
+  /** The `description`/`title` strings of a JSON Schema, following only subschema keywords. */
+  schema(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map((v) => this.schema(v));
+    if (!isRecord(value)) return value;
+    const out = this.fields<Record<string, unknown>>(value, ['description', 'title']);
+    for (const [k, v] of Object.entries(value)) {
+      if (SCHEMA_MAPS.has(k) && isRecord(v)) {
+        out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, this.schema(s)]));
+      } else if (SUBSCHEMAS.has(k)) {
+        out[k] = this.schema(v);
+      }
+    }
+    return out;
+  }
+
+  summary(): SanitizeSummary {
+    return { changed: this.changed, flags: [...this.flags] };
+  }
+}
+
+/** Keywords whose value is a map from names to subschemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords whose value is a subschema or an array of them. */
+const SUBSCHEMAS = new Set([
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'anyOf',
+  'allOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'additionalProperties',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'propertyNames',
+]);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const description = (o: WalkOptions): SanitizeOptions => ({ kind: 'description', maxLength: o.maxLength });
+
+/** Sanitizes a tool's description, title, annotation title and schema descriptions/titles. */
+export function sanitizeTool(tool: Tool, options: WalkOptions = {}): SanitizeSummary & { tool: Tool } {
+  const w = new Walk(description(options));
+  const out = w.fields(tool, ['description', 'title']);
+  out.inputSchema = w.schema(tool.inputSchema) as Tool['inputSchema'];
+  if (tool.outputSchema) out.outputSchema = w.schema(tool.outputSchema) as Tool['outputSchema'];
+  if (tool.annotations) out.annotations = w.fields(tool.annotations, ['title']);
+  return { tool: out, ...w.summary() };
+}
+
+/** Sanitizes a prompt's description, title and its arguments' descriptions and titles. */
+export function sanitizePrompt(prompt: Prompt, options: WalkOptions = {}): SanitizeSummary & { prompt: Prompt } {
+  const w = new Walk(description(options));
+  const out = w.fields(prompt, ['description', 'title']);
+  if (prompt.arguments) out.arguments = prompt.arguments.map((a) => w.fields(a, ['description', 'title']));
+  return { prompt: out, ...w.summary() };
+}
+
+/** Sanitizes a resource's or resource template's description and title. */
+export function sanitizeResource<T extends Resource | ResourceTemplate>(
+  resource: T,
+  options: WalkOptions = {},
+): SanitizeSummary & { resource: T } {
+  const w = new Walk(description(options));
+  return { resource: w.fields(resource, ['description', 'title']), ...w.summary() };
+}
+
+/** Sanitizes a tool result: text items, embedded resource text, link descriptions, structured content. */
+export function sanitizeCallResult(
+  result: CallToolResult,
+  options: WalkOptions = {},
+): SanitizeSummary & { result: CallToolResult } {
+  const w = new Walk({ kind: 'result', maxLength: options.maxLength });
+  const out: CallToolResult = { ...result };
+  out.content = result.content.map((item) => {
+    if (item.type === 'text') return w.fields(item, ['text']);
+    if (item.type === 'resource' && 'text' in item.resource) {
+      return { ...item, resource: w.fields(item.resource, ['text']) };
+    }
+    if (item.type === 'resource_link') return w.fields(item, ['description', 'title']);
+    return item;
+  });
+  if (result.structuredContent) out.structuredContent = w.deep(result.structuredContent) as Record<string, unknown>;
+  return { result: out, ...w.summary() };
+}
