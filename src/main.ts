@@ -16,6 +16,8 @@ import type { AppConfig } from './config/schema.js';
 import { watchConfig } from './config/watch-config.js';
 import type { ConfigError } from './errors.js';
 import { createGateway, type Gateway } from './gateway/create-gateway.js';
+import { createPinGuard } from './gateway/pin-guard.js';
+import { createSamplingBudget } from './gateway/sampling-budget.js';
 import type { VerifyToken } from './guard/caller.js';
 import { createApp } from './http/create-app.js';
 import { serveHttp } from './http/serve-http.js';
@@ -25,6 +27,8 @@ import { persistConnections } from './hub/persist-connections.js';
 import { createLogger } from './log/create-logger.js';
 import { createMetrics } from './metrics/create-metrics.js';
 import { ensureAdminToken } from './storage/admin-token.js';
+import { auditBusEvents, startAuditRetention } from './storage/audit-retention.js';
+import { createAuditWriter } from './storage/audit-writer.js';
 import { createDb, databaseUrlFor } from './storage/create-db.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
@@ -114,10 +118,30 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         connectUpstream({ serverId, config: server, signal, stderr, peer: late.gateway?.peer, ...upstreamOptions() }),
     });
     undo.push(() => hub.stop());
+    // Rug-pull pins (X5): following the bus before the hub connects anything.
+    const pins = createPinGuard({ db: store.db, bus, log, hub, policy: () => hub.config().pins.policy });
+    await pins.start();
+    undo.push(() => pins.stop());
+    // Audit (X7): batched writes, flushed on shutdown; rows past the retention are pruned.
+    const audit = createAuditWriter(store.db, { log });
+    undo.push(() => audit.close());
+    const prune = startAuditRetention({ db: store.db, days: () => hub.config().audit.retentionDays, log });
+    undo.push(() => clearInterval(prune));
+    const stopAuditingBus = auditBusEvents(bus, audit);
+    undo.push(stopAuditingBus);
+    const budget = await createSamplingBudget({
+      db: store.db,
+      budgetOf: (server) => hub.config().mcpServers[server]?.samplingBudgetTokens,
+      log,
+    });
+    undo.push(() => budget.flush());
     const gateway = createGateway({
       hub,
       bus,
       log,
+      pins,
+      audit,
+      budget,
       openUpstream: ({ serverId, config: server, peer }) =>
         connectUpstream({ serverId, config: server, peer, ...upstreamOptions() }),
     });
@@ -140,6 +164,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         gateway,
         port: () => listening.port,
         db: store.db,
+        pins,
         verifyToken:
           options.verifyToken ??
           createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),

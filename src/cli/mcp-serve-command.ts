@@ -63,6 +63,7 @@ export async function mcpServeCommand(argv: readonly string[]): Promise<number> 
       transport,
       spec,
       label: 'stdio',
+      clientId: 'stdio',
       idles: false,
       onClose: () => end('session closed'),
     });

@@ -16,8 +16,15 @@ export function viewServers(hub: Hub, session: GatewaySession): string[] {
   }
 }
 
-/** What the session lists and how its names route, from the servers connected now. */
-export function computeView(hub: Hub, session: GatewaySession): AggregatedView {
+/**
+ * What the session lists and how its names route, from the servers connected now. Tools for
+ * which `hidden` answers true (quarantined by the pin guard, X5) are neither listed nor routed.
+ */
+export function computeView(
+  hub: Hub,
+  session: GatewaySession,
+  hidden?: (server: string, tool: string) => boolean,
+): AggregatedView {
   const config = hub.config();
   const bot = session.spec.kind === 'bot' ? config.bots[session.spec.slug] : undefined;
   const servers = viewServers(hub, session).flatMap((server) => {
@@ -25,7 +32,9 @@ export function computeView(hub: Hub, session: GatewaySession): AggregatedView {
     const upstream = hub.upstream(server);
     if (!serverConfig || !upstream) return [];
     const permission = bot?.toolPermissions[server];
-    return [{ server, config: serverConfig, catalog: upstream.catalog(), ...(permission ? { permission } : {}) }];
+    const full = upstream.catalog();
+    const catalog = hidden ? { ...full, tools: full.tools.filter((t) => !hidden(server, t.name)) } : full;
+    return [{ server, config: serverConfig, catalog, ...(permission ? { permission } : {}) }];
   });
   return buildView({ naming: session.naming, servers });
 }

@@ -18,17 +18,20 @@ import type { ServerConfig } from '../config/schema.js';
 import { UpstreamUnavailableError } from '../errors.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
+import type { AuditEntry } from '../storage/audit-writer.js';
 import type { LiveUpstream, UpstreamPeer } from '../upstream/types.js';
 import type { AggregatedView } from './aggregate.js';
 import { createCallTracker } from './call-tracker.js';
 import { computeView, viewServers } from './compute-view.js';
 import type { ViewSpec } from './effective-servers.js';
+import { createGatewaySanitizer } from './gateway-sanitizer.js';
 import type { GatewaySession, Naming } from './gateway-session.js';
 import { createLossWatch } from './loss-watch.js';
 import { notifyListChanges, VIEW_EVENTS } from './notify-list-changes.js';
 import { toPublicName } from './public-names.js';
 import { renewSubscriptions } from './renew-subscriptions.js';
 import { createResourceSubscriptions } from './resource-subscriptions.js';
+import type { SamplingBudget } from './sampling-budget.js';
 import { registerSessionHandlers } from './session-handlers.js';
 import { createSessionUpstreams } from './session-upstreams.js';
 import { createUpstreamPeer } from './upstream-peer.js';
@@ -46,7 +49,13 @@ export type GatewayDeps = {
   bus: EventBus<HubEvent>;
   log: Logger;
   openUpstream: OpenSessionUpstream;
+  /** Rug-pull pins (X5): tools it hides are left out of every view. */
+  pins?: { isHidden(server: string, tool: string): boolean };
   now?: () => number;
+  /** Audit sink (X7). */
+  audit?: { record(entry: AuditEntry): void };
+  /** Sampling budgets (X6). */
+  budget?: Pick<SamplingBudget, 'check' | 'charge'>;
 };
 
 /** The gateway. */
@@ -61,6 +70,8 @@ export type Gateway = {
     onClose?: () => void;
     /** False for a session that lives as long as its process (stdio): never closed as idle. */
     idles?: boolean;
+    /** Who opened it (audit): `admin`, a token id, `stdio`. */
+    clientId?: string | null;
   }): Promise<GatewaySession>;
   sessions(): GatewaySession[];
   /** End sessions idle for longer than `idleMs` (their own upstreams close with them). */
@@ -92,7 +103,16 @@ function mirrorCapabilities(upstream: ServerCapabilities | undefined): ServerCap
 }
 
 /** Create the gateway. */
-export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: GatewayDeps): Gateway {
+export function createGateway({
+  hub,
+  bus,
+  log,
+  openUpstream,
+  pins,
+  audit,
+  budget,
+  now = Date.now,
+}: GatewayDeps): Gateway {
   const gatewayLog = log.child({ mod: 'gateway' });
   const tracker = createCallTracker();
   const sessions = new Map<string, GatewaySession>();
@@ -107,7 +127,7 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
     const key = JSON.stringify(session.spec);
     const hit = cached.get(key);
     if (hit?.generation === generation) return hit.view;
-    const fresh = computeView(hub, session);
+    const fresh = computeView(hub, session, pins ? (server, tool) => pins.isHidden(server, tool) : undefined);
     cached.set(key, { generation, view: fresh });
     return fresh;
   };
@@ -121,9 +141,9 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
       }
     },
   };
-  const peer = createUpstreamPeer({ tracker, routing, log: gatewayLog });
+  const peer = createUpstreamPeer({ tracker, routing, log: gatewayLog, budget });
   const subscriptions = createResourceSubscriptions();
-  const own = createSessionUpstreams({ tracker, routing, log: gatewayLog, openUpstream });
+  const own = createSessionUpstreams({ tracker, routing, log: gatewayLog, openUpstream, budget });
 
   const upstreamFor = async (session: GatewaySession, server: string, config: ServerConfig): Promise<LiveUpstream> => {
     if (config.scope === 'session') return own.get(session, server, config);
@@ -138,6 +158,8 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
 
   const deps = {
     log: gatewayLog,
+    audit,
+    sanitizer: createGatewaySanitizer({ log: gatewayLog, limits: () => hub.config().sanitize }),
     tracker,
     view,
     upstreamFor,
@@ -178,7 +200,7 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
 
   return {
     peer,
-    async openSession({ transport, spec, label, onClose, idles = true }) {
+    async openSession({ transport, spec, label, onClose, idles = true, clientId = null }) {
       const naming: Naming = spec.kind === 'server' ? 'identity' : 'prefixed';
       // One server's endpoint is a transparent proxy: it presents that server's name, version,
       // instructions and kinds of capability (as of when the session opens).
@@ -193,6 +215,7 @@ export function createGateway({ hub, bus, log, openUpstream, now = Date.now }: G
         spec,
         naming,
         label,
+        clientId,
         server,
         subscriptions: new Set(),
         ownUpstreams: new Map(),

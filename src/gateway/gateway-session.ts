@@ -19,6 +19,8 @@ export type GatewaySession = {
   readonly naming: Naming;
   /** Where it came in, for logs: `/mcp`, `/mcp/bots/x`, `stdio`. */
   readonly label: string;
+  /** Who opened it, for the audit: `admin`, a token id, or `stdio`. */
+  readonly clientId: string | null;
   readonly server: Server;
   /** Public resource URIs the agent subscribed to. */
   readonly subscriptions: Set<string>;

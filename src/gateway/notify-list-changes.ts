@@ -18,6 +18,8 @@ export const VIEW_EVENTS: ReadonlySet<HubEvent['type']> = new Set<HubEvent['type
   'removed',
   'catalog_changed',
   'config_applied',
+  'tool_quarantined',
+  'tool_approved',
 ]);
 
 /** Start watching the bus; returns the function that stops it. */

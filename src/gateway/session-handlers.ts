@@ -5,6 +5,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   CompleteRequestSchema,
@@ -22,7 +23,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { HubError, UpstreamUnavailableError } from '../errors.js';
+import type { AuditEntry } from '../storage/audit-writer.js';
 import type { AggregatedView } from './aggregate.js';
+import type { GatewaySanitizer } from './gateway-sanitizer.js';
 import type { GatewaySession } from './gateway-session.js';
 import { type RelayDeps, relayRequest, toWireError, WireError } from './relay-request.js';
 import type { UpstreamAction } from './resource-subscriptions.js';
@@ -39,10 +42,19 @@ export type HandlerDeps = RelayDeps & {
   unavailableOwner(session: GatewaySession, publicName: string): UpstreamUnavailableError | null;
   /** Count a session's (un)subscription; says whether the upstream must be told. */
   subscriptionChange(session: GatewaySession, server: string, uri: string, change: 'add' | 'remove'): UpstreamAction;
+  /** Descriptions and results from upstreams pass it (X4). */
+  sanitizer: GatewaySanitizer;
+  /** Every agent request is audited (X7); none in tests that do not care. */
+  audit?: { record(entry: AuditEntry): void } | undefined;
   /** Where failures that are our own are logged (the agent only gets `internal error`). */
   log: Logger;
   /** Relay `logging/setLevel` to every upstream in the session's view. */
   setLevel(session: GatewaySession, level: string, extra: ServerExtra): Promise<void>;
+};
+
+const firstText = (result: CallToolResult): string | null => {
+  const item = result.content.find((c) => c.type === 'text');
+  return item && 'text' in item ? String(item.text).slice(0, 500) : null;
 };
 
 const notInView = (what: string, name: string) =>
@@ -59,9 +71,18 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
   const relay = <T>(extra: ServerExtra, owner: string, run: Parameters<typeof relayRequest<T>>[4]) =>
     relayRequest(deps, session, extra, owner, run).catch(fail);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: view().tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  const clean = deps.sanitizer;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: clean.tools(view().tools) }));
+  const callTool = async (
+    request: CallToolRequest,
+    extra: ServerExtra,
+    audit: { server: string | null; tool: string; sanitized: boolean },
+  ): Promise<CallToolResult> => {
     const route = view().tool(request.params.name);
+    if (route) {
+      audit.server = route.server;
+      audit.tool = route.name;
+    }
     if (!route) {
       const down = deps.unavailableOwner(session, request.params.name);
       if (down) return { isError: true, content: [{ type: 'text', text: down.message }] };
@@ -69,9 +90,12 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
     }
     try {
       const params = { ...request.params, name: route.name };
-      return (await relayRequest(deps, session, extra, route.server, (client, options) =>
+      const raw = (await relayRequest(deps, session, extra, route.server, (client, options) =>
         client.callTool(params, undefined, options),
       )) as CallToolResult;
+      const safe = clean.result(route.server, route.name, raw);
+      audit.sanitized = safe.sanitized;
+      return safe.result;
     } catch (error) {
       // An upstream that is down or went away is a failed call, not a protocol error (G4).
       // (UpstreamLostError and a session connection that cannot open carry `upstream_failed`.)
@@ -89,10 +113,46 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
       }
       return fail(error);
     }
+  };
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const started = performance.now();
+    const audit = { server: null as string | null, tool: request.params.name, sanitized: false };
+    const record = (result: CallToolResult | null, error: unknown) =>
+      deps.audit?.record({
+        direction: 'server',
+        eventType: 'tool_call',
+        serverName: audit.server,
+        botId: session.spec.kind === 'bot' ? session.spec.slug : null,
+        clientId: session.clientId,
+        toolName: audit.tool,
+        input: request.params.arguments ?? {},
+        output: result ?? undefined,
+        durationMs: Math.round(performance.now() - started),
+        success: error === null && result?.isError !== true,
+        error:
+          error !== null
+            ? error instanceof Error
+              ? error.message
+              : String(error)
+            : result?.isError
+              ? firstText(result)
+              : null,
+        sanitized: audit.sanitized,
+      });
+    try {
+      const result = await callTool(request, extra, audit);
+      record(result, null);
+      return result;
+    } catch (error) {
+      record(null, error);
+      throw error;
+    }
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: view().resources }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: view().resourceTemplates }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: clean.resources(view().resources) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: clean.resources(view().resourceTemplates),
+  }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const route = view().resource(request.params.uri);
     if (!route) throw notInView('resource', request.params.uri);
@@ -100,7 +160,8 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
       client.readResource({ ...request.params, uri: route.uri }, options),
     );
     const current = view();
-    return { ...result, contents: result.contents.map((c) => ({ ...c, uri: current.publicUri(route.server, c.uri) })) };
+    const safe = clean.resourceResult(route.server, result);
+    return { ...safe, contents: safe.contents.map((c) => ({ ...c, uri: current.publicUri(route.server, c.uri) })) };
   });
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
     const route = view().resource(request.params.uri);
@@ -120,7 +181,7 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
     return {};
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: view().prompts }));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: clean.prompts(view().prompts) }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const route = view().prompt(request.params.name);
     if (!route) {

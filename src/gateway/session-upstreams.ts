@@ -12,6 +12,7 @@ import type { LiveUpstream } from '../upstream/types.js';
 import type { CallTracker } from './call-tracker.js';
 import type { OpenSessionUpstream } from './create-gateway.js';
 import type { GatewaySession } from './gateway-session.js';
+import type { SamplingBudget } from './sampling-budget.js';
 import { createUpstreamPeer, type PeerRouting } from './upstream-peer.js';
 
 /** Create the registry of session-owned upstreams. */
@@ -20,17 +21,19 @@ export function createSessionUpstreams({
   routing,
   log,
   openUpstream,
+  budget,
 }: {
   tracker: CallTracker;
   routing: PeerRouting;
   log: Logger;
   openUpstream: OpenSessionUpstream;
+  budget?: Pick<SamplingBudget, 'check' | 'charge'> | undefined;
 }) {
   const resolved = new Map<Promise<LiveUpstream>, LiveUpstream>();
   const everyone = new Set<GatewaySession>();
 
   const open = (session: GatewaySession, server: string, config: ServerConfig): Promise<LiveUpstream> => {
-    const peer = createUpstreamPeer({ tracker, routing, log, fixed: session });
+    const peer = createUpstreamPeer({ tracker, routing, log, fixed: session, budget });
     // Opened outside the calling request's context: the connection outlives the call.
     const opening = tracker.outside(() => openUpstream({ serverId: server, config, peer }));
     session.ownUpstreams.set(server, opening);

@@ -23,6 +23,7 @@ import type { UpstreamPeer } from '../upstream/types.js';
 import type { CallContext, CallTracker } from './call-tracker.js';
 import type { GatewaySession } from './gateway-session.js';
 import { WireError } from './relay-request.js';
+import type { SamplingBudget } from './sampling-budget.js';
 
 /** Where notifications that belong to no call go. */
 export type PeerRouting = {
@@ -56,11 +57,14 @@ export function createUpstreamPeer({
   routing,
   log,
   fixed = null,
+  budget,
 }: {
   tracker: CallTracker;
   routing: PeerRouting;
   log: Logger;
   fixed?: GatewaySession | null;
+  /** Per-server sampling budgets (X6); none: unlimited. */
+  budget?: Pick<SamplingBudget, 'check' | 'charge'> | undefined;
 }): UpstreamPeer {
   const keyOf = (server: string) => (fixed ? `${server}#${fixed.id}` : server);
 
@@ -87,14 +91,20 @@ export function createUpstreamPeer({
     capabilities: CAPABILITIES,
     attach(server: string, client: Client) {
       client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+        budget?.check(server);
         const target = callFor(server, 'sampling request', 'sampling');
         const schema = request.params.tools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
-        if ('extra' in target) {
-          return target.extra.sendRequest({ method: 'sampling/createMessage', params: request.params }, schema, {
-            signal: extra.signal,
-          });
-        }
-        return target.server.createMessage(request.params, { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS });
+        const options = { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS };
+        const result =
+          'extra' in target
+            ? await target.extra.sendRequest(
+                { method: 'sampling/createMessage', params: request.params },
+                schema,
+                options,
+              )
+            : await target.server.createMessage(request.params, options);
+        budget?.charge(server, request.params, result);
+        return result;
       });
       client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
         const target = callFor(server, 'elicitation request', 'elicitation');

@@ -13,9 +13,11 @@ import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
+import { auditRoutes } from './audit-routes.js';
 import { eventsRoute } from './events-route.js';
 import { toErrorResponse } from './http-errors.js';
 import { mcpRoutes } from './mcp-routes.js';
+import { rateLimit } from './rate-limit.js';
 import { requireOrigin } from './require-origin.js';
 import { requireToken } from './require-token.js';
 import { serversRoutes } from './servers-routes.js';
@@ -37,6 +39,8 @@ export type AppDeps = {
   /** The port listened on: turns on the Host/Origin check (off for in-process tests). */
   port?: () => number;
   heartbeatMs?: number;
+  /** The rug-pull pin guard, for `POST /api/servers/{name}/tools/{tool}/approve`. */
+  pins?: { approve(server: string, tool: string): Promise<boolean> };
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
@@ -51,6 +55,7 @@ export function createApp({
   gateway,
   port,
   heartbeatMs,
+  pins,
 }: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
@@ -72,7 +77,9 @@ export function createApp({
   const auth = requireToken({ verify: admin });
   app.use('/readyz', auth);
   app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
-  app.use('/api/*', auth);
+  // Rate limits (X3) after the token check, so the caller is known.
+  const limit = rateLimit({ limits: () => hub.config().limits });
+  app.use('/api/*', auth, limit);
   if (metrics) {
     app.use('/metrics', auth);
     app.get('/metrics', async (c) =>
@@ -80,11 +87,12 @@ export function createApp({
     );
   }
   app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
-  app.route('/api/servers', serversRoutes({ hub }));
+  app.route('/api/servers', serversRoutes({ hub, ...(pins ? { pins } : {}) }));
   if (db) app.route('/api/tokens', tokensRoutes({ db, hub }));
+  if (db) app.route('/api/audit', auditRoutes({ db }));
   if (gateway) {
-    app.use('/mcp', anyCaller);
-    app.use('/mcp/*', anyCaller);
+    app.use('/mcp', anyCaller, limit);
+    app.use('/mcp/*', anyCaller, limit);
     app.route('/mcp', mcpRoutes({ gateway, hub }));
   }
   return app;

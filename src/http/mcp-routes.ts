@@ -56,10 +56,12 @@ export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hon
           transports.delete(id);
         },
       });
+      const caller = c.get('caller');
       await gateway.openSession({
         transport,
         spec,
         label: path,
+        clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,
         onClose: () => {
           if (transport.sessionId) transports.delete(transport.sessionId);
         },

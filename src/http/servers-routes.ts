@@ -3,11 +3,14 @@
  * @module
  */
 import { Hono } from 'hono';
-import { UpstreamUnavailableError } from '../errors.js';
+import { HubError, UpstreamUnavailableError } from '../errors.js';
 import type { Hub } from '../hub/create-hub.js';
 
+/** Lifts a rug-pull quarantine (X5); false when the tool is not quarantined. */
+export type ApprovePins = { approve(server: string, tool: string): Promise<boolean> };
+
 /** Routes mounted at `/api/servers`. */
-export function serversRoutes({ hub }: { hub: Hub }): Hono {
+export function serversRoutes({ hub, pins }: { hub: Hub; pins?: ApprovePins }): Hono {
   const routes = new Hono();
   routes.get('/', (c) => c.json({ servers: hub.listServers() }));
   routes.get('/:name', (c) => c.json({ server: hub.getServer(c.req.param('name')) }));
@@ -31,5 +34,14 @@ export function serversRoutes({ hub }: { hub: Hub }): Hono {
     hub.disconnect(c.req.param('name'));
     return c.json({ server: hub.getServer(c.req.param('name')) }, 202);
   });
+  if (pins) {
+    routes.post('/:name/tools/:tool/approve', async (c) => {
+      const server = c.req.param('name');
+      const tool = c.req.param('tool');
+      if (!(await pins.approve(server, tool)))
+        throw new HubError('not_found', `tool "${tool}" of server "${server}" is not quarantined`);
+      return c.json({ server, tool, status: 'approved' as const });
+    });
+  }
   return routes;
 }

@@ -24,8 +24,25 @@ export type ConfigAppliedEvent = {
   readonly changed: readonly string[];
 };
 
+/**
+ * A pinned tool whose description or schema changed (X5): under policy `strict` it is hidden
+ * until approved. `shadows` names other servers' tools its description mentions, if any.
+ */
+export type ToolQuarantinedEvent = {
+  readonly type: 'tool_quarantined';
+  readonly server: string;
+  readonly tool: string;
+  readonly previousHash: string;
+  readonly hash: string;
+  readonly policy: 'strict' | 'warn';
+  readonly shadows?: readonly string[];
+};
+
+/** A quarantined tool's new description and schema were approved; it is listed again. */
+export type ToolApprovedEvent = { readonly type: 'tool_approved'; readonly server: string; readonly tool: string };
+
 /** Every event type the bus carries. */
-export type HubEvent = ServerEvent | ConfigErrorEvent | ConfigAppliedEvent;
+export type HubEvent = ServerEvent | ConfigErrorEvent | ConfigAppliedEvent | ToolQuarantinedEvent | ToolApprovedEvent;
 
 /** The `type` of a hub event. */
 export type HubEventType = HubEvent['type'];

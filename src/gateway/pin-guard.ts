@@ -1,0 +1,202 @@
+/**
+ * Rug-pull pins (SPEC X5): each tool's fingerprint (description and schemas, see
+ * `guard/tool-fingerprint.ts`) is pinned the first time a server lists it. When a server
+ * later lists a different one, the pin is quarantined, `tool_quarantined` is published once
+ * per new hash and a warning logged; under policy `strict` the tool is hidden from every view
+ * until `approve`, under `warn` it stays listed.
+ *
+ * Hiding does not wait for the database: `isHidden` also hides a tool whose current
+ * fingerprint differs from its pin, so a changed tool is never listed, not even between its
+ * `catalog_changed` and its quarantine. A tool with no pin yet is trusted (first sight).
+ *
+ * Descriptions naming other servers' tools (cross-server shadowing) are logged, and carried in
+ * the quarantine event as `shadows`, but never hidden for that alone.
+ * @module
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import type { EventBus } from '../bus/create-event-bus.js';
+import { findShadowing, type OtherTool, toolFingerprint } from '../guard/tool-fingerprint.js';
+import type { Hub } from '../hub/create-hub.js';
+import type { HubEvent } from '../hub/hub-event.js';
+import type { Db } from '../storage/create-db.js';
+import { approvePin, insertPin, listPins, quarantinePin, type ToolPin } from '../storage/pin-repo.js';
+
+/** The pin policy (config `pins.policy`). */
+export type PinPolicy = 'strict' | 'warn';
+
+/** What the guard needs. */
+export type PinGuardDeps = {
+  db: Db;
+  bus: EventBus<HubEvent>;
+  log: Logger;
+  hub: Pick<Hub, 'upstream' | 'config'>;
+  /** Read at each decision, so a config reload applies at once. */
+  policy: () => PinPolicy;
+};
+
+/** The pin guard. */
+export type PinGuard = {
+  /** Load the pins, check the servers connected now, and follow the bus. */
+  start(): Promise<void>;
+  /** Whether a view must leave the tool out (policy `strict` and changed since pinned). */
+  isHidden(server: string, tool: string): boolean;
+  /** Accept a quarantined tool's new fingerprint; false when it is not quarantined. */
+  approve(server: string, tool: string): Promise<boolean>;
+  /** The pin of a tool, if any (a copy). */
+  pin(server: string, tool: string): ToolPin | null;
+  /** Resolves once every check queued so far has run. */
+  idle(): Promise<void>;
+  /** Stop following the bus; resolves once pending database work is done. */
+  stop(): Promise<void>;
+};
+
+const keyOf = (server: string, tool: string) => `${server}\u0000${tool}`;
+
+/** Create the guard; call `start()` before the hub connects anything. */
+export function createPinGuard({ db, bus, log, hub, policy }: PinGuardDeps): PinGuard {
+  const guardLog = log.child({ mod: 'pins' });
+  const pins = new Map<string, ToolPin>();
+  // Catalogs are replaced, never mutated: fingerprints are computed once per tool object.
+  const fingerprints = new WeakMap<Tool, string>();
+  const byName = new WeakMap<readonly Tool[], Map<string, Tool>>();
+  const warnedShadows = new Set<string>();
+  // DB work is serialized per server: overlapping catalog events cannot pin or quarantine twice.
+  const queues = new Map<string, Promise<unknown>>();
+  let unsubscribe: (() => void) | null = null;
+
+  const fingerprint = (tool: Tool): string => {
+    let hash = fingerprints.get(tool);
+    if (hash === undefined) {
+      hash = toolFingerprint(tool);
+      fingerprints.set(tool, hash);
+    }
+    return hash;
+  };
+  const currentTool = (server: string, name: string): Tool | undefined => {
+    const tools = hub.upstream(server)?.catalog().tools;
+    if (!tools) return undefined;
+    let index = byName.get(tools);
+    if (!index) {
+      index = new Map(tools.map((t) => [t.name, t]));
+      byName.set(tools, index);
+    }
+    return index.get(name);
+  };
+
+  const serialized = <T>(server: string, work: () => Promise<T>): Promise<T> => {
+    const previous = queues.get(server) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    queues.set(server, settled);
+    void settled.then(() => {
+      if (queues.get(server) === settled) queues.delete(server);
+    });
+    return next;
+  };
+
+  const othersOf = (server: string): OtherTool[] =>
+    Object.keys(hub.config().mcpServers)
+      .filter((other) => other !== server)
+      .flatMap((other) => (hub.upstream(other)?.catalog().tools ?? []).map((t) => ({ server: other, name: t.name })));
+
+  const shadowsOf = (server: string, tool: Tool, hash: string): string[] => {
+    const shadows = findShadowing(server, tool, othersOf(server));
+    const warned = `${keyOf(server, tool.name)}\u0000${hash}`;
+    if (shadows.length > 0 && !warnedShadows.has(warned)) {
+      warnedShadows.add(warned);
+      guardLog.warn({ server, tool: tool.name, shadows }, 'tool description names tools of other servers');
+    }
+    return shadows;
+  };
+
+  const checkTool = async (server: string, tool: Tool): Promise<void> => {
+    const key = keyOf(server, tool.name);
+    const hash = fingerprint(tool);
+    const pin = pins.get(key);
+    if (!pin) {
+      await insertPin(db, server, tool.name, hash);
+      pins.set(key, { server, tool: tool.name, hash, status: 'pinned', pendingHash: null });
+      shadowsOf(server, tool, hash);
+      return;
+    }
+    // Unchanged, or a change already reported (a tool that changes back stays quarantined).
+    if (hash === pin.hash || (pin.status === 'quarantined' && pin.pendingHash === hash)) return;
+    await quarantinePin(db, server, tool.name, hash);
+    pins.set(key, { ...pin, status: 'quarantined', pendingHash: hash });
+    const shadows = shadowsOf(server, tool, hash);
+    const current = policy();
+    guardLog.warn(
+      { server, tool: tool.name, previousHash: pin.hash, hash, policy: current },
+      current === 'strict'
+        ? 'tool description or schema changed: hidden until approved (bnity mcp approve)'
+        : 'tool description or schema changed (policy warn: still listed)',
+    );
+    bus.publish({
+      type: 'tool_quarantined',
+      server,
+      tool: tool.name,
+      previousHash: pin.hash,
+      hash,
+      policy: current,
+      ...(shadows.length > 0 ? { shadows } : {}),
+    });
+  };
+
+  const check = (server: string): Promise<void> =>
+    serialized(server, async () => {
+      const tools = hub.upstream(server)?.catalog().tools ?? [];
+      for (const tool of tools) {
+        try {
+          await checkTool(server, tool);
+        } catch (error) {
+          guardLog.error({ err: error, server, tool: tool.name }, 'could not check a tool pin');
+        }
+      }
+    });
+
+  const idle = async (): Promise<void> => {
+    while (queues.size > 0) await Promise.all([...queues.values()]);
+  };
+
+  return {
+    async start() {
+      for (const pin of await listPins(db)) pins.set(keyOf(pin.server, pin.tool), pin);
+      unsubscribe = bus.subscribe(({ event }) => {
+        if (event.type === 'connected' || event.type === 'catalog_changed') void check(event.server);
+      });
+      await Promise.all(Object.keys(hub.config().mcpServers).map((server) => check(server)));
+    },
+    isHidden(server, tool) {
+      if (policy() !== 'strict') return false;
+      const pin = pins.get(keyOf(server, tool));
+      if (!pin) return false;
+      if (pin.status === 'quarantined') return true;
+      const current = currentTool(server, tool);
+      return current !== undefined && fingerprint(current) !== pin.hash;
+    },
+    approve(server, tool) {
+      return serialized(server, async () => {
+        const approved = await approvePin(db, server, tool);
+        if (approved === null) return false;
+        const key = keyOf(server, tool);
+        pins.set(key, { server, tool, hash: approved, status: 'approved', pendingHash: null });
+        guardLog.info({ server, tool, hash: approved }, 'tool change approved');
+        bus.publish({ type: 'tool_approved', server, tool });
+        // The tool may have changed again meanwhile: that is a new quarantine.
+        void check(server);
+        return true;
+      });
+    },
+    pin(server, tool) {
+      const pin = pins.get(keyOf(server, tool));
+      return pin ? { ...pin } : null;
+    },
+    idle,
+    async stop() {
+      unsubscribe?.();
+      unsubscribe = null;
+      await idle();
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Reading and pruning the audit log (SPEC X7, section 7 `GET /api/audit`).
+ * @module
+ */
+import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { Db } from './create-db.js';
+import { mcpAuditTable } from './schema.js';
+import { withBusyRetry } from './with-busy-retry.js';
+
+/** One audit entry in the section 7 shape. */
+export type AuditRow = {
+  id: string;
+  /** ISO 8601. */
+  timestamp: string;
+  direction: 'client' | 'server';
+  eventType: string;
+  serverName: string | null;
+  botId: string | null;
+  clientId: string | null;
+  toolName: string | null;
+  inputHash: string | null;
+  outputHash: string | null;
+  durationMs: number | null;
+  success: boolean;
+  error: string | null;
+  sanitized: boolean;
+  tokenUsage: number | null;
+};
+
+/** Filters of {@link queryAudit}; each one given must match exactly. */
+export type AuditFilters = {
+  server?: string;
+  bot?: string;
+  client?: string;
+  direction?: 'client' | 'server';
+  event?: string;
+  tool?: string;
+  /** Inclusive lower bound. */
+  since?: Date;
+  /** Exclusive upper bound. */
+  until?: Date;
+  /** Defaults to {@link AUDIT_DEFAULT_LIMIT}, capped at {@link AUDIT_MAX_LIMIT}. */
+  limit?: number;
+};
+
+export const AUDIT_DEFAULT_LIMIT = 100;
+export const AUDIT_MAX_LIMIT = 1_000;
+
+/** Matching entries, newest first (timestamp, then id, descending). */
+export async function queryAudit(db: Db, filters: AuditFilters = {}): Promise<AuditRow[]> {
+  const t = mcpAuditTable;
+  const conditions: SQL[] = [];
+  if (filters.server !== undefined) conditions.push(eq(t.serverName, filters.server));
+  if (filters.bot !== undefined) conditions.push(eq(t.botId, filters.bot));
+  if (filters.client !== undefined) conditions.push(eq(t.clientId, filters.client));
+  if (filters.direction !== undefined) conditions.push(eq(t.direction, filters.direction));
+  if (filters.event !== undefined) conditions.push(eq(t.eventType, filters.event));
+  if (filters.tool !== undefined) conditions.push(eq(t.toolName, filters.tool));
+  if (filters.since !== undefined) conditions.push(gte(t.timestamp, filters.since));
+  if (filters.until !== undefined) conditions.push(lt(t.timestamp, filters.until));
+  const requested = Math.trunc(filters.limit ?? AUDIT_DEFAULT_LIMIT);
+  const limit = Math.min(Math.max(Number.isFinite(requested) ? requested : AUDIT_DEFAULT_LIMIT, 1), AUDIT_MAX_LIMIT);
+  const rows = await db
+    .select()
+    .from(t)
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(t.timestamp), desc(t.id))
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    timestamp: r.timestamp.toISOString(),
+    direction: r.direction,
+    eventType: r.eventType,
+    serverName: r.serverName,
+    botId: r.botId,
+    clientId: r.clientId,
+    toolName: r.toolName,
+    inputHash: r.inputHash,
+    outputHash: r.outputHash,
+    durationMs: r.durationMs,
+    success: r.success,
+    error: r.error,
+    sanitized: r.sanitized,
+    tokenUsage: r.tokenUsage,
+  }));
+}
+
+/** Delete the entries older than `olderThan` (retention, `audit.retentionDays`); returns how many. */
+export async function pruneAudit(db: Db, olderThan: Date): Promise<number> {
+  const result = await withBusyRetry(() => db.delete(mcpAuditTable).where(lt(mcpAuditTable.timestamp, olderThan)));
+  return result.rowsAffected;
+}

@@ -1,0 +1,45 @@
+/**
+ * Audit housekeeping (SPEC X7): rows older than `audit.retentionDays` are pruned at start
+ * and then every hour; bus events that are security facts become audit rows too.
+ * @module
+ */
+import type { Logger } from 'pino';
+import type { EventBus } from '../bus/create-event-bus.js';
+import type { HubEvent } from '../hub/hub-event.js';
+import { pruneAudit } from './audit-query.js';
+import type { AuditWriter } from './audit-writer.js';
+import type { Db } from './create-db.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Prune now and every hour; returns the timer (unref'd) to clear on shutdown. */
+export function startAuditRetention({ db, days, log }: { db: Db; days: () => number; log: Logger }): NodeJS.Timeout {
+  const prune = () => {
+    void pruneAudit(db, new Date(Date.now() - days() * DAY_MS))
+      .then((removed) => {
+        if (removed > 0) log.info({ removed }, 'pruned audit rows past their retention');
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'audit pruning failed'));
+  };
+  prune();
+  const timer = setInterval(prune, 60 * 60 * 1000);
+  timer.unref();
+  return timer;
+}
+
+/** Record quarantines and approvals (X5) and config errors as audit rows; returns the unsubscribe. */
+export function auditBusEvents(bus: EventBus<HubEvent>, audit: Pick<AuditWriter, 'record'>): () => void {
+  return bus.subscribe(({ event, at }) => {
+    if (event.type === 'tool_quarantined' || event.type === 'tool_approved') {
+      audit.record({
+        direction: 'client',
+        eventType: event.type,
+        serverName: event.server,
+        toolName: event.tool,
+        input: event,
+        success: event.type === 'tool_approved',
+        at: new Date(at),
+      });
+    }
+  });
+}

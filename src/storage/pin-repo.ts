@@ -1,0 +1,73 @@
+/**
+ * Rug-pull pins (SPEC X5), the stored part: one row per server and tool with the hash first
+ * seen, and, while quarantined, the hash that replaced it. Every write retries a busy lock.
+ * @module
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Db } from './create-db.js';
+import { toolPinsTable } from './schema.js';
+import { withBusyRetry } from './with-busy-retry.js';
+
+/** A pin as the guard keeps it in memory. */
+export type ToolPin = {
+  server: string;
+  tool: string;
+  hash: string;
+  status: 'pinned' | 'quarantined' | 'approved';
+  pendingHash: string | null;
+};
+
+const where = (server: string, tool: string) =>
+  and(eq(toolPinsTable.serverName, server), eq(toolPinsTable.toolName, tool));
+
+/** Every pin. */
+export async function listPins(db: Db): Promise<ToolPin[]> {
+  const t = toolPinsTable;
+  const rows = await db
+    .select({ server: t.serverName, tool: t.toolName, hash: t.hash, status: t.status, pendingHash: t.pendingHash })
+    .from(t);
+  return rows;
+}
+
+/** Pin a tool seen for the first time; a pin already there is left as it is. */
+export async function insertPin(db: Db, server: string, tool: string, hash: string): Promise<void> {
+  await withBusyRetry(() =>
+    db
+      .insert(toolPinsTable)
+      .values({ serverName: server, toolName: tool, hash, status: 'pinned' })
+      .onConflictDoNothing(),
+  );
+}
+
+/** Quarantine a pinned tool whose hash became `pendingHash` (the pinned hash stays). */
+export async function quarantinePin(
+  db: Db,
+  server: string,
+  tool: string,
+  pendingHash: string,
+  at = new Date(),
+): Promise<void> {
+  await withBusyRetry(() =>
+    db.update(toolPinsTable).set({ status: 'quarantined', pendingHash, updatedAt: at }).where(where(server, tool)),
+  );
+}
+
+/**
+ * Accept a quarantined tool's new hash: it becomes the pin. Returns the hash approved, or null
+ * when the tool is not quarantined.
+ */
+export async function approvePin(db: Db, server: string, tool: string, at = new Date()): Promise<string | null> {
+  const t = toolPinsTable;
+  const [row] = await withBusyRetry(() =>
+    db.select({ status: t.status, pendingHash: t.pendingHash }).from(t).where(where(server, tool)).limit(1),
+  );
+  if (row?.status !== 'quarantined' || !row.pendingHash) return null;
+  const pending = row.pendingHash;
+  const result = await withBusyRetry(() =>
+    db
+      .update(t)
+      .set({ hash: pending, status: 'approved', pendingHash: null, updatedAt: at })
+      .where(and(where(server, tool), eq(t.status, 'quarantined'), eq(t.pendingHash, pending))),
+  );
+  return result.rowsAffected > 0 ? pending : null;
+}

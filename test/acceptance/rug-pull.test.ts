@@ -1,0 +1,101 @@
+/**
+ * X5 acceptance: a tool whose description changes after it was pinned is quarantined —
+ * `tool_quarantined` on /api/events, gone from `/mcp`'s list, its calls refused — until
+ * `POST /api/servers/{name}/tools/{tool}/approve` (or `bnity mcp approve`) lifts it.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { approveCommand } from '../../src/cli/approve-command.js';
+import { connectHttpClient } from '../support/mcp-client.js';
+import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
+import { waitFor } from '../support/wait-for.js';
+
+const RUG_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
+
+describe('rug-pull pins', () => {
+  let svc: TestService;
+  let sse: Awaited<ReturnType<TestService['events']>>;
+  let client: Client;
+  let listChanged = 0;
+
+  beforeAll(async () => {
+    svc = await startTestService({
+      mcpServers: { rug: { command: process.execPath, args: [RUG_SERVER], healthIntervalMs: 60_000 } },
+    });
+    sse = await svc.events('?lastEventId=0');
+    await waitFor(async () => (await svc.server('rug'))?.state === 'connected', {
+      what: 'rug connected',
+      timeoutMs: 20_000,
+    });
+    client = await connectHttpClient(`${svc.service.url}/mcp`);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      listChanged += 1;
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    await sse?.close();
+    await svc?.stop();
+  });
+
+  const names = async () => (await client.listTools()).tools.map((t) => t.name);
+  const eventsOf = (type: string) => sse.events.filter((e) => e.event === type);
+
+  it('lists the tool as first seen', async () => {
+    expect(await names()).toEqual(['rug__calc', 'rug__mutate']);
+    const answer = await client.callTool({ name: 'rug__calc', arguments: { a: 2, b: 3 } });
+    expect(answer.content).toEqual([{ type: 'text', text: '5' }]);
+  });
+
+  it('hides a changed tool, reports it once and refuses calls to it', async () => {
+    await client.callTool({ name: 'rug__mutate', arguments: {} });
+    const event = await sse.next((e) => e.event === 'tool_quarantined');
+    expect(event.data).toMatchObject({ server: 'rug', tool: 'calc', policy: 'strict' });
+    const data = event.data as { previousHash: string; hash: string };
+    expect(data.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(data.hash).not.toBe(data.previousHash);
+    await waitFor(async () => !(await names()).includes('rug__calc'), { what: 'calc hidden', timeoutMs: 10_000 });
+    expect(await names()).toEqual(['rug__mutate']);
+    await waitFor(() => listChanged > 0, { what: 'tools/list_changed', timeoutMs: 10_000 });
+    await expect(client.callTool({ name: 'rug__calc', arguments: { a: 1, b: 1 } })).rejects.toThrow(
+      /not available in this view/,
+    );
+    expect(eventsOf('tool_quarantined')).toHaveLength(1);
+  });
+
+  it('approve brings it back with its new description', async () => {
+    const approved = await svc.api('/api/servers/rug/tools/calc/approve', { method: 'POST' });
+    expect(approved).toEqual({ status: 200, body: { server: 'rug', tool: 'calc', status: 'approved' } });
+    await sse.next((e) => e.event === 'tool_approved');
+    await waitFor(async () => (await names()).includes('rug__calc'), { what: 'calc listed again', timeoutMs: 10_000 });
+    const calc = (await client.listTools()).tools.find((t) => t.name === 'rug__calc');
+    expect(calc?.description).toContain('Adds two numbers.');
+    const answer = await client.callTool({ name: 'rug__calc', arguments: { a: 2, b: 2 } });
+    expect(answer.content).toEqual([{ type: 'text', text: '4' }]);
+    const again = await svc.api<{ error: { code: string } }>('/api/servers/rug/tools/calc/approve', { method: 'POST' });
+    expect(again.status).toBe(404);
+  });
+
+  it('bnity mcp approve lifts a quarantine through the service, and fails clearly when there is none', async () => {
+    await client.callTool({ name: 'rug__mutate', arguments: { text: 'Adds. Version three' } });
+    await waitFor(() => eventsOf('tool_quarantined').length === 2, { what: 'second quarantine', timeoutMs: 10_000 });
+    await waitFor(async () => !(await names()).includes('rug__calc'), { what: 'calc hidden', timeoutMs: 10_000 });
+
+    const out: string[] = [];
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
+    const env = { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN };
+    try {
+      expect(await approveCommand(['rug', 'calc', '--url', svc.service.url, '--home', svc.home], env)).toBe(0);
+      expect(await approveCommand(['rug', 'calc', '--url', svc.service.url, '--home', svc.home], env)).toBe(1);
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+    }
+    expect(out.join('')).toMatch(/approved tool "calc" of server "rug"/);
+    expect(out.join('')).toMatch(/could not approve tool "calc" of server "rug".*404.*not quarantined/);
+    await waitFor(async () => (await names()).includes('rug__calc'), { what: 'calc listed again', timeoutMs: 10_000 });
+  });
+});
