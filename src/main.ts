@@ -165,6 +165,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         port: () => listening.port,
         db: store.db,
         pins,
+        sampling: budget,
         verifyToken:
           options.verifyToken ??
           createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),

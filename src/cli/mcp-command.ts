@@ -7,6 +7,7 @@ import { loadConfig } from '../config/load-config.js';
 import { resolveConfigPath, resolveHome } from '../config/resolve-paths.js';
 import type { ServerStatus } from '../hub/server-status.js';
 import { approveCommand } from './approve-command.js';
+import { budgetCommand } from './budget-command.js';
 import { credentialCommand } from './credential-command.js';
 import { formatTable } from './format-table.js';
 import { mcpServeCommand } from './mcp-serve-command.js';
@@ -17,6 +18,7 @@ import { UsageError } from './usage-error.js';
 const HELP = `Usage: bnity mcp list|status [--json] [--url URL] [--home DIR] [--config PATH]
        bnity mcp serve --stdio [--bot SLUG | --server NAME] [--config PATH] [--home DIR]
        bnity mcp credential set|list|remove [NAME] [--home DIR]
+       bnity mcp budget reset SERVER [--url URL] [--home DIR]
        bnity mcp approve SERVER TOOL [--url URL] [--home DIR] [--json]`;
 
 /** Run `bnity mcp …`. */
@@ -28,6 +30,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   }
   if (sub === 'serve') return mcpServeCommand(rest);
   if (sub === 'credential') return credentialCommand(rest);
+  if (sub === 'budget') return budgetCommand(rest);
   if (sub === 'approve') return approveCommand(rest);
   if (sub !== 'list' && sub !== 'status')
     throw new UsageError(`unknown subcommand "mcp ${sub}": run 'bnity mcp --help'`);

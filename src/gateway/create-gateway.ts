@@ -141,9 +141,9 @@ export function createGateway({
       }
     },
   };
-  const peer = createUpstreamPeer({ tracker, routing, log: gatewayLog, budget });
+  const peer = createUpstreamPeer({ tracker, routing, log: gatewayLog, budget, audit });
   const subscriptions = createResourceSubscriptions();
-  const own = createSessionUpstreams({ tracker, routing, log: gatewayLog, openUpstream, budget });
+  const own = createSessionUpstreams({ tracker, routing, log: gatewayLog, openUpstream, budget, audit });
 
   const upstreamFor = async (session: GatewaySession, server: string, config: ServerConfig): Promise<LiveUpstream> => {
     if (config.scope === 'session') return own.get(session, server, config);

@@ -48,13 +48,14 @@ export async function createSamplingBudget({
         );
       }
     },
-    /** Charge an answered request to `server`. */
-    charge(server: string, request: CreateMessageRequest['params'], result: { content: unknown }): void {
+    /** Charge an answered request to `server`; returns the tokens charged. */
+    charge(server: string, request: CreateMessageRequest['params'], result: { content: unknown }): number {
       const tokens = estimateSamplingTokens(request, result);
       used.set(server, (used.get(server) ?? 0) + tokens);
       writes = writes
         .then(() => recordSamplingUsage(db, server, tokens))
         .catch((error: unknown) => log.warn({ err: error, server }, 'sampling usage not persisted'));
+      return tokens;
     },
     used: (server: string): number => used.get(server) ?? 0,
     async reset(server: string): Promise<void> {

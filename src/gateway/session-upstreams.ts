@@ -8,6 +8,7 @@ import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
+import type { AuditEntry } from '../storage/audit-writer.js';
 import type { LiveUpstream } from '../upstream/types.js';
 import type { CallTracker } from './call-tracker.js';
 import type { OpenSessionUpstream } from './create-gateway.js';
@@ -22,18 +23,20 @@ export function createSessionUpstreams({
   log,
   openUpstream,
   budget,
+  audit,
 }: {
   tracker: CallTracker;
   routing: PeerRouting;
   log: Logger;
   openUpstream: OpenSessionUpstream;
   budget?: Pick<SamplingBudget, 'check' | 'charge'> | undefined;
+  audit?: { record(entry: AuditEntry): void } | undefined;
 }) {
   const resolved = new Map<Promise<LiveUpstream>, LiveUpstream>();
   const everyone = new Set<GatewaySession>();
 
   const open = (session: GatewaySession, server: string, config: ServerConfig): Promise<LiveUpstream> => {
-    const peer = createUpstreamPeer({ tracker, routing, log, fixed: session, budget });
+    const peer = createUpstreamPeer({ tracker, routing, log, fixed: session, budget, audit });
     // Opened outside the calling request's context: the connection outlives the call.
     const opening = tracker.outside(() => openUpstream({ serverId: server, config, peer }));
     session.ownUpstreams.set(server, opening);

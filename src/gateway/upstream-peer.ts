@@ -19,6 +19,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import type { AuditEntry } from '../storage/audit-writer.js';
 import type { UpstreamPeer } from '../upstream/types.js';
 import type { CallContext, CallTracker } from './call-tracker.js';
 import type { GatewaySession } from './gateway-session.js';
@@ -58,6 +59,7 @@ export function createUpstreamPeer({
   log,
   fixed = null,
   budget,
+  audit,
 }: {
   tracker: CallTracker;
   routing: PeerRouting;
@@ -65,6 +67,8 @@ export function createUpstreamPeer({
   fixed?: GatewaySession | null;
   /** Per-server sampling budgets (X6); none: unlimited. */
   budget?: Pick<SamplingBudget, 'check' | 'charge'> | undefined;
+  /** Sampling requests are audited (X7). */
+  audit?: { record(entry: AuditEntry): void } | undefined;
 }): UpstreamPeer {
   const keyOf = (server: string) => (fixed ? `${server}#${fixed.id}` : server);
 
@@ -91,20 +95,43 @@ export function createUpstreamPeer({
     capabilities: CAPABILITIES,
     attach(server: string, client: Client) {
       client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
-        budget?.check(server);
-        const target = callFor(server, 'sampling request', 'sampling');
-        const schema = request.params.tools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
-        const options = { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS };
-        const result =
-          'extra' in target
-            ? await target.extra.sendRequest(
-                { method: 'sampling/createMessage', params: request.params },
-                schema,
-                options,
-              )
-            : await target.server.createMessage(request.params, options);
-        budget?.charge(server, request.params, result);
-        return result;
+        const started = performance.now();
+        const record = (session: GatewaySession | null, output: unknown, error: unknown, tokens: number | null) =>
+          audit?.record({
+            direction: 'client',
+            eventType: 'sampling_request',
+            serverName: server,
+            botId: session?.spec.kind === 'bot' ? session.spec.slug : null,
+            clientId: session?.clientId ?? null,
+            input: request.params,
+            output,
+            durationMs: Math.round(performance.now() - started),
+            success: error === null,
+            error: error === null ? null : error instanceof Error ? error.message : String(error),
+            tokenUsage: tokens,
+          });
+        let session: GatewaySession | null = null;
+        try {
+          budget?.check(server);
+          const target = callFor(server, 'sampling request', 'sampling');
+          session = 'extra' in target ? target.session : target;
+          const schema = request.params.tools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
+          const options = { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS };
+          const result =
+            'extra' in target
+              ? await target.extra.sendRequest(
+                  { method: 'sampling/createMessage', params: request.params },
+                  schema,
+                  options,
+                )
+              : await target.server.createMessage(request.params, options);
+          const tokens = budget?.charge(server, request.params, result) ?? null;
+          record(session, result, null, tokens);
+          return result;
+        } catch (error) {
+          record(session, undefined, error, null);
+          throw error;
+        }
       });
       client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
         const target = callFor(server, 'elicitation request', 'elicitation');

@@ -20,7 +20,7 @@ import { mcpRoutes } from './mcp-routes.js';
 import { rateLimit } from './rate-limit.js';
 import { requireOrigin } from './require-origin.js';
 import { requireToken } from './require-token.js';
-import { serversRoutes } from './servers-routes.js';
+import { type SamplingUsage, serversRoutes } from './servers-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
 
 /** What the app needs. */
@@ -41,6 +41,8 @@ export type AppDeps = {
   heartbeatMs?: number;
   /** The rug-pull pin guard, for `POST /api/servers/{name}/tools/{tool}/approve`. */
   pins?: { approve(server: string, tool: string): Promise<boolean> };
+  /** Sampling usage per server and its reset (X6). */
+  sampling?: SamplingUsage;
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
@@ -56,6 +58,7 @@ export function createApp({
   port,
   heartbeatMs,
   pins,
+  sampling,
 }: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
@@ -87,7 +90,7 @@ export function createApp({
     );
   }
   app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
-  app.route('/api/servers', serversRoutes({ hub, ...(pins ? { pins } : {}) }));
+  app.route('/api/servers', serversRoutes({ hub, ...(pins ? { pins } : {}), ...(sampling ? { sampling } : {}) }));
   if (db) app.route('/api/tokens', tokensRoutes({ db, hub }));
   if (db) app.route('/api/audit', auditRoutes({ db }));
   if (gateway) {

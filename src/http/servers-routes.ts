@@ -5,15 +5,39 @@
 import { Hono } from 'hono';
 import { HubError, UpstreamUnavailableError } from '../errors.js';
 import type { Hub } from '../hub/create-hub.js';
+import type { ServerStatus } from '../hub/server-status.js';
 
 /** Lifts a rug-pull quarantine (X5); false when the tool is not quarantined. */
 export type ApprovePins = { approve(server: string, tool: string): Promise<boolean> };
 
+/** Sampling spent per server (X6), and its reset. */
+export type SamplingUsage = { used(server: string): number; reset(server: string): Promise<void> };
+
 /** Routes mounted at `/api/servers`. */
-export function serversRoutes({ hub, pins }: { hub: Hub; pins?: ApprovePins }): Hono {
+export function serversRoutes({
+  hub,
+  pins,
+  sampling,
+}: {
+  hub: Hub;
+  pins?: ApprovePins;
+  sampling?: SamplingUsage;
+}): Hono {
   const routes = new Hono();
-  routes.get('/', (c) => c.json({ servers: hub.listServers() }));
-  routes.get('/:name', (c) => c.json({ server: hub.getServer(c.req.param('name')) }));
+  // Each status gains what sampling it has spent and its budget (null: unlimited).
+  const withSampling = (status: ServerStatus) => ({
+    ...status,
+    samplingUsedTokens: sampling?.used(status.name) ?? 0,
+    samplingBudgetTokens: hub.config().mcpServers[status.name]?.samplingBudgetTokens ?? null,
+  });
+  routes.get('/', (c) => c.json({ servers: hub.listServers().map(withSampling) }));
+  routes.get('/:name', (c) => c.json({ server: withSampling(hub.getServer(c.req.param('name'))) }));
+  routes.post('/:name/sampling/reset', async (c) => {
+    const name = c.req.param('name');
+    hub.getServer(name);
+    await sampling?.reset(name);
+    return c.json({ server: withSampling(hub.getServer(name)) });
+  });
   routes.get('/:name/stderr', (c) => {
     const name = c.req.param('name');
     hub.getServer(name);
