@@ -23,8 +23,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { HubError, UpstreamUnavailableError } from '../errors.js';
-import type { AuditEntry } from '../storage/audit-writer.js';
 import type { AggregatedView } from './aggregate.js';
+import { type AuditSink, startAudit } from './audit-request.js';
 import type { GatewaySanitizer } from './gateway-sanitizer.js';
 import type { GatewaySession } from './gateway-session.js';
 import { type RelayDeps, relayRequest, toWireError, WireError } from './relay-request.js';
@@ -45,7 +45,7 @@ export type HandlerDeps = RelayDeps & {
   /** Descriptions and results from upstreams pass it (X4). */
   sanitizer: GatewaySanitizer;
   /** Every agent request is audited (X7); none in tests that do not care. */
-  audit?: { record(entry: AuditEntry): void } | undefined;
+  audit?: AuditSink | undefined;
   /** Where failures that are our own are logged (the agent only gets `internal error`). */
   log: Logger;
   /** Relay `logging/setLevel` to every upstream in the session's view. */
@@ -68,8 +68,24 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
     if (wire.cause !== undefined) deps.log.warn({ err: wire.cause, session: session.id }, 'agent request failed');
     throw wire;
   };
-  const relay = <T>(extra: ServerExtra, owner: string, run: Parameters<typeof relayRequest<T>>[4]) =>
-    relayRequest(deps, session, extra, owner, run).catch(fail);
+  /** Relay to the owner and audit it (X7) as `event` on `item`. */
+  const relay = async <T>(
+    extra: ServerExtra,
+    owner: string,
+    run: Parameters<typeof relayRequest<T>>[4],
+    audited: { event: string; item: string; input: unknown },
+  ): Promise<T> => {
+    const finish = startAudit(deps.audit, session);
+    const base = { eventType: audited.event, serverName: owner, toolName: audited.item, input: audited.input };
+    try {
+      const result = await relayRequest(deps, session, extra, owner, run);
+      finish({ ...base, output: result, success: true });
+      return result;
+    } catch (error) {
+      finish({ ...base, success: false, error });
+      return fail(error);
+    }
+  };
 
   const clean = deps.sanitizer;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: clean.tools(view().tools) }));
@@ -115,28 +131,17 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
     }
   };
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const started = performance.now();
+    const finish = startAudit(deps.audit, session);
     const audit = { server: null as string | null, tool: request.params.name, sanitized: false };
     const record = (result: CallToolResult | null, error: unknown) =>
-      deps.audit?.record({
-        direction: 'server',
+      finish({
         eventType: 'tool_call',
         serverName: audit.server,
-        botId: session.spec.kind === 'bot' ? session.spec.slug : null,
-        clientId: session.clientId,
         toolName: audit.tool,
         input: request.params.arguments ?? {},
         output: result ?? undefined,
-        durationMs: Math.round(performance.now() - started),
         success: error === null && result?.isError !== true,
-        error:
-          error !== null
-            ? error instanceof Error
-              ? error.message
-              : String(error)
-            : result?.isError
-              ? firstText(result)
-              : null,
+        error: error ?? (result?.isError ? firstText(result) : null),
         sanitized: audit.sanitized,
       });
     try {
@@ -156,8 +161,11 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const route = view().resource(request.params.uri);
     if (!route) throw notInView('resource', request.params.uri);
-    const result = await relay(extra, route.server, (client, options) =>
-      client.readResource({ ...request.params, uri: route.uri }, options),
+    const result = await relay(
+      extra,
+      route.server,
+      (client, options) => client.readResource({ ...request.params, uri: route.uri }, options),
+      { event: 'resource_read', item: request.params.uri, input: request.params },
     );
     const current = view();
     const safe = clean.resourceResult(route.server, result);
@@ -167,7 +175,11 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
     const route = view().resource(request.params.uri);
     if (!route) throw notInView('resource', request.params.uri);
     if (deps.subscriptionChange(session, route.server, route.uri, 'add') !== 'none') {
-      await relay(extra, route.server, (client, options) => client.subscribeResource({ uri: route.uri }, options));
+      await relay(extra, route.server, (client, options) => client.subscribeResource({ uri: route.uri }, options), {
+        event: 'resource_subscribe',
+        item: request.params.uri,
+        input: request.params,
+      });
     }
     session.subscriptions.add(request.params.uri);
     return {};
@@ -176,7 +188,11 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
     const route = view().resource(request.params.uri);
     session.subscriptions.delete(request.params.uri);
     if (route && deps.subscriptionChange(session, route.server, route.uri, 'remove') !== 'none') {
-      await relay(extra, route.server, (client, options) => client.unsubscribeResource({ uri: route.uri }, options));
+      await relay(extra, route.server, (client, options) => client.unsubscribeResource({ uri: route.uri }, options), {
+        event: 'resource_unsubscribe',
+        item: request.params.uri,
+        input: request.params,
+      });
     }
     return {};
   });
@@ -188,8 +204,11 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
       const down = deps.unavailableOwner(session, request.params.name);
       throw down ? toWireError(down) : notInView('prompt', request.params.name);
     }
-    return relay(extra, route.server, (client, options) =>
-      client.getPrompt({ ...request.params, name: route.name }, options),
+    return relay(
+      extra,
+      route.server,
+      (client, options) => client.getPrompt({ ...request.params, name: route.name }, options),
+      { event: 'prompt_get', item: route.name, input: request.params },
     );
   });
 
@@ -211,8 +230,11 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
         ref.type === 'ref/prompt' ? 'prompt' : 'resource',
         ref.type === 'ref/prompt' ? ref.name : ref.uri,
       );
-    return relay(extra, route.server, (client, options) =>
-      client.complete({ ...request.params, ref: route.ref }, options),
+    return relay(
+      extra,
+      route.server,
+      (client, options) => client.complete({ ...request.params, ref: route.ref }, options),
+      { event: 'completion', item: ref.type === 'ref/prompt' ? ref.name : ref.uri, input: request.params },
     );
   });
 
