@@ -60,8 +60,10 @@ export async function createSamplingBudget({
     used: (server: string): number => used.get(server) ?? 0,
     async reset(server: string): Promise<void> {
       used.delete(server);
-      await writes;
-      await resetSamplingUsage(db, server);
+      // Queued behind earlier charges, and ahead of later ones, so none is lost or undone.
+      const done = writes.then(() => resetSamplingUsage(db, server));
+      writes = done.catch((error: unknown) => log.warn({ err: error, server }, 'sampling reset not persisted'));
+      await done;
     },
     flush: () => writes,
   };
