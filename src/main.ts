@@ -47,6 +47,8 @@ export type ServiceOptions = {
   log?: Logger;
   /** Serve HTTP (default); `false` for `bnity mcp serve --stdio`, which serves one stdio session. */
   listen?: boolean;
+  /** Values to mask in the log (shared with the logger made by the CLI). */
+  secrets?: Set<string>;
   /** Accepts tokens besides the admin token, e.g. bot-bound ones (the API token store plugs in here). */
   verifyToken?: VerifyToken;
 };
@@ -65,7 +67,8 @@ export type Service = {
 /** Start boternity. Rejects (with a ConfigError naming file, server and field) on a bad config. */
 export async function startService(options: ServiceOptions = {}): Promise<Service> {
   const env = options.env ?? process.env;
-  const log = options.log ?? createLogger();
+  const secrets = options.secrets ?? new Set<string>();
+  const log = options.log ?? createLogger({ secrets });
   const home = resolveHome({ ...(options.home ? { home: options.home } : {}), env });
   await mkdir(home, { recursive: true, mode: 0o700 });
   const { path: configPath, source } = resolveConfigPath({
@@ -98,7 +101,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     await reapLeftovers(ledger, config.shutdown.graceMs, log);
     const admin = await ensureAdminToken(home, env);
     // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
-    const credentials = await openKeystore({ home, env });
+    const keystore = await openKeystore({ home, env });
+    // Secrets handed to upstreams are masked in the log output from then on.
+    const credentials = {
+      async get(name: string) {
+        const secret = await keystore.get(name);
+        if (secret) secrets.add(secret);
+        return secret;
+      },
+    };
 
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
     const upstreamOptions = () => ({

@@ -42,11 +42,13 @@ export async function mcpServeCommand(argv: readonly string[]): Promise<number> 
       ? { kind: 'server', server: values.server }
       : { kind: 'all' };
 
+  const secrets = new Set<string>();
   const service = await startService({
     ...(values.config ? { config: values.config } : {}),
     ...(values.home ? { home: values.home } : {}),
     listen: false,
-    log: createLogger({ toStderr: true }),
+    secrets,
+    log: createLogger({ toStderr: true, secrets }),
   });
   const transport = new StdioServerTransport();
   let end: (reason: string) => void = () => undefined;

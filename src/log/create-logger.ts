@@ -26,15 +26,34 @@ export type CreateLoggerOptions = {
   toStderr?: boolean;
   /** Pretty output for people; default: when the destination is a TTY outside CI. */
   pretty?: boolean;
+  /**
+   * Secret values (keystore credentials in use) masked wherever they appear in a line, e.g.
+   * an upstream that echoes its Authorization header into an error body (C6).
+   */
+  secrets?: ReadonlySet<string>;
 };
+
+/** Replace every known secret in a serialized log line. */
+export function maskSecrets(line: string, secrets: ReadonlySet<string>): string {
+  let out = line;
+  for (const secret of secrets)
+    if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('[redacted]');
+  return out;
+}
 
 /** Create the root logger. */
 export function createLogger({
   level = process.env.BOTERNITY_LOG_LEVEL ?? 'info',
   toStderr = false,
   pretty = (toStderr ? process.stderr.isTTY : process.stdout.isTTY) && !process.env.CI,
+  secrets,
 }: CreateLoggerOptions = {}): Logger {
-  const options: LoggerOptions = { level, base: { service: 'boternity' }, redact: REDACT_PATHS };
+  const options: LoggerOptions = {
+    level,
+    base: { service: 'boternity' },
+    redact: REDACT_PATHS,
+    ...(secrets ? { hooks: { streamWrite: (line: string) => maskSecrets(line, secrets) } } : {}),
+  };
   if (pretty) {
     return pino({
       ...options,
