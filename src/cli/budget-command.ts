@@ -4,6 +4,7 @@
  * @module
  */
 import { resolveHome } from '../config/resolve-paths.js';
+import { HubError } from '../errors.js';
 import { parseFlags } from './parse-flags.js';
 import { createServiceClient, isUnreachable } from './service-client.js';
 import { UsageError } from './usage-error.js';

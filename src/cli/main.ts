@@ -15,6 +15,9 @@ Commands:
   serve [--config PATH] [--home DIR] [--host H] [--port N]   run the service
   mcp list|status [--json]                                   show supervised servers
   mcp serve --stdio [--bot SLUG | --server NAME]             serve MCP on stdin/stdout
+  mcp approve SERVER TOOL                                    lift a rug-pull quarantine
+  mcp budget reset SERVER                                    reset a server's sampling budget
+  mcp credential set|list|remove [NAME]                      keystore of outgoing credentials
   token create [--bot SLUG] [--name NAME] | list | revoke ID make and revoke API tokens
 
 Run 'bnity <command> --help' for a command's options.`;

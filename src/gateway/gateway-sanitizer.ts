@@ -7,6 +7,7 @@
  */
 import type {
   CallToolResult,
+  GetPromptResult,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -78,6 +79,19 @@ export function createGatewaySanitizer({ log, limits }: { log: Logger; limits: (
       const r = sanitizeCallResult(result, results());
       if (r.changed || r.flags.length > 0) report('result', `${server}/${tool}`, r.flags, result, r.result);
       return { result: r.result, sanitized: r.changed || r.flags.length > 0 };
+    },
+    /** Text of the messages a prompt expands to: upstream text the model will read. */
+    promptResult(server: string, name: string, result: GetPromptResult): GetPromptResult {
+      let flagged: string[] = [];
+      const messages = result.messages.map((m) => {
+        if (m.content.type !== 'text') return m;
+        const r = sanitizeText(m.content.text, { kind: 'result', maxLength: limits().resultMaxLength });
+        if (!r.changed && r.flags.length === 0) return m;
+        flagged = [...flagged, ...r.flags];
+        return { ...m, content: { ...m.content, text: r.text } };
+      });
+      if (flagged.length > 0) report('prompt', `${server}/${name}`, flagged, result.messages, messages);
+      return { ...result, messages };
     },
     /** Text contents of a resource read. */
     resourceResult(server: string, result: ReadResourceResult): ReadResourceResult {

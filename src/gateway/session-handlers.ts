@@ -204,12 +204,13 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
       const down = deps.unavailableOwner(session, request.params.name);
       throw down ? toWireError(down) : notInView('prompt', request.params.name);
     }
-    return relay(
+    const expanded = await relay(
       extra,
       route.server,
       (client, options) => client.getPrompt({ ...request.params, name: route.name }, options),
       { event: 'prompt_get', item: route.name, input: request.params },
     );
+    return clean.promptResult(route.server, route.name, expanded);
   });
 
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {

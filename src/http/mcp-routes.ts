@@ -15,13 +15,22 @@ import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js
 import { createMemoryEventStore } from '../gateway/memory-event-store.js';
 import type { Hub } from '../hub/create-hub.js';
 
+/** Who a session belongs to: the admin, or the token that opened it. */
+const ownerOf = (c: Context): string => {
+  const caller = c.get('caller');
+  return caller.kind === 'admin' ? 'admin' : `token:${caller.tokenId}`;
+};
+
 const rpcError = (c: Context, status: 400 | 404, code: number, message: string) =>
   c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
 
 /** Routes mounted at `/mcp`. */
 export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hono {
   const routes = new Hono();
-  const transports = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; endpoint: string }>();
+  const transports = new Map<
+    string,
+    { transport: WebStandardStreamableHTTPServerTransport; endpoint: string; owner: string }
+  >();
 
   const endpoint = (specOf: (c: Context) => ViewSpec) =>
     async function mcpEndpoint(c: Context): Promise<Response> {
@@ -32,7 +41,10 @@ export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hon
       const sessionId = c.req.header('mcp-session-id');
       if (sessionId) {
         const entry = transports.get(sessionId);
-        if (!entry || entry.endpoint !== path) return rpcError(c, 404, -32001, 'Session not found');
+        // A session belongs to the endpoint and the token that opened it: another token's
+        // request with its id is told there is no such session (X1, G3).
+        if (!entry || entry.endpoint !== path || entry.owner !== ownerOf(c))
+          return rpcError(c, 404, -32001, 'Session not found');
         return entry.transport.handleRequest(c.req.raw, parsed);
       }
       if (c.req.method !== 'POST' || !isInitializeRequest(body)) {
@@ -50,7 +62,7 @@ export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hon
         sessionIdGenerator: () => randomUUID(),
         eventStore: createMemoryEventStore(),
         onsessioninitialized: (id) => {
-          transports.set(id, { transport, endpoint: path });
+          transports.set(id, { transport, endpoint: path, owner: ownerOf(c) });
         },
         onsessionclosed: (id) => {
           transports.delete(id);

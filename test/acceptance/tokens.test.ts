@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
@@ -96,5 +97,25 @@ describe('API tokens', () => {
     expect((await runBnity(['token', 'revoke', id, '--url', svc.service.url], env)).code).toBe(0);
     const missing = await runBnity(['token', 'revoke', '--url', svc.service.url], env);
     expect(missing.code).toBe(2);
+  });
+
+  it("refuses another token's use of a session id (the session belongs to the token that opened it)", async () => {
+    const other = await create({ name: 'intruder' });
+    const owner = await connectHttpClient(`${svc.service.url}/mcp`);
+    const sessionId = (owner.transport as StreamableHTTPClientTransport).sessionId as string;
+    expect(sessionId).toBeTruthy();
+    const hijack = await fetch(`${svc.service.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${other.body.token}`,
+        'mcp-session-id': sessionId,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }),
+    });
+    expect(hijack.status).toBe(404);
+    expect((await owner.listTools()).tools.length).toBeGreaterThan(0);
+    await owner.close();
   });
 });
