@@ -60,6 +60,9 @@ function stripInvisible(text: string, flags: Set<string>): string {
 }
 
 function stripStructure(text: string, flags: Set<string>): string {
+  // Every structure step needs a `<` (tags, comments) or a `](` (markdown links, images):
+  // most results have neither, and skip the passes.
+  if (!text.includes('<') && !text.includes('](')) return text;
   let current = text;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const before = current;
