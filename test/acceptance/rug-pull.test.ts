@@ -63,6 +63,17 @@ describe('rug-pull pins', () => {
       /not available in this view/,
     );
     expect(eventsOf('tool_quarantined')).toHaveLength(1);
+    // The quarantine is audited (X5, X7).
+    const audited = await waitFor(
+      async () => {
+        const { body } = await svc.api<{ entries: { serverName: string; toolName: string; success: boolean }[] }>(
+          '/api/audit?event=tool_quarantined',
+        );
+        return body.entries.length > 0 ? body.entries : null;
+      },
+      { what: 'a tool_quarantined audit row' },
+    );
+    expect(audited[0]).toMatchObject({ serverName: 'rug', toolName: 'calc', success: false });
   });
 
   it('approve brings it back with its new description', async () => {
