@@ -1,38 +1,17 @@
-import { spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openKeystore } from '../../src/storage/keystore.js';
-import { BNITY, runBnity } from '../support/serve-process.js';
+import { runBnity } from '../support/serve-process.js';
 import { useTempDirs } from '../support/temp-dir.js';
 
 const tempDir = useTempDirs('bnity-credential-');
 const SECRET = 'ghp_cli-secret-0987654321';
 const ENV = { BOTERNITY_KEYSTORE_KEY: '', BOTERNITY_HOME: '' };
 
-/** `bnity <args>` with `input` piped into stdin. */
-function runWithStdin(
-  args: string[],
-  input: string,
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BNITY, ...args], {
-      env: { ...process.env, BOTERNITY_LOG_LEVEL: 'warn', ...ENV, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+/** `bnity <args>` with `input` on stdin and the test's keystore key. */
+const runWithStdin = (args: string[], input: string, env: NodeJS.ProcessEnv = {}) =>
+  runBnity(args, { ...ENV, ...env }, undefined, input);
 
 describe('bnity mcp credential', { timeout: 60_000 }, () => {
   it('set (stdin), list, list --json and remove edit the keystore of --home', async () => {

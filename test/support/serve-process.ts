@@ -52,26 +52,28 @@ export async function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd?: s
   return { child, url, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Run `bnity <args>` to completion. */
+/** Run `bnity <args>` to completion; `input` is written to its stdin (else stdin is closed). */
 export function runBnity(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   cwd?: string,
+  input?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BNITY, ...args], {
       env: { ...process.env, BOTERNITY_LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       ...(cwd ? { cwd } : {}),
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => {
+    child.stdout?.on('data', (d) => {
       stdout += d;
     });
-    child.stderr.on('data', (d) => {
+    child.stderr?.on('data', (d) => {
       stderr += d;
     });
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
