@@ -28,7 +28,10 @@ export async function budgetCommand(argv: readonly string[]): Promise<number> {
     await client.request('POST', `/api/servers/${encodeURIComponent(server)}/sampling/reset`);
   } catch (error) {
     if (isUnreachable(error))
-      throw new UsageError(`no service at ${client.baseUrl}: resetting a budget needs the running service`);
+      throw new HubError(
+        'upstream_unavailable',
+        `no service at ${client.baseUrl}: resetting a budget needs the running service (bnity serve)`,
+      );
     throw error;
   }
   process.stdout.write(`sampling budget of server "${server}" reset\n`);
