@@ -21,6 +21,7 @@ import type { HubEvent } from '../hub/hub-event.js';
 import type { AuditEntry } from '../storage/audit-writer.js';
 import type { LiveUpstream, UpstreamPeer } from '../upstream/types.js';
 import type { AggregatedView } from './aggregate.js';
+import { startAudit } from './audit-request.js';
 import { createCallTracker } from './call-tracker.js';
 import { computeView, viewServers } from './compute-view.js';
 import type { ViewSpec } from './effective-servers.js';
@@ -230,6 +231,7 @@ export function createGateway({
         await Promise.allSettled(own.openOf(session).map((upstream) => upstream.client.sendRootsListChanged()));
       });
       server.onclose = () => {
+        startAudit(audit, session)({ eventType: 'session_end', input: { label }, success: true });
         sessions.delete(session.id);
         // Subscriptions nobody else holds are dropped upstream too.
         for (const { server: owner, uri } of subscriptions.removeSession(session.id)) {
@@ -244,6 +246,7 @@ export function createGateway({
       };
       await server.connect(transport);
       sessions.set(session.id, session);
+      startAudit(audit, session)({ eventType: 'session_start', input: { label, spec }, success: true });
       // Count activity on every message the agent sends, for idle sessions.
       const handle = transport.onmessage;
       transport.onmessage = (message, extra) => {

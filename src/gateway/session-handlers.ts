@@ -88,7 +88,12 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
   };
 
   const clean = deps.sanitizer;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: clean.tools(view().tools) }));
+  /** Audit a list answered from the view (X7): what was listed, by hash. */
+  const listed = <T>(eventType: string, items: T[]): T[] => {
+    startAudit(deps.audit, session)({ eventType, output: items, success: true });
+    return items;
+  };
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed('tools_list', clean.tools(view().tools)) }));
   const callTool = async (
     request: CallToolRequest,
     extra: ServerExtra,
@@ -154,9 +159,11 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
     }
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: clean.resources(view().resources) }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: listed('resources_list', clean.resources(view().resources)),
+  }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: clean.resources(view().resourceTemplates),
+    resourceTemplates: listed('resource_templates_list', clean.resources(view().resourceTemplates)),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const route = view().resource(request.params.uri);
@@ -197,7 +204,9 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
     return {};
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: clean.prompts(view().prompts) }));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: listed('prompts_list', clean.prompts(view().prompts)),
+  }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const route = view().prompt(request.params.name);
     if (!route) {

@@ -91,6 +91,42 @@ export function createUpstreamPeer({
     return target;
   };
 
+  /** Relay an upstream's request to the agent whose call caused it, and audit it (X7). */
+  const toAgent = async <T>(
+    server: string,
+    eventType: string,
+    capability: Capability,
+    params: unknown,
+    signal: AbortSignal,
+    send: (target: CallContext | GatewaySession, options: { signal: AbortSignal; timeout: number }) => Promise<T>,
+  ): Promise<T> => {
+    const started = performance.now();
+    let session: GatewaySession | null = null;
+    const record = (output: unknown, error: unknown) =>
+      audit?.record({
+        direction: 'client',
+        eventType,
+        serverName: server,
+        botId: session?.spec.kind === 'bot' ? session.spec.slug : null,
+        clientId: session?.clientId ?? null,
+        input: params,
+        output,
+        durationMs: Math.round(performance.now() - started),
+        success: error === null,
+        error: error === null ? null : error instanceof Error ? error.message : String(error),
+      });
+    try {
+      const target = callFor(server, eventType.replace('_', ' '), capability);
+      session = 'extra' in target ? target.session : target;
+      const result = await send(target, { signal, timeout: AGENT_ANSWER_TIMEOUT_MS });
+      record(result, null);
+      return result;
+    } catch (error) {
+      record(undefined, error);
+      throw error;
+    }
+  };
+
   return {
     capabilities: CAPABILITIES,
     attach(server: string, client: Client) {
@@ -133,29 +169,36 @@ export function createUpstreamPeer({
           throw error;
         }
       });
-      client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-        const target = callFor(server, 'elicitation request', 'elicitation');
-        if ('extra' in target) {
-          return target.extra.sendRequest(
-            { method: 'elicitation/create', params: request.params },
-            ElicitResultSchema,
-            { signal: extra.signal },
-          );
-        }
-        return target.server.elicitInput(request.params, { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS });
-      });
-      client.setRequestHandler(ListRootsRequestSchema, async (request, extra) => {
-        const target = callFor(server, 'roots request', 'roots');
-        if ('extra' in target) {
-          return target.extra.sendRequest(
-            { method: 'roots/list', params: request.params ?? {} },
-            ListRootsResultSchema,
-            { signal: extra.signal },
-          );
-        }
-        return target.server.listRoots(request.params, { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS });
-      });
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+        toAgent(server, 'elicitation_request', 'elicitation', request.params, extra.signal, (target, options) =>
+          'extra' in target
+            ? target.extra.sendRequest(
+                { method: 'elicitation/create', params: request.params },
+                ElicitResultSchema,
+                options,
+              )
+            : target.server.elicitInput(request.params, options),
+        ),
+      );
+      client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
+        toAgent(server, 'roots_request', 'roots', request.params ?? {}, extra.signal, (target, options) =>
+          'extra' in target
+            ? target.extra.sendRequest(
+                { method: 'roots/list', params: request.params ?? {} },
+                ListRootsResultSchema,
+                options,
+              )
+            : target.server.listRoots(request.params, options),
+        ),
+      );
       client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => {
+        audit?.record({
+          direction: 'client',
+          eventType: 'logging_message',
+          serverName: server,
+          input: notification.params,
+          success: true,
+        });
         const found = tracker.attribute(keyOf(server));
         const sessions = found.kind === 'call' ? [found.call] : fixed ? [fixed] : routing.sessionsViewing(server);
         for (const target of sessions) {
@@ -167,6 +210,14 @@ export function createUpstreamPeer({
         }
       });
       client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+        audit?.record({
+          direction: 'client',
+          eventType: 'resource_updated',
+          serverName: server,
+          toolName: notification.params.uri,
+          input: notification.params,
+          success: true,
+        });
         routing.resourceUpdated(server, notification.params.uri, fixed);
       });
     },

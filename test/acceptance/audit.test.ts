@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,6 +131,26 @@ describe('audit of tool calls, in-process', () => {
     expect(await audit(`since=${encodeURIComponent(future)}`)).toEqual([]);
     expect(await audit(`event=tool_call&since=${Date.now() - 10 * 60_000}&limit=1000`)).toHaveLength(CALLS);
     expect((await svc.api('/api/audit?direction=sideways')).status).toBe(400);
+  });
+
+  it('records session start and end and what was listed, besides calls', async () => {
+    const lister = await connectHttpClient(`${svc.service.url}/mcp`);
+    await lister.listTools();
+    await (lister.transport as StreamableHTTPClientTransport).terminateSession();
+    await lister.close();
+    const rows = await waitFor(
+      async () => {
+        const starts = await audit('event=session_start&limit=1000');
+        const ends = await audit('event=session_end&limit=1000');
+        const lists = await audit('event=tools_list&limit=1000');
+        // All three in one look: rows arrive in batches, maybe between two of these queries.
+        return starts.length >= 2 && ends.length >= 1 && lists.length >= 1 ? { starts, ends, lists } : null;
+      },
+      { what: 'session and list rows' },
+    );
+    expect(rows.starts.length).toBeGreaterThanOrEqual(2);
+    expect(rows.ends[0]).toMatchObject({ direction: 'server', clientId: 'admin', success: true });
+    expect(rows.lists[0]?.outputHash).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 
