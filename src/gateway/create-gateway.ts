@@ -33,6 +33,7 @@ import { toPublicName } from './public-names.js';
 import { renewSubscriptions } from './renew-subscriptions.js';
 import { createResourceSubscriptions } from './resource-subscriptions.js';
 import type { SamplingBudget } from './sampling-budget.js';
+import { sanitizeUpstreamText } from './sanitize-requests.js';
 import { registerSessionHandlers } from './session-handlers.js';
 import { createSessionUpstreams } from './session-upstreams.js';
 import { createUpstreamPeer } from './upstream-peer.js';
@@ -56,7 +57,7 @@ export type GatewayDeps = {
   /** Audit sink (X7). */
   audit?: { record(entry: AuditEntry): void };
   /** Sampling budgets (X6). */
-  budget?: Pick<SamplingBudget, 'check' | 'charge'>;
+  budget?: Pick<SamplingBudget, 'reserve'>;
 };
 
 /** The gateway. */
@@ -75,6 +76,8 @@ export type Gateway = {
     clientId?: string | null;
   }): Promise<GatewaySession>;
   sessions(): GatewaySession[];
+  /** End every session a client (token id) opened: after its token is revoked. */
+  closeSessionsOf(clientId: string): Promise<number>;
   /** End sessions idle for longer than `idleMs` (their own upstreams close with them). */
   closeIdle(idleMs: number): Promise<number>;
   close(): Promise<void>;
@@ -206,7 +209,8 @@ export function createGateway({
       // One server's endpoint is a transparent proxy: it presents that server's name, version,
       // instructions and kinds of capability (as of when the session opens).
       const proxied = spec.kind === 'server' ? hub.upstream(spec.server)?.client : undefined;
-      const instructions = proxied?.getInstructions();
+      const raw = proxied?.getInstructions();
+      const instructions = raw === undefined ? undefined : sanitizeUpstreamText(raw, 2_000);
       const server = new Server(proxied?.getServerVersion() ?? SERVER_INFO, {
         capabilities: proxied ? mirrorCapabilities(proxied.getServerCapabilities()) : CAPABILITIES,
         ...(instructions ? { instructions } : {}),
@@ -258,6 +262,11 @@ export function createGateway({
       return session;
     },
     sessions: () => [...sessions.values()],
+    async closeSessionsOf(clientId) {
+      const owned = [...sessions.values()].filter((s) => s.clientId === clientId);
+      await Promise.allSettled(owned.map((s) => s.server.close()));
+      return owned.length;
+    },
     async closeIdle(idleMs) {
       const idle = [...sessions.values()].filter((s) => s.idles && now() - s.lastActivity > idleMs);
       await Promise.allSettled(idle.map((s) => s.server.close()));

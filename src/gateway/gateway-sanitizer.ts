@@ -83,15 +83,25 @@ export function createGatewaySanitizer({ log, limits }: { log: Logger; limits: (
     /** Text of the messages a prompt expands to: upstream text the model will read. */
     promptResult(server: string, name: string, result: GetPromptResult): GetPromptResult {
       let flagged: string[] = [];
+      const clean = (text: string) => {
+        const r = sanitizeText(text, { kind: 'result', maxLength: limits().resultMaxLength });
+        if (r.changed || r.flags.length > 0) flagged = [...flagged, ...r.flags];
+        return r.text;
+      };
       const messages = result.messages.map((m) => {
-        if (m.content.type !== 'text') return m;
-        const r = sanitizeText(m.content.text, { kind: 'result', maxLength: limits().resultMaxLength });
-        if (!r.changed && r.flags.length === 0) return m;
-        flagged = [...flagged, ...r.flags];
-        return { ...m, content: { ...m.content, text: r.text } };
+        const content = m.content;
+        if (content.type === 'text') return { ...m, content: { ...content, text: clean(content.text) } };
+        if (content.type === 'resource' && 'text' in content.resource && typeof content.resource.text === 'string') {
+          return {
+            ...m,
+            content: { ...content, resource: { ...content.resource, text: clean(content.resource.text) } },
+          };
+        }
+        return m;
       });
       if (flagged.length > 0) report('prompt', `${server}/${name}`, flagged, result.messages, messages);
-      return { ...result, messages };
+      const description = result.description === undefined ? undefined : clean(result.description);
+      return { ...result, messages, ...(description === undefined ? {} : { description }) };
     },
     /** Text contents of a resource read. */
     resourceResult(server: string, result: ReadResourceResult): ReadResourceResult {

@@ -14,6 +14,7 @@ import type { LiveUpstream } from '../upstream/types.js';
 import type { CallTracker } from './call-tracker.js';
 import type { GatewaySession } from './gateway-session.js';
 import type { LossWatch } from './loss-watch.js';
+import { sanitizeUpstreamText } from './sanitize-requests.js';
 import type { ServerExtra } from './server-extra.js';
 
 /** What relaying needs from the gateway. */
@@ -109,8 +110,10 @@ export class WireError extends Error {
 /** Map anything thrown while relaying to the error the agent gets; internal failures never become InvalidParams. */
 export function toWireError(error: unknown): WireError {
   if (error instanceof WireError) return error;
-  if (error instanceof McpError)
-    return new WireError(error.code, error.message.replace(/^MCP error -?\d+: /, ''), error.data);
+  if (error instanceof McpError) {
+    // An upstream's error text reaches the agent like a result would: sanitized (X4).
+    return new WireError(error.code, sanitizeUpstreamText(error.message.replace(/^MCP error -?\d+: /, ''), 2_000));
+  }
   if (error instanceof UpstreamUnavailableError || error instanceof UpstreamLostError) {
     return new WireError(ErrorCode.InternalError, error.message);
   }

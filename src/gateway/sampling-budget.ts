@@ -1,8 +1,8 @@
 /**
  * Sampling budgets (SPEC X6): each server may spend at most `samplingBudgetTokens` on
  * sampling forwarded to agents. Sampling results carry no token counts, so a request is
- * charged its prompt and answer at four characters a token, and never less than nothing;
- * a request that would start over budget is refused with a clear error.
+ * charged its prompt and answer at four characters a token. Before it is forwarded, its
+ * prompt and `maxTokens` are reserved, and a request that would not fit is refused.
  * @module
  */
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -20,6 +20,9 @@ export function estimateSamplingTokens(request: CreateMessageRequest['params'], 
   return Math.max(1, Math.ceil((prompt + textOf(result.content)) / 4));
 }
 
+/** A reservation for one forwarded request. */
+export type SamplingHold = { settle(result: { content: unknown }): number; release(): void };
+
 /** The budgets of one service. */
 export type SamplingBudget = Awaited<ReturnType<typeof createSamplingBudget>>;
 
@@ -34,28 +37,44 @@ export async function createSamplingBudget({
   log: Logger;
 }) {
   const used = await samplingTotals(db);
+  const inFlight = new Map<string, number>();
   let writes: Promise<void> = Promise.resolve();
   return {
-    /** Throws the error the upstream gets when `server` has spent its budget. */
-    check(server: string): void {
+    /**
+     * Reserve what a request may cost (its prompt and `maxTokens`) before it is forwarded,
+     * so parallel requests cannot overrun the budget together; throws the error the
+     * upstream gets when it would not fit. Settle with the real cost, or release.
+     */
+    reserve(server: string, request: CreateMessageRequest['params']): SamplingHold {
       const budget = budgetOf(server);
-      if (budget === undefined) return;
+      const held = estimateSamplingTokens(request, { content: '' }) + Math.max(0, request.maxTokens ?? 0);
       const spent = used.get(server) ?? 0;
-      if (spent >= budget) {
+      const pending = inFlight.get(server) ?? 0;
+      if (budget !== undefined && spent + pending + held > budget) {
         throw new WireError(
           ErrorCode.InvalidRequest,
-          `sampling budget of server "${server}" is spent (${spent} of ${budget} tokens); an operator can reset it`,
+          `sampling budget of server "${server}" is spent (${spent} of ${budget} tokens used, ${pending} reserved; this request may need ${held}); an operator can reset it`,
         );
       }
-    },
-    /** Charge an answered request to `server`; returns the tokens charged. */
-    charge(server: string, request: CreateMessageRequest['params'], result: { content: unknown }): number {
-      const tokens = estimateSamplingTokens(request, result);
-      used.set(server, (used.get(server) ?? 0) + tokens);
-      writes = writes
-        .then(() => recordSamplingUsage(db, server, tokens))
-        .catch((error: unknown) => log.warn({ err: error, server }, 'sampling usage not persisted'));
-      return tokens;
+      inFlight.set(server, pending + held);
+      let open = true;
+      const release = () => {
+        if (!open) return;
+        open = false;
+        inFlight.set(server, Math.max(0, (inFlight.get(server) ?? 0) - held));
+      };
+      return {
+        settle: (result) => {
+          release();
+          const tokens = estimateSamplingTokens(request, result);
+          used.set(server, (used.get(server) ?? 0) + tokens);
+          writes = writes
+            .then(() => recordSamplingUsage(db, server, tokens))
+            .catch((error: unknown) => log.warn({ err: error, server }, 'sampling usage not persisted'));
+          return tokens;
+        },
+        release,
+      };
     },
     used: (server: string): number => used.get(server) ?? 0,
     async reset(server: string): Promise<void> {

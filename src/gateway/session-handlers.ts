@@ -29,6 +29,7 @@ import type { GatewaySanitizer } from './gateway-sanitizer.js';
 import type { GatewaySession } from './gateway-session.js';
 import { type RelayDeps, relayRequest, toWireError, WireError } from './relay-request.js';
 import type { UpstreamAction } from './resource-subscriptions.js';
+import { sanitizeUpstreamText } from './sanitize-requests.js';
 import type { ServerExtra } from './server-extra.js';
 
 /** What the handlers need from the gateway. */
@@ -240,12 +241,15 @@ export function registerSessionHandlers(server: Server, session: GatewaySession,
         ref.type === 'ref/prompt' ? 'prompt' : 'resource',
         ref.type === 'ref/prompt' ? ref.name : ref.uri,
       );
-    return relay(
+    const completed = await relay(
       extra,
       route.server,
       (client, options) => client.complete({ ...request.params, ref: route.ref }, options),
       { event: 'completion', item: ref.type === 'ref/prompt' ? ref.name : ref.uri, input: request.params },
     );
+    // Completion values are upstream text the agent may show or send on (X4).
+    const values = completed.completion.values.map((v) => sanitizeUpstreamText(v, 500));
+    return { ...completed, completion: { ...completed.completion, values } };
   });
 
   server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {

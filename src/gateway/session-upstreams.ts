@@ -29,7 +29,7 @@ export function createSessionUpstreams({
   routing: PeerRouting;
   log: Logger;
   openUpstream: OpenSessionUpstream;
-  budget?: Pick<SamplingBudget, 'check' | 'charge'> | undefined;
+  budget?: Pick<SamplingBudget, 'reserve'> | undefined;
   audit?: { record(entry: AuditEntry): void } | undefined;
 }) {
   const resolved = new Map<Promise<LiveUpstream>, LiveUpstream>();

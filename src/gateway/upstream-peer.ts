@@ -24,7 +24,8 @@ import type { UpstreamPeer } from '../upstream/types.js';
 import type { CallContext, CallTracker } from './call-tracker.js';
 import type { GatewaySession } from './gateway-session.js';
 import { WireError } from './relay-request.js';
-import type { SamplingBudget } from './sampling-budget.js';
+import type { SamplingBudget, SamplingHold } from './sampling-budget.js';
+import { sanitizeElicitation, sanitizeSampling } from './sanitize-requests.js';
 
 /** Where notifications that belong to no call go. */
 export type PeerRouting = {
@@ -66,7 +67,7 @@ export function createUpstreamPeer({
   log: Logger;
   fixed?: GatewaySession | null;
   /** Per-server sampling budgets (X6); none: unlimited. */
-  budget?: Pick<SamplingBudget, 'check' | 'charge'> | undefined;
+  budget?: Pick<SamplingBudget, 'reserve'> | undefined;
   /** Sampling requests are audited (X7). */
   audit?: { record(entry: AuditEntry): void } | undefined;
 }): UpstreamPeer {
@@ -147,24 +148,25 @@ export function createUpstreamPeer({
             tokenUsage: tokens,
           });
         let session: GatewaySession | null = null;
+        let hold: SamplingHold | null = null;
         try {
-          budget?.check(server);
           const target = callFor(server, 'sampling request', 'sampling');
           session = 'extra' in target ? target.session : target;
+          hold = budget?.reserve(server, request.params) ?? null;
           const schema = request.params.tools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
+          // To the agent boternity is one server: "thisServer" or "allServers" context would
+          // hand one upstream what the others said. Upstream text is untrusted (X4).
+          const params = { ...sanitizeSampling(request.params), includeContext: 'none' as const };
           const options = { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS };
           const result =
             'extra' in target
-              ? await target.extra.sendRequest(
-                  { method: 'sampling/createMessage', params: request.params },
-                  schema,
-                  options,
-                )
-              : await target.server.createMessage(request.params, options);
-          const tokens = budget?.charge(server, request.params, result) ?? null;
+              ? await target.extra.sendRequest({ method: 'sampling/createMessage', params }, schema, options)
+              : await target.server.createMessage(params, options);
+          const tokens = hold?.settle(result) ?? null;
           record(session, result, null, tokens);
           return result;
         } catch (error) {
+          hold?.release();
           record(session, undefined, error, null);
           throw error;
         }
@@ -173,11 +175,11 @@ export function createUpstreamPeer({
         toAgent(server, 'elicitation_request', 'elicitation', request.params, extra.signal, (target, options) =>
           'extra' in target
             ? target.extra.sendRequest(
-                { method: 'elicitation/create', params: request.params },
+                { method: 'elicitation/create', params: sanitizeElicitation(request.params) },
                 ElicitResultSchema,
                 options,
               )
-            : target.server.elicitInput(request.params, options),
+            : target.server.elicitInput(sanitizeElicitation(request.params), options),
         ),
       );
       client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
@@ -199,8 +201,10 @@ export function createUpstreamPeer({
           input: notification.params,
           success: true,
         });
+        // Only to the session it belongs to: a message no call can be tied to stays in the
+        // audit rather than reach agents who did not cause it (other tokens, other bots).
         const found = tracker.attribute(keyOf(server));
-        const sessions = found.kind === 'call' ? [found.call] : fixed ? [fixed] : routing.sessionsViewing(server);
+        const sessions = found.kind === 'call' ? [found.call] : fixed ? [fixed] : [];
         for (const target of sessions) {
           const send =
             'extra' in target

@@ -91,7 +91,10 @@ export function createApp({
   }
   app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
   app.route('/api/servers', serversRoutes({ hub, ...(pins ? { pins } : {}), ...(sampling ? { sampling } : {}) }));
-  if (db) app.route('/api/tokens', tokensRoutes({ db, hub }));
+  if (db) {
+    const onRevoke = gateway ? (id: string) => gateway.closeSessionsOf(id) : undefined;
+    app.route('/api/tokens', tokensRoutes({ db, hub, ...(onRevoke ? { onRevoke } : {}) }));
+  }
   if (db) app.route('/api/audit', auditRoutes({ db }));
   if (gateway) {
     app.use('/mcp', anyCaller, limit);

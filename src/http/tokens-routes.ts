@@ -12,7 +12,16 @@ import { createToken, listTokens, revokeToken } from '../storage/token-repo.js';
 const CreateTokenSchema = z.object({ name: z.string().min(1).max(100), bot: z.string().min(1).optional() }).strict();
 
 /** Routes mounted at `/api/tokens`. */
-export function tokensRoutes({ db, hub }: { db: Db; hub: Hub }): Hono {
+export function tokensRoutes({
+  db,
+  hub,
+  onRevoke,
+}: {
+  db: Db;
+  hub: Hub;
+  /** Ends what the token has open (its MCP sessions and their streams). */
+  onRevoke?: (id: string) => Promise<unknown>;
+}): Hono {
   const routes = new Hono();
   routes.post('/', async (c) => {
     const body = CreateTokenSchema.parse(await c.req.json().catch(() => null));
@@ -24,6 +33,7 @@ export function tokensRoutes({ db, hub }: { db: Db; hub: Hub }): Hono {
   routes.delete('/:id', async (c) => {
     const id = c.req.param('id');
     if (!(await revokeToken(db, id))) throw new HubError('not_found', `no live token with id "${id}"`);
+    await onRevoke?.(id);
     return c.body(null, 204);
   });
   return routes;

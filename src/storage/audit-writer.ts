@@ -38,6 +38,8 @@ export type AuditWriterOptions = {
   batchMs?: number;
   /** A queue this long is written at once, without waiting for the timer. */
   maxBatch?: number;
+  /** How long `close()` keeps retrying a failing write before it gives up (default 10 s). */
+  closeTimeoutMs?: number;
   /**
    * `audit.storePayloads` from the config. `mcp_audit` has no payload column yet, so this
    * changes nothing for now: only the hashes are stored, whatever its value.
@@ -91,6 +93,7 @@ export function createAuditWriter(
     log,
     batchMs = 100,
     maxBatch = 500,
+    closeTimeoutMs = 10_000,
     storePayloads: _storePayloads = false,
     now = () => new Date(),
     busyRetry,
@@ -152,7 +155,8 @@ export function createAuditWriter(
       const rows = queue.slice(0, chunkSize);
       queue = queue.slice(rows.length);
       try {
-        await withBusyRetry(() => db.insert(mcpAuditTable).values(rows), busyRetry);
+        // A retried batch may have been written already (a timeout after commit): ids dedupe it.
+        await withBusyRetry(() => db.insert(mcpAuditTable).values(rows).onConflictDoNothing(), busyRetry);
       } catch (error) {
         queue = [...rows, ...queue];
         failures += 1;
@@ -191,12 +195,19 @@ export function createAuditWriter(
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
+      // Keep trying, but not forever: a database that stays unwritable must not hold up a
+      // shutdown. What is left is counted in the log.
+      const deadline = Date.now() + closeTimeoutMs;
       let attempt = 0;
       for (;;) {
         try {
           await flush();
           return;
         } catch {
+          if (Date.now() > deadline) {
+            log.warn({ dropped: queue.length }, 'audit rows not written before shutdown');
+            return;
+          }
           attempt += 1;
           await new Promise((resolve) =>
             setTimeout(resolve, Math.min(Math.max(batchMs, 1) * 2 ** attempt, MAX_RETRY_DELAY_MS)),

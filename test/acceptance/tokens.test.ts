@@ -55,8 +55,12 @@ describe('API tokens', () => {
         .status,
     ).toBe(401);
 
+    const owns = () => svc.service.gateway.sessions().some((x) => x.clientId === made.body.id);
+    expect(owns()).toBe(true);
     const revoked = await svc.api(`/api/tokens/${made.body.id}`, { method: 'DELETE' });
     expect(revoked.status).toBe(204);
+    // Its open session is ended too: nothing more reaches it on open streams.
+    expect(owns()).toBe(false);
     await expect(agent.listTools()).rejects.toThrow(/401|Unauthorized|invalid bearer token/);
     await agent.close().catch(() => undefined);
     expect((await svc.api(`/api/tokens/${made.body.id}`, { method: 'DELETE' })).status).toBe(404);
