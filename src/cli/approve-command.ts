@@ -8,18 +8,23 @@ import { resolveHome } from '../config/resolve-paths.js';
 import { createServiceClient, isUnreachable } from './service-client.js';
 import { UsageError } from './usage-error.js';
 
-const HELP = `Usage: bnity mcp approve SERVER TOOL [--url URL] [--home DIR] [--json]
-Lifts the quarantine of a tool whose description or schema changed since it was pinned.`;
+const HELP = `Usage: bnity mcp approve SERVER TOOL [--hash HASH] [--url URL] [--home DIR] [--json]
+Lifts the quarantine of a tool whose description or schema changed since it was pinned.
+With --hash (from the tool_quarantined event), only that reviewed change is approved.`;
 
 /** Run `bnity mcp approve …`; resolves with the exit code. */
 export async function approveCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let parsed: { values: { url?: string; home?: string; json?: boolean; help?: boolean }; positionals: string[] };
+  let parsed: {
+    values: { url?: string; home?: string; hash?: string; json?: boolean; help?: boolean };
+    positionals: string[];
+  };
   try {
     parsed = parseArgs({
       args: [...argv],
       options: {
         url: { type: 'string' },
         home: { type: 'string' },
+        hash: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -39,7 +44,8 @@ export async function approveCommand(argv: readonly string[], env: NodeJS.Proces
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"; run 'bnity mcp approve --help'`);
   const home = resolveHome({ ...(values.home ? { home: values.home } : {}), env });
   const client = await createServiceClient({ home, env, ...(values.url ? { url: values.url } : {}) });
-  const path = `/api/servers/${encodeURIComponent(server)}/tools/${encodeURIComponent(tool)}/approve`;
+  const query = values.hash ? `?hash=${encodeURIComponent(values.hash)}` : '';
+  const path = `/api/servers/${encodeURIComponent(server)}/tools/${encodeURIComponent(tool)}/approve${query}`;
   try {
     const answer = await client.request<{ server: string; tool: string; status: string }>('POST', path);
     if (values.json) process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);

@@ -42,7 +42,8 @@ export type PinGuard = {
   /** Whether a view must leave the tool out (policy `strict` and changed since pinned). */
   isHidden(server: string, tool: string): boolean;
   /** Accept a quarantined tool's new fingerprint; false when it is not quarantined. */
-  approve(server: string, tool: string): Promise<boolean>;
+  /** Approve the pending change; with `expectedHash`, only if that is still the pending one. */
+  approve(server: string, tool: string, expectedHash?: string): Promise<boolean>;
   /** The pin of a tool, if any (a copy). */
   pin(server: string, tool: string): ToolPin | null;
   /** Resolves once every check queued so far has run. */
@@ -175,9 +176,9 @@ export function createPinGuard({ db, bus, log, hub, policy }: PinGuardDeps): Pin
       const current = currentTool(server, tool);
       return current !== undefined && fingerprint(current) !== pin.hash;
     },
-    approve(server, tool) {
+    approve(server, tool, expectedHash) {
       return serialized(server, async () => {
-        const approved = await approvePin(db, server, tool);
+        const approved = await approvePin(db, server, tool, new Date(), expectedHash);
         if (approved === null) return false;
         const key = keyOf(server, tool);
         pins.set(key, { server, tool, hash: approved, status: 'approved', pendingHash: null });

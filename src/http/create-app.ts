@@ -40,7 +40,7 @@ export type AppDeps = {
   port?: () => number;
   heartbeatMs?: number;
   /** The rug-pull pin guard, for `POST /api/servers/{name}/tools/{tool}/approve`. */
-  pins?: { approve(server: string, tool: string): Promise<boolean> };
+  pins?: { approve(server: string, tool: string, expectedHash?: string): Promise<boolean> };
   /** Sampling usage per server and its reset (X6). */
   sampling?: SamplingUsage;
 };

@@ -8,7 +8,7 @@ import type { Hub } from '../hub/create-hub.js';
 import type { ServerStatus } from '../hub/server-status.js';
 
 /** Lifts a rug-pull quarantine (X5); false when the tool is not quarantined. */
-export type ApprovePins = { approve(server: string, tool: string): Promise<boolean> };
+export type ApprovePins = { approve(server: string, tool: string, expectedHash?: string): Promise<boolean> };
 
 /** Sampling spent per server (X6), and its reset. */
 export type SamplingUsage = { used(server: string): number; reset(server: string): Promise<void> };
@@ -62,8 +62,17 @@ export function serversRoutes({
     routes.post('/:name/tools/:tool/approve', async (c) => {
       const server = c.req.param('name');
       const tool = c.req.param('tool');
-      if (!(await pins.approve(server, tool)))
-        throw new HubError('not_found', `tool "${tool}" of server "${server}" is not quarantined`);
+      // `?hash=` (or `{"hash"}`) approves only the change that was reviewed (X5).
+      const body = (await c.req.json().catch(() => ({}))) as { hash?: unknown };
+      const hash = c.req.query('hash') ?? (typeof body.hash === 'string' ? body.hash : undefined);
+      if (!(await pins.approve(server, tool, hash))) {
+        throw new HubError(
+          'not_found',
+          hash
+            ? `tool "${tool}" of server "${server}" has no pending change with hash ${hash}`
+            : `tool "${tool}" of server "${server}" is not quarantined`,
+        );
+      }
       return c.json({ server, tool, status: 'approved' as const });
     });
   }

@@ -56,12 +56,20 @@ export async function quarantinePin(
  * Accept a quarantined tool's new hash: it becomes the pin. Returns the hash approved, or null
  * when the tool is not quarantined.
  */
-export async function approvePin(db: Db, server: string, tool: string, at = new Date()): Promise<string | null> {
+export async function approvePin(
+  db: Db,
+  server: string,
+  tool: string,
+  at = new Date(),
+  expectedHash?: string,
+): Promise<string | null> {
   const t = toolPinsTable;
   const [row] = await withBusyRetry(() =>
     db.select({ status: t.status, pendingHash: t.pendingHash }).from(t).where(where(server, tool)).limit(1),
   );
   if (row?.status !== 'quarantined' || !row.pendingHash) return null;
+  // The operator reviewed one change: another one since then is not what they approved.
+  if (expectedHash !== undefined && row.pendingHash !== expectedHash) return null;
   const pending = row.pendingHash;
   const result = await withBusyRetry(() =>
     db

@@ -77,7 +77,12 @@ describe('rug-pull pins', () => {
   });
 
   it('approve brings it back with its new description', async () => {
-    const approved = await svc.api('/api/servers/rug/tools/calc/approve', { method: 'POST' });
+    // Approving with a hash other than the pending change's is refused: the operator
+    // approves the change they reviewed, not whatever the server switched to since.
+    const stale = await svc.api('/api/servers/rug/tools/calc/approve?hash=0000', { method: 'POST' });
+    expect(stale.status).toBe(404);
+    const pending = (eventsOf('tool_quarantined')[0]?.data as { hash: string }).hash;
+    const approved = await svc.api(`/api/servers/rug/tools/calc/approve?hash=${pending}`, { method: 'POST' });
     expect(approved).toEqual({ status: 200, body: { server: 'rug', tool: 'calc', status: 'approved' } });
     await sse.next((e) => e.event === 'tool_approved');
     await waitFor(async () => (await names()).includes('rug__calc'), { what: 'calc listed again', timeoutMs: 10_000 });
