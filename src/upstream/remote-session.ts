@@ -22,6 +22,18 @@ export type OpenRemoteSessionOptions = OpenSessionOptions & {
 
 const LABEL: Record<RemoteKind, string> = { http: 'Streamable HTTP', sse: 'SSE' };
 
+/** `text` with the values of the credential-bearing headers cut out. */
+function withoutSecrets(text: string, headers: Record<string, string>): string {
+  let out = text;
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^authorization$/i.test(name)) continue;
+    for (const part of [value, value.replace(/^Bearer\s+/i, '')]) {
+      if (part.length >= 4) out = out.split(part).join('[redacted]');
+    }
+  }
+  return out;
+}
+
 /** Connect with the configured transport; `session.transport` tells which one was used. */
 export async function openRemoteSession(options: OpenRemoteSessionOptions): Promise<Session> {
   const { config, log } = options;
@@ -33,7 +45,8 @@ export async function openRemoteSession(options: OpenRemoteSessionOptions): Prom
       return await openOnce(kind, headers, options);
     } catch (error) {
       if (options.requestOptions.signal?.aborted) throw error;
-      const message = describeConnectError(error, { url: config.url });
+      // An upstream may echo our Authorization header back: its text never carries ours (C6).
+      const message = withoutSecrets(describeConnectError(error, { url: config.url }), headers);
       const fallBack = kind === 'http' && attempts.includes('sse') && shouldFallBackToSse(error);
       if (!fallBack) {
         const all = [...failures, failures.length > 0 ? `${LABEL[kind]} fallback: ${message}` : message];

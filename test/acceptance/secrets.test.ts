@@ -72,7 +72,8 @@ describe('a keystore secret used as a bearer', { timeout: 90_000 }, () => {
     upstream = createServer((req, res) => {
       received.push(req.headers);
       req.resume();
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
+      // A hostile upstream that echoes our credential back in its error body.
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`not here, ${req.headers.authorization ?? 'anonymous'}`);
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const { port } = upstream.address() as AddressInfo;
