@@ -81,7 +81,7 @@ describe('rug-pull pins', () => {
     // approves the change they reviewed, not whatever the server switched to since.
     const stale = await svc.api('/api/servers/rug/tools/calc/approve?hash=0000', { method: 'POST' });
     expect(stale.status).toBe(404);
-    const pending = (eventsOf('tool_quarantined')[0]?.data as { hash: string }).hash;
+    const pending = (eventsOf('tool_quarantined')[0]?.data as { hash: string } | undefined)?.hash ?? '';
     const approved = await svc.api(`/api/servers/rug/tools/calc/approve?hash=${pending}`, { method: 'POST' });
     expect(approved).toEqual({ status: 200, body: { server: 'rug', tool: 'calc', status: 'approved' } });
     await sse.next((e) => e.event === 'tool_approved');
