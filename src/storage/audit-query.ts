@@ -8,6 +8,25 @@ import { mcpAuditTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
 /** One audit entry in the section 7 shape. */
+/** The fields of an audit entry, in the order of the SPEC section 7 contract. */
+export const AUDIT_ROW_FIELDS = [
+  'id',
+  'timestamp',
+  'direction',
+  'eventType',
+  'serverName',
+  'botId',
+  'clientId',
+  'toolName',
+  'inputHash',
+  'outputHash',
+  'durationMs',
+  'success',
+  'error',
+  'sanitized',
+  'tokenUsage',
+] as const;
+
 export type AuditRow = {
   id: string;
   /** ISO 8601. */

@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRow } from '../../src/storage/audit-query.js';
-import { queryAudit } from '../../src/storage/audit-query.js';
+import { AUDIT_ROW_FIELDS, queryAudit } from '../../src/storage/audit-query.js';
 import { createDb } from '../../src/storage/create-db.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
@@ -78,25 +78,7 @@ describe('audit of tool calls, in-process', () => {
     expect(new Set(entries.map((e) => e.inputHash)).size).toBe(CALLS);
 
     const entry = entries[0];
-    expect(Object.keys(entry ?? {}).sort()).toEqual(
-      [
-        'id',
-        'timestamp',
-        'direction',
-        'eventType',
-        'serverName',
-        'botId',
-        'clientId',
-        'toolName',
-        'inputHash',
-        'outputHash',
-        'durationMs',
-        'success',
-        'error',
-        'sanitized',
-        'tokenUsage',
-      ].sort(),
-    );
+    expect(Object.keys(entry ?? {}).sort()).toEqual([...AUDIT_ROW_FIELDS].sort());
     expect(entry).toMatchObject({
       direction: 'server',
       eventType: 'tool_call',

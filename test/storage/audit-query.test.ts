@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pruneAudit, queryAudit } from '../../src/storage/audit-query.js';
+import { AUDIT_ROW_FIELDS, pruneAudit, queryAudit } from '../../src/storage/audit-query.js';
 import { createAuditWriter } from '../../src/storage/audit-writer.js';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 
@@ -55,25 +55,7 @@ describe('queryAudit and pruneAudit', () => {
   it('returns every entry newest first, in the section 7 shape', async () => {
     const rows = await queryAudit(store.db);
     expect(minutes(rows)).toEqual([4, 3, 2, 1]);
-    expect(Object.keys(rows[0] ?? {}).sort()).toEqual(
-      [
-        'id',
-        'timestamp',
-        'direction',
-        'eventType',
-        'serverName',
-        'botId',
-        'clientId',
-        'toolName',
-        'inputHash',
-        'outputHash',
-        'durationMs',
-        'success',
-        'error',
-        'sanitized',
-        'tokenUsage',
-      ].sort(),
-    );
+    expect(Object.keys(rows[0] ?? {}).sort()).toEqual([...AUDIT_ROW_FIELDS].sort());
     expect(rows[0]).toMatchObject({
       timestamp: '2025-01-01T00:04:00.000Z',
       direction: 'server',
