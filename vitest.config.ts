@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Tests that spawn bin/bnity.js run dist/: rebuilt first when a source is newer.
+    globalSetup: ['test/support/build-once.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,

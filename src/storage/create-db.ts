@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type Client, createClient } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
+import { packageRoot } from '../package-root.js';
 import * as schema from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
@@ -28,8 +29,8 @@ export type CreateDbOptions = {
 /** An open database: `close()` releases the client. */
 export type OpenDb = { db: Db; client: Client; close(): Promise<void> };
 
-// Resolved from this module, not the cwd: `npm start` may run from anywhere.
-const defaultMigrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+// Resolved from the package, not the cwd: `npm start` may run from anywhere, from dist/ or src/.
+const defaultMigrationsFolder = join(packageRoot(), 'drizzle');
 
 /** `DATABASE_URL`, else the SQLite file `boternity.db` in the data directory `home`. */
 export function databaseUrlFor(home: string, env: NodeJS.ProcessEnv = process.env): string {
