@@ -18,8 +18,10 @@ import type { ConfigError } from './errors.js';
 import { createGateway, type Gateway } from './gateway/create-gateway.js';
 import { createPinGuard } from './gateway/pin-guard.js';
 import { createSamplingBudget } from './gateway/sampling-budget.js';
-import type { VerifyToken } from './guard/caller.js';
+import { callerVerifier, type VerifyToken } from './guard/caller.js';
 import { createApp } from './http/create-app.js';
+import { createMcpEndpoint, isMcpUrl } from './http/mcp-endpoint.js';
+import { createRateLimiter } from './http/rate-limit.js';
 import { serveHttp } from './http/serve-http.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import type { HubEvent } from './hub/hub-event.js';
@@ -166,6 +168,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // Bind before starting any upstream: a taken port fails fast with nothing to clean up.
     const listening = { port: options.port ?? 7777, url: '' };
     if (options.listen !== false) {
+      const port = () => listening.port;
+      // One budget for the API and the MCP endpoints (X3).
+      const limiter = createRateLimiter({ limits: () => hub.config().limits });
       const app = createApp({
         hub,
         bus,
@@ -173,15 +178,29 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         adminToken: admin.token,
         metrics,
         gateway,
-        port: () => listening.port,
+        port,
         db: store.db,
         pins,
         sampling: budget,
-        verifyToken:
-          options.verifyToken ??
-          createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
+        limiter,
       });
-      const http = await serveHttp({ app, host: options.host ?? '127.0.0.1', port: listening.port });
+      const verifyToken =
+        options.verifyToken ??
+        createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') });
+      const mcp = createMcpEndpoint({
+        gateway,
+        hub,
+        verify: callerVerifier(admin.token, verifyToken),
+        limiter,
+        port,
+        log: log.child({ mod: 'http' }),
+      });
+      const http = await serveHttp({
+        app,
+        host: options.host ?? '127.0.0.1',
+        port: listening.port,
+        mcp: { matches: isMcpUrl, handle: mcp },
+      });
       undo.push(() => http.close());
       const address = http.address();
       listening.port = address.port;

@@ -126,6 +126,12 @@ export const ConfigRestSchema = z.object({
         .int()
         .positive()
         .default(30 * 60_000),
+      /** The largest request body `/mcp` accepts (X8): 413 above it. */
+      maxBodyBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(4 * 1024 * 1024),
     })
     .strict()
     .prefault({}),

@@ -19,3 +19,9 @@ export type VerifyToken = (token: string) => Caller | null | Promise<Caller | nu
 export function adminTokenVerifier(adminToken: string): (token: string) => Caller | null {
   return (token) => (sameSecret(token, adminToken) ? { kind: 'admin' } : null);
 }
+
+/** The verifier for every caller: the admin token, else what `verifyToken` accepts. */
+export function callerVerifier(adminToken: string, verifyToken?: VerifyToken): VerifyToken {
+  const admin = adminTokenVerifier(adminToken);
+  return async (token) => admin(token) ?? (await verifyToken?.(token)) ?? null;
+}

@@ -1,14 +1,15 @@
 /**
- * The Hono app: `/healthz`, `/readyz`, `/metrics`, the control API under `/api` and the
- * MCP endpoints under `/mcp` (SPEC A1, A2, A5, G1, X1, X2, section 7). Sees only the Hub,
- * the bus and the gateway, never xstate.
+ * The Hono app: `/healthz`, `/readyz`, `/metrics` and the control API under `/api` (SPEC
+ * A1, A2, A5, X1, X2, section 7). The MCP endpoints under `/mcp` are served beside it on
+ * `node:http` (`mcp-endpoint.ts`, ADR 006), with the same checks. Sees only the Hub, the
+ * bus and the gateway, never xstate.
  * @module
  */
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { Gateway } from '../gateway/create-gateway.js';
-import { adminTokenVerifier, type VerifyToken } from '../guard/caller.js';
+import { adminTokenVerifier } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
 import type { Metrics } from '../metrics/create-metrics.js';
@@ -16,8 +17,7 @@ import type { Db } from '../storage/create-db.js';
 import { auditRoutes } from './audit-routes.js';
 import { eventsRoute } from './events-route.js';
 import { toErrorResponse } from './http-errors.js';
-import { mcpRoutes } from './mcp-routes.js';
-import { rateLimit } from './rate-limit.js';
+import { type RateLimiter, rateLimit } from './rate-limit.js';
 import { requireOrigin } from './require-origin.js';
 import { requireToken } from './require-token.js';
 import { type SamplingUsage, serversRoutes } from './servers-routes.js';
@@ -29,13 +29,13 @@ export type AppDeps = {
   bus: EventBus<HubEvent>;
   log: Logger;
   adminToken: string;
-  /** Maps other tokens to callers (bot-bound tokens); the admin token is always accepted. */
-  verifyToken?: VerifyToken;
   /** The database, for `/api/tokens`. */
   db?: Db;
   metrics?: Metrics;
-  /** Serves `/mcp`, `/mcp/servers/{name}` and `/mcp/bots/{slug}`. */
+  /** Its sessions end when their token is revoked. */
   gateway?: Gateway;
+  /** The rate limits, shared with the MCP endpoints; a limiter of its own when absent. */
+  limiter?: RateLimiter;
   /** The port listened on: turns on the Host/Origin check (off for in-process tests). */
   port?: () => number;
   heartbeatMs?: number;
@@ -51,7 +51,6 @@ export function createApp({
   bus,
   log,
   adminToken,
-  verifyToken,
   db,
   metrics,
   gateway,
@@ -59,6 +58,7 @@ export function createApp({
   heartbeatMs,
   pins,
   sampling,
+  limiter,
 }: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
@@ -73,15 +73,13 @@ export function createApp({
     const origin = requireOrigin({ port, policy: () => hub.config().http });
     app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : origin(c, next)));
   }
-  // Only /healthz is open (SPEC section 7): readiness and metrics need the token.
-  const admin = adminTokenVerifier(adminToken);
-  const anyCaller = requireToken({ verify: async (token) => admin(token) ?? (await verifyToken?.(token)) ?? null });
-  // The control API, readiness and metrics are for the admin token; bot tokens reach /mcp only.
-  const auth = requireToken({ verify: admin });
+  // Only /healthz is open (SPEC section 7): readiness and metrics need the token. The
+  // control API, readiness and metrics are for the admin token; other tokens reach /mcp only.
+  const auth = requireToken({ verify: adminTokenVerifier(adminToken) });
   app.use('/readyz', auth);
   app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
   // Rate limits (X3) after the token check, so the caller is known.
-  const limit = rateLimit({ limits: () => hub.config().limits });
+  const limit = rateLimit(limiter ? { limiter } : { limits: () => hub.config().limits });
   app.use('/api/*', auth, limit);
   if (metrics) {
     app.use('/metrics', auth);
@@ -96,10 +94,5 @@ export function createApp({
     app.route('/api/tokens', tokensRoutes({ db, hub, ...(onRevoke ? { onRevoke } : {}) }));
   }
   if (db) app.route('/api/audit', auditRoutes({ db }));
-  if (gateway) {
-    app.use('/mcp', anyCaller, limit);
-    app.use('/mcp/*', anyCaller, limit);
-    app.route('/mcp', mcpRoutes({ gateway, hub }));
-  }
   return app;
 }

@@ -25,20 +25,31 @@ const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   internal: 500,
 };
 
-/** Build the JSON error response for anything thrown inside a route. */
-export function toErrorResponse(error: unknown, c: Context, log: Logger): Response {
+/** The status, body and headers of a local error in the one error shape; null for anything unexpected. */
+export function errorReply(
+  error: unknown,
+): { status: ContentfulStatusCode; body: { error: Record<string, unknown> }; headers: Record<string, string> } | null {
   if (error instanceof ZodError) {
     const issues = error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
-    return c.json({ error: { code: 'bad_request', message: 'invalid request body', issues } }, 400);
+    return {
+      status: 400,
+      body: { error: { code: 'bad_request', message: 'invalid request body', issues } },
+      headers: {},
+    };
   }
-  if (error instanceof HubError) {
-    if (error instanceof RateLimitedError) c.header('Retry-After', String(error.retryAfterSeconds));
-    const issues = error instanceof ConfigError ? error.issues : undefined;
-    return c.json(
-      { error: { code: error.code, message: error.message, ...(issues ? { issues } : {}) } },
-      STATUS[error.code],
-    );
-  }
+  if (!(error instanceof HubError)) return null;
+  const issues = error instanceof ConfigError ? error.issues : undefined;
+  return {
+    status: STATUS[error.code],
+    body: { error: { code: error.code, message: error.message, ...(issues ? { issues } : {}) } },
+    headers: error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {},
+  };
+}
+
+/** Build the JSON error response for anything thrown inside a route. */
+export function toErrorResponse(error: unknown, c: Context, log: Logger): Response {
+  const reply = errorReply(error);
+  if (reply) return c.json(reply.body, reply.status, reply.headers);
   log.error({ err: error, path: c.req.path }, 'request failed');
   return c.json({ error: { code: 'internal', message: 'internal error' } }, 500);
 }

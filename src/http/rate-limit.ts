@@ -42,12 +42,15 @@ export function retryAfterSeconds(msBeforeNext: number): number {
 
 /** The id of a single JSON-RPC request, or null (a batch, a notification, not JSON). */
 export function jsonRpcRequestId(text: string): string | number | null {
-  let body: unknown;
   try {
-    body = JSON.parse(text);
+    return requestIdOf(JSON.parse(text));
   } catch {
     return null;
   }
+}
+
+/** The id of a parsed single JSON-RPC request, or null (a batch, a notification). */
+export function requestIdOf(body: unknown): string | number | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const { method, id } = body as { method?: unknown; id?: unknown };
   if (typeof method !== 'string') return null;
@@ -57,27 +60,30 @@ export function jsonRpcRequestId(text: string): string | number | null {
 /** Whether the request is for an MCP endpoint (JSON-RPC errors) rather than the API. */
 const isMcpPath = (path: string) => path === '/mcp' || path.startsWith('/mcp/');
 
-async function tooMany(c: Context, scope: Scope, seconds: number): Promise<Response> {
-  c.header('Retry-After', String(seconds));
+/** The refusal of a request over a limit: `Retry-After` and what the body says. */
+export type RateRefusal = { readonly scope: Scope; readonly retryAfterSeconds: number };
+
+/** The JSON-RPC error body of a refused MCP request (`id` from its body when it has one). */
+export function tooManyRpcBody({ scope, retryAfterSeconds: seconds }: RateRefusal, id: string | number | null) {
+  return {
+    jsonrpc: '2.0' as const,
+    error: {
+      code: -32000,
+      message: `rate limit exceeded: retry after ${seconds} s`,
+      data: { retryAfterSeconds: seconds, scope },
+    },
+    id,
+  };
+}
+
+async function tooMany(c: Context, refusal: RateRefusal): Promise<Response> {
+  c.header('Retry-After', String(refusal.retryAfterSeconds));
   if (!isMcpPath(c.req.path)) {
-    return c.json(
-      { error: { code: 'rate_limited', message: `rate limit exceeded (${scope}): retry after ${seconds} s` } },
-      429,
-    );
+    const message = `rate limit exceeded (${refusal.scope}): retry after ${refusal.retryAfterSeconds} s`;
+    return c.json({ error: { code: 'rate_limited', message } }, 429);
   }
   const id = c.req.method === 'POST' ? jsonRpcRequestId(await c.req.text().catch(() => '')) : null;
-  return c.json(
-    {
-      jsonrpc: '2.0',
-      error: {
-        code: -32000,
-        message: `rate limit exceeded: retry after ${seconds} s`,
-        data: { retryAfterSeconds: seconds, scope },
-      },
-      id,
-    },
-    429,
-  );
+  return c.json(tooManyRpcBody(refusal, id), 429);
 }
 
 /** Take one point from `limiter` for `key`; the wait in ms when refused, null when allowed. */
@@ -91,39 +97,43 @@ async function take(limiter: RateLimiterMemory, key: string): Promise<number | n
   }
 }
 
+/** The limits of every caller, shared by the API and the MCP endpoints. */
+export type RateLimiter = {
+  /** Count one request of `caller`; the refusal when it is over a limit, null when served. */
+  take(caller: Caller): Promise<RateRefusal | null>;
+};
+
 /**
- * The rate-limit middleware. `limits` is read on every request; when its JSON changes (a hot
- * reload) both limiters are rebuilt, which also starts fresh counters. No limit configured,
- * no limiting.
+ * Create the limiter. `limits` is read on every request; when it changes (a hot reload)
+ * both limiters are rebuilt, which also starts fresh counters. No limit configured, no
+ * limiting.
  */
-export function rateLimit({ limits }: { limits: () => Limits }): MiddlewareHandler {
+export function createRateLimiter({ limits }: { limits: () => Limits }): RateLimiter {
+  let seenLimits: Limits | undefined;
   let seen: string | undefined;
   let perClient: RateLimiterMemory | null = null;
   let global: RateLimiterMemory | null = null;
-  // Hono's `/mcp/*` also matches `/mcp`, so the middleware may be mounted twice on one
-  // request: each request is counted once.
-  const counted = new WeakSet<Request>();
 
   const current = () => {
     const now = limits();
+    // The config object changes only on a reload: compare its JSON only then.
+    if (now === seenLimits) return;
+    seenLimits = now;
     const json = JSON.stringify(now ?? {});
-    if (json !== seen) {
-      seen = json;
-      perClient = limiterFor(now?.perClient, 'client');
-      global = limiterFor(now?.global, 'global');
-    }
-    return { perClient, global };
+    if (json === seen) return;
+    seen = json;
+    perClient = limiterFor(now?.perClient, 'client');
+    global = limiterFor(now?.global, 'global');
   };
 
-  return async function rateLimit(c, next) {
-    if (counted.has(c.req.raw)) return next();
-    counted.add(c.req.raw);
-    const { perClient, global } = current();
-    if (perClient || global) {
-      const key = rateLimitKey(c.get('caller'));
+  return {
+    async take(caller) {
+      current();
+      if (!perClient && !global) return null;
+      const key = rateLimitKey(caller);
       if (perClient) {
         const wait = await take(perClient, key);
-        if (wait !== null) return tooMany(c, 'client', retryAfterSeconds(wait));
+        if (wait !== null) return { scope: 'client', retryAfterSeconds: retryAfterSeconds(wait) };
       }
       // Only a request the client limit allowed reaches the global one, so a throttled
       // client does not eat the shared budget.
@@ -132,10 +142,25 @@ export function rateLimit({ limits }: { limits: () => Limits }): MiddlewareHandl
         if (wait !== null) {
           // Refused globally: give the client its point back, the request was not served.
           await perClient?.reward(key).catch(() => undefined);
-          return tooMany(c, 'global', retryAfterSeconds(wait));
+          return { scope: 'global', retryAfterSeconds: retryAfterSeconds(wait) };
         }
       }
-    }
+      return null;
+    },
+  };
+}
+
+/** The rate-limit middleware, on a shared limiter or on `limits` of its own. */
+export function rateLimit(options: { limiter: RateLimiter } | { limits: () => Limits }): MiddlewareHandler {
+  const limiter = 'limiter' in options ? options.limiter : createRateLimiter(options);
+  // Hono's `/mcp/*` also matches `/mcp`, so the middleware may be mounted twice on one
+  // request: each request is counted once.
+  const counted = new WeakSet<Request>();
+  return async function rateLimit(c, next) {
+    if (counted.has(c.req.raw)) return next();
+    counted.add(c.req.raw);
+    const refused = await limiter.take(c.get('caller'));
+    if (refused) return tooMany(c, refused);
     await next();
     return undefined;
   };

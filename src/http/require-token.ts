@@ -8,20 +8,31 @@ declare module 'hono' {
   }
 }
 
+/** The `WWW-Authenticate` challenge sent with every 401. */
+export const BEARER_CHALLENGE = 'Bearer realm="boternity"';
+
+/** The caller behind an `Authorization` header, or the 401 body that says what is wrong. */
+export async function bearerCaller(
+  header: string | undefined,
+  verify: VerifyToken,
+): Promise<{ caller: Caller } | { refusal: { error: { code: 'unauthorized'; message: string } } }> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  const caller = match?.[1] ? await verify(match[1]) : null;
+  if (caller) return { caller };
+  return {
+    refusal: { error: { code: 'unauthorized', message: match ? 'invalid bearer token' : 'missing bearer token' } },
+  };
+}
+
 /** Bearer-token check (SPEC X1): 401 with `WWW-Authenticate` when missing or wrong; sets `caller`. */
 export function requireToken({ verify }: { verify: VerifyToken }): MiddlewareHandler {
   return async function requireToken(c, next) {
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const caller = match?.[1] ? await verify(match[1]) : null;
-    if (!caller) {
-      c.header('WWW-Authenticate', 'Bearer realm="boternity"');
-      return c.json(
-        { error: { code: 'unauthorized', message: match ? 'invalid bearer token' : 'missing bearer token' } },
-        401,
-      );
+    const verdict = await bearerCaller(c.req.header('authorization'), verify);
+    if ('refusal' in verdict) {
+      c.header('WWW-Authenticate', BEARER_CHALLENGE);
+      return c.json(verdict.refusal, 401);
     }
-    c.set('caller', caller);
+    c.set('caller', verdict.caller);
     await next();
     return undefined;
   };

@@ -1,17 +1,38 @@
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 
 /** A listening HTTP server whose `close()` also ends open SSE streams. */
 export type HttpServer = { address(): AddressInfo; close(): Promise<void> };
 
+/** A handler for the MCP endpoints, served on `node:http` beside the app (ADR 006). */
+export type NodeRoute = {
+  matches(url: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+};
+
 /** Listen on host:port (port 0 picks a free one); resolves once listening. */
-export function serveHttp({ app, host, port }: { app: Hono; host: string; port: number }): Promise<HttpServer> {
+export function serveHttp({
+  app,
+  host,
+  port,
+  mcp,
+}: {
+  app: Hono;
+  host: string;
+  port: number;
+  /** Takes the requests it matches before the app sees them. */
+  mcp?: NodeRoute;
+}): Promise<HttpServer> {
+  const fetch = getRequestListener(app.fetch, { hostname: host });
+  const server = createServer((req, res) => {
+    if (mcp?.matches(req.url ?? '/')) void mcp.handle(req, res);
+    else void fetch(req, res);
+  });
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port }) as Server;
     server.once('error', reject);
-    server.once('listening', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve({
         address: () => server.address() as AddressInfo,

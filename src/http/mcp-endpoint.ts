@@ -1,0 +1,167 @@
+/**
+ * The Streamable HTTP MCP endpoints for agents (SPEC G1, section 7), served on `node:http`
+ * beside the Hono app (ADR 006): `/mcp` (every server, prefixed names),
+ * `/mcp/servers/{name}` (one server, names unchanged) and `/mcp/bots/{slug}` (a bot's
+ * view). In front, in the Hono app's order and with its answers: the Host/Origin check
+ * (X2), the bearer token (X1) and the rate limits (X3, one budget with `/api`). One
+ * transport and one gateway session per `Mcp-Session-Id`; a session is bound to the
+ * endpoint and the token that opened it.
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { ForbiddenError } from '../errors.js';
+import type { Gateway } from '../gateway/create-gateway.js';
+import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js';
+import type { Caller, VerifyToken } from '../guard/caller.js';
+import { checkOrigin } from '../guard/origin-policy.js';
+import type { Hub } from '../hub/create-hub.js';
+import { errorReply } from './http-errors.js';
+import { McpHttpTransport } from './mcp-transport.js';
+import { type RateLimiter, requestIdOf, tooManyRpcBody } from './rate-limit.js';
+import { readJsonBody } from './read-json-body.js';
+import { tooLarge } from './read-mcp-post.js';
+import { BEARER_CHALLENGE, bearerCaller } from './require-token.js';
+import { type RpcRefusal, writeJson, writeRefusal } from './write-json.js';
+
+/** What the endpoints need. */
+export type McpEndpointDeps = {
+  gateway: Gateway;
+  hub: Pick<Hub, 'config'>;
+  /** Maps a bearer token to its caller (the admin token and issued tokens). */
+  verify: VerifyToken;
+  /** The limiter the API uses too. */
+  limiter: RateLimiter;
+  /** The port listened on: turns on the Host/Origin check (off for in-process tests). */
+  port?: () => number;
+  log: Logger;
+};
+
+/** A `node:http` handler for every path under `/mcp`. */
+export type McpEndpoint = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** Whether a request URL is for the MCP endpoints (anything under `/mcp`). */
+export const isMcpUrl = (url: string): boolean =>
+  url.startsWith('/mcp') && (url.length === 4 || url[4] === '/' || url[4] === '?');
+
+type Route = { kind: 'all' } | { kind: 'server'; name: string } | { kind: 'bot'; slug: string };
+
+const NO_SESSION: RpcRefusal = {
+  status: 400,
+  code: -32000,
+  message: 'Bad Request: no valid Mcp-Session-Id; start a session with an initialize request',
+};
+const SESSION_NOT_FOUND: RpcRefusal = { status: 404, code: -32001, message: 'Session not found' };
+
+/** Who a session belongs to: the admin, or the token that opened it. */
+const ownerOf = (caller: Caller): string => (caller.kind === 'admin' ? 'admin' : `token:${caller.tokenId}`);
+
+/** Create the handler; sessions live in it until they close. */
+export function createMcpEndpoint({ gateway, hub, verify, limiter, port, log }: McpEndpointDeps): McpEndpoint {
+  const sessions = new Map<string, { transport: McpHttpTransport; endpoint: string; owner: string }>();
+  const maxBodyBytes = () => hub.config().gateway.maxBodyBytes;
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    if (port) {
+      const verdict = checkOrigin({ host: req.headers.host, origin: req.headers.origin }, port(), hub.config().http);
+      if (!verdict.ok) return writeJson(res, 403, { error: { code: 'forbidden', message: verdict.reason } });
+    }
+    const auth = await bearerCaller(req.headers.authorization, verify);
+    if ('refusal' in auth) return writeJson(res, 401, auth.refusal, { 'www-authenticate': BEARER_CHALLENGE });
+    const { caller } = auth;
+    const limited = await limiter.take(caller);
+    if (limited) {
+      const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes()).catch(() => null) : null;
+      const id = body?.ok ? requestIdOf(body.value) : null;
+      return writeJson(res, 429, tooManyRpcBody(limited, id), { 'retry-after': String(limited.retryAfterSeconds) });
+    }
+    const route = routeOf(path);
+    if (!route) {
+      return writeJson(res, 404, { error: { code: 'not_found', message: `no route for ${req.method} ${path}` } });
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string' && sessionId !== '') {
+      const entry = sessions.get(sessionId);
+      // Another endpoint's or another token's session id: there is no such session for it (X1, G3).
+      if (!entry || entry.endpoint !== path || entry.owner !== ownerOf(caller)) {
+        return writeRefusal(res, SESSION_NOT_FOUND);
+      }
+      return entry.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return writeRefusal(res, NO_SESSION);
+    const body = await readJsonBody(req, maxBodyBytes());
+    if (!body.ok && body.reason === 'too_large') return writeRefusal(res, tooLarge(maxBodyBytes()));
+    if (!body.ok || !isInitializeRequest(body.value)) return writeRefusal(res, NO_SESSION);
+    const spec = specOf(route, caller);
+    // Refuse an endpoint for a server or bot that is not configured, before any session exists.
+    effectiveServers(hub.config(), spec);
+    const owner = ownerOf(caller);
+    const transport = new McpHttpTransport({
+      maxBodyBytes: maxBodyBytes(),
+      onSessionInitialized: (id) => sessions.set(id, { transport, endpoint: path, owner }),
+    });
+    await gateway.openSession({
+      transport,
+      spec,
+      label: path,
+      clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,
+      onClose: () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      },
+    });
+    await transport.handleRequest(req, res, body.value);
+    // The initialize was refused (a bad Accept or Content-Type): no session came of it.
+    if (!transport.sessionId) await transport.close();
+  };
+
+  return async function mcpEndpoint(req, res) {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = (query < 0 ? url : url.slice(0, query)).replace(/\/+$/, '');
+    try {
+      await serve(req, res, path);
+    } catch (error) {
+      const reply = errorReply(error);
+      if (!reply) log.error({ err: error, path }, 'request failed');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (reply) writeJson(res, reply.status, reply.body, reply.headers);
+      else writeJson(res, 500, { error: { code: 'internal', message: 'internal error' } });
+    }
+  };
+}
+
+/** The endpoint a path names, or null. */
+function routeOf(path: string): Route | null {
+  if (path === '/mcp') return { kind: 'all' };
+  const match = /^\/mcp\/(servers|bots)\/([^/]+)$/.exec(path);
+  if (!match?.[2]) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(match[2]);
+  } catch {
+    return null;
+  }
+  return match[1] === 'servers' ? { kind: 'server', name } : { kind: 'bot', slug: name };
+}
+
+/**
+ * The view a caller gets on a route (G3): a bot-bound token sees its bot on `/mcp`, and
+ * only its own bot's endpoint; a single server's endpoint is not for bot tokens.
+ */
+function specOf(route: Route, caller: Caller): ViewSpec {
+  switch (route.kind) {
+    case 'all':
+      return caller.kind === 'bot' ? { kind: 'bot', slug: caller.slug } : { kind: 'all' };
+    case 'server':
+      if (caller.kind === 'bot') throw new ForbiddenError('a bot token cannot open a single server endpoint; use /mcp');
+      return { kind: 'server', server: route.name };
+    case 'bot':
+      if (caller.kind === 'bot' && caller.slug !== route.slug)
+        throw new ForbiddenError(`this token belongs to bot "${caller.slug}", not "${route.slug}"`);
+      return { kind: 'bot', slug: route.slug };
+  }
+}

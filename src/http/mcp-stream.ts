@@ -1,0 +1,177 @@
+/**
+ * One response channel of a Streamable HTTP session (SPEC G1): the HTTP response of a POST
+ * that owes answers to its requests, or the standalone GET stream. It starts silent; the
+ * POST's answers leave as one JSON body when they are all it carries, and anything else
+ * first (progress, logging, a server-to-client request) turns it into an SSE stream whose
+ * events are logged for resumption. Each write leaves in one piece, headers included.
+ * @module
+ */
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { SseEventLog } from './sse-event-log.js';
+
+/** The id of the standalone (GET) stream in the event log. */
+export const STANDALONE = '_GET_stream';
+
+/** One SSE `message` event. */
+export const streamFrame = (id: string, data: string): string => `event: message\nid: ${id}\ndata: ${data}\n\n`;
+
+const SESSION_GONE = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: -32001, message: 'Session not found' },
+  id: null,
+});
+
+/** Options of {@link McpStream}. */
+export type McpStreamOptions = {
+  readonly id: string;
+  readonly res: ServerResponse;
+  /** How many requests this stream answers (0 for the GET stream). */
+  readonly owed: number;
+  /** Send a priming event (an id to resume from) when it becomes a stream: protocol 2025-11-25 on. */
+  readonly primes: boolean;
+  readonly retryMs: number;
+  readonly log: SseEventLog;
+  /** Headers of an SSE answer, and of a JSON one. */
+  readonly sseHeaders: OutgoingHttpHeaders;
+  readonly jsonHeaders: OutgoingHttpHeaders;
+  readonly opened: number;
+};
+
+/** What {@link McpStream.deliver} left behind: more to come, or every answer sent. */
+export type Delivery = 'open' | 'done';
+
+/** One response channel; the transport routes messages to it by request id. */
+export class McpStream {
+  readonly id: string;
+  readonly #options: McpStreamOptions;
+  #res: ServerResponse | null;
+  #owed: number;
+  #sse = false;
+  /** Answers held back while the POST carries several requests and might still answer in JSON. */
+  #held: JSONRPCMessage[] = [];
+
+  constructor(options: McpStreamOptions) {
+    this.id = options.id;
+    this.#options = options;
+    this.#owed = options.owed;
+    this.#res = options.res;
+    // The client went away: its answers are logged for a resume if it had event ids, else dropped.
+    options.res.once('close', () => {
+      if (this.#res === options.res) this.#res = null;
+    });
+  }
+
+  /** Whether an HTTP response is attached and still open. */
+  connected(): boolean {
+    return this.#res !== null && !this.#res.writableEnded;
+  }
+
+  /** Route one message of this stream's requests; `answer` marks a response. */
+  deliver(message: JSONRPCMessage, answer: boolean): Delivery {
+    if (answer) this.#owed -= 1;
+    const last = answer && this.#owed <= 0;
+    // Gone before anything was streamed: the client holds no event id to resume from.
+    if (!this.#sse && !this.#res) return last ? 'done' : 'open';
+    if (!this.#sse && answer && this.#res) {
+      this.#held.push(message);
+      if (last) this.#answerJson();
+      return last ? 'done' : 'open';
+    }
+    let chunk = this.#sse ? '' : this.#becomeSse();
+    for (const held of this.#held.splice(0)) chunk += this.#event(held);
+    chunk += this.#event(message);
+    this.#send(chunk, last);
+    return last ? 'done' : 'open';
+  }
+
+  /** Write raw SSE text (the GET stream's events, a keep-alive comment). */
+  write(chunk: string): void {
+    if (this.#res && !this.#res.writableEnded) this.#res.write(chunk);
+  }
+
+  /** Send the SSE headers now, with `initial` text; the GET stream's start. */
+  startSse(initial: string): void {
+    const chunk = this.#becomeSse() + initial;
+    const res = this.#res;
+    if (!res) return;
+    if (chunk) res.write(chunk);
+    // Nothing to send yet: the client still needs the headers to start reading.
+    else res.flushHeaders();
+  }
+
+  /**
+   * End the HTTP response but keep the stream, so the client resumes it with
+   * `Last-Event-ID` (the SDK's `closeSSEStream`): later messages wait in the log.
+   */
+  detach(): void {
+    if (!this.#res) return;
+    const chunk = this.#sse ? '' : this.#becomeSse();
+    const res = this.#res;
+    this.#res = null;
+    res.end(chunk);
+  }
+
+  /** Carry on with a resumed stream on `res`, after replaying `missed`. */
+  reattach(res: ServerResponse, missed: string): void {
+    this.#res = res;
+    res.once('close', () => {
+      if (this.#res === res) this.#res = null;
+    });
+    res.writeHead(200, this.#options.sseHeaders);
+    this.#sse = true;
+    if (missed) res.write(missed);
+    else res.flushHeaders();
+  }
+
+  /** Keep a quiet stream open through proxies: a comment on SSE, or become SSE once silent `afterMs`. */
+  keepAlive(now: number, afterMs: number): void {
+    if (!this.#res) return;
+    if (this.#sse) this.write(': keepalive\n\n');
+    else if (now - this.#options.opened >= afterMs) this.#send(`${this.#becomeSse()}: keepalive\n\n`, false);
+  }
+
+  /** End the HTTP response (the session closes). */
+  end(): void {
+    const res = this.#res;
+    this.#res = null;
+    if (res && !res.writableEnded) {
+      if (res.headersSent) res.end();
+      else res.writeHead(404, { 'content-type': 'application/json' }).end(SESSION_GONE);
+    }
+  }
+
+  /** Switch to SSE: the headers and the priming event, returned as the text to send first. */
+  #becomeSse(): string {
+    this.#sse = true;
+    this.#res?.writeHead(200, this.#options.sseHeaders);
+    if (!this.#options.primes) return '';
+    const id = this.#options.log.append(this.id, null);
+    return `id: ${id}\nretry: ${this.#options.retryMs}\ndata: \n\n`;
+  }
+
+  #event(message: JSONRPCMessage): string {
+    const data = JSON.stringify(message);
+    return streamFrame(this.#options.log.append(this.id, data), data);
+  }
+
+  #send(chunk: string, last: boolean): void {
+    const res = this.#res;
+    if (!res || res.writableEnded) return;
+    if (last) {
+      this.#res = null;
+      res.end(chunk);
+    } else {
+      res.write(chunk);
+    }
+  }
+
+  #answerJson(): void {
+    const res = this.#res as ServerResponse;
+    this.#res = null;
+    const held = this.#held;
+    const body = JSON.stringify(held.length === 1 ? held[0] : held);
+    res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * The Streamable HTTP server transport of one agent session (SPEC G1), on `node:http`
+ * directly and on the SDK's `Transport` interface and message schemas (ADR 006). A POST's
+ * answers go back as one `application/json` body, headers and body in one write, unless a
+ * notification or server-to-client request tied to one of its requests comes first: that
+ * turns the response into an SSE stream (the spec lets the server choose per request).
+ * SSE events carry ids and are kept in a bounded log for `Last-Event-ID` resumption; the
+ * standalone GET stream carries what belongs to no request.
+ * @module
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  isInitializeRequest,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import { checkMcpSession } from './check-mcp-session.js';
+import { McpStream, STANDALONE, streamFrame } from './mcp-stream.js';
+import { readMcpPost } from './read-mcp-post.js';
+import { createSseEventLog, type SseEventLog } from './sse-event-log.js';
+import { type RpcRefusal, writeRefusal } from './write-json.js';
+
+/** Options of {@link McpHttpTransport}. */
+export type McpHttpTransportOptions = {
+  /** Called once, with the new session's id, when an initialize request is accepted. */
+  onSessionInitialized?: (sessionId: string) => void;
+  newSessionId?: () => string;
+  /** Largest request body accepted (413 above it). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** How often a quiet SSE stream gets a keep-alive comment; a JSON answer this late becomes a stream. */
+  keepAliveMs?: number;
+  /** The `retry:` advice sent with a priming event. */
+  retryMs?: number;
+  eventLog?: SseEventLog;
+  now?: () => number;
+};
+
+const isAnswer = (m: JSONRPCMessage): boolean => 'result' in m || 'error' in m;
+const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId; method: string } =>
+  'method' in m && 'id' in m;
+const refusal = (status: number, code: number, message: string): RpcRefusal => ({ status, code, message });
+const SESSION_NOT_FOUND = refusal(404, -32001, 'Session not found');
+const SSE_HEADERS: OutgoingHttpHeaders = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
+/** One agent session's transport; the endpoint hands it each HTTP request of the session. */
+export class McpHttpTransport implements Transport {
+  sessionId?: string;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+  readonly #streams = new Map<string, McpStream>();
+  readonly #byRequest = new Map<RequestId, McpStream>();
+  readonly #log: SseEventLog;
+  readonly #onSessionInitialized: ((sessionId: string) => void) | undefined;
+  readonly #newSessionId: () => string;
+  readonly #maxBodyBytes: number;
+  readonly #keepAliveMs: number;
+  readonly #retryMs: number;
+  readonly #now: () => number;
+  /** Built once the session id is known, not per request. */
+  #headers: { session: OutgoingHttpHeaders; sse: OutgoingHttpHeaders; json: OutgoingHttpHeaders } | null = null;
+  #streamCount = 0;
+  #closed = false;
+  #keepAlive: NodeJS.Timeout | undefined;
+
+  constructor(options: McpHttpTransportOptions = {}) {
+    this.#log = options.eventLog ?? createSseEventLog();
+    this.#onSessionInitialized = options.onSessionInitialized;
+    this.#newSessionId = options.newSessionId ?? (() => crypto.randomUUID());
+    this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.#retryMs = options.retryMs ?? 1_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    // One timer per session, not one per stream.
+    this.#keepAlive = setInterval(() => {
+      const now = this.#now();
+      for (const stream of this.#streams.values()) stream.keepAlive(now, this.#keepAliveMs);
+    }, this.#keepAliveMs);
+    this.#keepAlive.unref();
+  }
+
+  /** Serve one HTTP request of this session; `body` is the POST body when the caller already read it. */
+  async handleRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+    const refused = this.#closed ? SESSION_NOT_FOUND : await this.#route(req, res, body);
+    if (refused) writeRefusal(res, refused);
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const answer = isAnswer(message);
+    const requestId = answer ? (message as { id: RequestId }).id : options?.relatedRequestId;
+    if (requestId === undefined) {
+      if (answer) throw new Error('Cannot send a response on the standalone SSE stream');
+      const data = JSON.stringify(message);
+      const id = this.#log.append(STANDALONE, data);
+      this.#streams.get(STANDALONE)?.write(streamFrame(id, data));
+      return;
+    }
+    const stream = this.#byRequest.get(requestId);
+    if (!stream) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    if (answer) this.#byRequest.delete(requestId);
+    if (stream.deliver(message, answer) === 'done') this.#streams.delete(stream.id);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#keepAlive);
+    for (const stream of this.#streams.values()) stream.end();
+    this.#streams.clear();
+    this.#byRequest.clear();
+    this.onclose?.();
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<RpcRefusal | null> {
+    switch (req.method) {
+      case 'POST':
+        return this.#post(req, res, body);
+      case 'GET':
+        return checkMcpSession(req, this.sessionId) ?? this.#get(req, res);
+      case 'DELETE': {
+        const refused = checkMcpSession(req, this.sessionId);
+        if (refused) return refused;
+        res.writeHead(200, this.#sessionHeader()).end();
+        await this.close();
+        return null;
+      }
+      default:
+        return { ...refusal(405, -32000, 'Method not allowed.'), headers: { allow: 'GET, POST, DELETE' } };
+    }
+  }
+
+  async #post(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<RpcRefusal | null> {
+    const messages = await readMcpPost(req, { body, maxBodyBytes: this.#maxBodyBytes });
+    if (!Array.isArray(messages)) return messages;
+    if (this.#closed) return SESSION_NOT_FOUND;
+    // Only a message named `initialize` pays for the full check.
+    const init = messages.find((m) => 'method' in m && m.method === 'initialize' && isInitializeRequest(m));
+    if (init) {
+      if (this.sessionId !== undefined) return refusal(400, -32600, 'Invalid Request: Server already initialized');
+      if (messages.length > 1) {
+        return refusal(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+      }
+      this.sessionId = this.#newSessionId();
+      this.#onSessionInitialized?.(this.sessionId);
+    } else {
+      const refused = checkMcpSession(req, this.sessionId);
+      if (refused) return refused;
+    }
+    const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
+    const requests = messages.filter(isRequest);
+    if (requests.length === 0) {
+      res.writeHead(202, this.#sessionHeader()).end();
+      for (const message of messages) this.onmessage?.(message, extra);
+      return null;
+    }
+    const version = init
+      ? String((init as { params?: { protocolVersion?: unknown } }).params?.protocolVersion)
+      : this.#headerVersion(req);
+    // From 2025-11-25 a client may be sent a priming event and asked to reconnect (polling).
+    const resumable = version >= '2025-11-25';
+    this.#streamCount += 1;
+    const stream = this.#register(`s${this.#streamCount}`, res, requests.length, resumable);
+    for (const request of requests) this.#byRequest.set(request.id, stream);
+    for (const message of messages) {
+      const polling =
+        resumable && isRequest(message)
+          ? {
+              closeSSEStream: () => this.#byRequest.get(message.id)?.detach(),
+              closeStandaloneSSEStream: () => this.#streams.get(STANDALONE)?.end(),
+            }
+          : {};
+      this.onmessage?.(message, { ...extra, ...polling });
+    }
+    return null;
+  }
+
+  #get(req: IncomingMessage, res: ServerResponse): RpcRefusal | null {
+    if (!req.headers.accept?.includes('text/event-stream')) {
+      return refusal(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+    }
+    const lastEventId = req.headers['last-event-id'];
+    if (typeof lastEventId === 'string' && lastEventId !== '') return this.#resume(lastEventId, res);
+    if (this.#streams.get(STANDALONE)?.connected()) {
+      return refusal(409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+    }
+    this.#register(STANDALONE, res, 0, false).startSse('');
+    return null;
+  }
+
+  /** Replay what a lost stream missed after `lastEventId`, and carry on with it on `res`. */
+  #resume(lastEventId: string, res: ServerResponse): RpcRefusal | null {
+    const streamId = this.#log.streamOf(lastEventId);
+    if (streamId === undefined) return refusal(400, -32000, 'Invalid event ID format');
+    const live = this.#streams.get(streamId);
+    if (live?.connected()) return refusal(409, -32000, 'Conflict: Stream already has an active connection');
+    const missed = this.#log
+      .after(lastEventId)
+      .map((e) => streamFrame(e.id, e.data))
+      .join('');
+    if (live) live.reattach(res, missed);
+    else if (streamId === STANDALONE) this.#register(STANDALONE, res, 0, false).startSse(missed);
+    // Every answer of that stream was sent already: replay what was missed and end.
+    else res.writeHead(200, this.#sseHeaders()).end(missed);
+    return null;
+  }
+
+  #register(id: string, res: ServerResponse, owed: number, primes: boolean): McpStream {
+    const stream = new McpStream({
+      id,
+      res,
+      owed,
+      primes,
+      retryMs: this.#retryMs,
+      log: this.#log,
+      sseHeaders: this.#sseHeaders(),
+      jsonHeaders: this.#built().json,
+      opened: this.#now(),
+    });
+    this.#streams.set(id, stream);
+    return stream;
+  }
+
+  #headerVersion(req: IncomingMessage): string {
+    const version = req.headers['mcp-protocol-version'];
+    return typeof version === 'string' ? version : DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  }
+
+  #sessionHeader(): OutgoingHttpHeaders {
+    return this.#built().session;
+  }
+
+  #sseHeaders(): OutgoingHttpHeaders {
+    return this.#built().sse;
+  }
+
+  #built(): { session: OutgoingHttpHeaders; sse: OutgoingHttpHeaders; json: OutgoingHttpHeaders } {
+    if (this.#headers) return this.#headers;
+    const session: OutgoingHttpHeaders = this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId };
+    const built = {
+      session,
+      sse: { ...SSE_HEADERS, ...session },
+      json: { ...session, 'content-type': 'application/json' },
+    };
+    // Before initialize there is no id yet: build again next time.
+    if (this.sessionId !== undefined) this.#headers = built;
+    return built;
+  }
+}
