@@ -136,7 +136,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     await pins.start();
     undo.push(() => pins.stop());
     // Audit (X7): batched writes, flushed on shutdown; rows past the retention are pruned.
-    const audit = createAuditWriter(store.db, { log });
+    const audit = createAuditWriter(store.db, { log, client: store.writer });
     undo.push(() => audit.close());
     const prune = startAuditRetention({ db: store.db, days: () => hub.config().audit.retentionDays, log });
     undo.push(() => clearInterval(prune));

@@ -1,12 +1,17 @@
 /**
  * The audit writer (SPEC X7): every MCP event goes to `mcp_audit` without slowing the call
- * that produced it. `record()` is synchronous: it hashes the payloads and queues a row; a
- * timer writes the queue in multi-row INSERTs. A failed write puts its rows back at the
- * front of the queue and is retried later: rows are never dropped for a failed write.
+ * that produced it. `record()` only queues the entry; a timer hashes the queued payloads
+ * and writes the rows in multi-row INSERTs, straight on the libsql client (ADR 006). The
+ * queue of unhashed entries is bounded: at `maxBatch` it is written at once. A failed
+ * write puts its rows back at the front of the queue and is retried later: rows are never
+ * dropped for a failed write.
  * @module
  */
 import { createHash, randomUUID } from 'node:crypto';
+import type { Client, InValue } from '@libsql/client';
+import { getTableColumns } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { canonicalJson } from './canonical-json.js';
 import type { Db } from './create-db.js';
 import { auditDirections, mcpAuditTable } from './schema.js';
 import { type BusyRetryOptions, withBusyRetry } from './with-busy-retry.js';
@@ -48,6 +53,8 @@ export type AuditWriterOptions = {
   now?: () => Date;
   /** How each INSERT retries a busy database before the flush counts as failed. */
   busyRetry?: BusyRetryOptions;
+  /** The connection to write on (a writer connection of its own); default the database's client. */
+  client?: Client;
 };
 
 /** The writer: `record` queues, `flush` writes, `close` stops the timer and drains the queue. */
@@ -65,26 +72,38 @@ type AuditInsert = typeof mcpAuditTable.$inferInsert;
 
 /** Longest `error` text kept. */
 export const AUDIT_ERROR_MAX = 500;
+/** Longest name (tool, server, event, bot, client) kept; a longer one is cut and says how long it was. */
+export const AUDIT_NAME_MAX = 256;
 // 16 bound parameters a row: stay well below SQLite's 32766 variables a statement.
 const MAX_ROWS_PER_STATEMENT = 1_000;
 const MAX_RETRY_DELAY_MS = 5_000;
 
 /**
  * SHA-256 hex of the canonical JSON of `value` (object keys sorted at every depth), so key
- * order never changes the hash; null when `value` is `undefined` (absent).
+ * order never changes the hash; null when `value` is `undefined` (absent). Deeply nested
+ * values hash like any other (no recursion). Throws on a cycle or a BigInt.
  */
 export function auditHash(value: unknown): string | null {
   if (value === undefined) return null;
-  const json = JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-  // JSON.stringify gives undefined for a bare function or symbol: hash a marker instead.
+  // A bare function or symbol has no JSON: hash a marker instead.
   return createHash('sha256')
-    .update(json ?? 'undefined', 'utf8')
+    .update(canonicalJson(value) ?? 'undefined', 'utf8')
     .digest('hex');
 }
+
+/** A name cut to {@link AUDIT_NAME_MAX}, marked with its full length when cut. */
+export function boundName(name: string | null | undefined): string | null {
+  if (name == null) return null;
+  if (name.length <= AUDIT_NAME_MAX) return name;
+  const note = `… (${name.length} chars)`;
+  return name.slice(0, AUDIT_NAME_MAX - note.length) + note;
+}
+
+type Queued = { entry: AuditEntry; at: Date };
+// Column order of the INSERT, from the drizzle schema so the two cannot drift.
+const COLUMNS = Object.entries(getTableColumns(mcpAuditTable)) as [keyof AuditInsert, { name: string }][];
+const toSql = (value: unknown): InValue =>
+  value instanceof Date ? value.getTime() : typeof value === 'boolean' ? (value ? 1 : 0) : ((value ?? null) as InValue);
 
 /** Open a writer on `db`. Call `close()` before closing the database. */
 export function createAuditWriter(
@@ -97,25 +116,56 @@ export function createAuditWriter(
     storePayloads: _storePayloads = false,
     now = () => new Date(),
     busyRetry,
+    client = db.$client,
   }: AuditWriterOptions,
 ): AuditWriter {
   const chunkSize = Math.max(1, Math.min(maxBatch, MAX_ROWS_PER_STATEMENT));
+  /** Recorded, not yet hashed: holds the payloads, so it is kept short. */
+  let recorded: Queued[] = [];
+  /** Hashed rows waiting for a successful write. */
   let queue: AuditInsert[] = [];
+  // A list answered from an unchanged view is the same array again: hash it once.
+  const listHashes = new WeakMap<object, string | null>();
+  const hashOf = (value: unknown): string | null => {
+    if (!Array.isArray(value)) return auditHash(value);
+    const known = listHashes.get(value);
+    if (known !== undefined) return known;
+    const hash = auditHash(value);
+    listHashes.set(value, hash);
+    return hash;
+  };
+  const sqlFor = new Map<number, string>();
+  const insertSql = (rows: number) => {
+    let sql = sqlFor.get(rows);
+    if (!sql) {
+      const tuple = `(${COLUMNS.map(() => '?').join(',')})`;
+      const names = COLUMNS.map(([, column]) => `"${column.name}"`).join(', ');
+      sql = `insert into "mcp_audit" (${names}) values ${Array.from({ length: rows }, () => tuple).join(',')} on conflict do nothing`;
+      sqlFor.set(rows, sql);
+    }
+    return sql;
+  };
+  const insert = async (rows: AuditInsert[]) => {
+    const args: InValue[] = [];
+    for (const row of rows) for (const [key] of COLUMNS) args.push(toSql(row[key]));
+    try {
+      await client.execute({ sql: insertSql(rows.length), args });
+    } catch (error) {
+      throw new Error(`audit insert of ${rows.length} rows failed`, { cause: error });
+    }
+  };
   let timer: NodeJS.Timeout | null = null;
   let failures = 0;
   let closed = false;
   // Flushes run one after another, so rows put back after a failure keep their order.
   let chain: Promise<void> = Promise.resolve();
 
-  const toRow = (entry: AuditEntry): AuditInsert => {
-    if (!auditDirections.includes(entry.direction)) {
-      throw new TypeError(`audit direction must be client or server, got ${String(entry.direction)}`);
-    }
+  const toRow = ({ entry, at }: Queued): AuditInsert => {
     let inputHash: string | null = null;
     let outputHash: string | null = null;
     try {
-      inputHash = auditHash(entry.input);
-      outputHash = auditHash(entry.output);
+      inputHash = hashOf(entry.input);
+      outputHash = hashOf(entry.output);
     } catch (error) {
       // A cycle or a BigInt: keep the event, without the hash it cannot have.
       log.warn({ err: error, eventType: entry.eventType }, 'audit payload not hashable');
@@ -123,11 +173,11 @@ export function createAuditWriter(
     return {
       id: randomUUID(),
       direction: entry.direction,
-      eventType: entry.eventType,
-      serverName: entry.serverName ?? null,
-      botId: entry.botId ?? null,
-      clientId: entry.clientId ?? null,
-      toolName: entry.toolName ?? null,
+      eventType: boundName(entry.eventType) ?? '',
+      serverName: boundName(entry.serverName),
+      botId: boundName(entry.botId),
+      clientId: boundName(entry.clientId),
+      toolName: boundName(entry.toolName),
       inputHash,
       outputHash,
       durationMs: entry.durationMs ?? null,
@@ -135,7 +185,7 @@ export function createAuditWriter(
       error: entry.error == null ? null : entry.error.slice(0, AUDIT_ERROR_MAX),
       sanitized: entry.sanitized ?? false,
       tokenUsage: entry.tokenUsage ?? null,
-      timestamp: entry.at ?? now(),
+      timestamp: at,
     };
   };
 
@@ -151,12 +201,18 @@ export function createAuditWriter(
   };
 
   const writeQueue = async () => {
+    // Hashing happens here, on the timer, not in the call that recorded the entry.
+    if (recorded.length > 0) {
+      const hashed = recorded.map(toRow);
+      recorded = [];
+      queue = queue.length === 0 ? hashed : [...queue, ...hashed];
+    }
     while (queue.length > 0) {
       const rows = queue.slice(0, chunkSize);
       queue = queue.slice(rows.length);
       try {
         // A retried batch may have been written already (a timeout after commit): ids dedupe it.
-        await withBusyRetry(() => db.insert(mcpAuditTable).values(rows).onConflictDoNothing(), busyRetry);
+        await withBusyRetry(() => insert(rows), busyRetry);
       } catch (error) {
         queue = [...rows, ...queue];
         failures += 1;
@@ -181,8 +237,11 @@ export function createAuditWriter(
         log.warn({ eventType: entry.eventType }, 'audit entry recorded after close; not written');
         return;
       }
-      queue.push(toRow(entry));
-      if (queue.length >= maxBatch) {
+      if (!auditDirections.includes(entry.direction)) {
+        throw new TypeError(`audit direction must be client or server, got ${String(entry.direction)}`);
+      }
+      recorded.push({ entry, at: entry.at ?? now() });
+      if (recorded.length >= maxBatch) {
         if (timer) clearTimeout(timer);
         timer = null;
         schedule(0);
@@ -205,7 +264,7 @@ export function createAuditWriter(
           return;
         } catch {
           if (Date.now() > deadline) {
-            log.warn({ dropped: queue.length }, 'audit rows not written before shutdown');
+            log.warn({ dropped: recorded.length + queue.length }, 'audit rows not written before shutdown');
             return;
           }
           attempt += 1;
@@ -215,6 +274,6 @@ export function createAuditWriter(
         }
       }
     },
-    pending: () => queue.length,
+    pending: () => recorded.length + queue.length,
   };
 }

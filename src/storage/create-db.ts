@@ -13,8 +13,8 @@ import { packageRoot } from '../package-root.js';
 import * as schema from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
-/** The drizzle database every repository takes. */
-export type Db = LibSQLDatabase<typeof schema>;
+/** The drizzle database every repository takes (`$client` is the libsql client under it). */
+export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
 
 /** Options of {@link createDb}. */
 export type CreateDbOptions = {
@@ -26,8 +26,11 @@ export type CreateDbOptions = {
   busyTimeoutMs?: number;
 };
 
-/** An open database: `close()` releases the client. */
-export type OpenDb = { db: Db; client: Client; close(): Promise<void> };
+/**
+ * An open database: `close()` releases the clients. `writer` is a connection of its own for
+ * the audit's appends (for a local file; the main client otherwise).
+ */
+export type OpenDb = { db: Db; client: Client; writer: Client; close(): Promise<void> };
 
 // Resolved from the package, not the cwd: `npm start` may run from anywhere, from dist/ or src/.
 const defaultMigrationsFolder = join(packageRoot(), 'drizzle');
@@ -58,9 +61,35 @@ export async function createDb({
     if (file) await withBusyRetry(() => client.execute('PRAGMA journal_mode = WAL'));
     const db = drizzle(client, { schema });
     await withBusyRetry(() => migrate(db, { migrationsFolder }));
-    return { db, client, close: async () => client.close() };
+    const writer = file ? await openWriter(url, busyTimeoutMs) : client;
+    return {
+      db,
+      client,
+      writer,
+      close: async () => {
+        if (writer !== client) writer.close();
+        client.close();
+      },
+    };
   } catch (error) {
     client.close();
+    throw error;
+  }
+}
+
+/**
+ * One connection for appends that may lose their last commits on a power cut, never on a
+ * crash of the process: WAL with `synchronous = NORMAL` commits without an fsync (the WAL
+ * is synced at checkpoints), which keeps a flush of audit rows from stalling the event
+ * loop (ADR 006). One connection, so the pragma holds for every statement on it.
+ */
+async function openWriter(url: string, busyTimeoutMs: number): Promise<Client> {
+  const writer = createClient({ url, timeout: busyTimeoutMs, concurrency: 1 });
+  try {
+    await writer.execute('PRAGMA synchronous = NORMAL');
+    return writer;
+  } catch (error) {
+    writer.close();
     throw error;
   }
 }
