@@ -4,7 +4,7 @@
  * sees every server on `/mcp`; a bot-bound token sees its bot's view only.
  * @module
  */
-import { sameSecret } from './same-secret.js';
+import { secretMatcher } from './same-secret.js';
 
 /** The identity behind a request's token. */
 export type Caller =
@@ -17,7 +17,8 @@ export type VerifyToken = (token: string) => Caller | null | Promise<Caller | nu
 
 /** The verifier for the admin token alone. */
 export function adminTokenVerifier(adminToken: string): (token: string) => Caller | null {
-  return (token) => (sameSecret(token, adminToken) ? { kind: 'admin' } : null);
+  const isAdmin = secretMatcher(adminToken);
+  return (token) => (isAdmin(token) ? { kind: 'admin' } : null);
 }
 
 /** The verifier for every caller: the admin token, else what `verifyToken` accepts. */

@@ -13,23 +13,47 @@ export type OriginVerdict = { ok: true } | { ok: false; reason: string };
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 
+type Allowed = { readonly hosts: ReadonlySet<string>; readonly origins: ReadonlySet<string> };
+
+function allowedFor(port: number, policy: OriginPolicy): Allowed {
+  return {
+    hosts: new Set([...LOOPBACK.map((h) => `${h}:${port}`), ...policy.allowedHosts.map((h) => h.toLowerCase())]),
+    origins: new Set([
+      ...LOOPBACK.flatMap((h) => [`http://${h}:${port}`, `https://${h}:${port}`]),
+      ...policy.allowedOrigins.map((o) => o.toLowerCase()),
+    ]),
+  };
+}
+
+function verdictOf(
+  headers: { host?: string | undefined; origin?: string | undefined },
+  allowed: Allowed,
+): OriginVerdict {
+  const host = headers.host?.toLowerCase();
+  if (!host) return { ok: false, reason: 'missing Host header' };
+  const hostOnly = host.replace(/:\d+$/, '');
+  if (!allowed.hosts.has(host) && !allowed.hosts.has(hostOnly))
+    return { ok: false, reason: `host "${host}" is not allowed` };
+  if (headers.origin === undefined) return { ok: true };
+  if (!allowed.origins.has(headers.origin.toLowerCase()))
+    return { ok: false, reason: `origin "${headers.origin}" is not allowed` };
+  return { ok: true };
+}
+
 /** Check `host` and `origin` headers against the loopback names on `port` plus the policy. */
 export function checkOrigin(
   headers: { host?: string | undefined; origin?: string | undefined },
   port: number,
   policy: OriginPolicy,
 ): OriginVerdict {
-  const hosts = new Set([...LOOPBACK.map((h) => `${h}:${port}`), ...policy.allowedHosts.map((h) => h.toLowerCase())]);
-  const host = headers.host?.toLowerCase();
-  if (!host) return { ok: false, reason: 'missing Host header' };
-  const hostOnly = host.replace(/:\d+$/, '');
-  if (!hosts.has(host) && !hosts.has(hostOnly)) return { ok: false, reason: `host "${host}" is not allowed` };
-  if (headers.origin === undefined) return { ok: true };
-  const origins = new Set([
-    ...LOOPBACK.flatMap((h) => [`http://${h}:${port}`, `https://${h}:${port}`]),
-    ...policy.allowedOrigins.map((o) => o.toLowerCase()),
-  ]);
-  if (!origins.has(headers.origin.toLowerCase()))
-    return { ok: false, reason: `origin "${headers.origin}" is not allowed` };
-  return { ok: true };
+  return verdictOf(headers, allowedFor(port, policy));
+}
+
+/** {@link checkOrigin} that builds the allowed names once per port and policy (a new policy on reload). */
+export function createOriginCheck(): typeof checkOrigin {
+  let last: { port: number; policy: OriginPolicy; allowed: Allowed } | null = null;
+  return (headers, port, policy) => {
+    if (last?.port !== port || last.policy !== policy) last = { port, policy, allowed: allowedFor(port, policy) };
+    return verdictOf(headers, last.allowed);
+  };
 }

@@ -15,7 +15,7 @@ import { ForbiddenError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js';
 import type { Caller, VerifyToken } from '../guard/caller.js';
-import { checkOrigin } from '../guard/origin-policy.js';
+import { createOriginCheck } from '../guard/origin-policy.js';
 import type { Hub } from '../hub/create-hub.js';
 import { errorReply } from './http-errors.js';
 import { McpHttpTransport } from './mcp-transport.js';
@@ -61,6 +61,7 @@ const ownerOf = (caller: Caller): string => (caller.kind === 'admin' ? 'admin' :
 export function createMcpEndpoint({ gateway, hub, verify, limiter, port, log }: McpEndpointDeps): McpEndpoint {
   const sessions = new Map<string, { transport: McpHttpTransport; endpoint: string; owner: string }>();
   const maxBodyBytes = () => hub.config().gateway.maxBodyBytes;
+  const checkOrigin = createOriginCheck();
 
   const serve = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (port) {

@@ -56,10 +56,6 @@ export class McpStream {
     this.#options = options;
     this.#owed = options.owed;
     this.#res = options.res;
-    // The client went away: its answers are logged for a resume if it had event ids, else dropped.
-    options.res.once('close', () => {
-      if (this.#res === options.res) this.#res = null;
-    });
   }
 
   /** Whether an HTTP response is attached and still open. */
@@ -115,9 +111,7 @@ export class McpStream {
   /** Carry on with a resumed stream on `res`, after replaying `missed`. */
   reattach(res: ServerResponse, missed: string): void {
     this.#res = res;
-    res.once('close', () => {
-      if (this.#res === res) this.#res = null;
-    });
+    this.#watch(res);
     res.writeHead(200, this.#options.sseHeaders);
     this.#sse = true;
     if (missed) res.write(missed);
@@ -144,10 +138,21 @@ export class McpStream {
   /** Switch to SSE: the headers and the priming event, returned as the text to send first. */
   #becomeSse(): string {
     this.#sse = true;
+    if (this.#res) this.#watch(this.#res);
     this.#res?.writeHead(200, this.#options.sseHeaders);
     if (!this.#options.primes) return '';
     const id = this.#options.log.append(this.id, null);
     return `id: ${id}\nretry: ${this.#options.retryMs}\ndata: \n\n`;
+  }
+
+  /**
+   * Notice the client leaving a stream (only streams are watched: a JSON answer to a client
+   * that left is written into the void). Its events then wait in the log for a resume.
+   */
+  #watch(res: ServerResponse): void {
+    res.once('close', () => {
+      if (this.#res === res) this.#res = null;
+    });
   }
 
   #event(message: JSONRPCMessage): string {

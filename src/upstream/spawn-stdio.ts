@@ -4,23 +4,32 @@
  * everything it forks can be ended with it.
  * @module
  */
+import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import {
   getDefaultEnvironment,
   StdioClientTransport,
   type StdioServerParameters,
 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioServerConfig } from '../config/schema.js';
 import type { StderrSink } from './stderr-log.js';
 
 /** Where util-linux `setsid` is expected; it execs in place, so the pid is the server's. */
 export const SETSID_PATH = '/usr/bin/setsid';
 
-/** A stdio transport that reports its child's pid as soon as the process is spawned. */
+/**
+ * A stdio transport that reports its child's pid as soon as the process is spawned, and
+ * writes the messages sent in one turn of the event loop to the child's stdin in one
+ * write: concurrent calls share a syscall (and a wake-up of the child).
+ */
 export class SpawnedStdioTransport extends StdioClientTransport {
   readonly #onSpawn: (pid: number) => void;
+  #stdin: Writable | null = null;
+  #corked = false;
 
   constructor(params: StdioServerParameters, onSpawn: (pid: number) => void) {
     super(params);
@@ -29,7 +38,23 @@ export class SpawnedStdioTransport extends StdioClientTransport {
 
   override async start(): Promise<void> {
     await super.start();
+    // The SDK keeps the child in a field TypeScript calls private; its stdin is all we need.
+    this.#stdin = (this as unknown as { _process?: ChildProcess })._process?.stdin ?? null;
     if (this.pid !== null) this.#onSpawn(this.pid);
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#stdin;
+    if (stdin && !this.#corked && stdin.writable) {
+      this.#corked = true;
+      stdin.cork();
+      // After this turn's I/O callbacks: every call that arrived in it goes in one write.
+      setImmediate(() => {
+        this.#corked = false;
+        stdin.uncork();
+      });
+    }
+    return super.send(message);
   }
 }
 
