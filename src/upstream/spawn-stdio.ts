@@ -14,7 +14,7 @@ import {
   StdioClientTransport,
   type StdioServerParameters,
 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioServerConfig } from '../config/schema.js';
 import type { StderrSink } from './stderr-log.js';
 
@@ -54,7 +54,13 @@ export class SpawnedStdioTransport extends StdioClientTransport {
         stdin.uncork();
       });
     }
-    return super.send(message);
+    return super.send(message).catch((error: unknown) => {
+      // JSON.stringify recurses: arguments nested thousands deep cannot be written at all.
+      if (error instanceof RangeError) {
+        throw new McpError(ErrorCode.InvalidParams, 'the request is nested too deeply to send to the server');
+      }
+      throw error;
+    });
   }
 }
 

@@ -3,7 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Client, createClient } from '@libsql/client';
 import { count } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AUDIT_ERROR_MAX, type AuditEntry, auditHash, createAuditWriter } from '../../src/storage/audit-writer.js';
+import {
+  AUDIT_ERROR_MAX,
+  AUDIT_NAME_MAX,
+  type AuditEntry,
+  auditHash,
+  createAuditWriter,
+} from '../../src/storage/audit-writer.js';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { mcpAuditTable } from '../../src/storage/schema.js';
 import { useTempDirs } from '../support/temp-dir.js';
@@ -199,6 +205,40 @@ describe('createAuditWriter', () => {
       expect(writer.pending()).toBe(0);
       expect(await rowCount(store)).toBe(8);
     });
+  });
+
+  it('hashes in the flush, not in record(), and a listed array only once', async () => {
+    const store = await open();
+    const writer = createAuditWriter(store.db, { log: fakeLog(), batchMs: 60_000 });
+    const toJSON = vi.fn(() => ({ name: 'listed' }));
+    const list = [{ toJSON }];
+    writer.record(entry({ eventType: 'tools_list', output: list }));
+    writer.record(entry({ eventType: 'tools_list', output: list }));
+    expect(toJSON).not.toHaveBeenCalled();
+    await writer.flush();
+    expect(toJSON).toHaveBeenCalledTimes(1);
+    const rows = await store.db.select({ hash: mcpAuditTable.outputHash }).from(mcpAuditTable);
+    expect(rows.map((r) => r.hash)).toEqual([auditHash([{ name: 'listed' }]), auditHash([{ name: 'listed' }])]);
+    await writer.close();
+  });
+
+  it('hashes arguments nested deeper than the stack allows, and bounds every stored name', async () => {
+    const store = await open();
+    const log = fakeLog();
+    const writer = createAuditWriter(store.db, { log, batchMs: 60_000 });
+    let deep: unknown = 0;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const huge = 't'.repeat(2_000_000);
+    writer.record(entry({ toolName: huge, serverName: huge, clientId: huge, botId: huge, eventType: huge, input: deep }));
+    await writer.flush();
+    const [row] = await store.db.select().from(mcpAuditTable);
+    expect(row?.inputHash).toMatch(/^[0-9a-f]{64}$/);
+    for (const name of [row?.toolName, row?.serverName, row?.clientId, row?.botId, row?.eventType]) {
+      expect(name).toHaveLength(AUDIT_NAME_MAX);
+      expect(name?.endsWith('… (2000000 chars)')).toBe(true);
+    }
+    expect(log.warn).not.toHaveBeenCalled();
+    await writer.close();
   });
 
   it('drops, with a warning, what is recorded after close()', async () => {

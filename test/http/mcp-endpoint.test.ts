@@ -1,0 +1,88 @@
+/**
+ * The MCP endpoints as served beside the Hono app (ADR 006), over real HTTP: the body
+ * limit (`gateway.maxBodyBytes`, 413), unknown paths after the token check, and an agent
+ * request nested too deeply to forward: each a clear error, and the session goes on.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TINY_SERVER } from '../support/fixtures.js';
+import { connectHttpClient } from '../support/mcp-client.js';
+import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
+import { waitFor } from '../support/wait-for.js';
+
+type AuditRows = { entries: { eventType: string; toolName: string; inputHash: string | null; success: boolean }[] };
+
+describe('MCP endpoints', () => {
+  let svc: TestService;
+  let agent: Client;
+  const auth = { authorization: `Bearer ${TEST_TOKEN}` };
+  beforeAll(async () => {
+    svc = await startTestService({
+      mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } },
+      gateway: { maxBodyBytes: 300_000 },
+    });
+    await waitFor(async () => (await svc.server('tiny'))?.state === 'connected', { what: 'tiny connected' });
+    agent = await connectHttpClient(`${svc.service.url}/mcp`);
+  }, 30_000);
+  afterAll(async () => {
+    await agent?.close();
+    await svc?.stop();
+  });
+
+  it('refuses a body over gateway.maxBodyBytes with 413 and a JSON-RPC error; the session goes on', async () => {
+    const big = 'x'.repeat(310_000);
+    await expect(agent.callTool({ name: 'tiny__echo', arguments: { text: big } })).rejects.toThrow(/Payload Too Large/);
+    const fresh = await fetch(`${svc.service.url}/mcp`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { pad: big } }),
+    });
+    expect(fresh.status).toBe(413);
+    expect(await fresh.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Payload Too Large: Request body must not exceed 300000 bytes' },
+      id: null,
+    });
+    const echoed = await agent.callTool({ name: 'tiny__echo', arguments: { text: 'after' } });
+    expect(echoed.content).toEqual([{ type: 'text', text: 'after' }]);
+  });
+
+  it('answers 401 without a token and 404 with one for a path that is no endpoint', async () => {
+    const path = `${svc.service.url}/mcp/nothing/here`;
+    expect((await fetch(path)).status).toBe(401);
+    const found = await fetch(path, { headers: auth });
+    expect(found.status).toBe(404);
+    expect(await found.json()).toEqual({ error: { code: 'not_found', message: 'no route for GET /mcp/nothing/here' } });
+  });
+
+  it('refuses arguments nested too deeply to forward, audits the call by hash, and goes on', async () => {
+    // Built as text: no JSON.stringify (the SDK client's included) can write it.
+    const depth = 50_000;
+    const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"tiny__echo","arguments":{"text":"x","deep":${'['.repeat(depth)}0${']'.repeat(depth)}}}}`;
+    const res = await fetch(`${svc.service.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...auth,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': agent.transport?.sessionId ?? '',
+      },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32602, message: 'the request is nested too deeply to send to the server' },
+    });
+    expect((await agent.callTool({ name: 'tiny__echo', arguments: { text: 'ok' } })).content).toEqual([
+      { type: 'text', text: 'ok' },
+    ]);
+    const rows = await waitFor(async () => {
+      const { body } = await svc.api<AuditRows>('/api/audit?tool=echo&event=tool_call');
+      return body.entries.find((e) => !e.success) ? body.entries : null;
+    });
+    const failed = rows.find((e) => !e.success);
+    expect(failed?.inputHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
