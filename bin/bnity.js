@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The `bnity` command: runs the compiled JavaScript in dist/ (docs/adr/004-compiled-build.md).
-// `npm install` builds it (the `prepare` script); `npm run build` rebuilds it.
+// The `bnity` command: runs the bundle of the compiled JavaScript in dist/
+// (docs/adr/004-compiled-build.md, 006). `npm install` builds it (the `prepare` script);
+// `npm run build` rebuilds it.
 let main;
 try {
-  ({ main } = await import('../dist/src/cli/main.js'));
+  ({ main } = await import('../dist/bnity.mjs'));
 } catch (error) {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist')) throw error;
   process.stderr.write("bnity: boternity is not built: run 'npm run build' (or 'npm install') in its folder\n");

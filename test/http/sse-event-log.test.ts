@@ -36,6 +36,17 @@ describe('createSseEventLog', () => {
     // Each event is 85 bytes ("é" takes two): the newest 11 fit.
     expect(log.streamOf(ids.at(-12) as string)).toBeUndefined();
     const kept = log.after(ids.at(-11) as string);
-    expect(kept.map((e) => e.data.slice(-4, -1))).toEqual(['490', '491', '492', '493', '494', '495', '496', '497', '498', '499']);
+    expect(kept.map((e) => e.data.slice(-4, -1))).toEqual([
+      '490',
+      '491',
+      '492',
+      '493',
+      '494',
+      '495',
+      '496',
+      '497',
+      '498',
+      '499',
+    ]);
   });
 });

@@ -229,7 +229,9 @@ describe('createAuditWriter', () => {
     let deep: unknown = 0;
     for (let i = 0; i < 100_000; i++) deep = [deep];
     const huge = 't'.repeat(2_000_000);
-    writer.record(entry({ toolName: huge, serverName: huge, clientId: huge, botId: huge, eventType: huge, input: deep }));
+    writer.record(
+      entry({ toolName: huge, serverName: huge, clientId: huge, botId: huge, eventType: huge, input: deep }),
+    );
     await writer.flush();
     const [row] = await store.db.select().from(mcpAuditTable);
     expect(row?.inputHash).toMatch(/^[0-9a-f]{64}$/);
