@@ -18,11 +18,8 @@ import type { ConfigError } from './errors.js';
 import { createGateway, type Gateway } from './gateway/create-gateway.js';
 import { createPinGuard } from './gateway/pin-guard.js';
 import { createSamplingBudget } from './gateway/sampling-budget.js';
-import { callerVerifier, type VerifyToken } from './guard/caller.js';
-import { createApp } from './http/create-app.js';
-import { createMcpEndpoint, isMcpUrl } from './http/mcp-endpoint.js';
-import { createRateLimiter } from './http/rate-limit.js';
-import { serveHttp } from './http/serve-http.js';
+import type { VerifyToken } from './guard/caller.js';
+import { listenHttp } from './http/serve-http.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import type { HubEvent } from './hub/hub-event.js';
 import { persistConnections } from './hub/persist-connections.js';
@@ -34,10 +31,10 @@ import { createAuditWriter } from './storage/audit-writer.js';
 import { createDb, databaseUrlFor } from './storage/create-db.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
-import { createProcessLedger, type StoredProcessLedger } from './storage/process-ledger.js';
+import { createProcessLedger } from './storage/process-ledger.js';
 import { createTokenVerifier } from './storage/token-verifier.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
-import { reapOrphans } from './upstream/reap-orphans.js';
+import { reapLeftovers } from './upstream/reap-orphans.js';
 
 /** Options of {@link startService}; the CLI maps flags onto them. */
 export type ServiceOptions = {
@@ -100,7 +97,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const store = await createDb({ url: databaseUrlFor(home, env) });
     undo.push(() => store.close());
     const ledger = createProcessLedger(store.db);
-    await reapLeftovers(ledger, config.shutdown.graceMs, log);
+    await reapLeftovers(ledger, { graceMs: config.shutdown.graceMs, log });
     const admin = await ensureAdminToken(home, env);
     // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
     const keystore = await openKeystore({ home, env });
@@ -112,6 +109,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         return secret;
       },
     };
+
+    // Bind first: a taken port fails fast with nothing started. Until the app is built,
+    // requests get 503.
+    const listening = { port: options.port ?? 7777, url: '' };
+    const host = options.host ?? '127.0.0.1';
+    const http = options.listen === false ? null : await listenHttp({ host, port: listening.port });
+    if (http) {
+      undo.push(() => http.close());
+      const address = http.address();
+      listening.port = address.port;
+      listening.url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    }
 
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
     const upstreamOptions = () => ({
@@ -164,52 +173,34 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     undo.push(() => persisted.flush());
     const metrics = createMetrics({ hub, bus });
     undo.push(() => metrics.close());
-
-    // Bind before starting any upstream: a taken port fails fast with nothing to clean up.
-    const listening = { port: options.port ?? 7777, url: '' };
-    if (options.listen !== false) {
-      const port = () => listening.port;
-      // One budget for the API and the MCP endpoints (X3).
-      const limiter = createRateLimiter({ limits: () => hub.config().limits });
-      const app = createApp({
-        hub,
-        bus,
-        log,
-        adminToken: admin.token,
-        metrics,
-        gateway,
-        port,
-        db: store.db,
-        pins,
-        sampling: budget,
-        limiter,
-      });
-      const verifyToken =
-        options.verifyToken ??
-        createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') });
-      const mcp = createMcpEndpoint({
-        gateway,
-        hub,
-        verify: callerVerifier(admin.token, verifyToken),
-        limiter,
-        port,
-        log: log.child({ mod: 'http' }),
-      });
-      const http = await serveHttp({
-        app,
-        host: options.host ?? '127.0.0.1',
-        port: listening.port,
-        mcp: { matches: isMcpUrl, handle: mcp },
-      });
-      undo.push(() => http.close());
-      const address = http.address();
-      listening.port = address.port;
-      listening.url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-    }
     const sweep = sweepIdleSessions(gateway, hub, log, config.gateway.sessionIdleMs);
     undo.push(() => clearInterval(sweep));
 
+    // Start the upstreams now: the HTTP side loads and builds while their processes start.
     hub.applyConfig(config);
+    if (http) {
+      const { createHttpHandler } = await import('./http/create-http-handler.js');
+      http.handle(
+        createHttpHandler({
+          hub,
+          bus,
+          log,
+          host,
+          adminToken: admin.token,
+          metrics,
+          gateway,
+          port: () => listening.port,
+          db: store.db,
+          pins,
+          sampling: budget,
+          verifyToken:
+            options.verifyToken ??
+            createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
+        }),
+      );
+      // On stop, requests end before anything they would use.
+      undo.push(() => http.close());
+    }
     const watcher = watchConfigInto({ hub, bus, log, configPath, env, initial: config });
     undo.push(() => watcher.close());
 
@@ -251,15 +242,6 @@ function sweepIdleSessions(gateway: Gateway, hub: Hub, log: Logger, idleMs: numb
   }, every);
   timer.unref();
   return timer;
-}
-
-/** End the stdio children a crashed run left behind (their pids are in the ledger). */
-async function reapLeftovers(ledger: StoredProcessLedger, graceMs: number, log: Logger): Promise<void> {
-  const orphans = await ledger.list();
-  if (orphans.length === 0) return;
-  const results = await reapOrphans(orphans, { graceMs, log });
-  for (const entry of orphans) await ledger.forget(entry.pid);
-  log.warn({ results }, 'ended child processes left by a previous run');
 }
 
 /** Hot reload (C3): apply each good version of the file; report a bad one and keep the last good. */

@@ -83,9 +83,10 @@ export function createApp({
   app.use('/api/*', auth, limit);
   if (metrics) {
     app.use('/metrics', auth);
-    app.get('/metrics', async (c) =>
-      c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
-    );
+    app.get('/metrics', async (c) => {
+      const { text, contentType } = await metrics.scrape();
+      return c.text(text, 200, { 'content-type': contentType });
+    });
   }
   app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
   app.route('/api/servers', serversRoutes({ hub, ...(pins ? { pins } : {}), ...(sampling ? { sampling } : {}) }));

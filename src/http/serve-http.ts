@@ -1,34 +1,26 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
-import type { Hono } from 'hono';
 
 /** A listening HTTP server whose `close()` also ends open SSE streams. */
-export type HttpServer = { address(): AddressInfo; close(): Promise<void> };
-
-/** A handler for the MCP endpoints, served on `node:http` beside the app (ADR 006). */
-export type NodeRoute = {
-  matches(url: string): boolean;
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+export type HttpServer = {
+  address(): AddressInfo;
+  /** Start serving with `listener`; until then every request gets 503 (the service is starting). */
+  handle(listener: RequestListener): void;
+  close(): Promise<void>;
 };
 
-/** Listen on host:port (port 0 picks a free one); resolves once listening. */
-export function serveHttp({
-  app,
-  host,
-  port,
-  mcp,
-}: {
-  app: Hono;
-  host: string;
-  port: number;
-  /** Takes the requests it matches before the app sees them. */
-  mcp?: NodeRoute;
-}): Promise<HttpServer> {
-  const fetch = getRequestListener(app.fetch, { hostname: host });
+const STARTING = JSON.stringify({ error: { code: 'starting', message: 'boternity is starting; retry shortly' } });
+
+/**
+ * Listen on host:port (port 0 picks a free one); resolves once listening. Binding comes
+ * first, before the app exists, so a taken port fails before anything else starts.
+ */
+export function listenHttp({ host, port }: { host: string; port: number }): Promise<HttpServer> {
+  let serve: RequestListener | null = null;
+  let closing: Promise<void> | null = null;
   const server = createServer((req, res) => {
-    if (mcp?.matches(req.url ?? '/')) void mcp.handle(req, res);
-    else void fetch(req, res);
+    if (serve) return serve(req, res);
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(STARTING);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -36,12 +28,17 @@ export function serveHttp({
       server.off('error', reject);
       resolve({
         address: () => server.address() as AddressInfo,
-        close: () =>
-          new Promise<void>((done) => {
+        handle: (listener) => {
+          serve = listener;
+        },
+        close: () => {
+          closing ??= new Promise<void>((done) => {
             server.close(() => done());
             // close() waits for open connections (SSE clients) unless they are ended.
             server.closeAllConnections();
-          }),
+          });
+          return closing;
+        },
       });
     });
   });

@@ -2,23 +2,76 @@
  * Prometheus metrics (SPEC S8, A5): upstream states and counts read from the hub at
  * scrape time, reconnects, pings and events counted from the bus. One registry per
  * service (no global default registry), so tests and several instances don't collide.
+ * prom-client is loaded at the first scrape, not at start (ADR 006): until then the bus
+ * is counted in plain maps, handed over when the registry is built. The process metrics
+ * that sample over time (event-loop lag, GC) start at that first scrape.
  * @module
  */
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
 
 const STATES = ['connecting', 'connected', 'reconnecting', 'disabled'] as const;
+/** Ping round trips kept for the registry while it does not exist yet (a ping per server every 30 s). */
+const MAX_EARLY_PINGS = 10_000;
+
+/** One scrape: the exposition text and its content type. */
+export type Scrape = { contentType: string; text: string };
 
 /** The service's metrics; `close()` stops listening to the bus. */
-export type Metrics = { registry: Registry; close(): void };
+export type Metrics = { scrape(): Promise<Scrape>; close(): void };
 
-/** Create the registry and start counting. */
+type Counted = {
+  events: Map<string, number>;
+  reconnects: Map<string, number>;
+  pings: { server: string; seconds: number }[];
+};
+type Live = { registry: Registry; events: Counter; reconnects: Counter; pings: Histogram };
+
+/** Start counting; the registry comes with the first scrape. */
 export function createMetrics({ hub, bus }: { hub: Hub; bus: EventBus<HubEvent> }): Metrics {
+  const counted: Counted = { events: new Map(), reconnects: new Map(), pings: [] };
+  let live: Live | null = null;
+  let building: Promise<Live> | null = null;
+  const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+
+  const unsubscribe = bus.subscribe(({ event }) => {
+    if (live) {
+      live.events.inc({ type: event.type });
+      if (event.type === 'reconnecting') live.reconnects.inc({ server: event.server });
+      if (event.type === 'health') live.pings.observe({ server: event.server }, event.latencyMs / 1000);
+      return;
+    }
+    add(counted.events, event.type);
+    if (event.type === 'reconnecting') add(counted.reconnects, event.server);
+    if (event.type === 'health' && counted.pings.length < MAX_EARLY_PINGS)
+      counted.pings.push({ server: event.server, seconds: event.latencyMs / 1000 });
+  });
+
+  const build = async (): Promise<Live> => {
+    const built = buildRegistry(await import('prom-client'), hub);
+    for (const [type, n] of counted.events) built.events.inc({ type }, n);
+    for (const [server, n] of counted.reconnects) built.reconnects.inc({ server }, n);
+    for (const { server, seconds } of counted.pings) built.pings.observe({ server }, seconds);
+    live = built;
+    return built;
+  };
+
+  return {
+    async scrape() {
+      building ??= build();
+      const { registry } = await building;
+      return { contentType: registry.contentType, text: await registry.metrics() };
+    },
+    close: unsubscribe,
+  };
+}
+
+function buildRegistry(prom: typeof import('prom-client'), hub: Hub): Live {
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = prom;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'boternity_' });
-
   new Gauge({
     name: 'boternity_upstream_state',
     help: 'Current state of each upstream server (1 for the state it is in).',
@@ -63,11 +116,5 @@ export function createMetrics({ hub, bus }: { hub: Hub; bus: EventBus<HubEvent> 
     labelNames: ['type'],
     registers: [registry],
   });
-
-  const unsubscribe = bus.subscribe(({ event }) => {
-    events.inc({ type: event.type });
-    if (event.type === 'reconnecting') reconnects.inc({ server: event.server });
-    if (event.type === 'health') pings.observe({ server: event.server }, event.latencyMs / 1000);
-  });
-  return { registry, close: unsubscribe };
+  return { registry, events, reconnects, pings };
 }

@@ -30,6 +30,18 @@ export async function reapOrphans(
   return results;
 }
 
+/** End the children a crashed run left behind, as its ledger lists them, and forget them. */
+export async function reapLeftovers(
+  ledger: { list(): Promise<OrphanEntry[]>; forget(pid: number): Promise<void> },
+  { graceMs, log }: { graceMs: number; log: Logger },
+): Promise<void> {
+  const orphans = await ledger.list();
+  if (orphans.length === 0) return;
+  const results = await reapOrphans(orphans, { graceMs, log });
+  for (const entry of orphans) await ledger.forget(entry.pid);
+  log.warn({ results }, 'ended child processes left by a previous run');
+}
+
 async function reapOne({ pid, startTime }: OrphanEntry, graceMs: number): Promise<ReapResult> {
   const current = readStartTime(pid);
   if (current === startTime) {
