@@ -23,6 +23,7 @@ import { type RateLimiter, requestIdOf, tooManyRpcBody } from './rate-limit.js';
 import { readJsonBody } from './read-json-body.js';
 import { tooLarge } from './read-mcp-post.js';
 import { BEARER_CHALLENGE, bearerCaller } from './require-token.js';
+import { createMessageSerializer } from './serialize-message.js';
 import { type RpcRefusal, writeJson, writeRefusal } from './write-json.js';
 
 /** What the endpoints need. */
@@ -62,6 +63,8 @@ export function createMcpEndpoint({ gateway, hub, verify, limiter, port, log }: 
   const sessions = new Map<string, { transport: McpHttpTransport; endpoint: string; owner: string }>();
   const maxBodyBytes = () => hub.config().gateway.maxBodyBytes;
   const checkOrigin = createOriginCheck();
+  // Sessions of one view list the same arrays: serialize them once for all.
+  const serialize = createMessageSerializer();
 
   const serve = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (port) {
@@ -100,6 +103,7 @@ export function createMcpEndpoint({ gateway, hub, verify, limiter, port, log }: 
     const owner = ownerOf(caller);
     const transport = new McpHttpTransport({
       maxBodyBytes: maxBodyBytes(),
+      serialize,
       onSessionInitialized: (id) => sessions.set(id, { transport, endpoint: path, owner }),
     });
     await gateway.openSession({

@@ -8,6 +8,7 @@
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type Serialized, textOf } from './serialize-message.js';
 import type { SseEventLog } from './sse-event-log.js';
 
 /** The id of the standalone (GET) stream in the event log. */
@@ -32,6 +33,8 @@ export type McpStreamOptions = {
   readonly primes: boolean;
   readonly retryMs: number;
   readonly log: SseEventLog;
+  /** A message as JSON (large listings serialized once, see serialize-message.ts). */
+  readonly serialize: (message: JSONRPCMessage) => Serialized;
   /** Headers of an SSE answer, and of a JSON one. */
   readonly sseHeaders: OutgoingHttpHeaders;
   readonly jsonHeaders: OutgoingHttpHeaders;
@@ -156,7 +159,7 @@ export class McpStream {
   }
 
   #event(message: JSONRPCMessage): string {
-    const data = JSON.stringify(message);
+    const data = textOf(this.#options.serialize(message));
     return streamFrame(this.#options.log.append(this.id, data), data);
   }
 
@@ -175,8 +178,17 @@ export class McpStream {
     const res = this.#res as ServerResponse;
     this.#res = null;
     const held = this.#held;
-    const body = JSON.stringify(held.length === 1 ? held[0] : held);
-    res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+    const { serialize } = this.#options;
+    const body =
+      held.length === 1 ? serialize(held[0] as JSONRPCMessage) : `[${held.map((m) => textOf(serialize(m))).join(',')}]`;
+    if (typeof body === 'string') {
+      res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': body.reduce((n, b) => n + b.length, 0) });
+    // Corked by end(): the headers and every part leave in one write.
+    for (const part of body.slice(0, -1)) res.write(part);
+    res.end(body.at(-1));
   }
 }

@@ -20,6 +20,7 @@ import {
 import { checkMcpSession } from './check-mcp-session.js';
 import { McpStream, STANDALONE, streamFrame } from './mcp-stream.js';
 import { readMcpPost } from './read-mcp-post.js';
+import { type Serialized, textOf } from './serialize-message.js';
 import { createSseEventLog, type SseEventLog } from './sse-event-log.js';
 import { type RpcRefusal, writeRefusal } from './write-json.js';
 
@@ -35,6 +36,8 @@ export type McpHttpTransportOptions = {
   /** The `retry:` advice sent with a priming event. */
   retryMs?: number;
   eventLog?: SseEventLog;
+  /** How messages become JSON; an endpoint shares one among its sessions. */
+  serialize?: (message: JSONRPCMessage) => Serialized;
   now?: () => number;
 };
 
@@ -66,6 +69,7 @@ export class McpHttpTransport implements Transport {
   readonly #keepAliveMs: number;
   readonly #retryMs: number;
   readonly #now: () => number;
+  readonly #serialize: (message: JSONRPCMessage) => Serialized;
   /** Built once the session id is known, not per request. */
   #headers: { session: OutgoingHttpHeaders; sse: OutgoingHttpHeaders; json: OutgoingHttpHeaders } | null = null;
   #streamCount = 0;
@@ -80,6 +84,7 @@ export class McpHttpTransport implements Transport {
     this.#keepAliveMs = options.keepAliveMs ?? 15_000;
     this.#retryMs = options.retryMs ?? 1_000;
     this.#now = options.now ?? Date.now;
+    this.#serialize = options.serialize ?? JSON.stringify;
   }
 
   async start(): Promise<void> {
@@ -102,7 +107,7 @@ export class McpHttpTransport implements Transport {
     const requestId = answer ? (message as { id: RequestId }).id : options?.relatedRequestId;
     if (requestId === undefined) {
       if (answer) throw new Error('Cannot send a response on the standalone SSE stream');
-      const data = JSON.stringify(message);
+      const data = textOf(this.#serialize(message));
       const id = this.#log.append(STANDALONE, data);
       this.#streams.get(STANDALONE)?.write(streamFrame(id, data));
       return;
@@ -224,6 +229,7 @@ export class McpHttpTransport implements Transport {
       primes,
       retryMs: this.#retryMs,
       log: this.#log,
+      serialize: this.#serialize,
       sseHeaders: this.#sseHeaders(),
       jsonHeaders: this.#built().json,
       opened: this.#now(),
