@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Supervision figures (issue 2): time from start to all-connected for the default config,
-// RSS of the service with N stdio upstreams, and time from `kill -9` of a child to
+// Supervision figures (issues 2, 8): time from start to all-connected for the default
+// config, RSS of the service with N stdio upstreams and with none (measured once the
+// service has been idle SETTLE ms, default 10 s: what an operator sees, after the idle
+// trim of ADR 006), their difference per connection, and time from `kill -9` of a child to
 // `connected` again. Runs `bnity serve` as a real process on 127.0.0.1; writes
 // bench/results/supervision-<timestamp>.json and prints a table.
 import { spawn } from 'node:child_process';
@@ -13,6 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'bnity.js');
 const tiny = join(root, 'test', 'support', 'tiny-server.mjs');
 const N = Number(process.env.N ?? 50);
+const SETTLE = Number(process.env.SETTLE ?? 10_000);
 const TOKEN = 'bench-token';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -77,7 +80,15 @@ const results = { at: new Date().toISOString(), node: process.version, n: N };
   await s.stop();
 }
 
-// 2. N tiny stdio upstreams: time to all connected and RSS of the service.
+// 2. No upstream: the service's own RSS, idle.
+{
+  const s = await startService({ mcpServers: {} });
+  await sleep(SETTLE);
+  results.idleServiceRssMb = Math.round(rssKb(s.child.pid) / 102.4) / 10;
+  await s.stop();
+}
+
+// 3. N tiny stdio upstreams: time to all connected and RSS of the service.
 {
   const mcpServers = Object.fromEntries(
     Array.from({ length: N }, (_, i) => [`tiny${i}`, { command: process.execPath, args: [tiny] }]),
@@ -85,11 +96,12 @@ const results = { at: new Date().toISOString(), node: process.version, n: N };
   const s = await startService({ mcpServers });
   const servers = await until(s.get, allConnected, 120_000);
   results.manyAllConnectedMs = Math.round(performance.now() - s.t0);
-  await sleep(2000);
+  await sleep(SETTLE);
   results.serviceRssMb = Math.round(rssKb(s.child.pid) / 102.4) / 10;
+  results.rssMbPerConnection = Math.round(((results.serviceRssMb - results.idleServiceRssMb) / N) * 1000) / 1000;
   results.childrenRssMb = Math.round(servers.reduce((sum, x) => sum + rssKb(x.pid), 0) / 102.4) / 10;
 
-  // 3. kill -9 of a child, ten times: time until the server is connected again.
+  // 4. kill -9 of a child, ten times: time until the server is connected again.
   const samples = [];
   for (let i = 0; i < 10; i++) {
     const name = `tiny${i}`;

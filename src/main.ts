@@ -25,6 +25,7 @@ import type { HubEvent } from './hub/hub-event.js';
 import { persistConnections } from './hub/persist-connections.js';
 import { createLogger } from './log/create-logger.js';
 import { createMetrics } from './metrics/create-metrics.js';
+import { trimHeapWhenIdle } from './runtime/trim-heap-when-idle.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { auditBusEvents, startAuditRetention } from './storage/audit-retention.js';
 import { createAuditWriter } from './storage/audit-writer.js';
@@ -203,6 +204,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     }
     const watcher = watchConfigInto({ hub, bus, log, configPath, env, initial: config });
     undo.push(() => watcher.close());
+
+    // After start-up and every later burst, the memory goes back once things are quiet.
+    undo.push(trimHeapWhenIdle());
 
     const url = listening.url;
     log.info({ url, config: configPath, home }, 'boternity started');
