@@ -50,7 +50,10 @@ export function createMetrics({ hub, bus }: { hub: Hub; bus: EventBus<HubEvent> 
   });
 
   const build = async (): Promise<Live> => {
-    const built = buildRegistry(await import('prom-client'), hub);
+    const loaded = await import('prom-client');
+    // A CommonJS module: bundled, its exports may come as the default export only.
+    const prom = 'Registry' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
+    const built = buildRegistry(prom, hub);
     for (const [type, n] of counted.events) built.events.inc({ type }, n);
     for (const [server, n] of counted.reconnects) built.reconnects.inc({ server }, n);
     for (const { server, seconds } of counted.pings) built.pings.observe({ server }, seconds);
