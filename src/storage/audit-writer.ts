@@ -1,10 +1,10 @@
 /**
  * The audit writer (SPEC X7): every MCP event goes to `mcp_audit` without slowing the call
- * that produced it. `record()` only queues the entry; a timer hashes the queued payloads
- * and writes the rows in multi-row INSERTs, straight on the libsql client (ADR 006). The
- * queue of unhashed entries is bounded: at `maxBatch` it is written at once. A failed
- * write puts its rows back at the front of the queue and is retried later: rows are never
- * dropped for a failed write.
+ * that produced it. `record()` only queues the entry; at the end of the event loop's turn
+ * (after the answer has been written) the payloads are hashed and let go, so none is kept
+ * alive for long; a timer writes the rows in multi-row INSERTs, straight on the libsql
+ * client (ADR 006), at once when `maxBatch` are waiting. A failed write puts its rows back
+ * at the front of the queue and is retried later: rows are never dropped for a failed write.
  * @module
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -200,13 +200,19 @@ export function createAuditWriter(
     timer.unref();
   };
 
+  let hashing: NodeJS.Immediate | null = null;
+  /** Hash what was recorded and let the payloads go; the rows wait for the timer. */
+  const hashRecorded = () => {
+    if (hashing) clearImmediate(hashing);
+    hashing = null;
+    if (recorded.length === 0) return;
+    const hashed = recorded.map(toRow);
+    recorded = [];
+    queue = queue.length === 0 ? hashed : [...queue, ...hashed];
+  };
+
   const writeQueue = async () => {
-    // Hashing happens here, on the timer, not in the call that recorded the entry.
-    if (recorded.length > 0) {
-      const hashed = recorded.map(toRow);
-      recorded = [];
-      queue = queue.length === 0 ? hashed : [...queue, ...hashed];
-    }
+    hashRecorded();
     while (queue.length > 0) {
       const rows = queue.slice(0, chunkSize);
       queue = queue.slice(rows.length);
@@ -241,7 +247,9 @@ export function createAuditWriter(
         throw new TypeError(`audit direction must be client or server, got ${String(entry.direction)}`);
       }
       recorded.push({ entry, at: entry.at ?? now() });
-      if (recorded.length >= maxBatch) {
+      // Not now, in the call: after this turn of the loop, when its answer is out.
+      hashing ??= setImmediate(hashRecorded);
+      if (recorded.length + queue.length >= maxBatch) {
         if (timer) clearTimeout(timer);
         timer = null;
         schedule(0);
@@ -252,6 +260,7 @@ export function createAuditWriter(
     flush,
     async close() {
       closed = true;
+      hashRecorded();
       if (timer) clearTimeout(timer);
       timer = null;
       // Keep trying, but not forever: a database that stays unwritable must not hold up a

@@ -207,7 +207,7 @@ describe('createAuditWriter', () => {
     });
   });
 
-  it('hashes in the flush, not in record(), and a listed array only once', async () => {
+  it('hashes after record() has returned, not in it, and a listed array only once', async () => {
     const store = await open();
     const writer = createAuditWriter(store.db, { log: fakeLog(), batchMs: 60_000 });
     const toJSON = vi.fn(() => ({ name: 'listed' }));
