@@ -6,6 +6,7 @@
  */
 
 import { mkdir } from 'node:fs/promises';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Logger } from 'pino';
 import { diffServers } from '../machines/index.js';
 import { createEventBus, type EventBus } from './bus/create-event-bus.js';
@@ -124,9 +125,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     }
 
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
+    const schemaValidator = new AjvJsonSchemaValidator();
     const upstreamOptions = () => ({
       log,
       ledger,
+      schemaValidator,
       stderrLines: hub.config().logs.stderrLines,
       graceMs: hub.config().shutdown.graceMs,
       credentials,

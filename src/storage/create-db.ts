@@ -6,9 +6,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Client, createClient } from '@libsql/client';
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import type { Client, Config } from '@libsql/client';
+import { createClient as createLocalClient } from '@libsql/client/sqlite3';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql/driver-core';
 import { migrate } from 'drizzle-orm/libsql/migrator';
+// This entry wraps any libsql client without loading the remote ones.
+import { drizzle } from 'drizzle-orm/libsql/sqlite3';
 import { packageRoot } from '../package-root.js';
 import * as schema from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
@@ -55,7 +58,7 @@ export async function createDb({
   if (file) mkdirSync(dirname(file), { recursive: true });
   // `timeout` is the busy timeout of every pooled connection; a `PRAGMA busy_timeout`
   // through `execute` would reach only one of them.
-  const client = createClient({ url, timeout: busyTimeoutMs });
+  const client = await openClient({ url, timeout: busyTimeoutMs });
   try {
     // WAL is a property of the file, so setting it once covers every connection.
     if (file) await withBusyRetry(() => client.execute('PRAGMA journal_mode = WAL'));
@@ -84,7 +87,7 @@ export async function createDb({
  * loop (ADR 006). One connection, so the pragma holds for every statement on it.
  */
 async function openWriter(url: string, busyTimeoutMs: number): Promise<Client> {
-  const writer = createClient({ url, timeout: busyTimeoutMs, concurrency: 1 });
+  const writer = createLocalClient({ url, timeout: busyTimeoutMs, concurrency: 1 });
   try {
     await writer.execute('PRAGMA synchronous = NORMAL');
     return writer;
@@ -92,6 +95,16 @@ async function openWriter(url: string, busyTimeoutMs: number): Promise<Client> {
     writer.close();
     throw error;
   }
+}
+
+/**
+ * A client for `url`. A local database needs only the SQLite client: the remote ones (and
+ * the WebSocket library they bring) are loaded for a remote URL alone.
+ */
+async function openClient(config: Config): Promise<Client> {
+  if (config.url.startsWith('file:') || config.url === ':memory:') return createLocalClient(config);
+  const { createClient } = await import('@libsql/client');
+  return createClient(config);
 }
 
 /** The filesystem path of a local `file:` URL; null for memory and remote databases. */

@@ -5,6 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
@@ -39,6 +40,11 @@ export type ConnectUpstreamOptions = {
   readonly now?: () => number;
   /** The keystore (C6): a remote server's `credentialKey` becomes `Authorization: Bearer …`. */
   readonly credentials?: { get(name: string): Promise<string | null> } | undefined;
+  /**
+   * Checks tool results against their output schemas; one for every connection (the SDK
+   * otherwise builds an Ajv of its own per client: 0.5 ms and 30 KB each).
+   */
+  readonly schemaValidator?: jsonSchemaValidator | undefined;
 };
 
 const DEFAULT_CLIENT_INFO = { name: 'boternity', version: '0.1.0' };
@@ -55,6 +61,7 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
   const newClient = () => {
     const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
       capabilities: options.peer?.capabilities ?? {},
+      ...(options.schemaValidator ? { jsonSchemaValidator: options.schemaValidator } : {}),
     });
     options.peer?.attach(serverId, client);
     return watch.attach(client);
