@@ -9,6 +9,7 @@ import {
   type AuditEntry,
   auditHash,
   createAuditWriter,
+  timeOrderedUuid,
 } from '../../src/storage/audit-writer.js';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { mcpAuditTable } from '../../src/storage/schema.js';
@@ -33,6 +34,15 @@ describe('auditHash', () => {
 
   it('is null when absent', () => {
     expect(auditHash(undefined)).toBeNull();
+  });
+});
+
+describe('timeOrderedUuid', () => {
+  it('is a UUIDv7 whose text sorts by time', () => {
+    const ids = [1_700_000_000_000, 1_700_000_000_001, 1_800_000_000_000].map((at) => timeOrderedUuid(at));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(Array.from({ length: 1_000 }, () => timeOrderedUuid(1)))).toHaveProperty('size', 1_000);
   });
 });
 
