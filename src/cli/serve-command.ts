@@ -6,6 +6,7 @@
 import { startService } from '../main.js';
 import { parseFlags } from './parse-flags.js';
 import { UsageError } from './usage-error.js';
+import { watchParent } from './watch-parent.js';
 
 const HELP = `Usage: bnity serve [--config PATH] [--home DIR] [--host H] [--port N]
 
@@ -61,9 +62,11 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+  const signal = await new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
+    // Under `npm start`, the end of npm is the end of the service (ADR 009).
+    watchParent({ onGone: () => resolve('launcher gone') });
   });
   // A second signal while draining means "now".
   const force = () => process.exit(1);

@@ -30,8 +30,11 @@ describe('reconnecting an upstream', () => {
     service = await startTestService({ mcpServers: { up: { type: 'http', url: upstream.url } } });
   });
   afterAll(async () => {
-    await service?.stop();
-    await upstream?.stop();
+    try {
+      await service?.stop();
+    } finally {
+      await upstream?.stop();
+    }
   });
 
   const stateIs = (state: string) => () => service.service.hub.listServers()[0]?.state === state;
