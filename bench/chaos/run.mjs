@@ -2,6 +2,7 @@
 // `npm run chaos`: every scenario of bench/chaos/scenarios in turn (CHAOS_ONLY=a,b picks),
 // each against a fresh `bnity serve` on 127.0.0.1, each bounded by its own time limit.
 // Figures go to bench/results/chaos-<scenario>-<time>.json; a summary is printed.
+import { loadavg } from 'node:os';
 import { startService, within, writeResult } from './harness.mjs';
 import crashLoop from './scenarios/crash-loop.mjs';
 import flood from './scenarios/flood.mjs';
