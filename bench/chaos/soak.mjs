@@ -42,6 +42,13 @@ const hardStop = setTimeout(
   MINUTES * 60_000 + 180_000,
 );
 
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    process.stderr.write(`soak: ${signal}, stopping the service\n`);
+    void service.stop({ graceMs: 5_000 }).then(() => process.exit(130));
+  });
+}
+
 let figures;
 try {
   if (!(await allConnected(service, names))) throw new Error('upstreams did not connect');
