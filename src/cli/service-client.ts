@@ -105,7 +105,8 @@ export function statusOf(error: unknown): number | null {
 /** Why nothing answered (connection refused, unknown host, …), or null for other errors. */
 function unreachableReason(error: unknown): string | null {
   if (!(error instanceof TypeError)) return null;
-  const code = (error.cause as { code?: string } | undefined)?.code ?? '';
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  const code = cause?.code ?? '';
   const reasons: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
     ENOTFOUND: 'unknown host',
@@ -116,5 +117,6 @@ function unreachableReason(error: unknown): string | null {
     ETIMEDOUT: 'timed out',
     UND_ERR_CONNECT_TIMEOUT: 'timed out',
   };
-  return reasons[code] ?? (error.message === 'fetch failed' ? 'fetch failed' : null);
+  // fetch refuses some ports outright ("bad port": 1, 25, 6000, …), with no code.
+  return reasons[code] ?? (error.message === 'fetch failed' ? (cause?.message ?? 'fetch failed') : null);
 }

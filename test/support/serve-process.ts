@@ -52,6 +52,24 @@ export async function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd?: s
   return { child, url, stdout: () => out, stderr: () => err, exited };
 }
 
+/** A `bnity` command left running (`mcp events`, `mcp logs --follow`): its output so far and its exit. */
+export function spawnBnity(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(process.execPath, [BNITY, ...args], {
+    env: { ...process.env, BOTERNITY_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
 /** Run `bnity <args>` to completion; `input` is written to its stdin (else stdin is closed). */
 export function runBnity(
   args: string[],
