@@ -4,7 +4,6 @@
  * config file's servers as `stopped`.
  * @module
  */
-import { loadConfig } from '../config/load-config.js';
 import type { ServerStatus } from '../hub/server-status.js';
 import { formatTable } from './format-table.js';
 import { resolveTarget, type TargetFlags } from './resolve-target.js';
@@ -21,7 +20,7 @@ export async function mcpListCommand(flags: TargetFlags, env: NodeJS.ProcessEnv)
     async () => (await target.client.get<{ servers: ServerStatus[] }>('/api/servers')).servers,
     async () => {
       const path = target.configPath();
-      const config = await loadConfig(path, env);
+      const config = await (await import('../config/load-config.js')).loadConfig(path, env);
       const value = Object.entries(config.mcpServers).map(([name, s]) => ({
         name,
         transport: s.transport,

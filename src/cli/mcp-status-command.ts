@@ -4,7 +4,6 @@
  * says of it.
  * @module
  */
-import { loadConfig } from '../config/load-config.js';
 import { UnknownServerError } from '../errors.js';
 import type { ServerStatus } from '../hub/server-status.js';
 import { parseCount } from './parse-values.js';
@@ -31,7 +30,7 @@ export async function mcpStatusCommand(
     },
     async () => {
       const file = target.configPath();
-      const entry = (await loadConfig(file, env)).mcpServers[name];
+      const entry = (await (await import('../config/load-config.js')).loadConfig(file, env)).mcpServers[name];
       if (!entry) throw new UnknownServerError(name);
       const server = { name, transport: entry.transport, state: 'stopped', enabled: entry.enabled };
       return { value: { server, stderr: [] }, note: `showing ${file}` };

@@ -3,7 +3,6 @@
  * is one, else straight on the database in the data directory.
  * @module
  */
-import { loadConfig } from '../config/load-config.js';
 import { HubError } from '../errors.js';
 import type { Db } from '../storage/create-db.js';
 import type { TokenInfo } from '../storage/token-repo.js';
@@ -41,7 +40,7 @@ export async function tokenCreate(
     async () => {
       if (bot) {
         const path = target.configPath();
-        if (!(await loadConfig(path, env)).bots[bot])
+        if (!(await (await import('../config/load-config.js')).loadConfig(path, env)).bots[bot])
           throw new HubError('bad_request', `bot "${bot}" is not configured in ${path}`);
       }
       const value = await onDatabase(target, async (db) =>
