@@ -20,10 +20,13 @@ export class BnityCommand extends Command {
   }
 
   override error(message: string, options?: ErrorOptions): never {
-    const text = message.replace(/^error: /, '');
+    const text = message.replace(/^error: /, '').replace(/\s*\(Did you mean (\S+)\?\)/, ' (did you mean "$1"?)');
     if (options?.code === 'commander.unknownCommand') {
       const typed = [...this.path().split(' ').slice(1), this.args[0]].join(' ');
-      const hint = /\(Did you mean (\S+)\?\)/.exec(text)?.[1];
+      const hint = closest(
+        this.args[0] ?? '',
+        this.commands.map((c) => c.name()),
+      );
       throw new UsageError(
         `unknown command "${typed}"${hint ? ` (did you mean "${hint}"?)` : ''}: run '${this.path()} --help' for the list`,
       );
@@ -79,4 +82,29 @@ function usageOf(cmd: Command): string {
       return a.required ? `<${name}>` : `[${name}]`;
     })
     .join(' ');
+}
+
+/** The name within two edits of `typed` (the help hides commander's own list, and its suggestions with it). */
+function closest(typed: string, names: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(typed, name);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = row;
+  }
+  return previous[b.length] ?? 0;
 }

@@ -34,11 +34,10 @@ export async function mcpPresetsCommand(flags: TargetFlags, env: NodeJS.ProcessE
   return 0;
 }
 
-/** `args, env GITHUB_TOKEN, credential`: what `add --preset` must be given. */
+/** `args: one or more directories; env: A B; credential: github-token`: what `add --preset` must be given. */
 function describeNeeds(needs: PresetRow['needs']): string {
-  if (!needs) return '-';
-  const parts = Object.entries(needs)
-    .filter(([, v]) => v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0))
-    .map(([k, v]) => (typeof v === 'string' ? `${k} ${v}` : Array.isArray(v) ? `${k} ${v.join(' ')}` : k));
-  return parts.length > 0 ? parts.join(', ') : '-';
+  const parts = Object.entries(needs ?? {})
+    .filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(' ') : String(v)}`);
+  return parts.length > 0 ? parts.join('; ') : '-';
 }
