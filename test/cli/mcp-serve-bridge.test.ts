@@ -26,12 +26,12 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.stop());
 
-/** Launch `bnity mcp serve --stdio` the way a desktop client does, and connect an SDK client. */
-async function launch(extra: string[] = [], env: Record<string, string> = {}) {
+/** `bnity mcp serve --stdio` as a desktop client launches it, with its stderr collected. */
+function bridgeTransport(extra: string[] = []) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BNITY, 'mcp', 'serve', '--stdio', '--home', svc.home, ...extra],
-    env: { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, BOTERNITY_URL: svc.service.url, ...env } as Record<
+    env: { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, BOTERNITY_URL: svc.service.url } as Record<
       string,
       string
     >,
@@ -41,6 +41,12 @@ async function launch(extra: string[] = [], env: Record<string, string> = {}) {
   transport.stderr?.on('data', (d) => {
     stderr += d;
   });
+  return { transport, stderr: () => stderr };
+}
+
+/** Launch the bridge and connect an SDK client that can sample. */
+async function launch(extra: string[] = []) {
+  const { transport, stderr } = bridgeTransport(extra);
   const client = new Client({ name: 'desktop', version: '1' }, { capabilities: { sampling: {} } });
   client.setRequestHandler(CreateMessageRequestSchema, async () => ({
     role: 'assistant',
@@ -48,7 +54,7 @@ async function launch(extra: string[] = [], env: Record<string, string> = {}) {
     content: { type: 'text', text: 'from the desktop' },
   }));
   await client.connect(transport);
-  return { client, pid: transport.pid as number, stderr: () => stderr };
+  return { client, pid: transport.pid as number, stderr };
 }
 
 describe('bnity mcp serve --stdio bridging to the running service', () => {
@@ -84,26 +90,14 @@ describe('bnity mcp serve --stdio bridging to the running service', () => {
     expect(tools.some((t) => t.startsWith('fx__'))).toBe(false);
     await one.client.close();
 
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BNITY, 'mcp', 'serve', '--stdio', '--home', svc.home, '--bot', 'ghost'],
-      env: { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, BOTERNITY_URL: svc.service.url } as Record<
-        string,
-        string
-      >,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (d) => {
-      stderr += d;
-    });
+    const { transport, stderr } = bridgeTransport(['--bot', 'ghost']);
     const exited = new Promise<void>((resolve) => {
       transport.onclose = () => resolve();
     });
     const client = new Client({ name: 'desktop', version: '1' });
     await expect(client.connect(transport)).rejects.toThrow(/bot "ghost" is not configured/);
     await exited;
-    expect(stderr).toMatch(/bnity: .*answered 404: bot "ghost" is not configured/);
+    expect(stderr()).toMatch(/bnity: .*answered 404: bot "ghost" is not configured/);
 
     // The home is in use but nothing answers at the URL: an error, not a second supervisor.
     const lost = await runBnity(['mcp', 'serve', '--stdio', '--home', svc.home, '--url', 'http://127.0.0.1:1']);

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readStartTime } from '../../src/upstream/process-tree.js';
-import { freePort } from '../support/free-port.js';
+import { noServiceEnv } from '../support/no-service.js';
 import { runBnity } from '../support/serve-process.js';
 import { useTempDirs } from '../support/temp-dir.js';
 
@@ -15,9 +15,7 @@ const tempDir = useTempDirs('bnity-offline-');
 let env: NodeJS.ProcessEnv;
 let url: string;
 beforeAll(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  env = { BOTERNITY_PORT: String(port), BOTERNITY_URL: '', BOTERNITY_ADMIN_TOKEN: '', BOTERNITY_CONFIG: '' };
+  ({ env, url } = await noServiceEnv());
 });
 
 /** A home with a config file naming one server. */
