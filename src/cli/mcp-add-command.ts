@@ -4,11 +4,10 @@
  * error), or, with no service, add it to the config file and say so.
  * @module
  */
-import { resolvePreset } from '../config/presets.js';
+import { checkPresetRequirements, resolvePreset } from '../config/presets.js';
 import { SERVER_NAME } from '../config/schema.js';
 import type { ServerStatus } from '../hub/server-status.js';
 import { addServerToBot, assertBot } from './add-server-to-bot.js';
-import { loadEditConfig, loadPresetChecks } from './config-api.js';
 import { parsePairs } from './parse-values.js';
 import { resolveTarget } from './resolve-target.js';
 import { serviceOrFile } from './service-or-file.js';
@@ -55,8 +54,9 @@ export async function mcpAddCommand(
     },
     async () => {
       const path = target.configPath();
-      if (flags.preset) (await loadPresetChecks()).checkPresetRequirements(flags.preset, entry);
-      await (await loadEditConfig()).editConfigFile(path, (doc) => doc.addServer(name, entry), { env });
+      if (flags.preset) checkPresetRequirements(flags.preset, entry, env);
+      const { editConfigFile } = await import('../config/edit-config.js');
+      await editConfigFile(path, (doc) => doc.addServer(name, entry), { env });
       return { value: null, note: `added "${name}" to ${path} (it applies at the next start)` };
     },
   );

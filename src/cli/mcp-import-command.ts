@@ -5,11 +5,9 @@
  * config file.
  * @module
  */
-import { type ClientKind, type ImportResult, loadClientImport } from './config-api.js';
+import { CLIENT_KINDS, type ClientKind, type ImportResult } from '../config/import-client-config.js';
 import { resolveTarget, type TargetFlags } from './resolve-target.js';
 import { serviceOrFile } from './service-or-file.js';
-
-const CLIENTS: readonly string[] = ['claude-desktop', 'cursor', 'vscode'];
 
 /** Run `bnity mcp import`. */
 export async function mcpImportCommand(
@@ -17,8 +15,10 @@ export async function mcpImportCommand(
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const target = await resolveTarget(flags, env);
-  const io = await loadClientImport();
-  const source = CLIENTS.includes(flags.from) ? io.clientConfigPath(flags.from as ClientKind, env) : flags.from;
+  const io = await import('../config/import-client-config.js');
+  const source = (CLIENT_KINDS as readonly string[]).includes(flags.from)
+    ? io.clientConfigPath(flags.from as ClientKind, env)
+    : flags.from;
   const servers = await io.readClientServers(source);
   const force = flags.force === true;
   const { via, value: result } = await serviceOrFile<ImportResult>(

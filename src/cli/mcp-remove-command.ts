@@ -3,7 +3,6 @@
  * or from the config file when no service runs, saying so.
  * @module
  */
-import { loadEditConfig } from './config-api.js';
 import { resolveTarget, type TargetFlags } from './resolve-target.js';
 import { serviceOrFile } from './service-or-file.js';
 
@@ -15,7 +14,8 @@ export async function mcpRemoveCommand(name: string, flags: TargetFlags, env: No
     () => target.client.request('DELETE', `/api/servers/${encodeURIComponent(name)}`),
     async () => {
       const path = target.configPath();
-      await (await loadEditConfig()).editConfigFile(path, (doc) => doc.removeServer(name), { env });
+      const { editConfigFile } = await import('../config/edit-config.js');
+      await editConfigFile(path, (doc) => doc.removeServer(name), { env });
       return { value: undefined, note: `removed "${name}" from ${path} (it applies at the next start)` };
     },
   );

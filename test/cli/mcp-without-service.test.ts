@@ -2,16 +2,19 @@
  * `bnity mcp …` with no service: what works on the files says so on stderr, what needs the
  * service fails with exit 1 saying so, a home whose service does not answer is not edited
  * behind its back, and every bad command line is exit 2 with one line, before anything runs.
+ * add, remove and import (from a Claude Desktop file, twice) edit the config file.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readStartTime } from '../../src/upstream/process-tree.js';
+import { TINY_SERVER } from '../support/fixtures.js';
 import { noServiceEnv } from '../support/no-service.js';
 import { runBnity } from '../support/serve-process.js';
 import { useTempDirs } from '../support/temp-dir.js';
 
 const tempDir = useTempDirs('bnity-offline-');
+const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
 let env: NodeJS.ProcessEnv;
 let url: string;
 beforeAll(async () => {
@@ -111,5 +114,66 @@ describe('bnity mcp without a service', () => {
       expect(r.stdout, args.join(' ')).toBe('');
     });
     expect(await readFile(join(home, 'boternity.json'), 'utf8')).toBe(before);
+  });
+
+  it('add and remove edit the config file and say so', async () => {
+    const home = await tempDir();
+    const config = join(home, 'boternity.json');
+    await writeFile(config, '{\n  "mcpServers": {}\n}\n');
+    const added = await runBnity(
+      ['mcp', 'add', 'fs', '--preset', 'filesystem', '--json', '--home', home, '--', home],
+      env,
+    );
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ name: 'fs', via: 'file' });
+    expect(added.stderr).toBe(`bnity: no service at ${url}; added "fs" to ${config} (it applies at the next start)\n`);
+    expect((await readJson(config)).mcpServers.fs).toEqual({ preset: 'filesystem', args: [home] });
+
+    const duplicate = await runBnity(['mcp', 'add', 'fs', '--home', home, '--', 'cmd'], env);
+    expect(duplicate).toMatchObject({ code: 1, stderr: 'bnity: server "fs" already exists\n' });
+    const removed = await runBnity(['mcp', 'remove', 'fs', '--home', home], env);
+    expect(removed).toMatchObject({ code: 0, stdout: 'removed server "fs"\n' });
+    expect(removed.stderr).toBe(
+      `bnity: no service at ${url}; removed "fs" from ${config} (it applies at the next start)\n`,
+    );
+    expect((await readJson(config)).mcpServers).toEqual({});
+  });
+
+  it('import --from claude-desktop adds the servers of its file; run twice, it adds nothing and says so', async () => {
+    const home = await tempDir();
+    const userHome = await tempDir();
+    const config = join(home, 'boternity.json');
+    await writeFile(config, '{ "mcpServers": {} }\n');
+    const desktop = join(userHome, '.config', 'Claude');
+    await mkdir(desktop, { recursive: true });
+    const servers = {
+      tiny: { command: process.execPath, args: [TINY_SERVER] },
+      remote: { url: 'https://mcp.example/mcp' },
+    };
+    await writeFile(join(desktop, 'claude_desktop_config.json'), JSON.stringify({ mcpServers: servers }, null, 2));
+    const importEnv = { ...env, HOME: userHome, XDG_CONFIG_HOME: '' };
+    const first = await runBnity(['mcp', 'import', '--from', 'claude-desktop', '--home', home], importEnv);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('added 2: tiny, remote\n');
+    expect(first.stderr).toMatch(
+      /^bnity: no service at .*; imported into .*boternity\.json \(it applies at the next start\)\n$/,
+    );
+    expect(Object.keys((await readJson(config)).mcpServers).sort()).toEqual(['remote', 'tiny']);
+
+    const again = await runBnity(['mcp', 'import', '--home', home, '--json'], importEnv);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      via: 'file',
+      added: [],
+      skipped: ['tiny', 'remote'],
+      replaced: [],
+    });
+    const people = await runBnity(['mcp', 'import', '--home', home], importEnv);
+    expect(people.stdout).toMatch(
+      /^nothing added: every server of .*claude_desktop_config\.json is already configured\n/,
+    );
+    const missing = await runBnity(['mcp', 'import', '--from', join(userHome, 'nope.json'), '--home', home], importEnv);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/nope\.json: cannot read config: file not found\n$/);
   });
 });
