@@ -90,6 +90,22 @@ const docsRoute = createRoute({
   responses: { 200: { description: 'An HTML page', content: { 'text/html': { schema: z.string() } } } },
 });
 
+/** The reference page's files from `swagger-ui-dist`, with their media types. */
+const ASSETS = [
+  ['swagger-ui.css', 'text/css'],
+  ['swagger-ui-bundle.js', 'text/javascript'],
+] as const;
+
+const assetRoute = (file: string, type: string) =>
+  createRoute({
+    method: 'get',
+    path: `/docs/${file}`,
+    tags: ['docs'],
+    summary: `A file of the reference page (${file})`,
+    security: [],
+    responses: { 200: { description: file, content: { [type]: { schema: z.string() } } } },
+  });
+
 /** Register `/openapi.json` and `/docs` on the API app (call after every other route). */
 export function registerDocsRoutes(api: OpenAPIHono): void {
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
@@ -103,16 +119,19 @@ export function registerDocsRoutes(api: OpenAPIHono): void {
     return c.json(document, 200);
   });
   api.openapi(docsRoute, (c) => c.html(PAGE, 200));
-  const asset = (file: string, type: string) => {
+  for (const [file, type] of ASSETS) {
     let body: Buffer | null = null;
-    return api.get(`/docs/${file}`, (c) => {
+    api.openapi(assetRoute(file, type), (c) => {
       body ??= readFileSync(join(swaggerUiDir(), file));
-      return c.body(new Uint8Array(body), 200, { 'content-type': type, 'cache-control': 'max-age=3600' });
+      return c.body(new Uint8Array(body), 200, {
+        'content-type': `${type}; charset=utf-8`,
+        'cache-control': 'max-age=3600',
+      });
     });
-  };
-  asset('swagger-ui.css', 'text/css; charset=utf-8');
-  asset('swagger-ui-bundle.js', 'text/javascript; charset=utf-8');
-  api.get('/docs/init.js', (c) => c.body(INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
+  }
+  api.openapi(assetRoute('init.js', 'text/javascript'), (c) =>
+    c.body(INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+  );
 }
 
 /** Where the installed `swagger-ui-dist` package is. */
