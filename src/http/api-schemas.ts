@@ -81,6 +81,15 @@ export const NewServerName = z
   )
   .openapi({ example: 'fs' });
 
+/** A whole number in a query string (`?tail=50`), at least `min` and at most `max`. */
+export function wholeNumberQuery(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return z
+    .string()
+    .regex(/^\d+$/, 'expected a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+}
+
 const WHAT: Readonly<Record<string, string>> = Object.freeze({
   json: 'invalid request body',
   query: 'invalid query',

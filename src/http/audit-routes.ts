@@ -6,7 +6,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { AUDIT_MAX_LIMIT, queryAudit } from '../storage/audit-query.js';
 import type { Db } from '../storage/create-db.js';
 import { auditDirections } from '../storage/schema.js';
-import { createApi, errorResponses, jsonResponse } from './api-schemas.js';
+import { createApi, errorResponses, jsonResponse, wholeNumberQuery } from './api-schemas.js';
 
 /** An instant in a query string: epoch milliseconds, or an ISO 8601 date or date-time. */
 const Instant = z
@@ -56,12 +56,7 @@ const AuditQuerySchema = z.object({
   tool: name,
   since: Instant.optional(),
   until: Instant.optional(),
-  limit: z
-    .string()
-    .regex(/^\d+$/, 'expected a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(AUDIT_MAX_LIMIT))
-    .optional(),
+  limit: wholeNumberQuery(1, AUDIT_MAX_LIMIT).optional(),
 });
 
 const query = createRoute({

@@ -6,7 +6,14 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { HubError } from '../errors.js';
 import type { Hub } from '../hub/create-hub.js';
-import { createApi, errorResponses, jsonResponse, ServerParams, ServerToolParams } from './api-schemas.js';
+import {
+  createApi,
+  errorResponses,
+  jsonResponse,
+  ServerParams,
+  ServerToolParams,
+  wholeNumberQuery,
+} from './api-schemas.js';
 import { OneServerSchema } from './server-schemas.js';
 import { createServerViews, type SamplingUsage } from './server-view.js';
 
@@ -38,13 +45,7 @@ const stderr = createRoute({
   request: {
     params: ServerParams,
     query: z.object({
-      tail: z
-        .string()
-        .regex(/^\d+$/, 'expected a whole number')
-        .transform(Number)
-        .pipe(z.number().int().min(1))
-        .optional()
-        .openapi({ description: 'Only the last N lines', example: '50' }),
+      tail: wholeNumberQuery(1).optional().openapi({ description: 'Only the last N lines', example: '50' }),
     }),
   },
   responses: {

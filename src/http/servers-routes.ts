@@ -29,6 +29,8 @@ export type ServersRoutesDeps = {
 };
 
 const tags = ['servers'];
+/** What an edit can be refused with (bad input, a name in use or a locked file, too large, not JSON). */
+const EDIT_ERRORS = errorResponses(400, 409, 413, 415);
 
 const list = createRoute({
   method: 'get',
@@ -51,10 +53,7 @@ const add = createRoute({
   tags,
   summary: 'Add a server (a server entry plus its name, or a preset with its args and env)',
   request: { body: jsonBody(NewServerSchema) },
-  responses: {
-    201: jsonResponse('Added and applied; the server is connecting', OneServerSchema),
-    ...errorResponses(400, 409, 413, 415),
-  },
+  responses: { 201: jsonResponse('Added and applied; the server is connecting', OneServerSchema), ...EDIT_ERRORS },
 });
 const replace = createRoute({
   method: 'put',
@@ -68,7 +67,7 @@ const replace = createRoute({
   responses: {
     200: jsonResponse('Replaced and applied', OneServerSchema),
     201: jsonResponse('Created and applied', OneServerSchema),
-    ...errorResponses(400, 409, 413, 415),
+    ...EDIT_ERRORS,
   },
 });
 const update = createRoute({
@@ -90,7 +89,13 @@ const remove = createRoute({
   tags,
   summary: 'Remove a server (its connection is closed)',
   request: { params: ServerParams },
-  responses: { 200: jsonResponse('Removed', z.object({ removed: z.string() })), ...errorResponses(404, 409) },
+  responses: {
+    200: jsonResponse(
+      'Removed: its name, and the server as it was just before',
+      z.object({ removed: z.string(), server: ServerSchema }),
+    ),
+    ...errorResponses(404, 409),
+  },
 });
 
 /** Routes mounted at `/api/servers`: list, get, and (with a writer) add, replace, update, remove. */
@@ -126,8 +131,9 @@ export function serversRoutes({ hub, writer, sampling, env = process.env }: Serv
   });
   routes.openapi(remove, async (c) => {
     const { name } = c.req.valid('param');
+    const server = views.one(name);
     await writer.edit((doc) => doc.removeServer(name));
-    return c.json({ removed: name }, 200);
+    return c.json({ removed: name, server }, 200);
   });
   return routes;
 }

@@ -167,8 +167,9 @@ describe('/api/servers', { timeout: 60_000 }, () => {
       command: process.execPath,
       enabled: false,
     });
-    const removed = await send<{ removed: string }>('DELETE', '/api/servers/putme');
-    expect(removed).toEqual({ status: 200, body: { removed: 'putme' } });
+    const removed = await send<{ removed: string } & ServerBody>('DELETE', '/api/servers/putme');
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ removed: 'putme', server: { name: 'putme', state: 'disabled' } });
     expect(await svc.server('putme')).toBeUndefined();
     expect(JSON.parse(await readFile(svc.configPath, 'utf8')).mcpServers.putme).toBeUndefined();
   });
