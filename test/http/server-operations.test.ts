@@ -63,6 +63,25 @@ describe('server operations', { timeout: 60_000 }, () => {
     expect(down.body.error).toEqual({ code: 'upstream_unavailable', message: 'server "remote" is disabled' });
   });
 
+  it('adds a preset with its arguments, and its tools answer through test-tool', async () => {
+    const added = await post<{ server: Record<string, unknown> }>('/api/servers', {
+      name: 'fs',
+      preset: 'filesystem',
+      args: [svc.home],
+    });
+    expect(added.status).toBe(201);
+    expect(added.body.server).toMatchObject({ name: 'fs', preset: 'filesystem', transport: 'stdio' });
+    await waitFor(async () => (await svc.server('fs'))?.state === 'connected', { what: 'fs connected' });
+    const listing = await post<{ result: { content: { text: string }[] } }>(
+      '/api/servers/fs/tools/list_directory/call',
+      {
+        arguments: { path: svc.home },
+      },
+    );
+    expect(listing.status).toBe(200);
+    expect(listing.body.result.content[0]?.text).toContain('boternity.json');
+  });
+
   it('lists what a connected server offers, and says when it is not connected', async () => {
     const get = <T>(path: string) => svc.api<T>(path);
     expect((await get<{ tools: unknown[] }>('/api/servers/everything/tools')).body.tools.length).toBeGreaterThan(3);
