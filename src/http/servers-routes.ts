@@ -92,7 +92,7 @@ const remove = createRoute({
   responses: {
     200: jsonResponse(
       'Removed: its name, and the server as it was just before',
-      z.object({ removed: z.string(), server: ServerSchema }),
+      z.object({ removed: z.string(), server: ServerSchema.nullable() }),
     ),
     ...errorResponses(404, 409),
   },
@@ -131,7 +131,8 @@ export function serversRoutes({ hub, writer, sampling, env = process.env }: Serv
   });
   routes.openapi(remove, async (c) => {
     const { name } = c.req.valid('param');
-    const server = views.one(name);
+    // A configured server whose actor gave up after crashing has no status, and can still be removed.
+    const server = hub.listServers().some((s) => s.name === name) ? views.one(name) : null;
     await writer.edit((doc) => doc.removeServer(name));
     return c.json({ removed: name, server }, 200);
   });
