@@ -27,7 +27,11 @@ describe('memories', () => {
     await addMemory(deps, 'mem', { content: 'likes tea', category: 'taste' });
     await addMemory(deps, 'mem', { content: 'lives in Lyon' });
     await addMemory(deps, 'mem', { content: 'likes jazz', category: 'taste' });
-    expect((await listMemories(deps, 'mem')).map((m) => m.content)).toEqual(['likes jazz', 'lives in Lyon', 'likes tea']);
+    expect((await listMemories(deps, 'mem')).map((m) => m.content)).toEqual([
+      'likes jazz',
+      'lives in Lyon',
+      'likes tea',
+    ]);
     expect((await listMemories(deps, 'mem', { category: 'taste' })).map((m) => m.content)).toEqual([
       'likes jazz',
       'likes tea',
@@ -115,7 +119,10 @@ describe('skills', () => {
 
   it.each([
     [{ ...summarize, name: 'Bad Name' }, /name: names are/],
-    [{ ...summarize, template: 'Hi {{who}}' }, /template: \{\{who\}\} does not name a declared argument \(text, tone\)/],
+    [
+      { ...summarize, template: 'Hi {{who}}' },
+      /template: \{\{who\}\} does not name a declared argument \(text, tone\)/,
+    ],
     [{ ...summarize, template: 'Hi {{text.length}}' }, /does not name a declared argument/],
     [{ ...summarize, template: 'Hi {{text' }, /template: "\{\{" at character 4 is not closed/],
     [{ ...summarize, template: 'Hi {{te xt}}' }, /template: \{\{te xt\}\}: unexpected " " at character 3/],

@@ -76,7 +76,11 @@ describe('workflows', () => {
   it('fails a step that outlives its timeout, naming it', async () => {
     await saveWorkflow(deps, 'flow', { name: 'stuck', steps: [{ id: 'wait', tool: 'demo__slow', timeoutMs: 50 }] });
     const run = await runWorkflow(deps, 'flow', { name: 'stuck' });
-    expect(run).toMatchObject({ status: 'failed', failedStep: 'wait', error: 'step "wait" (demo__slow) timed out after 50 ms' });
+    expect(run).toMatchObject({
+      status: 'failed',
+      failedStep: 'wait',
+      error: 'step "wait" (demo__slow) timed out after 50 ms',
+    });
   });
 
   it('fails a step whose tool the port refuses, and one whose reference finds nothing at run time', async () => {
@@ -110,10 +114,7 @@ describe('workflows', () => {
       ],
       'steps.0.arguments.text: {{steps.b.text}} refers to step "b", which has not run yet at this point',
     ],
-    [
-      [{ id: 'a', tool: 'demo__echo', arguments: { text: '{{steps.a.text}}' } }],
-      'which has not run yet at this point',
-    ],
+    [[{ id: 'a', tool: 'demo__echo', arguments: { text: '{{steps.a.text}}' } }], 'which has not run yet at this point'],
     [[{ id: 'a', tool: 'demo__echo', arguments: { text: '{{env.HOME}}' } }], 'starts with input or steps, not "env"'],
     [
       [
