@@ -10,6 +10,7 @@ import type {
   CompleteResult,
   CreateMessageRequest,
   CreateMessageResult,
+  CreateMessageResultWithTools,
   GetPromptResult,
   Progress,
   Prompt,
@@ -88,7 +89,10 @@ export type SamplingRequest = {
 };
 
 /** The answer, and what it cost (`estimated` when the provider reported no usage). */
-export type SamplingAnswer = { result: CreateMessageResult; usage: TokenUsage & { estimated: boolean } };
+export type SamplingAnswer = {
+  result: CreateMessageResult | CreateMessageResultWithTools;
+  usage: TokenUsage & { estimated: boolean };
+};
 
 /** Answers `sampling/createMessage` with the bot's provider, charging the bot's budget (G6, X6). */
 export type AnswerSampling = (request: SamplingRequest) => Promise<SamplingAnswer>;
