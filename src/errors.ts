@@ -189,3 +189,13 @@ export class TemplateError extends HubError {
     super('bad_request', message);
   }
 }
+
+/** A bot tool or prompt name that does not exist here (for this caller, on this endpoint). */
+export class UnknownBotToolError extends BotError {
+  constructor(
+    readonly kind: 'tool' | 'prompt',
+    readonly item: string,
+  ) {
+    super('not_found', 'not_found', `no bot ${kind} "${item}" here`);
+  }
+}
