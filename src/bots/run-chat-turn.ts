@@ -21,6 +21,12 @@ import type { TokenUsage } from './ports.js';
 import { toProviderError } from './provider-error.js';
 import { type Completion, streamCompletion } from './stream-completion.js';
 
+/**
+ * A signal of its own for each provider or tool call: the `openai` client and the SDK add an
+ * abort listener per request and keep it, which would pile up on the turn's signal.
+ */
+const perCall = (signal: AbortSignal): AbortSignal => AbortSignal.any([signal]);
+
 /** One turn to run: the user's message is already stored in the session. */
 export type ChatTurn = { bot: Bot; sessionId: string; signal?: AbortSignal | undefined };
 
@@ -67,7 +73,7 @@ export async function* runChatTurn(
       const received = { text: '' };
       let completion: Completion;
       try {
-        const stream = streamCompletion(provider, messages, offered, signal, received);
+        const stream = streamCompletion(provider, messages, offered, perCall(signal), received);
         let next = await stream.next();
         for (; !next.done; next = await stream.next()) yield { type: 'text', delta: next.value };
         completion = next.value;
@@ -132,7 +138,7 @@ export async function* runChatTurn(
           name: call.name,
           arguments: parseArguments(call.arguments) ?? call.arguments,
         };
-        const outcome = await callChatTool(tools, bot.slug, offeredNames, call, signal);
+        const outcome = await callChatTool(tools, bot.slug, offeredNames, call, perCall(signal));
         await append({
           role: 'tool',
           toolCallId: call.id,

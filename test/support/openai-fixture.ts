@@ -24,8 +24,13 @@ export type FixtureReply =
   | { error: { status: number; message: string } }
   | { drop: true };
 
-/** A request the fixture got. */
-export type FixtureRequest = { path: string; headers: IncomingHttpHeaders; body: ChatBody };
+/** A request the fixture got; `timing` (performance.now(), this process) spans its arrival to the end of the answer. */
+export type FixtureRequest = {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: ChatBody;
+  timing: { start: number; end: number | null };
+};
 
 /** The parts of a chat completion request the tests look at. */
 export type ChatBody = {
@@ -70,6 +75,7 @@ export async function startOpenAiFixture(): Promise<OpenAiFixture> {
     },
   };
   const server = createServer((req, res) => {
+    const start = performance.now();
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => {
@@ -80,8 +86,17 @@ export async function startOpenAiFixture(): Promise<OpenAiFixture> {
         send(res, 404, { error: { message: `no route ${req.method} ${req.url}`, type: 'not_found' } });
         return;
       }
-      const request: FixtureRequest = { path: req.url, headers: req.headers, body: JSON.parse(raw) as ChatBody };
+      const timing = { start, end: null as number | null };
+      const request: FixtureRequest = {
+        path: req.url,
+        headers: req.headers,
+        body: JSON.parse(raw) as ChatBody,
+        timing,
+      };
       requests.push(request);
+      res.on('finish', () => {
+        timing.end = performance.now();
+      });
       const script = queue.shift() ?? fixture.fallback;
       answer(res, request, typeof script === 'function' ? script(request) : script, `chatcmpl-${++served}`);
     });
