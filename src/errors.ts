@@ -17,6 +17,8 @@ export type HubErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'bad_request'
+  | 'conflict'
+  | 'payload_too_large'
   | 'home_in_use'
   | 'internal';
 
@@ -83,8 +85,8 @@ export class RateLimitedError extends HubError {
 }
 
 /**
- * Why a bot operation failed, finer than `code` (which picks the HTTP status): e.g. an API
- * may answer 409 for `bot_exists`, and `chat__{slug}` names the reason in its result.
+ * Why a bot operation failed, finer than `code` (which picks the HTTP status): e.g.
+ * `no_provider` and `invalid_input` are both `bad_request`; `chat__{slug}` names the reason.
  */
 export type BotErrorReason =
   | 'unknown_bot'
@@ -120,7 +122,7 @@ export class UnknownBotError extends BotError {
 /** A bot slug already taken. */
 export class BotExistsError extends BotError {
   constructor(readonly slug: string) {
-    super('bot_exists', 'bad_request', `bot "${slug}" already exists; pick another slug or update that bot`);
+    super('bot_exists', 'conflict', `bot "${slug}" already exists; pick another slug or update that bot`);
   }
 }
 
@@ -170,7 +172,7 @@ export class MessageTooLargeError extends BotError {
   ) {
     super(
       'message_too_large',
-      'bad_request',
+      'payload_too_large',
       `message is ${length} characters, over the limit of ${limit}; send a shorter one`,
     );
   }

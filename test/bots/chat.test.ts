@@ -247,9 +247,10 @@ describe('chat', () => {
 
   it('refuses a message over the size limit, an unknown session and an unknown bot, storing nothing', async () => {
     const sessions = (await deps.db.select().from(botChatSessionsTable)).length;
-    await expect(startChat(deps, 'reader', { message: 'x'.repeat(1_001) })).rejects.toThrow(
-      new MessageTooLargeError(1_001, 1_000).message,
-    );
+    await expect(startChat(deps, 'reader', { message: 'x'.repeat(1_001) })).rejects.toMatchObject({
+      message: new MessageTooLargeError(1_001, 1_000).message,
+      code: 'payload_too_large',
+    });
     await expect(
       startChat(deps, 'reader', { message: 'hi', sessionId: '00000000-0000-4000-8000-000000000000' }),
     ).rejects.toBeInstanceOf(BotItemNotFoundError);

@@ -44,7 +44,11 @@ describe('bot registry', () => {
 
   it('refuses a duplicate slug and keeps the first bot', async () => {
     await createBot(deps, { slug: 'twin', name: 'First' });
-    await expect(createBot(deps, { slug: 'twin', name: 'Second' })).rejects.toThrow(new BotExistsError('twin').message);
+    await expect(createBot(deps, { slug: 'twin', name: 'Second' })).rejects.toMatchObject({
+      message: new BotExistsError('twin').message,
+      code: 'conflict',
+      reason: 'bot_exists',
+    });
     expect((await getBot(deps, 'twin')).name).toBe('First');
   });
 
