@@ -189,6 +189,25 @@ describe('chat', () => {
     ]);
   });
 
+  it('keeps the text received when the provider drops the connection mid-answer, or before it', async () => {
+    fixture.reply({ text: 'one two three four', dropAfter: 2 }, { drop: true });
+    const run = await startChat(deps, 'reader', { message: 'count' });
+    const events = await collect(run);
+    expect(textOf(events)).toBe('one two ');
+    const closed = `provider ${fixture.baseUrl} closed the connection before its answer was complete`;
+    expect(last(events)).toMatchObject({ type: 'error', reason: 'provider_failed', message: closed });
+    const history = await getChatHistory(deps, 'reader', run.sessionId);
+    expect(history.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'count'],
+      ['assistant', 'one two '],
+      ['error', closed],
+    ]);
+    expect(last(await collect(await startChat(deps, 'reader', { message: 'again' })))).toMatchObject({
+      reason: 'provider_failed',
+      message: closed,
+    });
+  });
+
   it('ends with a clear message when the provider is unreachable, or not configured, or its key is missing', async () => {
     const nowhere = `http://127.0.0.1:${await freePort()}/v1`;
     await createBot(deps, { slug: 'lost', name: 'Lost', provider: { baseUrl: nowhere, model: 'm' } });

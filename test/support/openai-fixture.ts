@@ -20,6 +20,8 @@ export type FixtureReply =
       /** `null`: report no usage at all. Default: a count derived from the characters. */
       usage?: { prompt_tokens: number; completion_tokens: number } | null;
       finishReason?: 'stop' | 'length' | 'tool_calls';
+      /** Streaming only: close the connection after this many text pieces, mid-answer. */
+      dropAfter?: number;
     }
   | { error: { status: number; message: string } }
   | { drop: true };
@@ -153,7 +155,14 @@ function answer(res: ServerResponse, request: FixtureRequest, reply: FixtureRepl
     );
   chunk({ role: 'assistant', content: '' });
   // Text in word-sized pieces and arguments in two halves, as real providers split them.
-  for (const piece of text.match(/\S+\s*|\s+/g) ?? []) chunk({ content: piece });
+  for (const [i, piece] of (text.match(/\S+\s*|\s+/g) ?? []).entries()) {
+    if (i === reply.dropAfter) {
+      // Once what was written has left, so the client sees a stream cut short.
+      res.write('', () => res.socket?.destroy());
+      return;
+    }
+    chunk({ content: piece });
+  }
   calls.forEach((call, index) => {
     const args = call.function.arguments;
     const half = Math.ceil(args.length / 2);
