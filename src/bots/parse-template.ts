@@ -14,8 +14,9 @@ export type Reference = { readonly source: string; readonly path: readonly (stri
 /** Literal text and references, in order. */
 export type TemplatePart = string | Reference;
 
-/** Longest reference, in characters, and deepest path: templates are small by design. */
+/** Longest reference, in characters: templates are small by design. */
 export const MAX_REFERENCE_CHARS = 256;
+/** Most steps in one reference's path (`a.b[0]` has three). */
 export const MAX_PATH_DEPTH = 32;
 
 const IDENT = /[A-Za-z_][A-Za-z0-9_-]*/y;
