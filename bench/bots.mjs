@@ -9,7 +9,7 @@
 // The database is a SQLite file in a temp directory (WAL), as in production. Writes
 // bench/results/bots-<timestamp>.json and prints a table.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -34,6 +34,7 @@ const quantile = (values, q) => {
 };
 const summary = (values) => ({
   n: values.length,
+  minMs: +Math.min(...values).toFixed(3),
   medianMs: +quantile(values, 0.5).toFixed(3),
   p95Ms: +quantile(values, 0.95).toFixed(3),
   meanMs: +(values.reduce((a, b) => a + b, 0) / values.length).toFixed(3),
@@ -133,6 +134,8 @@ try {
   const figures = {
     at: new Date().toISOString(),
     node: process.version,
+    // The machine is shared: the load average says how much of a core this run could get.
+    loadAverage: loadavg().map((n) => +n.toFixed(2)),
     chat: {
       turns: TURNS,
       toolRounds: ROUNDS,
@@ -159,12 +162,14 @@ try {
   console.log(
     `  turn with ${ROUNDS} rounds   median ${figures.chat.turnWithTools.medianMs}  p95 ${figures.chat.turnWithTools.p95Ms}`,
   );
-  console.log(`  per tool round       ${figures.chat.overheadPerToolRoundMs}`);
+  console.log(
+    `  per tool round       ${figures.chat.overheadPerToolRoundMs} (minimum turns: ${figures.chat.turnWithoutTools.minMs} and ${figures.chat.turnWithTools.minMs})`,
+  );
   console.log(`list_bots, ${listed} bots:        median ${figures.listBots.medianMs}  p95 ${figures.listBots.p95Ms}`);
   console.log(
     `bot tools list, ${toolCount} tools: median ${figures.botToolsList.medianMs}  p95 ${figures.botToolsList.p95Ms}`,
   );
-  console.log(`written to ${file}`);
+  console.log(`load average ${figures.loadAverage.join(' ')}; written to ${file}`);
 } finally {
   await demo.close();
   await fixture.close();

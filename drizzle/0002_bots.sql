@@ -20,10 +20,7 @@ CREATE TABLE `bot_chat_sessions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`bot_id` text NOT NULL,
 	`title` text DEFAULT '' NOT NULL,
-	`prompt_tokens` integer DEFAULT 0 NOT NULL,
-	`completion_tokens` integer DEFAULT 0 NOT NULL,
 	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
-	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
 	FOREIGN KEY (`bot_id`) REFERENCES `bots`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint

@@ -5,7 +5,7 @@
  */
 import { BotItemNotFoundError } from '../errors.js';
 import type { StoredToolCall } from '../storage/bot-schema.js';
-import { findChatSession, listChatMessages } from '../storage/chat-repo.js';
+import { chatSessionTotals, findChatSession, listChatMessages } from '../storage/chat-repo.js';
 import type { Db } from '../storage/create-db.js';
 import { requireBotRow } from './get-bot.js';
 
@@ -24,7 +24,7 @@ export type ChatMessage = {
   createdAt: string;
 };
 
-/** A session with its totals and its last `limit` messages, oldest first. */
+/** A session with its totals (over all its messages), its last activity, and its last `limit` messages, oldest first. */
 export type ChatHistory = {
   sessionId: string;
   title: string;
@@ -44,17 +44,17 @@ export async function getChatHistory(
   const bot = await requireBotRow(db, slug);
   const session = await findChatSession(db, bot.id, sessionId);
   if (!session) throw new BotItemNotFoundError('chat session', slug, sessionId);
-  const rows = await listChatMessages(db, session.id, limit);
+  const [rows, totals] = await Promise.all([listChatMessages(db, session.id, limit), chatSessionTotals(db, session)]);
   return {
     sessionId: session.id,
     title: session.title,
     usage: {
-      promptTokens: session.promptTokens,
-      completionTokens: session.completionTokens,
-      totalTokens: session.promptTokens + session.completionTokens,
+      promptTokens: totals.promptTokens,
+      completionTokens: totals.completionTokens,
+      totalTokens: totals.promptTokens + totals.completionTokens,
     },
     createdAt: session.createdAt.toISOString(),
-    updatedAt: session.updatedAt.toISOString(),
+    updatedAt: totals.lastAt.toISOString(),
     messages: rows.map(({ sessionId: _session, createdAt, ...m }) => ({ ...m, createdAt: createdAt.toISOString() })),
   };
 }

@@ -9,7 +9,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { toErrorInfo } from '../../machines/index.js';
 import { ProviderError } from '../errors.js';
 import { listMemoryRows } from '../storage/bot-memory-repo.js';
-import { addChatUsage, appendChatMessage, listChatMessages, type NewChatMessage } from '../storage/chat-repo.js';
+import { appendChatMessage, listChatMessages, type NewChatMessage } from '../storage/chat-repo.js';
 import type { BotDeps } from './bot-deps.js';
 import type { Bot } from './bot-schemas.js';
 import { callChatTool, parseArguments } from './call-chat-tool.js';
@@ -92,7 +92,6 @@ export async function* runChatTurn(
         usage.promptTokens += spent.promptTokens;
         usage.completionTokens += spent.completionTokens;
         usage.totalTokens += spent.totalTokens;
-        await addChatUsage(db, sessionId, spent);
       }
       const calls = completion.toolCalls;
       await append({

@@ -91,17 +91,17 @@ export const botWorkflowsTable = sqliteTable(
   (t) => [uniqueIndex('idx_bot_workflows_bot_name').on(t.botId, t.name)],
 );
 
-/** A conversation with a bot (B4); token totals are summed over its provider calls. */
+/**
+ * A conversation with a bot (B4). Its token totals and last activity are read from its
+ * messages, so a turn writes only messages (each write is a commit, and on a file a sync).
+ */
 export const botChatSessionsTable = sqliteTable(
   'bot_chat_sessions',
   {
     id: uuidPk(),
     botId: botRef(),
     title: text('title').notNull().default(''),
-    promptTokens: integer('prompt_tokens').notNull().default(0),
-    completionTokens: integer('completion_tokens').notNull().default(0),
     createdAt: createdAt('created_at'),
-    updatedAt: createdAt('updated_at'),
   },
   (t) => [index('idx_bot_chat_sessions_bot').on(t.botId)],
 );

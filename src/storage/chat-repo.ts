@@ -1,6 +1,6 @@
 /**
  * Chat history (SPEC B4): sessions of a bot and their messages in order, with the token
- * usage of every provider call.
+ * usage of every provider call on its assistant message.
  * @module
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
@@ -45,22 +45,23 @@ export async function listChatMessages(db: Db, sessionId: string, limit: number)
   return rows.reverse();
 }
 
-/** Add one provider call's tokens to the session's totals. */
-export async function addChatUsage(
+/** A session's token totals and the time of its last message (its creation when it has none). */
+export async function chatSessionTotals(
   db: Db,
-  sessionId: string,
-  { promptTokens, completionTokens }: { promptTokens: number; completionTokens: number },
-  at = new Date(),
-): Promise<void> {
-  const t = botChatSessionsTable;
-  await withBusyRetry(() =>
-    db
-      .update(t)
-      .set({
-        promptTokens: sql`${t.promptTokens} + ${promptTokens}`,
-        completionTokens: sql`${t.completionTokens} + ${completionTokens}`,
-        updatedAt: at,
-      })
-      .where(eq(t.id, sessionId)),
-  );
+  session: ChatSessionRow,
+): Promise<{ promptTokens: number; completionTokens: number; lastAt: Date }> {
+  const t = botChatMessagesTable;
+  const [row] = await db
+    .select({
+      prompt: sql<number | null>`sum(${t.promptTokens})`,
+      completion: sql<number | null>`sum(${t.completionTokens})`,
+      last: sql<number | null>`max(${t.createdAt})`,
+    })
+    .from(t)
+    .where(eq(t.sessionId, session.id));
+  return {
+    promptTokens: Number(row?.prompt ?? 0),
+    completionTokens: Number(row?.completion ?? 0),
+    lastAt: row?.last ? new Date(Number(row.last)) : session.createdAt,
+  };
 }
