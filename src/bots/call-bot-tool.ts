@@ -34,6 +34,8 @@ async function resolveTool(deps: Pick<BotDeps, 'db'>, name: string, scope: BotSc
   if (isShared(name)) {
     if ((name === 'create_bot' || name === 'delete_bot') && !scope.manage)
       throw new ForbiddenError(`${name} is not available ${scope.slug === null ? 'here' : `to bot "${scope.slug}"`}`);
+    // Within one bot's scope the registry is not listed: only that bot is in reach.
+    if (name === 'list_bots' && scope.slug !== null) throw new UnknownBotToolError('tool', name);
     return { kind: name };
   }
   for (const verb of PER_BOT_VERBS) {

@@ -121,6 +121,7 @@ describe('bot tools and prompts', () => {
       'delete_bot is not available to bot "alpha"',
     );
     await expect(tools.call('get_memories__beta', {}, context(alphaToken))).rejects.toBeInstanceOf(UnknownBotToolError);
+    await expect(tools.call('list_bots', {}, context(alphaToken))).rejects.toThrow('no bot tool "list_bots" here');
     await expect(tools.call('chat__ghost', { message: 'hi' }, context(admin))).rejects.toThrow(
       'no bot tool "chat__ghost" here',
     );
