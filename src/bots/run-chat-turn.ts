@@ -41,6 +41,8 @@ export async function* runChatTurn(
   const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
   const append = (message: NewChatMessage) => appendChatMessage(db, sessionId, message);
   let ended = false;
+  // Text of the answer being streamed, not yet stored (kept if the turn is cut short).
+  let received = { text: '' };
   const end = async (reason: ChatErrorReason, message: string): Promise<ChatEvent> => {
     ended = true;
     await append({ role: 'error', content: message, isError: true, data: { reason } });
@@ -70,7 +72,7 @@ export async function* runChatTurn(
       ...historyMessages(await listChatMessages(db, sessionId, limits.historyMessages)),
     ];
     for (let round = 1; ; round += 1) {
-      const received = { text: '' };
+      received = { text: '' };
       let completion: Completion;
       try {
         const stream = streamCompletion(provider, messages, offered, perCall(signal), received);
@@ -79,6 +81,7 @@ export async function* runChatTurn(
         completion = next.value;
       } catch (error) {
         if (received.text) await append({ role: 'assistant', content: received.text });
+        received = { text: '' };
         if (signal.aborted) {
           yield await end('cancelled', 'the chat was cancelled');
           return;
@@ -94,6 +97,7 @@ export async function* runChatTurn(
         usage.totalTokens += spent.totalTokens;
       }
       const calls = completion.toolCalls;
+      received = { text: '' };
       await append({
         role: 'assistant',
         content: completion.text,
@@ -169,6 +173,10 @@ export async function* runChatTurn(
     if (!ended) {
       // The consumer stopped reading: stop the provider and the tools, and say so in the history.
       controller.abort();
+      if (received.text)
+        await append({ role: 'assistant', content: received.text }).catch((error: unknown) =>
+          log.warn({ err: error, sessionId }, 'could not record a cut answer'),
+        );
       await append({
         role: 'error',
         content: 'the chat was interrupted before it finished',
