@@ -7,20 +7,19 @@
 
 import { chmod, mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { diffServers } from '../machines/index.js';
-import { createEventBus, type EventBus } from './bus/create-event-bus.js';
+import { createEventBus } from './bus/create-event-bus.js';
+import { createConfigWriter } from './config/config-writer.js';
 import { writeDefaultConfig } from './config/default-config.js';
-import { loadConfig } from './config/load-config.js';
+import { loadConfigDetailed } from './config/load-config.js';
 import { resolveConfigPath, resolveHome } from './config/resolve-paths.js';
-import type { AppConfig } from './config/schema.js';
 import { watchConfig } from './config/watch-config.js';
-import type { ConfigError } from './errors.js';
 import { createGateway, type Gateway } from './gateway/create-gateway.js';
 import { createPinGuard } from './gateway/pin-guard.js';
 import { createSamplingBudget } from './gateway/sampling-budget.js';
 import type { VerifyToken } from './guard/caller.js';
 import { createApp } from './http/create-app.js';
 import { serveHttp } from './http/serve-http.js';
+import { createConfigApplier } from './hub/apply-config-change.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import type { HubEvent } from './hub/hub-event.js';
 import { persistConnections } from './hub/persist-connections.js';
@@ -80,7 +79,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   });
   if (source === 'home' && (await writeDefaultConfig(configPath, home)))
     log.info({ path: configPath }, 'wrote a default config');
-  const config = await loadConfig(configPath, env);
+  const loaded = await loadConfigDetailed(configPath, env);
+  const { config } = loaded;
 
   // Everything opened from here on is closed again, in reverse, if a later step fails.
   const undo: (() => Promise<unknown> | unknown)[] = [];
@@ -164,6 +164,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     undo.push(() => persisted.flush());
     const metrics = createMetrics({ hub, bus });
     undo.push(() => metrics.close());
+    // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
+    const applier = createConfigApplier({ hub, bus, log, configPath });
+    const writer = createConfigWriter({ path: configPath, env, apply: applier.apply });
 
     // Bind before starting any upstream: a taken port fails fast with nothing to clean up.
     const listening = { port: options.port ?? 7777, url: '' };
@@ -179,6 +182,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         db: store.db,
         pins,
         sampling: budget,
+        configWriter: writer,
+        env,
         verifyToken:
           options.verifyToken ??
           createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
@@ -192,8 +197,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const sweep = sweepIdleSessions(gateway, hub, log, config.gateway.sessionIdleMs);
     undo.push(() => clearInterval(sweep));
 
+    applier.warn(loaded.warnings);
     hub.applyConfig(config);
-    const watcher = watchConfigInto({ hub, bus, log, configPath, env, initial: config });
+    const watcher = watchConfig(configPath, {
+      env,
+      initial: config,
+      claim: writer.claim,
+      onChange: (next) => applier.apply(next),
+      onWarnings: applier.warn,
+      onError: applier.reject,
+    });
     undo.push(() => watcher.close());
 
     const url = listening.url;
@@ -243,53 +256,4 @@ async function reapLeftovers(ledger: StoredProcessLedger, graceMs: number, log: 
   const results = await reapOrphans(orphans, { graceMs, log });
   for (const entry of orphans) await ledger.forget(entry.pid);
   log.warn({ results }, 'ended child processes left by a previous run');
-}
-
-/** Hot reload (C3): apply each good version of the file; report a bad one and keep the last good. */
-function watchConfigInto({
-  hub,
-  bus,
-  log,
-  configPath,
-  env,
-  initial,
-}: {
-  hub: Hub;
-  bus: EventBus<HubEvent>;
-  log: Logger;
-  configPath: string;
-  env: NodeJS.ProcessEnv;
-  initial: AppConfig;
-}) {
-  return watchConfig(configPath, {
-    env,
-    initial,
-    onChange: (next) => {
-      const diff = diffServers(next.mcpServers, hub.config().mcpServers);
-      log.info({ path: configPath, added: diff.add, removed: diff.remove, changed: diff.update }, 'config reloaded');
-      hub.applyConfig(next);
-      // Bots and permissions may have changed too: the gateway re-checks every session's view.
-      bus.publish({
-        type: 'config_applied',
-        server: null,
-        file: configPath,
-        added: diff.add,
-        removed: diff.remove,
-        changed: diff.update,
-      });
-    },
-    onError: (error: ConfigError) => {
-      log.warn(
-        { path: configPath, issues: error.issues },
-        `config rejected, keeping the last good one: ${error.message}`,
-      );
-      bus.publish({
-        type: 'config_error',
-        server: error.issues[0]?.server ?? null,
-        file: configPath,
-        message: error.message,
-        issues: error.issues,
-      });
-    },
-  });
 }

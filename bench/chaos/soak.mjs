@@ -114,8 +114,9 @@ try {
   }
   await Promise.all([...traffic, churn, kills]);
   await within(Promise.all(clients.map((c) => c.close())), 5_000);
-  // The first sample is warm-up (caches, JIT): the slope is taken from the second on.
-  const steady = samples.slice(1).filter((s) => s.heapMb !== null);
+  // The first fifth is warm-up (caches, JIT, the bus's replay window filling): the slope is
+  // taken over the rest.
+  const steady = samples.filter((s) => s.minute >= MINUTES / 5 && s.heapMb !== null);
   const perHour = (key) => round(slope(steady.map((s) => [s.minute / 60, s[key]])), 1);
   const aliveBeforeStop = processesWith(service.marker).length;
   const stopped = await service.stop();

@@ -13,6 +13,7 @@ import { type AppConfig, ConfigRestSchema, type ServerConfig } from '../config/s
 import { UnknownServerError } from '../errors.js';
 import { createStderrLog, type StderrSink } from '../upstream/stderr-log.js';
 import type { LiveUpstream } from '../upstream/types.js';
+import { connectionSpecs } from './connection-spec.js';
 import type { HubEvent } from './hub-event.js';
 import { logServerEvent } from './log-server-event.js';
 import { type PublicState, type ServerStatus, topState, toServerStatus } from './server-status.js';
@@ -135,7 +136,7 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
   return {
     applyConfig(config) {
       current = config;
-      supervisor.send({ type: 'config.apply', servers: { ...config.mcpServers } });
+      supervisor.send({ type: 'config.apply', servers: connectionSpecs(config.mcpServers) });
     },
     config: () => current,
     listServers() {

@@ -114,10 +114,10 @@ describe('/mcp and /mcp/bots/{slug}', () => {
     });
     expect((await initialize('/mcp/bots/other')).status).toBe(403);
     expect((await initialize('/mcp/bots/researcher')).status).toBe(200);
-    // The control API is for the admin token only.
+    // The control API is for the admin token only: a valid bot token is told so (403).
     expect(
       (await fetch(`${svc.service.url}/api/servers`, { headers: { authorization: 'Bearer researcher-token' } })).status,
-    ).toBe(401);
+    ).toBe(403);
   });
 
   it('sends list_changed when an upstream adds a tool, drops, and comes back', async () => {
