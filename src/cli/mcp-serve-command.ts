@@ -5,7 +5,7 @@
  * @module
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js';
+import type { ViewSpec } from '../gateway/effective-servers.js';
 import { createLogger } from '../log/create-logger.js';
 import { startService } from '../main.js';
 import { parseFlags } from './parse-flags.js';
@@ -60,7 +60,6 @@ export async function mcpServeCommand(argv: readonly string[]): Promise<number> 
   });
   try {
     // A server or bot that is not configured is an error here, as it is a 404 over HTTP.
-    effectiveServers(service.hub.config(), spec);
     await service.gateway.openSession({
       transport,
       spec,

@@ -14,17 +14,10 @@
  * @module
  */
 import type { AppConfig } from '../config/schema.js';
-import { HubError, UnknownServerError } from '../errors.js';
+import { UnknownBotError, UnknownServerError } from '../errors.js';
 
 /** Which view an endpoint serves. */
 export type ViewSpec = { kind: 'all' } | { kind: 'server'; server: string } | { kind: 'bot'; slug: string };
-
-/** A bot slug that is not configured. */
-export class UnknownBotError extends HubError {
-  constructor(readonly slug: string) {
-    super('unknown_bot', `bot "${slug}" is not configured`);
-  }
-}
 
 /** Names of the configured servers in `view`, in config order. */
 export function effectiveServers(config: Pick<AppConfig, 'mcpServers' | 'bots'>, view: ViewSpec): string[] {

@@ -7,10 +7,11 @@
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
+import type { AppConfig } from '../config/schema.js';
+import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import { adminTokenVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
 import { auditRoutes } from './audit-routes.js';
@@ -26,6 +27,8 @@ import { tokensRoutes } from './tokens-routes.js';
 /** What the app needs. */
 export type AppDeps = {
   hub: Hub;
+  /** The config in force. */
+  config: () => AppConfig;
   bus: EventBus<HubEvent>;
   log: Logger;
   adminToken: string;
@@ -48,6 +51,7 @@ export type AppDeps = {
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
 export function createApp({
   hub,
+  config,
   bus,
   log,
   adminToken,
@@ -70,7 +74,7 @@ export function createApp({
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   if (port) {
     // DNS-rebinding defence before anything else, on every route but /healthz (X2).
-    const origin = requireOrigin({ port, policy: () => hub.config().http });
+    const origin = requireOrigin({ port, policy: () => config().http });
     app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : origin(c, next)));
   }
   // Only /healthz is open (SPEC section 7): readiness and metrics need the token.
@@ -81,7 +85,7 @@ export function createApp({
   app.use('/readyz', auth);
   app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
   // Rate limits (X3) after the token check, so the caller is known.
-  const limit = rateLimit({ limits: () => hub.config().limits });
+  const limit = rateLimit({ limits: () => config().limits });
   app.use('/api/*', auth, limit);
   if (metrics) {
     app.use('/metrics', auth);
@@ -90,16 +94,19 @@ export function createApp({
     );
   }
   app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
-  app.route('/api/servers', serversRoutes({ hub, ...(pins ? { pins } : {}), ...(sampling ? { sampling } : {}) }));
+  app.route(
+    '/api/servers',
+    serversRoutes({ hub, config, ...(pins ? { pins } : {}), ...(sampling ? { sampling } : {}) }),
+  );
   if (db) {
     const onRevoke = gateway ? (id: string) => gateway.closeSessionsOf(id) : undefined;
-    app.route('/api/tokens', tokensRoutes({ db, hub, ...(onRevoke ? { onRevoke } : {}) }));
+    app.route('/api/tokens', tokensRoutes({ db, config, ...(onRevoke ? { onRevoke } : {}) }));
   }
   if (db) app.route('/api/audit', auditRoutes({ db }));
   if (gateway) {
     app.use('/mcp', anyCaller, limit);
     app.use('/mcp/*', anyCaller, limit);
-    app.route('/mcp', mcpRoutes({ gateway, hub }));
+    app.route('/mcp', mcpRoutes({ gateway }));
   }
   return app;
 }

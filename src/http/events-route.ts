@@ -7,8 +7,8 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Envelope, EventBus } from '../bus/create-event-bus.js';
+import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
 
 /** Options of {@link eventsRoute}. */
 export type EventsRouteOptions = { hub: Hub; bus: EventBus<HubEvent>; heartbeatMs?: number };

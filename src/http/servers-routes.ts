@@ -3,6 +3,7 @@
  * @module
  */
 import { Hono } from 'hono';
+import type { AppConfig } from '../config/schema.js';
 import { HubError, UpstreamUnavailableError } from '../errors.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { ServerStatus } from '../hub/server-status.js';
@@ -16,10 +17,12 @@ export type SamplingUsage = { used(server: string): number; reset(server: string
 /** Routes mounted at `/api/servers`. */
 export function serversRoutes({
   hub,
+  config,
   pins,
   sampling,
 }: {
   hub: Hub;
+  config: () => AppConfig;
   pins?: ApprovePins;
   sampling?: SamplingUsage;
 }): Hono {
@@ -28,7 +31,7 @@ export function serversRoutes({
   const withSampling = (status: ServerStatus) => ({
     ...status,
     samplingUsedTokens: sampling?.used(status.name) ?? 0,
-    samplingBudgetTokens: hub.config().mcpServers[status.name]?.samplingBudgetTokens ?? null,
+    samplingBudgetTokens: config().mcpServers[status.name]?.samplingBudgetTokens ?? null,
   });
   routes.get('/', (c) => c.json({ servers: hub.listServers().map(withSampling) }));
   routes.get('/:name', (c) => c.json({ server: withSampling(hub.getServer(c.req.param('name'))) }));

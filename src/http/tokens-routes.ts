@@ -4,8 +4,8 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { AppConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
-import type { Hub } from '../hub/create-hub.js';
 import type { Db } from '../storage/create-db.js';
 import { createToken, listTokens, revokeToken } from '../storage/token-repo.js';
 
@@ -14,19 +14,18 @@ const CreateTokenSchema = z.object({ name: z.string().min(1).max(100), bot: z.st
 /** Routes mounted at `/api/tokens`. */
 export function tokensRoutes({
   db,
-  hub,
+  config,
   onRevoke,
 }: {
   db: Db;
-  hub: Hub;
+  config: () => AppConfig;
   /** Ends what the token has open (its MCP sessions and their streams). */
   onRevoke?: (id: string) => Promise<unknown>;
 }): Hono {
   const routes = new Hono();
   routes.post('/', async (c) => {
     const body = CreateTokenSchema.parse(await c.req.json().catch(() => null));
-    if (body.bot && !hub.config().bots[body.bot])
-      throw new HubError('bad_request', `bot "${body.bot}" is not configured`);
+    if (body.bot && !config().bots[body.bot]) throw new HubError('bad_request', `bot "${body.bot}" is not configured`);
     return c.json(await createToken(db, { name: body.name, bot: body.bot ?? null }), 201);
   });
   routes.get('/', async (c) => c.json({ tokens: await listTokens(db) }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AppConfig, BotConfigSchema } from '../../src/config/schema.js';
-import { HubError, UnknownServerError } from '../../src/errors.js';
-import { effectiveServers, UnknownBotError } from '../../src/gateway/effective-servers.js';
+import { HubError, UnknownBotError, UnknownServerError } from '../../src/errors.js';
+import { effectiveServers } from '../../src/gateway/effective-servers.js';
 import { isToolAllowed } from '../../src/gateway/tool-filter.js';
 import { stdioConfig } from '../support/server-config.js';
 
