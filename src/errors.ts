@@ -93,13 +93,17 @@ export class UnknownBotError extends HubError {
   }
 }
 
-/** The upstream went away during a relayed request (`why`: "closed the connection", "went reconnecting"). */
+/**
+ * The upstream went away during a relayed request (`why`: "closed the connection", "went
+ * reconnecting"), or its connection failed it ("failed", with the transport's error as `cause`).
+ */
 export class UpstreamLostError extends HubError {
   constructor(
     readonly server: string,
     why: string,
+    options?: { cause: unknown },
   ) {
-    super('upstream_failed', `server "${server}" ${why} during the call`);
+    super('upstream_failed', `server "${server}" ${why} during the call`, options);
   }
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { UnknownServerError, UpstreamLostError, UpstreamTimeoutError } from '../errors.js';
+import { HubError, UnknownServerError, UpstreamLostError, UpstreamTimeoutError } from '../errors.js';
 import type { UpstreamRequestOptions, UpstreamSession } from '../upstream/types.js';
 import type { CallPath } from './call-path.js';
 import type { SessionContext } from './session-context.js';
@@ -66,7 +66,11 @@ export async function relayRequest<T>(
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return { ok: false, error: new UpstreamTimeoutError(server, config.requestTimeoutMs) };
     }
-    return { ok: false, error };
+    if (error instanceof McpError || error instanceof HubError) return { ok: false, error };
+    // Anything else came from the SDK client or its transport: a request that could not be
+    // sent (a connection closing under it) or an answer that does not parse. The upstream's.
+    path.log.warn({ err: error, server }, 'upstream request failed');
+    return { ok: false, error: new UpstreamLostError(server, 'failed', { cause: error }) };
   } finally {
     watch.dispose();
   }
