@@ -11,7 +11,7 @@ import { fixtureServer, fixtureState } from '../support/fixture-server.js';
 import { type GatewayHarness, startGateway } from '../support/gateway-harness.js';
 import { waitFor } from '../support/wait-for.js';
 
-const text = (result: { content: unknown }) => JSON.stringify(result.content);
+const text = (result: Record<string, unknown>) => JSON.stringify(result.content);
 
 /** What `call` rejected with. */
 async function refusal(call: Promise<unknown>): Promise<McpError> {
