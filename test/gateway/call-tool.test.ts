@@ -4,24 +4,15 @@
  * and oversized names, sanitized results, audit rows, and the in-process entry bots use.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentChannel } from '../../src/gateway/agent-session.js';
 import { fixtureServer, fixtureState } from '../support/fixture-server.js';
 import { type GatewayHarness, startGateway } from '../support/gateway-harness.js';
+import { refusal } from '../support/refusal.js';
 import { waitFor } from '../support/wait-for.js';
 
 const text = (result: Record<string, unknown>) => JSON.stringify(result.content);
-
-/** What `call` rejected with. */
-async function refusal(call: Promise<unknown>): Promise<McpError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
-  return error;
-}
 
 describe('tools/call', () => {
   let gw: GatewayHarness;
