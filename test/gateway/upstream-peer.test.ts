@@ -102,7 +102,7 @@ describe('requests from upstreams', () => {
   });
   afterAll(async () => {
     await gw?.stop();
-    store?.close();
+    await store?.close();
   });
 
   it.each([
