@@ -178,7 +178,12 @@ describe('the first list of a session', () => {
     const gw = await startGateway({
       servers: {
         quick: { make: () => fixtureServer({ prefix: 'q_' }) },
-        late: { make: async () => (await held, fixtureServer({ prefix: 'l_' })) },
+        late: {
+          make: async () => {
+            await held;
+            return fixtureServer({ prefix: 'l_' });
+          },
+        },
       },
       connected: false,
     });
