@@ -66,7 +66,7 @@ describe('lists', () => {
       { type: 'text', text: 'long name routed' },
     ]);
     const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
-    expect(prompts).toEqual(['alpha__greet', 'beta__greet']);
+    expect(prompts).toEqual(['alpha__greet', 'alpha__poisoned', 'beta__greet', 'beta__poisoned']);
     // Two servers list fixture://shared: the first keeps it, the other is rewritten.
     const uris = (await client.listResources()).resources.map((r) => r.uri);
     expect(uris).toEqual(

@@ -6,6 +6,7 @@
  * @module
  */
 import { AsyncResource } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -70,6 +71,8 @@ async function inMemorySession(
 ): Promise<Session> {
   const upstream = await raceSignal(Promise.resolve(server.make()), options.requestOptions.signal);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  // Servers that keep per-session state (server-everything) key it by the transport's session id.
+  serverSide.sessionId = randomUUID();
   if (server.singleStream) {
     // Everything the upstream sends is delivered in one context made here, outside any call,
     // as a stdio reader would: boternity cannot tell which call a request belongs to.
