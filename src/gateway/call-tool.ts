@@ -5,16 +5,12 @@
  * @module
  */
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Route } from './aggregate.js';
 import { auditRow } from './audit-request.js';
 import type { CallPath } from './call-path.js';
-import { type Outcome, relayRequest } from './relay-request.js';
+import { andThen, relayRouted } from './relay-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
 import type { SessionContext } from './session-context.js';
 import { answerFailure, type FailureAnswer } from './wire-error.js';
-
-/** A call's result as sanitized, and whether the sanitizer changed or flagged anything. */
-type Sanitized = { readonly result: CallToolResult; readonly sanitized: boolean };
 
 const firstText = (result: CallToolResult): string | null => {
   const item = result.content.find((c) => c.type === 'text');
@@ -29,7 +25,11 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const started = performance.now();
   const routed = routeName(path.hub, path.views.view(ctx.session.spec), 'tool', params.name);
-  const outcome = routed.ok ? await relayTool(path, ctx, routed.value, params) : routed;
+  const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
+    upstream.callTool({ ...params, name: route.name }, options),
+  );
+  // The result is upstream text the model will read (X4).
+  const outcome = andThen(relayed, ({ route, answer }) => path.sanitizer.result(route.server, route.name, answer));
   const answer: FailureAnswer = outcome.ok
     ? { kind: 'result', result: outcome.value.result }
     : answerFailure(outcome.error, true);
@@ -51,17 +51,4 @@ export async function callTool(
   if (answer.internal !== null)
     path.log.warn({ err: answer.internal, session: ctx.session.id }, 'agent request failed');
   throw answer.error;
-}
-
-/** Relay the call to the owner under its own name; the result comes back sanitized (X4). */
-async function relayTool(
-  path: CallPath,
-  ctx: SessionContext,
-  route: Route,
-  params: CallToolRequest['params'],
-): Promise<Outcome<Sanitized>> {
-  const relayed = await relayRequest(path, ctx, route.server, (upstream, options) =>
-    upstream.callTool({ ...params, name: route.name }, options),
-  );
-  return relayed.ok ? { ok: true, value: path.sanitizer.result(route.server, route.name, relayed.value) } : relayed;
 }

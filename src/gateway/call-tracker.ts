@@ -10,7 +10,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SessionContext } from './session-context.js';
 
-/** One agent call being relayed to an upstream connection (`key`: server, or server#session). */
+/** The key of a connection: the server's shared one, or the one `session` owns (`scope: "session"`). */
+export function connectionKey(server: string, session: string | null): string {
+  return session === null ? server : `${server}#${session}`;
+}
+
+/** One agent call being relayed to an upstream connection (`key`: see {@link connectionKey}). */
 export type TrackedCall = { readonly key: string; readonly context: SessionContext };
 
 /** The answer to "whose request is this?". */

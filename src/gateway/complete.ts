@@ -8,7 +8,7 @@ import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/sdk/
 import { NotInViewError } from '../errors.js';
 import type { CallPath } from './call-path.js';
 import { finishRequest } from './finish-request.js';
-import { type Outcome, relayRequest } from './relay-request.js';
+import { andThen, type Outcome, relayRouted } from './relay-request.js';
 import { sanitizeUpstreamText } from './sanitize-requests.js';
 import type { SessionContext } from './session-context.js';
 import type { ServedView } from './view-cache.js';
@@ -23,24 +23,14 @@ export async function complete(
 ): Promise<CompleteResult> {
   const started = performance.now();
   const routed = routeRef(path.views.view(ctx.session.spec), params.ref);
-  const relayed = routed.ok
-    ? await relayRequest(path, ctx, routed.value.server, (upstream, options) =>
-        upstream.complete({ ...params, ref: routed.value.ref }, options),
-      )
-    : routed;
+  const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
+    upstream.complete({ ...params, ref: route.ref }, options),
+  );
   // Completion values are upstream text the agent may show or send on (X4).
-  const outcome = relayed.ok
-    ? {
-        ok: true as const,
-        value: {
-          ...relayed.value,
-          completion: {
-            ...relayed.value.completion,
-            values: relayed.value.completion.values.map((v) => sanitizeUpstreamText(v, 500)),
-          },
-        },
-      }
-    : relayed;
+  const outcome = andThen(relayed, ({ answer }) => ({
+    ...answer,
+    completion: { ...answer.completion, values: answer.completion.values.map((v) => sanitizeUpstreamText(v, 500)) },
+  }));
   const ref = params.ref;
   const fields = {
     eventType: 'completion',

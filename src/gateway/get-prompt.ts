@@ -6,7 +6,7 @@
 import type { GetPromptRequest, GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallPath } from './call-path.js';
 import { finishRequest } from './finish-request.js';
-import { relayRequest } from './relay-request.js';
+import { andThen, relayRouted } from './relay-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
 import type { SessionContext } from './session-context.js';
 
@@ -18,15 +18,13 @@ export async function getPrompt(
 ): Promise<GetPromptResult> {
   const started = performance.now();
   const routed = routeName(path.hub, path.views.view(ctx.session.spec), 'prompt', params.name);
-  const relayed = routed.ok
-    ? await relayRequest(path, ctx, routed.value.server, (upstream, options) =>
-        upstream.getPrompt({ ...params, name: routed.value.name }, options),
-      )
-    : routed;
-  const outcome =
-    relayed.ok && routed.ok
-      ? { ok: true as const, value: path.sanitizer.promptResult(routed.value.server, routed.value.name, relayed.value) }
-      : relayed;
+  const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
+    upstream.getPrompt({ ...params, name: route.name }, options),
+  );
+  // The messages a prompt expands to are upstream text the model will read (X4).
+  const outcome = andThen(relayed, ({ route, answer }) =>
+    path.sanitizer.promptResult(route.server, route.name, answer),
+  );
   const fields = {
     eventType: 'prompt_get',
     serverName: routed.ok ? routed.value.server : null,

@@ -6,7 +6,7 @@
 import type { ReadResourceRequest, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallPath } from './call-path.js';
 import { finishRequest } from './finish-request.js';
-import { type Outcome, relayRequest } from './relay-request.js';
+import { andThen, relayRouted } from './relay-request.js';
 import { routeResource } from './route-request.js';
 import type { SessionContext } from './session-context.js';
 
@@ -18,7 +18,10 @@ export async function readResource(
 ): Promise<ReadResourceResult> {
   const started = performance.now();
   const routed = routeResource(path.views.view(ctx.session.spec), params.uri);
-  const outcome = routed.ok ? await relayRead(path, ctx, routed.value, params) : routed;
+  const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
+    upstream.readResource({ ...params, uri: route.uri }, options),
+  );
+  const outcome = andThen(relayed, ({ route, answer }) => publicResult(path, ctx, route.server, answer));
   const fields = {
     eventType: 'resource_read',
     serverName: routed.ok ? routed.value.server : null,
@@ -28,20 +31,14 @@ export async function readResource(
   return finishRequest(path, ctx, started, fields, outcome);
 }
 
-/** Relay the read with the upstream's URI; the text comes back sanitized (X4), under public URIs. */
-async function relayRead(
+/** The text sanitized (X4), and every URI named as the agent sees it in its view now. */
+function publicResult(
   path: CallPath,
   ctx: SessionContext,
-  route: { server: string; uri: string },
-  params: ReadResourceRequest['params'],
-): Promise<Outcome<ReadResourceResult>> {
-  const relayed = await relayRequest(path, ctx, route.server, (upstream, options) =>
-    upstream.readResource({ ...params, uri: route.uri }, options),
-  );
-  if (!relayed.ok) return relayed;
-  const safe = path.sanitizer.resourceResult(route.server, relayed.value);
-  // The view as it is after the relay: URIs are named as the agent sees them now.
+  server: string,
+  result: ReadResourceResult,
+): ReadResourceResult {
+  const safe = path.sanitizer.resourceResult(server, result);
   const current = path.views.view(ctx.session.spec).view;
-  const contents = safe.contents.map((c) => ({ ...c, uri: current.publicUri(route.server, c.uri) }));
-  return { ok: true, value: { ...safe, contents } };
+  return { ...safe, contents: safe.contents.map((c) => ({ ...c, uri: current.publicUri(server, c.uri) })) };
 }

@@ -9,10 +9,16 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, UnknownServerError, UpstreamLostError, UpstreamTimeoutError } from '../errors.js';
 import type { UpstreamRequestOptions, UpstreamSession } from '../upstream/types.js';
 import type { CallPath } from './call-path.js';
+import { connectionKey } from './call-tracker.js';
 import type { SessionContext } from './session-context.js';
 
 /** How a step of the call path ended. */
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+
+/** The next step's outcome: `next` of the value, or the same failure. */
+export function andThen<T, U>(outcome: Outcome<T>, next: (value: T) => U): Outcome<U> {
+  return outcome.ok ? { ok: true, value: next(outcome.value) } : outcome;
+}
 
 /** Relay `send` to `server` as a request of `ctx`; `send` gets the connection and the request options. */
 export async function relayRequest<T>(
@@ -44,7 +50,7 @@ export async function relayRequest<T>(
       : undefined,
   };
   const shared = config.scope !== 'session';
-  const key = shared ? server : `${server}#${ctx.session.id}`;
+  const key = connectionKey(server, shared ? null : ctx.session.id);
   const watch = path.losses.watch(server, upstream, shared);
   try {
     const value = await path.tracker.run({ key, context: ctx }, () =>
@@ -74,4 +80,17 @@ export async function relayRequest<T>(
   } finally {
     watch.dispose();
   }
+}
+
+/** Relay to the owner `routed` names (the answer comes with its route), or pass its refusal on. */
+export async function relayRouted<R extends { readonly server: string }, T>(
+  path: CallPath,
+  ctx: SessionContext,
+  routed: Outcome<R>,
+  send: (upstream: UpstreamSession, options: UpstreamRequestOptions, route: R) => Promise<T>,
+): Promise<Outcome<{ route: R; answer: T }>> {
+  if (!routed.ok) return routed;
+  const route = routed.value;
+  const relayed = await relayRequest(path, ctx, route.server, (upstream, options) => send(upstream, options, route));
+  return andThen(relayed, (answer) => ({ route, answer }));
 }

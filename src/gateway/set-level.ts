@@ -6,6 +6,7 @@
  */
 import type { SetLevelRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { CallPath } from './call-path.js';
+import { connectionKey } from './call-tracker.js';
 import type { SessionContext } from './session-context.js';
 
 /** Set the session's logging level and relay it. */
@@ -23,7 +24,7 @@ export async function setLevel(
       if (!scope) return;
       const upstream = scope === 'session' ? path.upstreams.peek(session, server) : path.hub.upstream(server);
       if (!upstream?.capabilities()?.logging) return;
-      const key = scope === 'session' ? `${server}#${session.id}` : server;
+      const key = connectionKey(server, scope === 'session' ? session.id : null);
       await path.tracker.run({ key, context: ctx }, () => upstream.setLoggingLevel(params.level));
     }),
   );

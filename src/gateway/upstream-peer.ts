@@ -10,7 +10,7 @@ import { AgentUnsupportedError, UnattributedRequestError } from '../errors.js';
 import type { UpstreamPeer } from '../upstream/types.js';
 import type { AgentChannel, AgentSession } from './agent-session.js';
 import { type AuditSink, auditRow } from './audit-request.js';
-import type { CallTracker } from './call-tracker.js';
+import { type CallTracker, connectionKey } from './call-tracker.js';
 import type { SamplingBudget, SamplingHold } from './sampling-budget.js';
 import { sanitizeElicitation, sanitizeSampling } from './sanitize-requests.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -56,7 +56,7 @@ export function createUpstreamPeer({
   budget,
   audit,
 }: UpstreamPeerDeps): UpstreamPeer {
-  const keyOf = (server: string) => (fixed ? `${server}#${fixed.id}` : server);
+  const keyOf = (server: string) => connectionKey(server, fixed?.id ?? null);
 
   /** The agent this request belongs to, or the error that says why there is none. */
   const targetFor = (server: string, what: string, capability: Capability): Target => {

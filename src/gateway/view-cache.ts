@@ -54,6 +54,15 @@ export type ViewCache = { view(spec: ViewSpec): ServedView; stop(): void };
 const keyOf = (spec: ViewSpec): string =>
   spec.kind === 'all' ? 'all' : spec.kind === 'server' ? `server:${spec.server}` : `bot:${spec.slug}`;
 
+/** `make`'s value, made on the first call only. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
 /** Create the cache. */
 export function createViewCache({ bus, config, hub, pins, sanitizer }: ViewCacheDeps): ViewCache {
   let generation = 0;
@@ -66,26 +75,13 @@ export function createViewCache({ bus, config, hub, pins, sanitizer }: ViewCache
   const serve = (spec: ViewSpec): ServedView => {
     const current = config();
     const view = computeView(current, hub, spec, hidden);
-    const lists: { tools?: Tool[]; resources?: Resource[]; templates?: ResourceTemplate[]; prompts?: Prompt[] } = {};
     return {
       view,
       servers: viewServers(current, spec),
-      tools: () => {
-        lists.tools ??= sanitizer.tools(view.tools);
-        return lists.tools;
-      },
-      resources: () => {
-        lists.resources ??= sanitizer.resources(view.resources);
-        return lists.resources;
-      },
-      resourceTemplates: () => {
-        lists.templates ??= sanitizer.resources(view.resourceTemplates);
-        return lists.templates;
-      },
-      prompts: () => {
-        lists.prompts ??= sanitizer.prompts(view.prompts);
-        return lists.prompts;
-      },
+      tools: once(() => sanitizer.tools(view.tools)),
+      resources: once(() => sanitizer.resources(view.resources)),
+      resourceTemplates: once(() => sanitizer.resources(view.resourceTemplates)),
+      prompts: once(() => sanitizer.prompts(view.prompts)),
     };
   };
 

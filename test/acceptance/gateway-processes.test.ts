@@ -10,6 +10,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/upstream/process-tree.js';
+import { createBarrier } from '../support/barrier.js';
 import { EVERYTHING_BIN } from '../support/everything.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
@@ -17,28 +18,12 @@ import { startEverythingHttp } from '../support/start-everything-http.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-/** Opens once `expected` sampling requests have arrived, across agents. */
-function barrierOf(expected: number) {
-  let release: () => void = () => undefined;
-  const open = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let arrived = 0;
-  return {
-    arrive: () => {
-      arrived += 1;
-      if (arrived >= expected) release();
-      return open;
-    },
-  };
-}
-
 /**
  * An agent whose sampling answers name it, and which records the prompts it was asked;
  * with `together`, it answers only once every agent sharing it has been asked (both calls
  * are then in flight together).
  */
-async function agent(url: string, tag: string, together?: ReturnType<typeof barrierOf>) {
+async function agent(url: string, tag: string, together?: { arrive(): Promise<void> }) {
   const client = await connectHttpClient(url, { capabilities: { sampling: {} } });
   const asked: string[] = [];
   client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
@@ -87,7 +72,7 @@ describe('server-to-client requests reach the session that caused them', () => {
     ['Streamable HTTP, shared connection', 'everything-http'],
     ['stdio with scope "session"', 'everything-own'],
   ])('%s: each of two concurrent sessions answers its own sampling request', async (_label, server) => {
-    const together = barrierOf(2);
+    const together = createBarrier(2);
     const a = await agent(`${svc.service.url}/mcp`, 'A', together);
     const b = await agent(`${svc.service.url}/mcp`, 'B', together);
     try {

@@ -3,7 +3,7 @@
  * declare logging, and to a session's own connection opened later.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, fixtureState } from '../support/fixture-server.js';
+import { alphaAndBeta, fixtureServer, fixtureState } from '../support/fixture-server.js';
 import { type GatewayHarness, startGateway } from '../support/gateway-harness.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -15,8 +15,7 @@ describe('logging/setLevel', () => {
   beforeAll(async () => {
     gw = await startGateway({
       servers: {
-        alpha: { make: () => fixtureServer({ prefix: 'a_', state: alpha }) },
-        beta: { make: () => fixtureServer({ prefix: 'b_', state: beta }) },
+        ...alphaAndBeta({ alpha, beta }),
         own: { make: () => fixtureServer({ prefix: 'o_', state: own }), entry: { scope: 'session' } },
       },
       config: { bots: { solo: { removedServers: ['beta', 'own'] } } },

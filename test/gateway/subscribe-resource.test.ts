@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, fixtureState } from '../support/fixture-server.js';
+import { alphaAndBeta, fixtureServer, fixtureState } from '../support/fixture-server.js';
 import { type Agent, type GatewayHarness, startGateway } from '../support/gateway-harness.js';
 import { refusal } from '../support/refusal.js';
 import { waitFor } from '../support/wait-for.js';
@@ -30,8 +30,7 @@ describe('resource subscriptions', () => {
   beforeAll(async () => {
     gw = await startGateway({
       servers: {
-        alpha: { make: () => fixtureServer({ prefix: 'a_', state: alpha }) },
-        beta: { make: () => fixtureServer({ prefix: 'b_', state: beta }) },
+        ...alphaAndBeta({ alpha, beta }),
         own: { make: () => fixtureServer({ prefix: 'o_', state: own }), entry: { scope: 'session' } },
       },
     });

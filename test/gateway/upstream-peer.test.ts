@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSamplingBudget } from '../../src/gateway/sampling-budget.js';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import { createBarrier } from '../support/barrier.js';
 import { fixtureServer } from '../support/fixture-server.js';
 import { testLogger } from '../support/fixtures.js';
 import { type GatewayHarness, startGateway } from '../support/gateway-harness.js';
@@ -27,12 +28,10 @@ const capabilities = { sampling: {}, elicitation: { form: {} }, roots: {} };
 const later: string[] = [];
 
 /** An upstream whose `together` tool waits for `expected` calls in flight, then asks to sample. */
-function togetherServer(barrier: { expected: number; arrived: number; open: Promise<void>; release(): void }) {
+function togetherServer(barrier: { arrive(): Promise<void> }) {
   const server = new McpServer({ name: 'together', version: '1' }, { capabilities: { logging: {} } });
   server.registerTool('together', { inputSchema: { prompt: z.string() } }, async ({ prompt }, extra) => {
-    barrier.arrived += 1;
-    if (barrier.arrived >= barrier.expected) barrier.release();
-    await barrier.open;
+    await barrier.arrive();
     const answer = await extra.sendRequest(
       {
         method: 'sampling/createMessage',
@@ -56,14 +55,6 @@ function togetherServer(barrier: { expected: number; arrived: number; open: Prom
   });
   return server;
 }
-function barrierOf(expected: number) {
-  let release: () => void = () => undefined;
-  const open = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  return { expected, arrived: 0, open, release };
-}
-
 /** An agent whose sampling answers name it, recording what it was asked. */
 async function samplingAgent(gw: GatewayHarness, tag: string, options = { capabilities }) {
   const { client, session } = await gw.agent({ kind: 'all' }, options, `client-${tag}`);
@@ -81,7 +72,7 @@ const text = (result: Record<string, unknown>) => JSON.stringify(result.content)
 describe('requests from upstreams', () => {
   let gw: GatewayHarness;
   let store: OpenDb;
-  let barrier = barrierOf(2);
+  let barrier = createBarrier(2);
   beforeAll(async () => {
     store = await createDb({ url: ':memory:' });
     const budget = await createSamplingBudget({
@@ -109,7 +100,7 @@ describe('requests from upstreams', () => {
     ['a connection with a stream per request', 'http_like'],
     ['scope "session" over one stream', 'own'],
   ])('%s: each of two sessions calling at once answers its own sampling request', async (_label, server) => {
-    barrier = barrierOf(2);
+    barrier = createBarrier(2);
     const a = await samplingAgent(gw, 'A');
     const b = await samplingAgent(gw, 'B');
     const [ra, rb] = await Promise.all([
@@ -129,7 +120,7 @@ describe('requests from upstreams', () => {
   });
 
   it('refuses, naming scope "session", when two sessions call one stream at once', async () => {
-    barrier = barrierOf(2);
+    barrier = createBarrier(2);
     const a = await samplingAgent(gw, 'A');
     const b = await samplingAgent(gw, 'B');
     const results = await Promise.all([
@@ -146,7 +137,7 @@ describe('requests from upstreams', () => {
   });
 
   it('answers one stream exactly when one session calls', async () => {
-    barrier = barrierOf(1);
+    barrier = createBarrier(1);
     const a = await samplingAgent(gw, 'A');
     const result = await a.client.callTool({ name: 'stdio_like__together', arguments: { prompt: 'alone' } });
     expect(text(result)).toContain('answer:from-A');

@@ -8,7 +8,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/create-app.js';
 import { type HttpServer, serveHttp } from '../../src/http/serve-http.js';
-import { fixtureServer } from '../support/fixture-server.js';
+import { alphaAndBeta } from '../support/fixture-server.js';
 import { testLogger } from '../support/fixtures.js';
 import { type GatewayHarness, startGateway } from '../support/gateway-harness.js';
 import { postInitialize } from '../support/initialize.js';
@@ -23,10 +23,7 @@ describe('/mcp over HTTP', () => {
   let base: string;
   beforeAll(async () => {
     gw = await startGateway({
-      servers: {
-        alpha: { make: () => fixtureServer({ prefix: 'a_' }) },
-        beta: { make: () => fixtureServer({ prefix: 'b_' }) },
-      },
+      servers: alphaAndBeta(),
       config: { bots: { researcher: { removedServers: ['beta'] } } },
     });
     const listening = { port: 0 };

@@ -170,3 +170,11 @@ export function fixtureServer({ prefix = '', state = fixtureState() }: { prefix?
   });
   return server;
 }
+
+/** The usual pair of upstreams: `alpha` (tools `a_…`) and `beta` (tools `b_…`). */
+export function alphaAndBeta(states: { alpha?: FixtureState; beta?: FixtureState } = {}) {
+  return {
+    alpha: { make: () => fixtureServer({ prefix: 'a_', ...(states.alpha ? { state: states.alpha } : {}) }) },
+    beta: { make: () => fixtureServer({ prefix: 'b_', ...(states.beta ? { state: states.beta } : {}) }) },
+  };
+}

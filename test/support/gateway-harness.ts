@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterAll, beforeAll } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/bus/create-event-bus.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { AppConfig } from '../../src/config/schema.js';
@@ -223,3 +224,17 @@ export async function startGateway({ servers, config: rest = {}, pins, budget, c
 
 /** A started harness. */
 export type GatewayHarness = Awaited<ReturnType<typeof startGateway>>;
+
+/**
+ * A harness and one agent on the `all` view, started before the tests of the enclosing
+ * `describe` and stopped after them; read its fields inside the tests.
+ */
+export function useGateway(options: HarnessOptions): { readonly gw: GatewayHarness; readonly agent: Client } {
+  const ready = {} as { gw: GatewayHarness; agent: Client };
+  beforeAll(async () => {
+    ready.gw = await startGateway(options);
+    ready.agent = (await ready.gw.agent()).client;
+  });
+  afterAll(() => ready.gw?.stop());
+  return ready;
+}
