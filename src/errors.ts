@@ -21,6 +21,8 @@ export type HubErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'bad_request'
+  | 'conflict'
+  | 'payload_too_large'
   | 'home_in_use'
   | 'internal';
 

@@ -25,6 +25,8 @@ const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   unauthorized: 401,
   forbidden: 403,
   bad_request: 400,
+  conflict: 409,
+  payload_too_large: 413,
   home_in_use: 409,
   internal: 500,
 };
