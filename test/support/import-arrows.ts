@@ -29,12 +29,12 @@ export type ArrowReport = {
 /** A glob of `*` (within a folder) and `**` (any depth) as a regular expression. */
 function globToRegExp(glob: string): RegExp {
   const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(
-    `^${escaped
-      .replace(/\*\*/g, '\u0000')
-      .replace(/\*/g, '[^/]*')
-      .replace(/\u0000/g, '.*')}$`,
-  );
+  // `**` first (any depth), then `*` (within one folder).
+  const pattern = escaped
+    .split('**')
+    .map((piece) => piece.replace(/\*/g, '[^/]*'))
+    .join('.*');
+  return new RegExp(`^${pattern}$`);
 }
 
 /** The specifiers `source` imports or re-exports, statically or dynamically. */
