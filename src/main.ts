@@ -7,13 +7,13 @@
 
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { createEventBus, type EventBus } from './bus/create-event-bus.js';
+import { createEventBus } from './bus/create-event-bus.js';
+import { createConfigWriter } from './config/config-writer.js';
 import { writeDefaultConfig } from './config/default-config.js';
-import { loadConfig } from './config/load-config.js';
+import { loadConfigDetailed } from './config/load-config.js';
 import { resolveConfigPath, resolveHome } from './config/resolve-paths.js';
 import type { AppConfig } from './config/schema.js';
 import { watchConfig } from './config/watch-config.js';
-import type { ConfigError } from './errors.js';
 import type { HubEvent } from './events/hub-event.js';
 import { createCallTracker } from './gateway/call-tracker.js';
 import { createGateway, type Gateway } from './gateway/create-gateway.js';
@@ -25,6 +25,7 @@ import { createUpstreamPeer } from './gateway/upstream-peer.js';
 import type { VerifyToken } from './guard/caller.js';
 import { createApp } from './http/create-app.js';
 import { serveHttp } from './http/serve-http.js';
+import { createConfigApplier } from './hub/apply-config-change.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import { persistConnections } from './hub/persist-connections.js';
 import { createLogger } from './log/create-logger.js';
@@ -83,7 +84,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   });
   if (source === 'home' && (await writeDefaultConfig(configPath, home)))
     log.info({ path: configPath }, 'wrote a default config');
-  const config = await loadConfig(configPath, env);
+  const loaded = await loadConfigDetailed(configPath, env);
+  const { config } = loaded;
 
   // Everything opened from here on is closed again, in reverse, if a later step fails.
   const undo: (() => Promise<unknown> | unknown)[] = [];
@@ -187,6 +189,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     undo.push(() => persisted.flush());
     const metrics = createMetrics({ hub, bus });
     undo.push(() => metrics.close());
+    // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
+    const applier = createConfigApplier({ hub, bus, log, configPath });
+    const writer = createConfigWriter({ path: configPath, env, apply: applier.apply });
 
     // Bind before starting any upstream: a taken port fails fast with nothing to clean up.
     const listening = { port: options.port ?? 7777, url: '' };
@@ -203,6 +208,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         db: store.db,
         pins,
         sampling: budget,
+        configWriter: writer,
+        env,
         verifyToken:
           options.verifyToken ??
           createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
@@ -216,8 +223,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const sweep = sweepIdleSessions({ gateway, config: currentConfig, log });
     undo.push(() => clearInterval(sweep));
 
+    applier.warn(loaded.warnings);
     hub.applyConfig(config, { file: configPath });
-    const watcher = watchConfigInto({ hub, bus, log, configPath, env, initial: config });
+    const watcher = watchConfig(configPath, {
+      env,
+      initial: config,
+      claim: writer.claim,
+      onChange: (next) => applier.apply(next),
+      onWarnings: applier.warn,
+      onError: applier.reject,
+    });
     undo.push(() => watcher.close());
 
     const url = listening.url;
@@ -256,41 +271,4 @@ async function reapLeftovers(ledger: StoredProcessLedger, graceMs: number, log: 
   const results = await reapOrphans(orphans, { graceMs, log });
   for (const entry of orphans) await ledger.forget(entry.pid);
   log.warn({ results }, 'ended child processes left by a previous run');
-}
-
-/** Hot reload (C3): apply each good version of the file; report a bad one and keep the last good. */
-function watchConfigInto({
-  hub,
-  bus,
-  log,
-  configPath,
-  env,
-  initial,
-}: {
-  hub: Hub;
-  bus: EventBus<HubEvent>;
-  log: Logger;
-  configPath: string;
-  env: NodeJS.ProcessEnv;
-  initial: AppConfig;
-}) {
-  return watchConfig(configPath, {
-    env,
-    initial,
-    // The hub publishes `config_applied`: the gateway re-checks every session's view.
-    onChange: (next) => hub.applyConfig(next, { file: configPath }),
-    onError: (error: ConfigError) => {
-      log.warn(
-        { path: configPath, issues: error.issues },
-        `config rejected, keeping the last good one: ${error.message}`,
-      );
-      bus.publish({
-        type: 'config_error',
-        server: error.issues[0]?.server ?? null,
-        file: configPath,
-        message: error.message,
-        issues: error.issues,
-      });
-    },
-  });
 }

@@ -106,7 +106,10 @@ async function editLocked(
     await writeFileAtomic(path, text);
   } catch (error) {
     options.writeFailed?.(result);
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new HubError('internal', `cannot write ${path}: ${code ?? (error as Error).message}; nothing was changed`, {
+      cause: error,
+    });
   }
   options.afterWrite?.(result);
   return result;

@@ -11,7 +11,7 @@ import { invalidConfigError, type PathIssue, prefixIssues } from './config-issue
 import { interpolateEnv } from './interpolate-env.js';
 import { isJsonObject } from './json-object.js';
 import { parseServerEntry } from './parse-server.js';
-import { type AppConfig, ConfigRestSchema, type ServerConfig } from './schema.js';
+import { type AppConfig, BotConfigSchema, ConfigRestSchema, type ServerConfig } from './schema.js';
 import { configErrorMap, describeValue, fromZodIssues } from './zod-messages.js';
 
 /** A valid config, its warnings (unknown keys kept), and whether the file names its servers key at all. */
@@ -51,6 +51,14 @@ export function parseConfigDetailed(
   const keys = checkKeys(raw, known, FOREIGN_TOP_KEYS, []);
   const issues: PathIssue[] = [...keys.issues];
   const warnings: PathIssue[] = [...keys.warnings];
+  if (isJsonObject(raw.bots)) {
+    for (const [slug, bot] of Object.entries(raw.bots)) {
+      if (!isJsonObject(bot)) continue;
+      const botKeys = checkKeys(bot, Object.keys(BotConfigSchema.shape), [], ['bots', slug]);
+      issues.push(...botKeys.issues);
+      warnings.push(...botKeys.warnings);
+    }
+  }
   if (Object.hasOwn(raw, 'mcpServers') && Object.hasOwn(raw, 'servers')) {
     issues.push({ path: ['servers'], message: 'the file has both "mcpServers" and "servers" (VS Code): keep one' });
   }

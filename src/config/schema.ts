@@ -94,6 +94,12 @@ export const ConfigRestSchema = z.object({
     .object({
       allowedHosts: z.array(z.string().min(1)).default([]),
       allowedOrigins: z.array(z.string().min(1)).default([]),
+      /** The largest request body `/api` accepts (413 above it). */
+      maxBodyBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(1024 * 1024),
     })
     .strict()
     .prefault({}),

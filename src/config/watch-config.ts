@@ -2,7 +2,7 @@
  * Hot reload (SPEC C2, C3): watch the config file, debounce bursts of writes, re-validate, and
  * report a new config only when it differs from the last good one. The directory is watched,
  * not the file: editors and atomic writes replace the file, which ends a watch on the file.
- * The service's own writes are announced with `expect(text, config)` and not applied twice;
+ * The service's own writes are recognised through `claim` and not applied twice;
  * a file that names no servers at all cannot stop every running server (it is refused).
  * @module
  */
@@ -27,16 +27,12 @@ export type WatchConfigOptions = {
   onUnchanged?(): void;
   /** Warnings of a valid file that was applied (unknown keys kept). */
   onWarnings?(warnings: readonly PathIssue[]): void;
+  /** The config a text means when the service wrote it itself (and applied it already). */
+  claim?(text: string): AppConfig | undefined;
 };
 
 /** A running watch; `close()` stops it and no callback runs afterwards. */
-export type ConfigWatcher = {
-  /** The service is about to write `text`, meaning `config`, and applies it itself: reading it back is not a change. */
-  expect(text: string, config: AppConfig): void;
-  /** The write announced with `expect` failed. */
-  withdraw(text: string): void;
-  close(): void;
-};
+export type ConfigWatcher = { close(): void };
 
 /** Watch `file` for changes until `close()`. Without `initial`, the first valid read counts as a change. */
 export function watchConfig(file: string, options: WatchConfigOptions): ConfigWatcher {
@@ -44,8 +40,6 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
   const name = basename(path);
   const debounceMs = options.debounceMs ?? 200;
   let lastGood: AppConfig | null = options.initial ?? null;
-  // Texts the service wrote (or is writing) with the config each means.
-  const own = new Map<string, AppConfig>();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let reading = false;
@@ -62,13 +56,9 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
     }
     if (closed) return;
     const { config, text } = loaded;
-    const ours = own.get(text);
+    const ours = options.claim?.(text);
     if (ours !== undefined) {
-      // Our own write, already applied: it and any older one are done with.
-      for (const written of own.keys()) {
-        own.delete(written);
-        if (written === text) break;
-      }
+      // The service's own write, already applied.
       lastGood = ours;
       return options.onUnchanged?.();
     }
@@ -119,12 +109,6 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
   });
 
   return {
-    expect(text, config) {
-      own.set(text, config);
-    },
-    withdraw(text) {
-      own.delete(text);
-    },
     close() {
       closed = true;
       clearTimeout(timer);

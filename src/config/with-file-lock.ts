@@ -44,7 +44,12 @@ export async function withFileLock<T>(path: string, task: () => Promise<T>, opti
     try {
       release = await lock(path, { realpath: false, stale: staleMs, retries: 0, onCompromised });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ELOCKED') {
+        throw new HubError('internal', `cannot lock ${path} for writing: ${code ?? (error as Error).message}`, {
+          cause: error,
+        });
+      }
       if (Date.now() >= deadline) throw new FileLockedError(path, waitMs);
       // Spread the waiters out so they do not retry in step.
       await sleep(5 + Math.floor(Math.random() * 25));

@@ -4,9 +4,11 @@
  * the bus and the gateway, never xstate.
  * @module
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { except } from 'hono/combine';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
+import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/create-gateway.js';
@@ -14,15 +16,16 @@ import { adminTokenVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
-import { auditRoutes } from './audit-routes.js';
-import { eventsRoute } from './events-route.js';
+import { API_BASE, createApiRoutes } from './api-routes.js';
+import { PUBLIC_DOCS_PATHS } from './docs-routes.js';
 import { toErrorResponse } from './http-errors.js';
+import { limitBody } from './limit-body.js';
 import { mcpRoutes } from './mcp-routes.js';
 import { rateLimit } from './rate-limit.js';
 import { requireOrigin } from './require-origin.js';
-import { requireToken } from './require-token.js';
-import { type SamplingUsage, serversRoutes } from './servers-routes.js';
-import { tokensRoutes } from './tokens-routes.js';
+import { requireAdmin, requireToken } from './require-token.js';
+import type { ApprovePins } from './server-actions-routes.js';
+import type { SamplingUsage } from './server-view.js';
 
 /** What the app needs. */
 export type AppDeps = {
@@ -34,18 +37,22 @@ export type AppDeps = {
   adminToken: string;
   /** Maps other tokens to callers (bot-bound tokens); the admin token is always accepted. */
   verifyToken?: VerifyToken;
-  /** The database, for `/api/tokens`. */
+  /** The database, for `/api/tokens` and `/api/audit`. */
   db?: Db;
   metrics?: Metrics;
-  /** Serves `/mcp`, `/mcp/servers/{name}` and `/mcp/bots/{slug}`. */
+  /** Serves `/mcp`, `/mcp/servers/{name}` and `/mcp/bots/{slug}`, and the API's test-tool. */
   gateway?: Gateway;
   /** The port listened on: turns on the Host/Origin check (off for in-process tests). */
   port?: () => number;
   heartbeatMs?: number;
   /** The rug-pull pin guard, for `POST /api/servers/{name}/tools/{tool}/approve`. */
-  pins?: { approve(server: string, tool: string, expectedHash?: string): Promise<boolean> };
+  pins?: ApprovePins;
   /** Sampling usage per server and its reset (X6). */
   sampling?: SamplingUsage;
+  /** Writes the config file: turns on the routes that add, change, remove and import servers. */
+  configWriter?: ConfigWriter;
+  /** The service's environment (preset variables may come from it). */
+  env?: NodeJS.ProcessEnv;
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
@@ -63,6 +70,8 @@ export function createApp({
   heartbeatMs,
   pins,
   sampling,
+  configWriter,
+  env,
 }: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
@@ -77,32 +86,40 @@ export function createApp({
     const origin = requireOrigin({ port, policy: () => config().http });
     app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : origin(c, next)));
   }
-  // Only /healthz is open (SPEC section 7): readiness and metrics need the token.
+  // Only /healthz is open (SPEC section 7), and the API reference page's static files.
   const admin = adminTokenVerifier(adminToken);
   const anyCaller = requireToken({ verify: async (token) => admin(token) ?? (await verifyToken?.(token)) ?? null });
-  // The control API, readiness and metrics are for the admin token; bot tokens reach /mcp only.
-  const auth = requireToken({ verify: admin });
-  app.use('/readyz', auth);
+  // The control API, readiness and metrics are for the admin token; other tokens reach /mcp only.
+  const adminOnly = requireAdmin();
+  app.use('/readyz', anyCaller, adminOnly);
   app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
-  // Rate limits (X3) after the token check, so the caller is known.
+  // Rate limits (X3) after the token check, so the caller is known; then the body limit (X8).
   const limit = rateLimit({ limits: () => config().limits });
-  app.use('/api/*', auth, limit);
+  const body = limitBody({ maxBytes: () => config().http.maxBodyBytes });
+  const publicPaths = new Set(PUBLIC_DOCS_PATHS.map((path) => `${API_BASE}${path}`));
+  const isPublic = (c: Context) => c.req.method === 'GET' && publicPaths.has(c.req.path);
+  app.use(`${API_BASE}/*`, except(isPublic, anyCaller, adminOnly, limit, body));
   if (metrics) {
-    app.use('/metrics', auth);
+    app.use('/metrics', anyCaller, adminOnly);
     app.get('/metrics', async (c) =>
       c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
     );
   }
-  app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
   app.route(
-    '/api/servers',
-    serversRoutes({ hub, config, ...(pins ? { pins } : {}), ...(sampling ? { sampling } : {}) }),
+    '/',
+    createApiRoutes({
+      hub,
+      config,
+      bus,
+      ...(heartbeatMs ? { heartbeatMs } : {}),
+      ...(configWriter ? { writer: configWriter } : {}),
+      ...(env ? { env } : {}),
+      ...(gateway ? { gateway } : {}),
+      ...(db ? { db } : {}),
+      ...(pins ? { pins } : {}),
+      ...(sampling ? { sampling } : {}),
+    }),
   );
-  if (db) {
-    const onRevoke = gateway ? (id: string) => gateway.closeSessionsOf(id) : undefined;
-    app.route('/api/tokens', tokensRoutes({ db, config, ...(onRevoke ? { onRevoke } : {}) }));
-  }
-  if (db) app.route('/api/audit', auditRoutes({ db }));
   if (gateway) {
     app.use('/mcp', anyCaller, limit);
     app.use('/mcp/*', anyCaller, limit);

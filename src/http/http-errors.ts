@@ -4,10 +4,12 @@
  * @module
  */
 import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
-import { ConfigError, HubError, type HubErrorCode, RateLimitedError } from '../errors.js';
+import { formatJsonPath } from '../config/config-issues.js';
+import { ConfigError, type ConfigIssue, HubError, type HubErrorCode, RateLimitedError } from '../errors.js';
 
 const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   config_invalid: 400,
@@ -31,6 +33,26 @@ const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   internal: 500,
 };
 
+/** Why hono refused a request before a route saw it (a body that is not JSON, the wrong media type). */
+const HTTP_REFUSALS: Readonly<Record<number, { code: HubErrorCode; message: string }>> = Object.freeze({
+  400: { code: 'bad_request', message: 'request body is not valid JSON' },
+  413: { code: 'payload_too_large', message: 'request body too large' },
+  415: { code: 'bad_request', message: 'request body must be JSON (Content-Type: application/json)' },
+});
+
+/** A config issue with its full path as the field, as the API reports it. */
+const apiIssue = (issue: ConfigIssue) => ({
+  field:
+    issue.server === null
+      ? issue.field
+      : `${formatJsonPath(['mcpServers', issue.server])}${issue.field === '' || issue.field.startsWith('[') ? '' : '.'}${issue.field}`,
+  server: issue.server,
+  message: issue.message,
+});
+
+/** A multi-line config error as one line: `<file>: invalid config: a.b: why; c: why`. */
+const oneLine = (message: string) => message.replace(/\n\s+/, ': ').replace(/\n\s+/g, '; ');
+
 /** Build the JSON error response for anything thrown inside a route. */
 export function toErrorResponse(error: unknown, c: Context, log: Logger): Response {
   if (error instanceof ZodError) {
@@ -39,11 +61,15 @@ export function toErrorResponse(error: unknown, c: Context, log: Logger): Respon
   }
   if (error instanceof HubError) {
     if (error instanceof RateLimitedError) c.header('Retry-After', String(error.retryAfterSeconds));
-    const issues = error instanceof ConfigError ? error.issues : undefined;
-    return c.json(
-      { error: { code: error.code, message: error.message, ...(issues ? { issues } : {}) } },
-      STATUS[error.code],
-    );
+    if (error instanceof ConfigError) {
+      const issues = error.issues.map(apiIssue);
+      return c.json({ error: { code: error.code, message: oneLine(error.message), issues } }, STATUS[error.code]);
+    }
+    return c.json({ error: { code: error.code, message: error.message } }, STATUS[error.code]);
+  }
+  if (error instanceof HTTPException && HTTP_REFUSALS[error.status]) {
+    const refusal = HTTP_REFUSALS[error.status] as { code: HubErrorCode; message: string };
+    return c.json({ error: refusal }, error.status as ContentfulStatusCode);
   }
   log.error({ err: error, path: c.req.path }, 'request failed');
   return c.json({ error: { code: 'internal', message: 'internal error' } }, 500);

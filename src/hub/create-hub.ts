@@ -15,6 +15,7 @@ import { UnknownServerError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
 import { createStderrLog, type StderrSink } from '../upstream/stderr-log.js';
 import type { LiveUpstream, UpstreamSession } from '../upstream/types.js';
+import { connectionSpecs } from './connection-spec.js';
 import { logServerEvent } from './log-server-event.js';
 import { type PublicState, type ServerStatus, topState, toServerStatus } from './server-status.js';
 import { createUpstreamActors, type OpenUpstream } from './upstream-actors.js';
@@ -157,14 +158,15 @@ export function createHub({ log, bus, open, config = ownCell(), now = Date.now, 
     applyConfig(next, { file = null } = {}) {
       const previous = config.get();
       config.set(next);
-      supervisor.send({ type: 'config.apply', servers: { ...next.mcpServers } });
+      // Fields only views read (allowed tools, budgets) do not restart a connection.
+      supervisor.send({ type: 'config.apply', servers: connectionSpecs(next.mcpServers) });
       if (!applied) {
         applied = true;
         return;
       }
       // Bots, permissions and policies may have changed too: views are checked again (G5).
       const diff = diffServers(next.mcpServers, previous.mcpServers);
-      supervisorLog.info({ file, added: diff.add, removed: diff.remove, changed: diff.update }, 'config reloaded');
+      supervisorLog.info({ path: file, added: diff.add, removed: diff.remove, changed: diff.update }, 'config applied');
       bus.publish({
         type: 'config_applied',
         server: null,

@@ -46,6 +46,13 @@ describe('strict keys', () => {
     expect(error.issues[0]?.message).toBe(`unknown key; did you mean "${meant}"?`);
   });
 
+  it("checks a bot's keys the same way", () => {
+    const error = refusal({ mcpServers: {}, bots: { scout: { removedServer: ['a'] } } });
+    expect(error.message).toContain('bots.scout.removedServer: unknown key; did you mean "removedServers"?');
+    const parsed = parseConfigDetailed({ mcpServers: {}, bots: { scout: { colour: 'red' } } }, FILE, {});
+    expect(parsed.warnings).toEqual([{ path: ['bots', 'scout', 'colour'], message: 'unknown key, kept but not used' }]);
+  });
+
   it('keeps any other unknown key and reports it once as a warning', () => {
     const parsed = parseConfigDetailed(
       { mcpServers: { s: { command: 'node', myNotes: 'hi' } }, someOtherTool: { x: 1 }, $schema: 'x' },

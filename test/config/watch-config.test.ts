@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load-config.js';
+import { loadConfig, parseConfigText } from '../../src/config/load-config.js';
 import type { AppConfig } from '../../src/config/schema.js';
 import { type ConfigWatcher, watchConfig } from '../../src/config/watch-config.js';
 import { writeFileAtomic } from '../../src/config/write-file-atomic.js';
@@ -52,7 +52,11 @@ function recorder() {
 
 const configText = (servers: Record<string, unknown>) => `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`;
 
-async function setup(initialServers: Record<string, unknown> = { a: { command: 'node' } }, debounceMs = 100) {
+async function setup(
+  initialServers: Record<string, unknown> = { a: { command: 'node' } },
+  debounceMs = 100,
+  claim?: (text: string) => AppConfig | undefined,
+) {
   const dir = await tempDir();
   const file = join(dir, 'boternity.json');
   await writeFile(file, configText(initialServers));
@@ -61,9 +65,16 @@ async function setup(initialServers: Record<string, unknown> = { a: { command: '
   const warnings: string[][] = [];
   const onWarnings = (list: readonly { path: readonly (string | number)[] }[]) =>
     warnings.push(list.map((w) => w.path.join('.')));
-  const watcher = watchConfig(file, { debounceMs, initial, env: {}, ...rec.callbacks, onWarnings });
+  const watcher = watchConfig(file, {
+    debounceMs,
+    initial,
+    env: {},
+    ...rec.callbacks,
+    onWarnings,
+    ...(claim ? { claim } : {}),
+  });
   watchers.push(watcher);
-  return { dir, file, watcher, warnings, ...rec };
+  return { dir, file, warnings, ...rec };
 }
 
 describe('watchConfig', () => {
@@ -147,13 +158,11 @@ describe('watchConfig', () => {
     expect((await next('change')).mcpServers).toEqual({});
   });
 
-  it("does not apply the service's own announced write a second time", async () => {
-    const { file, watcher, next, events } = await setup();
+  it("does not apply the service's own write a second time", async () => {
+    const own = new Map<string, AppConfig>();
+    const { file, next, events } = await setup(undefined, 100, (text) => own.get(text));
     const text = configText({ a: { command: 'node' }, mine: { command: 'node' } });
-    const dir = join(file, '..');
-    const tmp = join(dir, 'candidate.json');
-    await writeFile(tmp, text);
-    watcher.expect(text, await loadConfig(tmp, {}));
+    own.set(text, parseConfigText(text, file, {}));
     await writeFileAtomic(file, text);
     await next('unchanged');
     // An edit by someone else afterwards is a change again.
