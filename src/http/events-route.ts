@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Envelope, EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig } from '../config/schema.js';
-import { UnknownBotError } from '../errors.js';
+import { UnconfiguredBotError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
 import { effectiveServers } from '../gateway/effective-servers.js';
 import type { Hub } from '../hub/create-hub.js';
@@ -74,7 +74,7 @@ export function eventsRoute({ hub, config, bus, heartbeatMs = 15_000 }: EventsRo
   return function events(c: Context) {
     const servers = c.req.query('server')?.split(',').filter(Boolean) ?? [];
     const bot = c.req.query('bot');
-    if (bot !== undefined && !Object.hasOwn(config().bots, bot)) throw new UnknownBotError(bot);
+    if (bot !== undefined && !Object.hasOwn(config().bots, bot)) throw new UnconfiguredBotError(bot);
     // The bot's view as it is now: a bot removed since the stream opened sees no server.
     const inBotView = (server: string) => {
       if (bot === undefined) return true;

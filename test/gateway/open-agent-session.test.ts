@@ -6,7 +6,7 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UnknownBotError, UnknownServerError } from '../../src/errors.js';
+import { UnconfiguredBotError, UnknownServerError } from '../../src/errors.js';
 import { fixtureServer, fixtureState } from '../support/fixture-server.js';
 import { type GatewayHarness, startGateway } from '../support/gateway-harness.js';
 import { waitFor } from '../support/wait-for.js';
@@ -47,7 +47,7 @@ describe('agent sessions', () => {
     ).rejects.toThrow(UnknownServerError);
     await expect(
       gw.gateway.openSession({ transport, spec: { kind: 'bot', slug: 'nobody' }, label: 't' }),
-    ).rejects.toThrow(UnknownBotError);
+    ).rejects.toThrow(UnconfiguredBotError);
     expect(gw.gateway.sessions()).toHaveLength(before);
   });
 
