@@ -86,7 +86,7 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
   });
   try {
     // A server or bot that is not configured is an error here, as it is a 404 over HTTP.
-    effectiveServers(service.hub.config(), spec);
+    effectiveServers(service.config(), spec);
     await service.gateway.openSession({
       transport,
       spec,
