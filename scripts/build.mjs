@@ -24,6 +24,9 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
+  // A package's ES module build where it has one: UMD builds require() their own files at
+  // run time, which a bundle cannot follow (jsonc-parser).
+  mainFields: ['module', 'main'],
   format: 'esm',
   target: 'node20',
   sourcemap: 'linked',

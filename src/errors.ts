@@ -13,10 +13,16 @@ export type HubErrorCode =
   | 'unknown_bot'
   | 'upstream_unavailable'
   | 'upstream_failed'
+  | 'upstream_timeout'
+  | 'unattributed'
+  | 'unsupported'
+  | 'budget_spent'
   | 'rate_limited'
   | 'unauthorized'
   | 'forbidden'
   | 'bad_request'
+  | 'conflict'
+  | 'payload_too_large'
   | 'home_in_use'
   | 'internal';
 
@@ -79,5 +85,201 @@ export class ForbiddenError extends HubError {
 export class RateLimitedError extends HubError {
   constructor(readonly retryAfterSeconds: number) {
     super('rate_limited', `rate limit exceeded, retry after ${retryAfterSeconds}s`);
+  }
+}
+
+/** A view of a bot that is not in the config's `bots` (the registry's bots: {@link UnknownBotError}). */
+export class UnconfiguredBotError extends HubError {
+  constructor(readonly slug: string) {
+    super('unknown_bot', `bot "${slug}" is not configured`);
+  }
+}
+
+/**
+ * The upstream went away during a relayed request (`why`: "closed the connection", "went
+ * reconnecting"), or its connection failed it ("failed", with the transport's error as `cause`).
+ */
+export class UpstreamLostError extends HubError {
+  constructor(
+    readonly server: string,
+    why: string,
+    options?: { cause: unknown },
+  ) {
+    super('upstream_failed', `server "${server}" ${why} during the call`, options);
+  }
+}
+
+/** A `scope: "session"` connection that could not be opened for the agent session asking. */
+export class SessionUpstreamError extends HubError {
+  constructor(
+    readonly server: string,
+    options: { cause: unknown },
+  ) {
+    const why = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super('upstream_failed', `server "${server}" could not be opened for this session: ${why}`, options);
+  }
+}
+
+/** The upstream did not answer a relayed request within its `requestTimeoutMs`. */
+export class UpstreamTimeoutError extends HubError {
+  constructor(
+    readonly server: string,
+    readonly timeoutMs: number,
+  ) {
+    super('upstream_timeout', `server "${server}" did not answer within ${timeoutMs} ms`);
+  }
+}
+
+/** A name or URI that the caller's view does not route (unknown, filtered, quarantined or down). */
+export class NotInViewError extends HubError {
+  constructor(what: 'tool' | 'prompt' | 'resource', name: string) {
+    super('bad_request', `${what} "${quoted(name)}" is not available in this view`);
+  }
+}
+
+/** A server-to-client request boternity cannot tie to one agent session (G6). */
+export class UnattributedRequestError extends HubError {
+  constructor(message: string) {
+    super('unattributed', message);
+  }
+}
+
+/** The agent session did not declare the capability an upstream's request needs. */
+export class AgentUnsupportedError extends HubError {
+  constructor(readonly capability: string) {
+    super('unsupported', `the agent session does not support ${capability}`);
+  }
+}
+
+/** A server's sampling budget (X6) cannot cover a request. */
+export class SamplingBudgetSpentError extends HubError {
+  constructor(message: string) {
+    super('budget_spent', message);
+  }
+}
+
+/** Longest name or URI echoed back in an error: longer ones are shortened, never echoed whole. */
+const ECHO_MAX = 200;
+
+/** `text` as it may appear in an error message (at most {@link ECHO_MAX} characters). */
+export function quoted(text: string): string {
+  return text.length <= ECHO_MAX ? text : `${text.slice(0, ECHO_MAX)}… (${text.length} characters)`;
+}
+
+/**
+ * Why a bot operation failed, finer than `code` (which picks the HTTP status): e.g.
+ * `no_provider` and `invalid_input` are both `bad_request`; `chat__{slug}` names the reason.
+ */
+export type BotErrorReason =
+  | 'unknown_bot'
+  | 'bot_exists'
+  | 'invalid_input'
+  | 'not_found'
+  | 'no_provider'
+  | 'no_credential'
+  | 'provider_unreachable'
+  | 'provider_failed'
+  | 'message_too_large'
+  | 'budget_exceeded';
+
+/** A bot operation refused or failed on purpose (SPEC B1–B4, G6). */
+export class BotError extends HubError {
+  constructor(
+    readonly reason: BotErrorReason,
+    code: HubErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+/** A bot slug that is not in the registry. */
+export class UnknownBotError extends BotError {
+  constructor(readonly slug: string) {
+    super('unknown_bot', 'unknown_bot', `bot "${slug}" does not exist`);
+  }
+}
+
+/** A bot slug already taken. */
+export class BotExistsError extends BotError {
+  constructor(readonly slug: string) {
+    super('bot_exists', 'conflict', `bot "${slug}" already exists; pick another slug or update that bot`);
+  }
+}
+
+/** Input that does not validate; `issues` name each field (the message names them too, on one line). */
+export class BotInputError extends BotError {
+  constructor(
+    message: string,
+    readonly issues: readonly { readonly field: string; readonly message: string }[] = [],
+  ) {
+    super('invalid_input', 'bad_request', message);
+  }
+}
+
+/** A skill, workflow, memory or chat session of a bot that does not exist. */
+export class BotItemNotFoundError extends BotError {
+  constructor(
+    readonly kind: 'skill' | 'workflow' | 'memory' | 'chat session',
+    readonly slug: string,
+    readonly item: string,
+  ) {
+    super('not_found', 'not_found', `bot "${slug}" has no ${kind} "${item}"`);
+  }
+}
+
+/** The bot's LLM provider is missing, misconfigured, unreachable or failed. */
+export class ProviderError extends BotError {
+  constructor(
+    reason: 'no_provider' | 'no_credential' | 'provider_unreachable' | 'provider_failed',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    const code =
+      reason === 'provider_unreachable'
+        ? 'upstream_unavailable'
+        : reason === 'provider_failed'
+          ? 'upstream_failed'
+          : 'bad_request';
+    super(reason, code, message, options);
+  }
+}
+
+/** A chat message longer than the limit. */
+export class MessageTooLargeError extends BotError {
+  constructor(
+    readonly length: number,
+    readonly limit: number,
+  ) {
+    super(
+      'message_too_large',
+      'payload_too_large',
+      `message is ${length} characters, over the limit of ${limit}; send a shorter one`,
+    );
+  }
+}
+
+/** A sampling request the bot's token budget cannot pay for (X6). */
+export class BotBudgetExceededError extends BotError {
+  constructor(message: string) {
+    super('budget_exceeded', 'forbidden', message);
+  }
+}
+
+/** A `{{ … }}` template that does not parse, or a reference with nothing behind it at run time. */
+export class TemplateError extends HubError {
+  constructor(message: string) {
+    super('bad_request', message);
+  }
+}
+
+/** A bot tool or prompt name that does not exist here (for this caller, on this endpoint). */
+export class UnknownBotToolError extends BotError {
+  constructor(
+    readonly kind: 'tool' | 'prompt',
+    readonly item: string,
+  ) {
+    super('not_found', 'not_found', `no bot ${kind} "${item}" here`);
   }
 }

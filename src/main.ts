@@ -5,24 +5,28 @@
  * @module
  */
 
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Logger } from 'pino';
-import { diffServers } from '../machines/index.js';
-import { createEventBus, type EventBus } from './bus/create-event-bus.js';
+import { createEventBus } from './bus/create-event-bus.js';
+import { createConfigWriter } from './config/config-writer.js';
 import { writeDefaultConfig } from './config/default-config.js';
-import { loadConfig } from './config/load-config.js';
+import { loadConfigDetailed } from './config/load-config.js';
 import { resolveConfigPath, resolveHome } from './config/resolve-paths.js';
 import type { AppConfig } from './config/schema.js';
 import { watchConfig } from './config/watch-config.js';
-import type { ConfigError } from './errors.js';
+import type { HubEvent } from './events/hub-event.js';
+import { createCallTracker } from './gateway/call-tracker.js';
 import { createGateway, type Gateway } from './gateway/create-gateway.js';
 import { createPinGuard } from './gateway/pin-guard.js';
 import { createSamplingBudget } from './gateway/sampling-budget.js';
+import { createSessionRegistry } from './gateway/session-registry.js';
+import { sweepIdleSessions } from './gateway/sweep-idle-sessions.js';
+import { createUpstreamPeer } from './gateway/upstream-peer.js';
 import type { VerifyToken } from './guard/caller.js';
 import { listenHttp } from './http/serve-http.js';
+import { createConfigApplier } from './hub/apply-config-change.js';
 import { createHub, type Hub } from './hub/create-hub.js';
-import type { HubEvent } from './hub/hub-event.js';
 import { persistConnections } from './hub/persist-connections.js';
 import { createLogger } from './log/create-logger.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -62,6 +66,8 @@ export type Service = {
   tokenSource: string;
   hub: Hub;
   gateway: Gateway;
+  /** The config in force. */
+  config: () => AppConfig;
   stop(reason?: string): Promise<void>;
 };
 
@@ -72,6 +78,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const log = options.log ?? createLogger({ secrets });
   const home = resolveHome({ ...(options.home ? { home: options.home } : {}), env });
   await mkdir(home, { recursive: true, mode: 0o700 });
+  // mkdir leaves an existing home as it was (often 0755): it holds the admin token and keys.
+  await chmod(home, 0o700);
   const { path: configPath, source } = resolveConfigPath({
     ...(options.config ? { config: options.config } : {}),
     home,
@@ -79,7 +87,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   });
   if (source === 'home' && (await writeDefaultConfig(configPath, home)))
     log.info({ path: configPath }, 'wrote a default config');
-  const config = await loadConfig(configPath, env);
+  const loaded = await loadConfigDetailed(configPath, env);
+  const { config } = loaded;
 
   // Everything opened from here on is closed again, in reverse, if a later step fails.
   const undo: (() => Promise<unknown> | unknown)[] = [];
@@ -125,68 +134,95 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     }
 
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
+    // The config in force: every part reads it through `currentConfig`; `hub.applyConfig` replaces it.
+    let inForce = config;
+    const currentConfig = (): AppConfig => inForce;
+    // One Ajv for every upstream client's output-schema checks (not one per client).
     const schemaValidator = new AjvJsonSchemaValidator();
     const upstreamOptions = () => ({
       log,
       ledger,
       schemaValidator,
-      stderrLines: hub.config().logs.stderrLines,
-      graceMs: hub.config().shutdown.graceMs,
+      stderrLines: currentConfig().logs.stderrLines,
+      graceMs: currentConfig().shutdown.graceMs,
       credentials,
     });
-    // The hub's connections relay to the gateway's sessions, and the gateway reads the
-    // hub: the peer is looked up when a connection opens, after both exist.
-    const late: { gateway?: Gateway } = {};
-    const hub = createHub({
-      log,
-      bus,
-      open: ({ serverId, config: server, signal, stderr }) =>
-        connectUpstream({ serverId, config: server, signal, stderr, peer: late.gateway?.peer, ...upstreamOptions() }),
-    });
-    undo.push(() => hub.stop());
-    // Rug-pull pins (X5): following the bus before the hub connects anything.
-    const pins = createPinGuard({ db: store.db, bus, log, hub, policy: () => hub.config().pins.policy });
-    await pins.start();
-    undo.push(() => pins.stop());
-    // Audit (X7): batched writes, flushed on shutdown; rows past the retention are pruned.
+    // Audit (X7): batched writes, flushed on shutdown (after everything that audits has stopped).
     const audit = createAuditWriter(store.db, { log, client: store.writer });
     undo.push(() => audit.close());
-    const prune = startAuditRetention({ db: store.db, days: () => hub.config().audit.retentionDays, log });
-    undo.push(() => clearInterval(prune));
-    const stopAuditingBus = auditBusEvents(bus, audit);
-    undo.push(stopAuditingBus);
     const budget = await createSamplingBudget({
       db: store.db,
-      budgetOf: (server) => hub.config().mcpServers[server]?.samplingBudgetTokens,
+      budgetOf: (server) => currentConfig().mcpServers[server]?.samplingBudgetTokens,
       log,
     });
     undo.push(() => budget.flush());
+    // The hub's connections and the gateway's sessions meet here: one call tracker and one
+    // session registry, shared by the upstream peer (the hub's side) and the gateway.
+    const tracker = createCallTracker();
+    const sessions = createSessionRegistry();
+    const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit });
+    const hub = createHub({
+      log,
+      bus,
+      config: {
+        get: currentConfig,
+        set: (next) => {
+          inForce = next;
+        },
+      },
+      open: ({ serverId, config: server, signal, stderr }) =>
+        connectUpstream({ serverId, config: server, signal, stderr, peer, ...upstreamOptions() }),
+    });
+    undo.push(() => hub.stop());
+    // Rug-pull pins (X5): following the bus before the hub connects anything.
+    const pins = createPinGuard({
+      db: store.db,
+      bus,
+      log,
+      hub,
+      servers: () => Object.keys(currentConfig().mcpServers),
+      policy: () => currentConfig().pins.policy,
+    });
+    await pins.start();
+    undo.push(() => pins.stop());
+    const prune = startAuditRetention({ db: store.db, days: () => currentConfig().audit.retentionDays, log });
+    undo.push(() => clearInterval(prune));
+    const stopAuditingBus = auditBusEvents(bus, audit);
+    undo.push(stopAuditingBus);
     const gateway = createGateway({
       hub,
       bus,
       log,
+      config: currentConfig,
+      tracker,
+      sessions,
       pins,
       audit,
       budget,
-      openUpstream: ({ serverId, config: server, peer }) =>
-        connectUpstream({ serverId, config: server, peer, ...upstreamOptions() }),
+      openUpstream: ({ serverId, config: server, peer: own }) =>
+        connectUpstream({ serverId, config: server, peer: own, ...upstreamOptions() }),
     });
-    late.gateway = gateway;
     undo.push(() => gateway.close());
     const persisted = await persistConnections({ hub, bus, db: store.db, log });
     undo.push(() => persisted.flush());
     const metrics = createMetrics({ hub, bus });
     undo.push(() => metrics.close());
-    const sweep = sweepIdleSessions(gateway, hub, log, config.gateway.sessionIdleMs);
+    // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
+    const applier = createConfigApplier({ hub, bus, log, configPath });
+    const writer = createConfigWriter({ path: configPath, env, apply: applier.apply });
+
+    const sweep = sweepIdleSessions({ gateway, config: currentConfig, log });
     undo.push(() => clearInterval(sweep));
 
+    applier.warn(loaded.warnings);
     // Start the upstreams now: the HTTP side loads and builds while their processes start.
-    hub.applyConfig(config);
+    hub.applyConfig(config, { file: configPath });
     if (http) {
       const { createHttpHandler } = await import('./http/create-http-handler.js');
       http.handle(
         createHttpHandler({
           hub,
+          config: currentConfig,
           bus,
           log,
           host,
@@ -197,6 +233,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
           db: store.db,
           pins,
           sampling: budget,
+          configWriter: writer,
+          env,
           verifyToken:
             options.verifyToken ??
             createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
@@ -205,7 +243,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       // On stop, requests end before anything they would use.
       undo.push(() => http.close());
     }
-    const watcher = watchConfigInto({ hub, bus, log, configPath, env, initial: config });
+    const watcher = watchConfig(configPath, {
+      env,
+      initial: config,
+      claim: writer.claim,
+      onChange: (next) => applier.apply(next),
+      onWarnings: applier.warn,
+      onError: applier.reject,
+    });
     undo.push(() => watcher.close());
 
     // After start-up and every later burst, the memory goes back once things are quiet.
@@ -222,6 +267,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       tokenSource: admin.source === 'env' ? 'from BOTERNITY_ADMIN_TOKEN' : `in ${admin.path}`,
       hub,
       gateway,
+      config: currentConfig,
       stop(reason = 'stop') {
         stopping ??= (async () => {
           log.info({ reason }, 'boternity stopping');
@@ -237,65 +283,4 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     log.flush();
     throw error;
   }
-}
-
-/** Close agent sessions idle past `gateway.sessionIdleMs`, checking a few times per period. */
-function sweepIdleSessions(gateway: Gateway, hub: Hub, log: Logger, idleMs: number): NodeJS.Timeout {
-  const every = Math.min(60_000, Math.max(1_000, Math.floor(idleMs / 4)));
-  const timer = setInterval(() => {
-    void gateway.closeIdle(hub.config().gateway.sessionIdleMs).then((closed) => {
-      if (closed > 0) log.info({ closed }, 'closed idle agent sessions');
-    });
-  }, every);
-  timer.unref();
-  return timer;
-}
-
-/** Hot reload (C3): apply each good version of the file; report a bad one and keep the last good. */
-function watchConfigInto({
-  hub,
-  bus,
-  log,
-  configPath,
-  env,
-  initial,
-}: {
-  hub: Hub;
-  bus: EventBus<HubEvent>;
-  log: Logger;
-  configPath: string;
-  env: NodeJS.ProcessEnv;
-  initial: AppConfig;
-}) {
-  return watchConfig(configPath, {
-    env,
-    initial,
-    onChange: (next) => {
-      const diff = diffServers(next.mcpServers, hub.config().mcpServers);
-      log.info({ path: configPath, added: diff.add, removed: diff.remove, changed: diff.update }, 'config reloaded');
-      hub.applyConfig(next);
-      // Bots and permissions may have changed too: the gateway re-checks every session's view.
-      bus.publish({
-        type: 'config_applied',
-        server: null,
-        file: configPath,
-        added: diff.add,
-        removed: diff.remove,
-        changed: diff.update,
-      });
-    },
-    onError: (error: ConfigError) => {
-      log.warn(
-        { path: configPath, issues: error.issues },
-        `config rejected, keeping the last good one: ${error.message}`,
-      );
-      bus.publish({
-        type: 'config_error',
-        server: error.issues[0]?.server ?? null,
-        file: configPath,
-        message: error.message,
-        issues: error.issues,
-      });
-    },
-  });
 }

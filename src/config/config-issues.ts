@@ -28,7 +28,7 @@ export function formatJsonPath(path: JsonPath): string {
 /** Split a root path into server and field: `mcpServers.<name>.<field…>` or a top-level field. */
 export function toConfigIssue(issue: PathIssue): ConfigIssue {
   const [first, server, ...rest] = issue.path;
-  if (first === 'mcpServers' && typeof server === 'string') {
+  if ((first === 'mcpServers' || first === 'servers') && typeof server === 'string' && issue.path.length > 1) {
     return { server, field: formatJsonPath(rest), message: issue.message };
   }
   return { server: null, field: formatJsonPath(issue.path), message: issue.message };
@@ -42,6 +42,12 @@ export function formatConfigIssue(issue: ConfigIssue): string {
   return `${where === '' ? '(root)' : where}: ${issue.message}`;
 }
 
+/** One path issue as one line: `servers.web.url: <message>`; `(root)` for the file itself. */
+export function formatPathIssue(issue: PathIssue): string {
+  const where = formatJsonPath(issue.path);
+  return `${where === '' ? '(root)' : where}: ${issue.message}`;
+}
+
 /** Prefix every issue's path, e.g. with `['mcpServers', name]`. */
 export function prefixIssues(prefix: JsonPath, issues: readonly PathIssue[]): PathIssue[] {
   return issues.map((issue) => ({ path: [...prefix, ...issue.path], message: issue.message }));
@@ -50,6 +56,7 @@ export function prefixIssues(prefix: JsonPath, issues: readonly PathIssue[]): Pa
 /** The error for an invalid file: its message starts with the path, then one issue per line. */
 export function invalidConfigError(file: string | null, issues: readonly PathIssue[]): ConfigError {
   const configIssues = issues.map(toConfigIssue);
-  const lines = configIssues.map((issue) => `  ${formatConfigIssue(issue)}`);
+  // Lines name the path as written (VS Code's file says `servers`, ours `mcpServers`).
+  const lines = issues.map((issue) => `  ${formatPathIssue(issue)}`);
   return new ConfigError(`${file ?? '(config)'}: invalid config\n${lines.join('\n')}`, file, configIssues);
 }

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
-import { parseConfig } from './parse-config.js';
+import { type ParsedConfig, parseConfigDetailed } from './parse-config.js';
 import { parseConfigJson } from './parse-config-json.js';
 import type { AppConfig } from './schema.js';
 
@@ -33,10 +33,28 @@ export async function readConfigText(file: string): Promise<string> {
 
 /** Validate config text as if read from `file` (for editors and API writes that check before saving). */
 export function parseConfigText(text: string, file: string | null, env: NodeJS.ProcessEnv = process.env): AppConfig {
-  return parseConfig(parseConfigJson(text, file), file, env);
+  return parseConfigTextDetailed(text, file, env).config;
+}
+
+/** Like {@link parseConfigText}, with warnings (unknown keys kept) and whether servers are declared. */
+export function parseConfigTextDetailed(
+  text: string,
+  file: string | null,
+  env: NodeJS.ProcessEnv = process.env,
+): ParsedConfig {
+  return parseConfigDetailed(parseConfigJson(text, file), file, env);
 }
 
 /** Read and validate a config file; throws a `ConfigError` naming the file, and each server and field. */
 export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<AppConfig> {
-  return parseConfigText(await readConfigText(file), file, env);
+  return (await loadConfigDetailed(file, env)).config;
+}
+
+/** Like {@link loadConfig}, with warnings, whether servers are declared, and the text read. */
+export async function loadConfigDetailed(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ParsedConfig & { readonly text: string }> {
+  const text = await readConfigText(file);
+  return { ...parseConfigTextDetailed(text, file, env), text };
 }

@@ -1,42 +1,90 @@
 /**
  * Validate a parsed `boternity.json` (SPEC C1, C2). Every `mcpServers` entry is checked on its
- * own so that all problems are reported at once, each naming server and field. Keys this
- * version does not know are dropped, not rejected: other tools share the file.
+ * own so that all problems are reported at once, each naming server and field. VS Code's
+ * `servers` is read like `mcpServers`. A key that is a near miss of a known one is an error;
+ * other unknown keys stay in the file (other tools share it) and come back as warnings.
  * @module
  */
-
+import { dirname } from 'node:path';
+import { checkKeys } from './check-keys.js';
 import { invalidConfigError, type PathIssue, prefixIssues } from './config-issues.js';
 import { interpolateEnv } from './interpolate-env.js';
 import { isJsonObject } from './json-object.js';
 import { parseServerEntry } from './parse-server.js';
-import { type AppConfig, ConfigRestSchema, type ServerConfig } from './schema.js';
+import { type AppConfig, BotConfigSchema, ConfigRestSchema, type ServerConfig } from './schema.js';
 import { configErrorMap, describeValue, fromZodIssues } from './zod-messages.js';
+
+/** A valid config, its warnings (unknown keys kept), and whether the file names its servers key at all. */
+export type ParsedConfig = {
+  readonly config: AppConfig;
+  readonly warnings: readonly PathIssue[];
+  /** False when the file has neither `mcpServers` nor `servers`: it cannot mean "no servers" on purpose. */
+  readonly declaresServers: boolean;
+};
+
+/** The key that holds the servers in a raw file: ours, else VS Code's. */
+export function serversKeyOf(raw: Readonly<Record<string, unknown>>): 'mcpServers' | 'servers' {
+  return !Object.hasOwn(raw, 'mcpServers') && Object.hasOwn(raw, 'servers') ? 'servers' : 'mcpServers';
+}
+
+/** Top-level keys of other clients' files, accepted without a warning (VS Code's `inputs`). */
+const FOREIGN_TOP_KEYS: readonly string[] = Object.freeze(['inputs']);
 
 /** Validate raw JSON into an `AppConfig`; throws a `ConfigError` listing every issue. */
 export function parseConfig(raw: unknown, file: string | null, env: NodeJS.ProcessEnv = process.env): AppConfig {
+  return parseConfigDetailed(raw, file, env).config;
+}
+
+/** Like {@link parseConfig}, with the warnings and whether servers are declared. */
+export function parseConfigDetailed(
+  raw: unknown,
+  file: string | null,
+  env: NodeJS.ProcessEnv = process.env,
+): ParsedConfig {
   if (!isJsonObject(raw)) {
     throw invalidConfigError(file, [{ path: [], message: `expected a JSON object, got ${describeValue(raw)}` }]);
   }
-  const { mcpServers: rawServers = {}, ...rawRest } = raw;
-  const issues: PathIssue[] = [];
+  const key = serversKeyOf(raw);
+  const { mcpServers: _ours, servers: _vscode, ...rawRest } = raw;
+  const rawServers = raw[key] ?? {};
+  const known = [...Object.keys(ConfigRestSchema.shape), 'mcpServers', 'servers'];
+  const keys = checkKeys(raw, known, FOREIGN_TOP_KEYS, []);
+  const issues: PathIssue[] = [...keys.issues];
+  const warnings: PathIssue[] = [...keys.warnings];
+  if (isJsonObject(raw.bots)) {
+    for (const [slug, bot] of Object.entries(raw.bots)) {
+      if (!isJsonObject(bot)) continue;
+      const botKeys = checkKeys(bot, Object.keys(BotConfigSchema.shape), [], ['bots', slug]);
+      issues.push(...botKeys.issues);
+      warnings.push(...botKeys.warnings);
+    }
+  }
+  if (Object.hasOwn(raw, 'mcpServers') && Object.hasOwn(raw, 'servers')) {
+    issues.push({ path: ['servers'], message: 'the file has both "mcpServers" and "servers" (VS Code): keep one' });
+  }
   const servers: Record<string, ServerConfig> = {};
+  const configDir = file === null ? process.cwd() : dirname(file);
   if (isJsonObject(rawServers)) {
     for (const [name, entry] of Object.entries(rawServers)) {
-      const parsed = parseServerEntry(name, entry, env);
-      issues.push(...prefixIssues(['mcpServers', name], parsed.issues));
+      const parsed = parseServerEntry(name, entry, env, configDir);
+      issues.push(...prefixIssues([key, name], parsed.issues));
+      warnings.push(...prefixIssues([key, name], parsed.warnings));
       if (parsed.server !== null) servers[name] = parsed.server;
     }
   } else {
-    issues.push({
-      path: ['mcpServers'],
-      message: `expected an object of servers by name, got ${describeValue(rawServers)}`,
-    });
+    issues.push({ path: [key], message: `expected an object of servers by name, got ${describeValue(rawServers)}` });
   }
 
-  const rest = interpolateEnv(rawRest, env);
+  // Only known sections are read: an unknown key is kept in the file, never interpolated.
+  const knownRest = Object.fromEntries(Object.entries(rawRest).filter(([name]) => known.includes(name)));
+  const rest = interpolateEnv(knownRest, env);
   const parsedRest = ConfigRestSchema.safeParse(rest.value, { error: configErrorMap });
   issues.push(...rest.issues);
   if (!parsedRest.success) issues.push(...fromZodIssues(parsedRest.error.issues, rest.issues));
   if (!parsedRest.success || issues.length > 0) throw invalidConfigError(file, issues);
-  return { ...parsedRest.data, mcpServers: servers };
+  return {
+    config: { ...parsedRest.data, mcpServers: servers },
+    warnings,
+    declaresServers: Object.hasOwn(raw, key),
+  };
 }

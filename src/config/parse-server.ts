@@ -5,7 +5,9 @@
  * @module
  */
 
+import { checkKeys } from './check-keys.js';
 import type { PathIssue } from './config-issues.js';
+import { adoptForeignKeys, FOREIGN_SERVER_KEYS } from './foreign-keys.js';
 import { interpolateEnv } from './interpolate-env.js';
 import { isJsonObject } from './json-object.js';
 import { presetNames, resolvePreset } from './presets.js';
@@ -26,25 +28,44 @@ const TRANSPORT_TYPES: Readonly<Record<string, Transport>> = Object.freeze({
 
 const BAD_NAME = 'invalid server name: use up to 48 letters, digits, "_", "." or "-", starting with a letter or digit';
 
-/** The validated entry (null when invalid) and every issue found in it. */
-export type ParsedServer = { readonly server: ServerConfig | null; readonly issues: PathIssue[] };
+/** Every key a server entry of ours may have, whatever its transport. */
+export const SERVER_KEYS: readonly string[] = Object.freeze([
+  ...new Set([...Object.keys(StdioServerSchema.shape), ...Object.keys(RemoteServerSchema.shape)]),
+]);
 
-/** Validate one server entry; never throws. */
-export function parseServerEntry(name: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): ParsedServer {
+/** The validated entry (null when invalid), every issue found in it, and warnings (unknown keys kept). */
+export type ParsedServer = {
+  readonly server: ServerConfig | null;
+  readonly issues: PathIssue[];
+  readonly warnings: PathIssue[];
+};
+
+/** Validate one server entry; never throws. `configDir` resolves a relative `envFile`. */
+export function parseServerEntry(
+  name: string,
+  raw: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  configDir: string = process.cwd(),
+): ParsedServer {
   const issues: PathIssue[] = [];
   if (!SERVER_NAME.test(name)) issues.push({ path: [], message: BAD_NAME });
   if (!isJsonObject(raw)) {
     issues.push({ path: [], message: `expected an object, got ${describeValue(raw)}` });
-    return { server: null, issues };
+    return { server: null, issues, warnings: [] };
   }
-  const expanded = expandPreset(raw);
-  if (expanded.issues.length > 0) return { server: null, issues: [...issues, ...expanded.issues] };
+  const keys = checkKeys(raw, SERVER_KEYS, FOREIGN_SERVER_KEYS, []);
+  const { warnings } = keys;
+  issues.push(...keys.issues);
+  const adopted = adoptForeignKeys(raw, configDir);
+  issues.push(...adopted.issues);
+  const expanded = expandPreset(adopted.entry);
+  if (expanded.issues.length > 0) return { server: null, issues: [...issues, ...expanded.issues], warnings };
 
   const interpolated = interpolateEnv(expanded.entry, env);
   const entry = interpolated.value as Record<string, unknown>;
   const picked = pickTransport(entry);
   issues.push(...picked.issues, ...interpolated.issues);
-  if (picked.transport === null) return { server: null, issues };
+  if (picked.transport === null) return { server: null, issues, warnings };
 
   const transport = picked.transport;
   const input = { ...entry, type: transport };
@@ -53,8 +74,8 @@ export function parseServerEntry(name: string, raw: unknown, env: NodeJS.Process
       ? StdioServerSchema.safeParse(input, { error: configErrorMap })
       : RemoteServerSchema.safeParse(input, { error: configErrorMap });
   if (!result.success) issues.push(...fromZodIssues(result.error.issues, interpolated.issues));
-  if (!result.success || issues.length > 0) return { server: null, issues };
-  return { server: { ...result.data, transport } as ServerConfig, issues };
+  if (!result.success || issues.length > 0) return { server: null, issues, warnings };
+  return { server: { ...result.data, transport } as ServerConfig, issues, warnings };
 }
 
 /** The transport to validate with, and issues about `type`/`command`/`url`. */
@@ -87,6 +108,9 @@ function expandPreset(entry: Record<string, unknown>): { entry: Record<string, u
   if (preset === null) {
     const message = `unknown preset ${JSON.stringify(name)} (known: ${presetNames().join(', ')})`;
     return { entry, issues: [{ path: ['preset'], message }] };
+  }
+  if (preset.url !== undefined) {
+    return { entry: { ...entry, url: preset.url, type: entry.type ?? preset.type }, issues: [] };
   }
   // Leave a wrongly typed args/env as it is so that validation reports it.
   const args =

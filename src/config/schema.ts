@@ -94,6 +94,12 @@ export const ConfigRestSchema = z.object({
     .object({
       allowedHosts: z.array(z.string().min(1)).default([]),
       allowedOrigins: z.array(z.string().min(1)).default([]),
+      /** The largest request body `/api` accepts (413 above it). */
+      maxBodyBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(1024 * 1024),
     })
     .strict()
     .prefault({}),
@@ -118,7 +124,10 @@ export const ConfigRestSchema = z.object({
     })
     .strict()
     .prefault({}),
-  /** Agent sessions idle this long are closed, with their own upstream connections (G6). */
+  /**
+   * Agent sessions idle `sessionIdleMs` are closed, with their own upstream connections (G6);
+   * a session's first list waits at most `firstListWaitMs` for its servers to connect.
+   */
   gateway: z
     .object({
       sessionIdleMs: z
@@ -126,6 +135,7 @@ export const ConfigRestSchema = z.object({
         .int()
         .positive()
         .default(30 * 60_000),
+      firstListWaitMs: z.number().int().nonnegative().default(10_000),
       /** The largest request body `/mcp` accepts (X8): 413 above it. */
       maxBodyBytes: z
         .number()

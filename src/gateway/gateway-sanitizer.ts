@@ -51,34 +51,24 @@ export function createGatewaySanitizer({ log, limits }: { log: Logger; limits: (
   };
   const descriptions = () => ({ maxLength: limits().descriptionMaxLength });
   const results = () => ({ maxLength: limits().resultMaxLength });
-  // A cached view lists the same array each time: so is its sanitized copy, which lets the
-  // audit hash a listing once and the transport serialize it once.
-  const lists = new WeakMap<readonly object[], object[]>();
-  const list = <T extends object>(items: readonly T[], each: (item: T) => T): T[] => {
-    const cached = lists.get(items);
-    if (cached) return cached as T[];
-    const clean = items.map(each);
-    lists.set(items, clean);
-    return clean;
-  };
 
   return {
     tools: (tools: readonly Tool[]) =>
-      list(tools, (t) =>
+      tools.map((t) =>
         once(t, 'tool', t.name, (x) => {
           const r = sanitizeTool(x, descriptions());
           return { value: r.tool, changed: r.changed, flags: r.flags };
         }),
       ),
     prompts: (prompts: readonly Prompt[]) =>
-      list(prompts, (p) =>
+      prompts.map((p) =>
         once(p, 'prompt', p.name, (x) => {
           const r = sanitizePrompt(x, descriptions());
           return { value: r.prompt, changed: r.changed, flags: r.flags };
         }),
       ),
     resources: <T extends Resource | ResourceTemplate>(items: readonly T[]) =>
-      list(items, (item) =>
+      items.map((item) =>
         once(item, 'resource', item.name, (x) => {
           const r = sanitizeResource(x, descriptions());
           return { value: r.resource, changed: r.changed, flags: r.flags };

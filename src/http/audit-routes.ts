@@ -2,27 +2,50 @@
  * `GET /api/audit` (SPEC X7, section 7): the audit log, filtered, newest first.
  * @module
  */
-import { Hono } from 'hono';
-import { z } from 'zod';
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { AUDIT_MAX_LIMIT, queryAudit } from '../storage/audit-query.js';
 import type { Db } from '../storage/create-db.js';
 import { auditDirections } from '../storage/schema.js';
+import { createApi, errorResponses, jsonResponse, wholeNumberQuery } from './api-schemas.js';
 
 /** An instant in a query string: epoch milliseconds, or an ISO 8601 date or date-time. */
-const Instant = z.string().transform((value, ctx) => {
-  const date = /^\d+$/.test(value)
-    ? new Date(Number(value))
-    : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
-      ? new Date(value)
-      : null;
-  if (!date || Number.isNaN(date.getTime())) {
-    ctx.addIssue({ code: 'custom', message: 'expected an ISO 8601 date or epoch milliseconds' });
-    return z.NEVER;
-  }
-  return date;
-});
+const Instant = z
+  .string()
+  .openapi({ example: '2026-01-31T12:00:00Z' })
+  .transform((value, ctx) => {
+    const date = /^\d+$/.test(value)
+      ? new Date(Number(value))
+      : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
+        ? new Date(value)
+        : null;
+    if (!date || Number.isNaN(date.getTime())) {
+      ctx.addIssue({ code: 'custom', message: 'expected an ISO 8601 date or epoch milliseconds' });
+      return z.NEVER;
+    }
+    return date;
+  });
 
 const name = z.string().min(1).max(200).optional();
+
+const EntrySchema = z
+  .object({
+    id: z.string(),
+    timestamp: z.string(),
+    direction: z.enum(auditDirections),
+    eventType: z.string(),
+    serverName: z.string().nullable(),
+    botId: z.string().nullable(),
+    clientId: z.string().nullable(),
+    toolName: z.string().nullable(),
+    inputHash: z.string().nullable(),
+    outputHash: z.string().nullable(),
+    durationMs: z.number().nullable(),
+    success: z.boolean(),
+    error: z.string().nullable(),
+    sanitized: z.boolean(),
+    tokenUsage: z.number().nullable(),
+  })
+  .openapi('AuditEntry');
 
 const AuditQuerySchema = z.object({
   server: name,
@@ -33,24 +56,21 @@ const AuditQuerySchema = z.object({
   tool: name,
   since: Instant.optional(),
   until: Instant.optional(),
-  limit: z
-    .string()
-    .regex(/^\d+$/, 'expected a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(AUDIT_MAX_LIMIT))
-    .optional(),
+  limit: wholeNumberQuery(1, AUDIT_MAX_LIMIT).optional(),
+});
+
+const query = createRoute({
+  method: 'get',
+  path: '/',
+  tags: ['audit'],
+  summary: 'The audit log (X7), filtered, newest first',
+  request: { query: AuditQuerySchema },
+  responses: { 200: jsonResponse('The entries', z.object({ entries: z.array(EntrySchema) })), ...errorResponses(400) },
 });
 
 /** Routes mounted at `/api/audit`. */
-export function auditRoutes({ db }: { db: Db }): Hono {
-  const routes = new Hono();
-  routes.get('/', async (c) => {
-    const parsed = AuditQuerySchema.safeParse(c.req.query());
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
-      return c.json({ error: { code: 'bad_request', message: 'invalid query', issues } }, 400);
-    }
-    return c.json({ entries: await queryAudit(db, parsed.data) });
-  });
+export function auditRoutes({ db }: { db: Db }): OpenAPIHono {
+  const routes = createApi();
+  routes.openapi(query, async (c) => c.json({ entries: await queryAudit(db, c.req.valid('query')) }, 200));
   return routes;
 }

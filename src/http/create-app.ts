@@ -5,34 +5,42 @@
  * bus and the gateway, never xstate.
  * @module
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { except } from 'hono/combine';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
+import type { ConfigWriter } from '../config/config-writer.js';
+import type { AppConfig } from '../config/schema.js';
+import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/create-gateway.js';
-import { adminTokenVerifier } from '../guard/caller.js';
+import { adminTokenVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
-import { auditRoutes } from './audit-routes.js';
-import { eventsRoute } from './events-route.js';
+import { API_BASE, createApiRoutes } from './api-routes.js';
+import { PUBLIC_DOCS_PATHS } from './docs-routes.js';
 import { toErrorResponse } from './http-errors.js';
+import { limitBody } from './limit-body.js';
 import { type RateLimiter, rateLimit } from './rate-limit.js';
 import { requireOrigin } from './require-origin.js';
-import { requireToken } from './require-token.js';
-import { type SamplingUsage, serversRoutes } from './servers-routes.js';
-import { tokensRoutes } from './tokens-routes.js';
+import { requireAdmin, requireToken } from './require-token.js';
+import type { ApprovePins } from './server-actions-routes.js';
+import type { SamplingUsage } from './server-view.js';
 
 /** What the app needs. */
 export type AppDeps = {
   hub: Hub;
+  /** The config in force. */
+  config: () => AppConfig;
   bus: EventBus<HubEvent>;
   log: Logger;
   adminToken: string;
-  /** The database, for `/api/tokens`. */
+  /** Maps other tokens to callers (bot-bound tokens); the admin token is always accepted. */
+  verifyToken?: VerifyToken;
+  /** The database, for `/api/tokens` and `/api/audit`. */
   db?: Db;
   metrics?: Metrics;
-  /** Its sessions end when their token is revoked. */
+  /** Serves the API's test-tool; its sessions end when their token is revoked. */
   gateway?: Gateway;
   /** The rate limits, shared with the MCP endpoints; a limiter of its own when absent. */
   limiter?: RateLimiter;
@@ -40,17 +48,23 @@ export type AppDeps = {
   port?: () => number;
   heartbeatMs?: number;
   /** The rug-pull pin guard, for `POST /api/servers/{name}/tools/{tool}/approve`. */
-  pins?: { approve(server: string, tool: string, expectedHash?: string): Promise<boolean> };
+  pins?: ApprovePins;
   /** Sampling usage per server and its reset (X6). */
   sampling?: SamplingUsage;
+  /** Writes the config file: turns on the routes that add, change, remove and import servers. */
+  configWriter?: ConfigWriter;
+  /** The service's environment (preset variables may come from it). */
+  env?: NodeJS.ProcessEnv;
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
 export function createApp({
   hub,
+  config,
   bus,
   log,
   adminToken,
+  verifyToken,
   db,
   metrics,
   gateway,
@@ -58,6 +72,8 @@ export function createApp({
   heartbeatMs,
   pins,
   sampling,
+  configWriter,
+  env,
   limiter,
 }: AppDeps): Hono {
   const app = new Hono();
@@ -70,30 +86,44 @@ export function createApp({
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   if (port) {
     // DNS-rebinding defence before anything else, on every route but /healthz (X2).
-    const origin = requireOrigin({ port, policy: () => hub.config().http });
+    const origin = requireOrigin({ port, policy: () => config().http });
     app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : origin(c, next)));
   }
-  // Only /healthz is open (SPEC section 7): readiness and metrics need the token. The
-  // control API, readiness and metrics are for the admin token; other tokens reach /mcp only.
-  const auth = requireToken({ verify: adminTokenVerifier(adminToken) });
-  app.use('/readyz', auth);
+  // Only /healthz is open (SPEC section 7), and the API reference page's static files.
+  const admin = adminTokenVerifier(adminToken);
+  const anyCaller = requireToken({ verify: async (token) => admin(token) ?? (await verifyToken?.(token)) ?? null });
+  // The control API, readiness and metrics are for the admin token; other tokens reach /mcp only
+  // (mcp-endpoint.ts).
+  const adminOnly = requireAdmin();
+  app.use('/readyz', anyCaller, adminOnly);
   app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
-  // Rate limits (X3) after the token check, so the caller is known.
-  const limit = rateLimit(limiter ? { limiter } : { limits: () => hub.config().limits });
-  app.use('/api/*', auth, limit);
+  // Rate limits (X3) after the token check, so the caller is known; then the body limit (X8).
+  const limit = rateLimit(limiter ? { limiter } : { limits: () => config().limits });
+  const body = limitBody({ maxBytes: () => config().http.maxBodyBytes });
+  const publicPaths = new Set(PUBLIC_DOCS_PATHS.map((path) => `${API_BASE}${path}`));
+  const isPublic = (c: Context) => c.req.method === 'GET' && publicPaths.has(c.req.path);
+  app.use(`${API_BASE}/*`, except(isPublic, anyCaller, adminOnly, limit, body));
   if (metrics) {
-    app.use('/metrics', auth);
+    app.use('/metrics', anyCaller, adminOnly);
     app.get('/metrics', async (c) => {
       const { text, contentType } = await metrics.scrape();
       return c.text(text, 200, { 'content-type': contentType });
     });
   }
-  app.get('/api/events', eventsRoute({ hub, bus, ...(heartbeatMs ? { heartbeatMs } : {}) }));
-  app.route('/api/servers', serversRoutes({ hub, ...(pins ? { pins } : {}), ...(sampling ? { sampling } : {}) }));
-  if (db) {
-    const onRevoke = gateway ? (id: string) => gateway.closeSessionsOf(id) : undefined;
-    app.route('/api/tokens', tokensRoutes({ db, hub, ...(onRevoke ? { onRevoke } : {}) }));
-  }
-  if (db) app.route('/api/audit', auditRoutes({ db }));
+  app.route(
+    '/',
+    createApiRoutes({
+      hub,
+      config,
+      bus,
+      ...(heartbeatMs ? { heartbeatMs } : {}),
+      ...(configWriter ? { writer: configWriter } : {}),
+      ...(env ? { env } : {}),
+      ...(gateway ? { gateway } : {}),
+      ...(db ? { db } : {}),
+      ...(pins ? { pins } : {}),
+      ...(sampling ? { sampling } : {}),
+    }),
+  );
   return app;
 }

@@ -13,21 +13,21 @@ import { createMcpEndpoint, isMcpUrl } from './mcp-endpoint.js';
 import { createRateLimiter } from './rate-limit.js';
 
 /** What the listener needs: the app's deps, with the gateway, and the tokens besides the admin's. */
-export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway'> & {
+export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken'> & {
   gateway: NonNullable<AppDeps['gateway']>;
   host: string;
   verifyToken: VerifyToken;
 };
 
 /** Build the listener. */
-export function createHttpHandler({ host, verifyToken, ...deps }: HttpHandlerDeps): RequestListener {
+export function createHttpHandler({ host, ...deps }: HttpHandlerDeps): RequestListener {
   // One budget for the API and the MCP endpoints (X3).
-  const limiter = createRateLimiter({ limits: () => deps.hub.config().limits });
+  const limiter = createRateLimiter({ limits: () => deps.config().limits });
   const app = getRequestListener(createApp({ ...deps, limiter }).fetch, { hostname: host });
   const mcp = createMcpEndpoint({
     gateway: deps.gateway,
-    hub: deps.hub,
-    verify: callerVerifier(deps.adminToken, verifyToken),
+    config: deps.config,
+    verify: callerVerifier(deps.adminToken, deps.verifyToken),
     limiter,
     ...(deps.port ? { port: deps.port } : {}),
     log: deps.log.child({ mod: 'http' }),

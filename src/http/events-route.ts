@@ -1,17 +1,63 @@
 /**
  * `GET /api/events` (SPEC A2): server-sent events. A snapshot first (unless the client
  * resumes with `Last-Event-ID` inside the replay window), then every bus event live,
- * with heartbeats. `?server=a,b` filters by server.
+ * with heartbeats. `?server=a,b` keeps the events of those servers; `?bot=SLUG` those of
+ * the servers in that bot's view (as it is when each event comes) and events naming the bot.
  * @module
  */
+import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Envelope, EventBus } from '../bus/create-event-bus.js';
+import type { AppConfig } from '../config/schema.js';
+import { UnconfiguredBotError } from '../errors.js';
+import type { HubEvent } from '../events/hub-event.js';
+import { effectiveServers } from '../gateway/effective-servers.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
+import { errorResponses } from './api-schemas.js';
+
+/** The route as the OpenAPI document describes it. */
+export const eventsRouteSpec = createRoute({
+  method: 'get',
+  path: '/events',
+  tags: ['events'],
+  summary: 'Server-sent events: a snapshot, then every event live (A2)',
+  description:
+    "Each event's `event:` is its type and its `data:` is JSON naming the `server` (null for config-wide ones). " +
+    'Ids are `<boot>-<seq>`: send the last one back as `Last-Event-ID` (or `?lastEventId=`) to resume. ' +
+    'A `: heartbeat` comment comes every 15 s.',
+  request: {
+    query: z.object({
+      server: z
+        .string()
+        .optional()
+        .openapi({ description: 'Only these servers (comma-separated)', example: 'memory,fs' }),
+      bot: z
+        .string()
+        .optional()
+        .openapi({ description: "Only the servers in this bot's view, and events naming the bot" }),
+      lastEventId: z.string().optional().openapi({ description: 'Resume after this id (as the Last-Event-ID header)' }),
+    }),
+  },
+  responses: {
+    200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    ...errorResponses(400, 404),
+  },
+});
+
+/** Whether an event is about `slug` itself (bot events carry `bot` or `slug`). */
+const namesBot = (event: HubEvent, slug: string): boolean => {
+  const fields = event as { bot?: unknown; slug?: unknown };
+  return fields.bot === slug || fields.slug === slug;
+};
 
 /** Options of {@link eventsRoute}. */
-export type EventsRouteOptions = { hub: Hub; bus: EventBus<HubEvent>; heartbeatMs?: number };
+export type EventsRouteOptions = {
+  hub: Hub;
+  config: () => AppConfig;
+  bus: EventBus<HubEvent>;
+  heartbeatMs?: number;
+};
 
 /**
  * SSE ids are `<bootId>-<seq>`: an id from another run of the service cannot be resumed
@@ -24,11 +70,26 @@ const parseLastId = (value: string | undefined, bootId: string): number | null =
 };
 
 /** The route handler. */
-export function eventsRoute({ hub, bus, heartbeatMs = 15_000 }: EventsRouteOptions) {
+export function eventsRoute({ hub, config, bus, heartbeatMs = 15_000 }: EventsRouteOptions) {
   return function events(c: Context) {
     const servers = c.req.query('server')?.split(',').filter(Boolean) ?? [];
+    const bot = c.req.query('bot');
+    if (bot !== undefined && !Object.hasOwn(config().bots, bot)) throw new UnconfiguredBotError(bot);
+    // The bot's view as it is now: a bot removed since the stream opened sees no server.
+    const inBotView = (server: string) => {
+      if (bot === undefined) return true;
+      try {
+        return effectiveServers(config(), { kind: 'bot', slug: bot }).includes(server);
+      } catch {
+        return false;
+      }
+    };
+    const serverWanted = (server: string | null) =>
+      server !== null && (servers.length === 0 || servers.includes(server)) && inBotView(server);
     const wanted = (event: HubEvent) =>
-      servers.length === 0 || (event.server !== null && servers.includes(event.server));
+      (servers.length === 0 && bot === undefined) ||
+      serverWanted(event.server) ||
+      (bot !== undefined && namesBot(event, bot));
     const lastId = parseLastId(c.req.header('last-event-id') ?? c.req.query('lastEventId'), bus.bootId);
     const sseId = (seq: number) => `${bus.bootId}-${seq}`;
 
@@ -43,7 +104,9 @@ export function eventsRoute({ hub, bus, heartbeatMs = 15_000 }: EventsRouteOptio
       const missed = lastId === null ? null : bus.since(lastId);
       const snapshotId = bus.lastId();
       const snapshot =
-        missed === null ? hub.listServers().filter((s) => servers.length === 0 || servers.includes(s.name)) : null;
+        missed === null
+          ? hub.listServers().filter((s) => (servers.length === 0 && bot === undefined) || serverWanted(s.name))
+          : null;
 
       let open = true;
       stream.onAbort(() => {

@@ -4,10 +4,12 @@
  * @module
  */
 import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
-import { ConfigError, HubError, type HubErrorCode, RateLimitedError } from '../errors.js';
+import { formatJsonPath } from '../config/config-issues.js';
+import { ConfigError, type ConfigIssue, HubError, type HubErrorCode, RateLimitedError } from '../errors.js';
 
 const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   config_invalid: 400,
@@ -17,15 +19,44 @@ const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   unknown_bot: 404,
   upstream_unavailable: 503,
   upstream_failed: 502,
+  upstream_timeout: 504,
+  unattributed: 409,
+  unsupported: 501,
+  budget_spent: 429,
   rate_limited: 429,
   unauthorized: 401,
   forbidden: 403,
   bad_request: 400,
+  conflict: 409,
+  payload_too_large: 413,
   home_in_use: 409,
   internal: 500,
 };
 
-/** The status, body and headers of a local error in the one error shape; null for anything unexpected. */
+/** Why hono refused a request before a route saw it (a body that is not JSON, the wrong media type). */
+const HTTP_REFUSALS: Readonly<Record<number, { code: HubErrorCode; message: string }>> = Object.freeze({
+  400: { code: 'bad_request', message: 'request body is not valid JSON' },
+  413: { code: 'payload_too_large', message: 'request body too large' },
+  415: { code: 'bad_request', message: 'request body must be JSON (Content-Type: application/json)' },
+});
+
+/** A config issue with its full path as the field, as the API reports it. */
+const apiIssue = (issue: ConfigIssue) => ({
+  field:
+    issue.server === null
+      ? issue.field
+      : `${formatJsonPath(['mcpServers', issue.server])}${issue.field === '' || issue.field.startsWith('[') ? '' : '.'}${issue.field}`,
+  server: issue.server,
+  message: issue.message,
+});
+
+/** A multi-line config error as one line: `<file>: invalid config: a.b: why; c: why`. */
+const oneLine = (message: string) => message.replace(/\n\s+/, ': ').replace(/\n\s+/g, '; ');
+
+/**
+ * The status, body and headers of a local error in the one error shape (for a handler
+ * outside hono, such as the MCP endpoints); null for anything unexpected.
+ */
 export function errorReply(
   error: unknown,
 ): { status: ContentfulStatusCode; body: { error: Record<string, unknown> }; headers: Record<string, string> } | null {
@@ -38,18 +69,23 @@ export function errorReply(
     };
   }
   if (!(error instanceof HubError)) return null;
-  const issues = error instanceof ConfigError ? error.issues : undefined;
-  return {
-    status: STATUS[error.code],
-    body: { error: { code: error.code, message: error.message, ...(issues ? { issues } : {}) } },
-    headers: error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {},
-  };
+  const headers: Record<string, string> =
+    error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
+  const body =
+    error instanceof ConfigError
+      ? { error: { code: error.code, message: oneLine(error.message), issues: error.issues.map(apiIssue) } }
+      : { error: { code: error.code, message: error.message } };
+  return { status: STATUS[error.code], body, headers };
 }
 
 /** Build the JSON error response for anything thrown inside a route. */
 export function toErrorResponse(error: unknown, c: Context, log: Logger): Response {
   const reply = errorReply(error);
   if (reply) return c.json(reply.body, reply.status, reply.headers);
+  if (error instanceof HTTPException && HTTP_REFUSALS[error.status]) {
+    const refusal = HTTP_REFUSALS[error.status] as { code: HubErrorCode; message: string };
+    return c.json({ error: refusal }, error.status as ContentfulStatusCode);
+  }
   log.error({ err: error, path: c.req.path }, 'request failed');
   return c.json({ error: { code: 'internal', message: 'internal error' } }, 500);
 }

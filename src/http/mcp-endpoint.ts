@@ -4,19 +4,21 @@
  * `/mcp/servers/{name}` (one server, names unchanged) and `/mcp/bots/{slug}` (a bot's
  * view). In front, in the Hono app's order and with its answers: the Host/Origin check
  * (X2), the bearer token (X1) and the rate limits (X3, one budget with `/api`). One
- * transport and one gateway session per `Mcp-Session-Id`; a session is bound to the
- * endpoint and the token that opened it.
+ * transport and one gateway session per `Mcp-Session-Id` (the session's id, kept by the
+ * gateway's session registry); a session is bound to the endpoint and the token that
+ * opened it.
  * @module
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import type { AppConfig } from '../config/schema.js';
 import { ForbiddenError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
-import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js';
+import type { ViewSpec } from '../gateway/effective-servers.js';
 import type { Caller, VerifyToken } from '../guard/caller.js';
 import { createOriginCheck } from '../guard/origin-policy.js';
-import type { Hub } from '../hub/create-hub.js';
 import { errorReply } from './http-errors.js';
 import { McpHttpTransport } from './mcp-transport.js';
 import { type RateLimiter, requestIdOf, tooManyRpcBody } from './rate-limit.js';
@@ -29,7 +31,8 @@ import { type RpcRefusal, writeJson, writeRefusal } from './write-json.js';
 /** What the endpoints need. */
 export type McpEndpointDeps = {
   gateway: Gateway;
-  hub: Pick<Hub, 'config'>;
+  /** The config in force (body limit, allowed hosts and origins). */
+  config: () => AppConfig;
   /** Maps a bearer token to its caller (the admin token and issued tokens). */
   verify: VerifyToken;
   /** The limiter the API uses too. */
@@ -59,16 +62,15 @@ const SESSION_NOT_FOUND: RpcRefusal = { status: 404, code: -32001, message: 'Ses
 const ownerOf = (caller: Caller): string => (caller.kind === 'admin' ? 'admin' : `token:${caller.tokenId}`);
 
 /** Create the handler; sessions live in it until they close. */
-export function createMcpEndpoint({ gateway, hub, verify, limiter, port, log }: McpEndpointDeps): McpEndpoint {
-  const sessions = new Map<string, { transport: McpHttpTransport; endpoint: string; owner: string }>();
-  const maxBodyBytes = () => hub.config().gateway.maxBodyBytes;
+export function createMcpEndpoint({ gateway, config, verify, limiter, port, log }: McpEndpointDeps): McpEndpoint {
+  const maxBodyBytes = () => config().gateway.maxBodyBytes;
   const checkOrigin = createOriginCheck();
   // Sessions of one view list the same arrays: serialize them once for all.
   const serialize = createMessageSerializer();
 
   const serve = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (port) {
-      const verdict = checkOrigin({ host: req.headers.host, origin: req.headers.origin }, port(), hub.config().http);
+      const verdict = checkOrigin({ host: req.headers.host, origin: req.headers.origin }, port(), config().http);
       if (!verdict.ok) return writeJson(res, 403, { error: { code: 'forbidden', message: verdict.reason } });
     }
     const auth = await bearerCaller(req.headers.authorization, verify);
@@ -86,38 +88,32 @@ export function createMcpEndpoint({ gateway, hub, verify, limiter, port, log }: 
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string' && sessionId !== '') {
-      const entry = sessions.get(sessionId);
+      const session = gateway.session(sessionId);
+      const transport = session?.transport;
       // Another endpoint's or another token's session id: there is no such session for it (X1, G3).
-      if (!entry || entry.endpoint !== path || entry.owner !== ownerOf(caller)) {
+      if (!(transport instanceof McpHttpTransport) || session?.label !== path || session.owner !== ownerOf(caller)) {
         return writeRefusal(res, SESSION_NOT_FOUND);
       }
-      return entry.transport.handleRequest(req, res);
+      return transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return writeRefusal(res, NO_SESSION);
     const body = await readJsonBody(req, maxBodyBytes());
     if (!body.ok && body.reason === 'too_large') return writeRefusal(res, tooLarge(maxBodyBytes()));
     if (!body.ok || !isInitializeRequest(body.value)) return writeRefusal(res, NO_SESSION);
-    const spec = specOf(route, caller);
-    // Refuse an endpoint for a server or bot that is not configured, before any session exists.
-    effectiveServers(hub.config(), spec);
-    const owner = ownerOf(caller);
-    const transport = new McpHttpTransport({
-      maxBodyBytes: maxBodyBytes(),
-      serialize,
-      onSessionInitialized: (id) => sessions.set(id, { transport, endpoint: path, owner }),
-    });
-    await gateway.openSession({
+    const id = randomUUID();
+    const transport = new McpHttpTransport({ maxBodyBytes: maxBodyBytes(), serialize, newSessionId: () => id });
+    // An endpoint for a server or bot that is not configured is refused here (404).
+    const session = await gateway.openSession({
+      id,
       transport,
-      spec,
+      spec: specOf(route, caller),
       label: path,
+      owner: ownerOf(caller),
       clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,
-      onClose: () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      },
     });
     await transport.handleRequest(req, res, body.value);
     // The initialize was refused (a bad Accept or Content-Type): no session came of it.
-    if (!transport.sessionId) await transport.close();
+    if (!transport.sessionId) await session.close();
   };
 
   return async function mcpEndpoint(req, res) {

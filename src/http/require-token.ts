@@ -37,3 +37,17 @@ export function requireToken({ verify }: { verify: VerifyToken }): MiddlewareHan
     return undefined;
   };
 }
+
+/**
+ * After {@link requireToken}: only the admin token drives the control API. A valid token for
+ * the MCP endpoints (a client's or a bot's) is told so with 403, not mistaken for a bad one.
+ */
+export function requireAdmin(): MiddlewareHandler {
+  return async function requireAdmin(c, next) {
+    if (c.get('caller').kind !== 'admin') {
+      return c.json({ error: { code: 'forbidden', message: 'this token is for the MCP endpoints' } }, 403);
+    }
+    await next();
+    return undefined;
+  };
+}

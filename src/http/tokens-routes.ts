@@ -2,36 +2,85 @@
  * `/api/tokens` (SPEC X1, section 7): create (the token is shown once), list, revoke.
  * @module
  */
-import { Hono } from 'hono';
-import { z } from 'zod';
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
-import type { Hub } from '../hub/create-hub.js';
 import type { Db } from '../storage/create-db.js';
 import { createToken, listTokens, revokeToken } from '../storage/token-repo.js';
+import { createApi, errorResponses, jsonBody, jsonResponse } from './api-schemas.js';
 
-const CreateTokenSchema = z.object({ name: z.string().min(1).max(100), bot: z.string().min(1).optional() }).strict();
+const CreateTokenSchema = z
+  .object({
+    name: z.string().min(1).max(100).openapi({ example: 'claude-code' }),
+    bot: z.string().min(1).optional().openapi({ description: "Bind the token to this bot's view" }),
+  })
+  .strict()
+  .openapi('NewToken');
+
+const TokenSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    bot: z.string().nullable(),
+    prefix: z.string(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .openapi('Token');
+
+const TokenIdParams = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+const tags = ['tokens'];
+
+const create = createRoute({
+  method: 'post',
+  path: '/',
+  tags,
+  summary: 'Make a token for the MCP endpoints (shown this once)',
+  request: { body: jsonBody(CreateTokenSchema) },
+  responses: {
+    201: jsonResponse('The token: keep it, it is not shown again', z.object({ id: z.string(), token: z.string() })),
+    ...errorResponses(400, 413, 415),
+  },
+});
+const list = createRoute({
+  method: 'get',
+  path: '/',
+  tags,
+  summary: 'Every token (never its secret)',
+  responses: { 200: jsonResponse('The tokens', z.object({ tokens: z.array(TokenSchema) })), ...errorResponses() },
+});
+const revoke = createRoute({
+  method: 'delete',
+  path: '/{id}',
+  tags,
+  summary: 'Revoke a token; its open MCP sessions end',
+  request: { params: TokenIdParams },
+  responses: { 204: { description: 'Revoked' }, ...errorResponses(404) },
+});
 
 /** Routes mounted at `/api/tokens`. */
 export function tokensRoutes({
   db,
-  hub,
+  config,
   onRevoke,
 }: {
   db: Db;
-  hub: Hub;
+  config: () => AppConfig;
   /** Ends what the token has open (its MCP sessions and their streams). */
   onRevoke?: (id: string) => Promise<unknown>;
-}): Hono {
-  const routes = new Hono();
-  routes.post('/', async (c) => {
-    const body = CreateTokenSchema.parse(await c.req.json().catch(() => null));
-    if (body.bot && !hub.config().bots[body.bot])
+}): OpenAPIHono {
+  const routes = createApi();
+  routes.openapi(create, async (c) => {
+    const body = c.req.valid('json');
+    // Own properties only: "constructor" is not a bot.
+    if (body.bot !== undefined && !Object.hasOwn(config().bots, body.bot))
       throw new HubError('bad_request', `bot "${body.bot}" is not configured`);
     return c.json(await createToken(db, { name: body.name, bot: body.bot ?? null }), 201);
   });
-  routes.get('/', async (c) => c.json({ tokens: await listTokens(db) }));
-  routes.delete('/:id', async (c) => {
-    const id = c.req.param('id');
+  routes.openapi(list, async (c) => c.json({ tokens: await listTokens(db) }, 200));
+  routes.openapi(revoke, async (c) => {
+    const { id } = c.req.valid('param');
     if (!(await revokeToken(db, id))) throw new HubError('not_found', `no live token with id "${id}"`);
     await onRevoke?.(id);
     return c.body(null, 204);

@@ -9,8 +9,8 @@
  */
 import type { Counter, Histogram, Registry } from 'prom-client';
 import type { EventBus } from '../bus/create-event-bus.js';
+import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
 
 const STATES = ['connecting', 'connected', 'reconnecting', 'disabled'] as const;
 /** Ping round trips kept for the registry while it does not exist yet (a ping per server every 30 s). */

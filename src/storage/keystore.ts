@@ -13,6 +13,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withFileLock } from '../config/with-file-lock.js';
 import { writeFileAtomic } from '../config/write-file-atomic.js';
 import { HubError } from '../errors.js';
 
@@ -112,10 +113,15 @@ export async function openKeystore({ home, env = process.env }: OpenKeystoreOpti
     }
   };
 
-  // Writers queue behind one another in this process: no lost update between read and write.
+  // Writers queue behind one another in this process, and hold the file's lock against
+  // other processes (`bnity mcp credential set` beside the service): no lost update.
   let queue: Promise<unknown> = Promise.resolve();
   const serialize = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = queue.then(task, task);
+    const locked = async () => {
+      await mkdir(home, { recursive: true, mode: 0o700 });
+      return withFileLock(path, task);
+    };
+    const run = queue.then(locked, locked);
     queue = run.catch(() => undefined);
     return run;
   };

@@ -7,30 +7,16 @@
  * confused with durations, which are plain integers named `*Ms`. The one exception is
  * `upstream_processes.start_time`, an opaque `/proc/<pid>/stat` tick count, not an instant.
  *
- * Change this file, then `npm run db:generate -- --name <what>`; migrations in `drizzle/`
+ * Change this file (or `bot-schema.ts`), then `npm run db:generate -- --name <what>`; migrations in `drizzle/`
  * are applied at start by `createDb`.
  * @module
  */
-import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { check, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { botsTable } from './bot-schema.js';
+import { createdAt, instant, oneOf, uuidPk } from './schema-columns.js';
 
-/** An instant column: INTEGER epoch ms, read as a `Date`. */
-const instant = (name: string) => integer(name, { mode: 'timestamp_ms' });
-/** An instant that defaults to the database clock at insert, with ms resolution. */
-const createdAt = (name: string) => instant(name).notNull().default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
-/**
- * A CHECK that keeps a text enum column honest below the TS types. The column is named
- * unqualified so drizzle-kit's table rebuilds (`__new_<table>`) still parse; values are constants.
- */
-const oneOf = (name: string, column: SQLiteColumn, values: readonly string[]) =>
-  check(name, sql`${sql.identifier(column.name)} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`);
-/** A random text primary key for rows nobody names. */
-const uuidPk = () =>
-  text('id')
-    .primaryKey()
-    .$defaultFn(() => randomUUID());
+// The bots' tables live beside this file; re-exported so `* as schema` and drizzle-kit see them.
+export * from './bot-schema.js';
 
 /** Transports an upstream connection uses (the `auto` config value resolves to one of them). */
 export const transportTypes = ['stdio', 'http', 'sse'] as const;
@@ -115,38 +101,6 @@ export const mcpAuditTable = sqliteTable(
     index('idx_mcp_audit_direction').on(t.direction),
     oneOf('mcp_audit_direction', t.direction, auditDirections),
   ],
-);
-
-/** The bot registry (B1). The `llm*` columns name an OpenAI-compatible provider. */
-export const botsTable = sqliteTable('bots', {
-  id: uuidPk(),
-  slug: text('slug').notNull().unique(),
-  name: text('name').notNull(),
-  description: text('description').notNull().default(''),
-  category: text('category'),
-  systemPrompt: text('system_prompt'),
-  llmBaseUrl: text('llm_base_url'),
-  llmModel: text('llm_model'),
-  /** A keystore key (C6), never the secret itself. */
-  llmCredentialKey: text('llm_credential_key'),
-  samplingBudgetTokens: integer('sampling_budget_tokens'),
-  createdAt: createdAt('created_at'),
-  updatedAt: createdAt('updated_at'),
-});
-
-/** Facts a bot remembers, by category (B3); deleted with their bot. */
-export const botMemoriesTable = sqliteTable(
-  'bot_memories',
-  {
-    id: uuidPk(),
-    botId: text('bot_id')
-      .notNull()
-      .references(() => botsTable.id, { onDelete: 'cascade' }),
-    category: text('category').notNull(),
-    content: text('content').notNull(),
-    createdAt: createdAt('created_at'),
-  },
-  (t) => [index('idx_bot_memories_bot').on(t.botId)],
 );
 
 /**

@@ -50,10 +50,14 @@ describe('API tokens', () => {
     await expect(agent.callTool({ name: 'beta__b_echo', arguments: { text: 'no' } })).rejects.toThrow(
       /not available in this view/,
     );
-    expect(
-      (await fetch(`${svc.service.url}/api/servers`, { headers: { authorization: `Bearer ${made.body.token}` } }))
-        .status,
-    ).toBe(401);
+    // A valid agent token on the control API is told what it is for (403), not called invalid.
+    const onApi = await fetch(`${svc.service.url}/api/servers`, {
+      headers: { authorization: `Bearer ${made.body.token}` },
+    });
+    expect(onApi.status).toBe(403);
+    expect(await onApi.json()).toEqual({
+      error: { code: 'forbidden', message: 'this token is for the MCP endpoints' },
+    });
 
     const owns = () => svc.service.gateway.sessions().some((x) => x.clientId === made.body.id);
     expect(owns()).toBe(true);

@@ -171,24 +171,27 @@ describe('parseConfig: presets', () => {
   });
 
   it('needs the variables a preset references, unless the entry sets them', () => {
-    const error = configError({ mcpServers: { github: { preset: 'github' } } });
+    const error = configError({ mcpServers: { brave: { preset: 'brave-search' } } });
     expect(error.issues).toEqual([
-      {
-        server: 'github',
-        field: 'env.GITHUB_PERSONAL_ACCESS_TOKEN',
-        message: 'environment variable GITHUB_PERSONAL_ACCESS_TOKEN is not set',
-      },
+      { server: 'brave', field: 'env.BRAVE_API_KEY', message: 'environment variable BRAVE_API_KEY is not set' },
     ]);
-    const fromEnv = parseConfig({ mcpServers: { github: { preset: 'github' } } }, FILE, {
-      GITHUB_PERSONAL_ACCESS_TOKEN: 't',
-    });
-    expect(fromEnv.mcpServers.github).toMatchObject({ command: 'npx', env: { GITHUB_PERSONAL_ACCESS_TOKEN: 't' } });
+    const fromEnv = parseConfig({ mcpServers: { brave: { preset: 'brave-search' } } }, FILE, { BRAVE_API_KEY: 't' });
+    expect(fromEnv.mcpServers.brave).toMatchObject({ command: 'npx', env: { BRAVE_API_KEY: 't' } });
     const inline = parseConfig(
-      { mcpServers: { github: { preset: 'github', env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'u' } } } },
+      { mcpServers: { brave: { preset: 'brave-search', env: { BRAVE_API_KEY: 'u' } } } },
       FILE,
       {},
     );
-    expect(inline.mcpServers.github).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'u' } });
+    expect(inline.mcpServers.brave).toMatchObject({ env: { BRAVE_API_KEY: 'u' } });
+  });
+
+  it('expands a remote preset to its URL; the credential comes from the keystore', () => {
+    const config = parseConfig({ mcpServers: { gh: { preset: 'github', credentialKey: 'github-token' } } }, FILE, {});
+    expect(config.mcpServers.gh).toMatchObject({
+      url: 'https://api.githubcopilot.com/mcp/',
+      transport: 'http',
+      credentialKey: 'github-token',
+    });
   });
 
   it('reports an unknown preset with the known names', () => {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load-config.js';
+import { loadConfig, parseConfigText } from '../../src/config/load-config.js';
 import type { AppConfig } from '../../src/config/schema.js';
 import { type ConfigWatcher, watchConfig } from '../../src/config/watch-config.js';
 import { writeFileAtomic } from '../../src/config/write-file-atomic.js';
@@ -52,14 +52,29 @@ function recorder() {
 
 const configText = (servers: Record<string, unknown>) => `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`;
 
-async function setup(initialServers: Record<string, unknown> = { a: { command: 'node' } }, debounceMs = 100) {
+async function setup(
+  initialServers: Record<string, unknown> = { a: { command: 'node' } },
+  debounceMs = 100,
+  claim?: (text: string) => AppConfig | undefined,
+) {
   const dir = await tempDir();
   const file = join(dir, 'boternity.json');
   await writeFile(file, configText(initialServers));
   const initial = await loadConfig(file, {});
   const rec = recorder();
-  watchers.push(watchConfig(file, { debounceMs, initial, env: {}, ...rec.callbacks }));
-  return { dir, file, ...rec };
+  const warnings: string[][] = [];
+  const onWarnings = (list: readonly { path: readonly (string | number)[] }[]) =>
+    warnings.push(list.map((w) => w.path.join('.')));
+  const watcher = watchConfig(file, {
+    debounceMs,
+    initial,
+    env: {},
+    ...rec.callbacks,
+    onWarnings,
+    ...(claim ? { claim } : {}),
+  });
+  watchers.push(watcher);
+  return { dir, file, warnings, ...rec };
 }
 
 describe('watchConfig', () => {
@@ -141,5 +156,43 @@ describe('watchConfig', () => {
     watchers.push(watchConfig(file, { debounceMs: 50, env: {}, ...callbacks }));
     await writeFile(file, '{}');
     expect((await next('change')).mcpServers).toEqual({});
+  });
+
+  it("does not apply the service's own write a second time", async () => {
+    const own = new Map<string, AppConfig>();
+    const { file, next, events } = await setup(undefined, 100, (text) => own.get(text));
+    const text = configText({ a: { command: 'node' }, mine: { command: 'node' } });
+    own.set(text, parseConfigText(text, file, {}));
+    await writeFileAtomic(file, text);
+    await next('unchanged');
+    // An edit by someone else afterwards is a change again.
+    await writeFile(file, configText({ other: { command: 'node' } }));
+    expect(Object.keys((await next('change')).mcpServers)).toEqual(['other']);
+    expect(events.change).toHaveLength(1);
+  });
+
+  it('refuses a file that names no servers at all while servers run; an explicit empty mcpServers is applied', async () => {
+    const { file, next, events } = await setup();
+    await writeFile(file, '{"bots": {}}\n');
+    const error = await next('error');
+    expect(error.message).toBe(
+      `${file}: names no servers (no "mcpServers" key) and would stop all 1 running; write "mcpServers": {} to remove them all on purpose`,
+    );
+    expect(error.issues).toEqual([
+      { server: null, field: 'mcpServers', message: expect.stringContaining('no servers') },
+    ]);
+    expect(events.change).toEqual([]);
+    await writeFile(file, '{"mcpServers": {}}\n');
+    expect((await next('change')).mcpServers).toEqual({});
+  });
+
+  it('reports the warnings of an applied file (unknown keys kept)', async () => {
+    const { file, next, warnings } = await setup();
+    await writeFile(
+      file,
+      JSON.stringify({ mcpServers: { a: { command: 'node', args: ['1'], myNote: 'x' } }, toolX: {} }),
+    );
+    await next('change');
+    expect(warnings).toEqual([['toolX', 'mcpServers.a.myNote']]);
   });
 });

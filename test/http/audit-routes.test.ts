@@ -88,7 +88,7 @@ describe('GET /api/audit', () => {
     expect(await response.json()).toEqual({
       error: {
         code: 'bad_request',
-        message: 'invalid query',
+        message: expect.stringMatching(new RegExp(`^invalid query: ${field}: `)),
         issues: [expect.objectContaining({ field, message: expect.any(String) })],
       },
     });

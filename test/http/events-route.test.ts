@@ -4,9 +4,10 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventBus } from '../../src/bus/create-event-bus.js';
+import { parseConfig } from '../../src/config/parse-config.js';
+import type { HubEvent } from '../../src/events/hub-event.js';
 import { createApp } from '../../src/http/create-app.js';
 import { createHub, type Hub } from '../../src/hub/create-hub.js';
-import type { HubEvent } from '../../src/hub/hub-event.js';
 
 const log = pino({ level: 'silent' });
 let hub: Hub | undefined;
@@ -16,8 +17,23 @@ afterEach(async () => {
 
 function setup(heartbeatMs?: number) {
   const bus = createEventBus<HubEvent>();
-  hub = createHub({ log, bus, open: async () => Promise.reject(new Error('no upstreams in this test')) });
-  const app = createApp({ hub, bus, log, adminToken: 't', ...(heartbeatMs ? { heartbeatMs } : {}) });
+  // The app reads the config the hub puts in force, as in the service.
+  let inForce = parseConfig({ mcpServers: {} }, null);
+  const config = {
+    get: () => inForce,
+    set: (next: typeof inForce) => {
+      inForce = next;
+    },
+  };
+  hub = createHub({ log, bus, config, open: async () => Promise.reject(new Error('no upstreams in this test')) });
+  const app = createApp({
+    hub,
+    config: config.get,
+    bus,
+    log,
+    adminToken: 't',
+    ...(heartbeatMs ? { heartbeatMs } : {}),
+  });
   return { bus, app };
 }
 
@@ -85,5 +101,44 @@ describe('GET /api/events', () => {
   it('needs the token', async () => {
     const { app } = setup();
     expect((await app.request('/api/events')).status).toBe(401);
+  });
+
+  it('filters by ?bot=: the servers in its view (as the config says now) and events naming the bot', async () => {
+    const { bus, app } = setup();
+    const off = { command: 'node', enabled: false };
+    hub?.applyConfig(
+      parseConfig(
+        { mcpServers: { a: off, b: off, c: off }, bots: { scout: { removedServers: ['b'] }, other: {} } },
+        null,
+        {},
+      ),
+    );
+    const response = await app.request('/api/events?bot=scout', { headers: { authorization: 'Bearer t' } });
+    bus.publish(removed('b'));
+    bus.publish(removed('a'));
+    bus.publish({ type: 'bot_changed', server: null, bot: 'scout' } as unknown as HubEvent);
+    bus.publish({ type: 'bot_changed', server: null, bot: 'other' } as unknown as HubEvent);
+    bus.publish(removed('c'));
+    const text = await read(response, (t) => t.includes('"server":"c"'));
+    const snapshot = JSON.parse(/event: snapshot\ndata: (.*)\n/.exec(text)?.[1] ?? '{}') as {
+      servers: { name: string }[];
+    };
+    expect(snapshot.servers.map((s) => s.name)).toEqual(['a', 'c']);
+    const live = text.slice(text.indexOf('\n\n') + 2);
+    expect(live).toContain('"server":"a"');
+    expect(live).not.toContain('"server":"b"');
+    expect(live).toContain('"bot":"scout"');
+    expect(live).not.toContain('"bot":"other"');
+  });
+
+  it('answers 404 for an unknown bot, inherited names included', async () => {
+    const { app } = setup();
+    for (const bot of ['ghost', 'constructor']) {
+      const response = await app.request(`/api/events?bot=${bot}`, { headers: { authorization: 'Bearer t' } });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({
+        error: { code: 'unknown_bot', message: `bot "${bot}" is not configured` },
+      });
+    }
   });
 });

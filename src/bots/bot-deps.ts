@@ -1,0 +1,21 @@
+/**
+ * What the bots' verbs are given. Each verb takes only the part it needs (`Pick<BotDeps, …>`).
+ * @module
+ */
+import type { Logger } from 'pino';
+import type { EventBus } from '../bus/create-event-bus.js';
+import type { Db } from '../storage/create-db.js';
+import type { BotLimits } from './bot-limits.js';
+import type { BotChange, BotToolCaller, Credentials } from './ports.js';
+
+/** The dependencies of the bots. */
+export type BotDeps = {
+  db: Db;
+  log: Logger;
+  limits: BotLimits;
+  /** The gateway's call path for a bot's view. */
+  tools: BotToolCaller;
+  credentials: Credentials;
+  /** Bot creations and deletions are published here (the gateway sends `tools/list_changed`). */
+  changes: EventBus<BotChange>;
+};

@@ -1,0 +1,23 @@
+/**
+ * The bot tools the gateway serves (SPEC G8): the list for a caller, calls, and a signal
+ * when bots are created or deleted (so the gateway can send `tools/list_changed`).
+ * @module
+ */
+import { botsInScope, scopeOf } from './bot-access.js';
+import type { BotDeps } from './bot-deps.js';
+import { botToolSchemas, listBotToolDefinitions } from './bot-tool-list.js';
+import { callBotTool } from './call-bot-tool.js';
+import type { BotTools } from './ports.js';
+
+/** Create the bot tools of one service. */
+export function createBotTools(deps: BotDeps): BotTools {
+  const schemas = botToolSchemas();
+  return {
+    async list(access) {
+      const scope = scopeOf(access);
+      return listBotToolDefinitions(scope, await botsInScope(deps, scope), schemas);
+    },
+    call: (name, args, context) => callBotTool(deps, name, args, context),
+    onChange: (listener) => deps.changes.subscribe((envelope) => listener(envelope.event)),
+  };
+}

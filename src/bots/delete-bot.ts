@@ -1,0 +1,18 @@
+/**
+ * Deleting a bot (SPEC B1, G8 `delete_bot`): its memories, skills, workflows, chat history,
+ * sampling usage and tokens go with it. Its view in the config file stays (the registry
+ * then reports it as config-only).
+ * @module
+ */
+import { UnknownBotError } from '../errors.js';
+import { deleteBotBySlug } from '../storage/bot-repo.js';
+import type { BotDeps } from './bot-deps.js';
+import { BotSlugSchema } from './bot-schemas.js';
+import { parseInput } from './parse-input.js';
+
+/** Delete bot `slug` and publish `deleted`; throws UnknownBotError when there is none. */
+export async function deleteBot({ db, changes }: Pick<BotDeps, 'db' | 'changes'>, slug: string): Promise<void> {
+  parseInput(BotSlugSchema, slug, 'bot slug');
+  if (!(await deleteBotBySlug(db, slug))) throw new UnknownBotError(slug);
+  changes.publish({ kind: 'deleted', slug });
+}

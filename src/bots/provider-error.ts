@@ -1,0 +1,48 @@
+/**
+ * What a provider failure says to a person: which provider, and whether it could not be
+ * reached, dropped the connection, or answered with an error. Never the credential.
+ * @module
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { toErrorInfo } from '../../machines/index.js';
+import { ProviderError } from '../errors.js';
+
+/** Connection errors that mean nothing answered at that address. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
+
+/** The first system or undici `code` (ECONNREFUSED, UND_ERR_SOCKET…) in an error's cause chain. */
+function causeCode(error: unknown): string | null {
+  for (let e = error, depth = 0; e instanceof Object && depth < 8; e = (e as { cause?: unknown }).cause, depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z_]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+  }
+  return null;
+}
+
+/** Map an `openai` client error (or any other) for the provider at `baseUrl` to a ProviderError. */
+export function toProviderError(error: unknown, baseUrl: string, timeoutMs: number): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const options = { cause: error };
+  if (error instanceof APIConnectionTimeoutError)
+    return new ProviderError(
+      'provider_unreachable',
+      `provider ${baseUrl} did not answer within ${timeoutMs} ms`,
+      options,
+    );
+  const code = causeCode(error);
+  if (error instanceof APIConnectionError && (code === null || UNREACHABLE.has(code)))
+    return new ProviderError(
+      'provider_unreachable',
+      `provider ${baseUrl} is unreachable${code ? ` (${code})` : ''}: check its baseUrl and that it is running`,
+      options,
+    );
+  if (code?.startsWith('UND_ERR'))
+    return new ProviderError(
+      'provider_failed',
+      `provider ${baseUrl} closed the connection before its answer was complete`,
+      options,
+    );
+  if (error instanceof APIError && error.status !== undefined)
+    return new ProviderError('provider_failed', `provider ${baseUrl} answered ${error.message}`, options);
+  return new ProviderError('provider_failed', `provider ${baseUrl} failed: ${toErrorInfo(error).message}`, options);
+}

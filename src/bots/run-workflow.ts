@@ -1,0 +1,104 @@
+/**
+ * Running a workflow (SPEC B3, G8 `trigger_workflow`): its steps in order, each through the
+ * bot's tool port (so each call is permissioned, sanitized and audited under the bot), each
+ * with a timeout. The run stops at the first step that fails, and its result names it.
+ * @module
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toErrorInfo } from '../../machines/index.js';
+import { raceSignal } from '../upstream/race-signal.js';
+import type { BotDeps } from './bot-deps.js';
+import { getWorkflow } from './get-workflow.js';
+import { parseInput } from './parse-input.js';
+import { renderValue } from './resolve-template.js';
+import { toolResultText } from './tool-result-text.js';
+import { RunWorkflowInputSchema, type WorkflowStep } from './workflow-schemas.js';
+
+/** What happened to one step; `skipped` steps come after the failed one. */
+export type WorkflowStepRun = {
+  id: string;
+  tool: string;
+  status: 'succeeded' | 'failed' | 'skipped';
+  durationMs: number | null;
+  result: CallToolResult | null;
+  error: string | null;
+};
+
+/** A finished run: `failedStep` and `error` say where and why it stopped; `output` is the last step's result. */
+export type WorkflowRun = {
+  bot: string;
+  workflow: string;
+  status: 'succeeded' | 'failed';
+  failedStep: string | null;
+  error: string | null;
+  steps: WorkflowStepRun[];
+  output: CallToolResult | null;
+};
+
+type Scope = { input: unknown; steps: Record<string, { result: CallToolResult; text: string }> };
+
+/** Run workflow `{ name, input? }` of bot `slug`; throws only for a bad request (unknown bot or workflow). */
+export async function runWorkflow(
+  deps: Pick<BotDeps, 'db' | 'tools' | 'limits'>,
+  slug: string,
+  request: unknown,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<WorkflowRun> {
+  const { name, input } = parseInput(RunWorkflowInputSchema, request, 'workflow run');
+  const workflow = await getWorkflow(deps, slug, name);
+  const scope: Scope = { input: input ?? {}, steps: {} };
+  const steps: WorkflowStepRun[] = [];
+  let failure: WorkflowStepRun | null = null;
+  for (const step of workflow.steps) {
+    if (failure) {
+      steps.push({ id: step.id, tool: step.tool, status: 'skipped', durationMs: null, result: null, error: null });
+      continue;
+    }
+    const run = await runStep(deps, slug, step, scope, signal);
+    steps.push(run);
+    if (run.status === 'failed') failure = run;
+  }
+  const last = steps.at(-1);
+  return {
+    bot: slug,
+    workflow: name,
+    status: failure ? 'failed' : 'succeeded',
+    failedStep: failure?.id ?? null,
+    error: failure?.error ?? null,
+    steps,
+    output: failure ? null : (last?.result ?? null),
+  };
+}
+
+async function runStep(
+  { tools, limits }: Pick<BotDeps, 'tools' | 'limits'>,
+  slug: string,
+  step: WorkflowStep,
+  scope: Scope,
+  outer: AbortSignal | undefined,
+): Promise<WorkflowStepRun> {
+  const timeoutMs = step.timeoutMs ?? limits.stepTimeoutMs;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
+  const started = performance.now();
+  const done = (result: CallToolResult | null, error: string | null): WorkflowStepRun => ({
+    id: step.id,
+    tool: step.tool,
+    status: error === null ? 'succeeded' : 'failed',
+    durationMs: Math.round(performance.now() - started),
+    result,
+    error: error === null ? null : `step "${step.id}" (${step.tool}) ${error}`,
+  });
+  try {
+    const args = renderValue(step.arguments, scope) as Record<string, unknown>;
+    const result = await raceSignal(tools.callTool(slug, step.tool, args, { signal }), signal);
+    const text = toolResultText(result);
+    if (result.isError) return done(result, `failed: ${text || 'the tool reported an error'}`);
+    scope.steps[step.id] = { result, text };
+    return done(result, null);
+  } catch (error) {
+    if (timeout.aborted) return done(null, `timed out after ${timeoutMs} ms`);
+    if (outer?.aborted) return done(null, 'was cancelled');
+    return done(null, `failed: ${toErrorInfo(error).message}`);
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Changing a bot (SPEC B1, section 7 `PATCH /api/bots/{slug}`). The slug never changes: it
+ * names the bot's view in the config file and its tokens.
+ * @module
+ */
+import { UnknownBotError } from '../errors.js';
+import { type BotValues, updateBotRow } from '../storage/bot-repo.js';
+import type { Db } from '../storage/create-db.js';
+import { type Bot, UpdateBotInputSchema } from './bot-schemas.js';
+import { requireBotRow, toBot } from './get-bot.js';
+import { parseInput } from './parse-input.js';
+import { providerColumns } from './provider-columns.js';
+
+/** Apply `patch` (absent: unchanged, null: cleared); throws UnknownBotError or BotInputError. */
+export async function updateBot({ db }: { db: Db }, slug: string, patch: unknown): Promise<Bot> {
+  const row = await requireBotRow(db, slug);
+  const input = parseInput(UpdateBotInputSchema, patch, 'bot update');
+  const values: Partial<BotValues> = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.category !== undefined ? { category: input.category } : {}),
+    ...(input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}),
+    ...(input.provider !== undefined ? providerColumns(input.provider) : {}),
+    ...(input.samplingBudgetTokens !== undefined ? { samplingBudgetTokens: input.samplingBudgetTokens } : {}),
+  };
+  const updated = await updateBotRow(db, row.id, values);
+  if (!updated) throw new UnknownBotError(slug);
+  return toBot(updated);
+}

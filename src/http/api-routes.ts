@@ -1,0 +1,77 @@
+/**
+ * Every route under `/api` (SPEC A1, A2, section 7) on one OpenAPIHono, so that one OpenAPI
+ * document lists them all. Authentication, rate limits and the body limit run before it
+ * (`create-app.ts`).
+ * @module
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { EventBus } from '../bus/create-event-bus.js';
+import type { ConfigWriter } from '../config/config-writer.js';
+import type { AppConfig } from '../config/schema.js';
+import type { HubEvent } from '../events/hub-event.js';
+import type { Gateway } from '../gateway/create-gateway.js';
+import type { Hub } from '../hub/create-hub.js';
+import type { Db } from '../storage/create-db.js';
+import { createApi } from './api-schemas.js';
+import { auditRoutes } from './audit-routes.js';
+import { callToolRoutes } from './call-tool-route.js';
+import { catalogRoutes } from './catalog-routes.js';
+import { configRoutes } from './config-routes.js';
+import { registerDocsRoutes } from './docs-routes.js';
+import { eventsRoute, eventsRouteSpec } from './events-route.js';
+import { importRoutes } from './import-routes.js';
+import { presetsRoutes } from './presets-routes.js';
+import { type ApprovePins, serverActionsRoutes } from './server-actions-routes.js';
+import type { SamplingUsage } from './server-view.js';
+import { serversRoutes } from './servers-routes.js';
+import { tokensRoutes } from './tokens-routes.js';
+
+/** What the API needs; the optional parts turn their routes on. */
+export type ApiDeps = {
+  hub: Hub;
+  /** The config in force. */
+  config: () => AppConfig;
+  bus: EventBus<HubEvent>;
+  heartbeatMs?: number;
+  /** Writes the config file: the routes that add, change, remove and import servers. */
+  writer?: ConfigWriter;
+  /** The environment presets' variables may come from. */
+  env?: NodeJS.ProcessEnv;
+  /** Test-tool goes through the gateway like an agent's call. */
+  gateway?: Gateway;
+  db?: Db;
+  pins?: ApprovePins;
+  sampling?: SamplingUsage;
+};
+
+/** The base path of the control API. */
+export const API_BASE = '/api';
+
+/** The `/api` app; mount it with `app.route('/', api)`. */
+export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
+  const { hub, config, bus, writer, gateway, db } = deps;
+  const api = createApi().basePath(API_BASE);
+  const env = deps.env ?? process.env;
+  const optional = {
+    ...(deps.pins ? { pins: deps.pins } : {}),
+    ...(deps.sampling ? { sampling: deps.sampling } : {}),
+  };
+  api.openapi(
+    eventsRouteSpec,
+    eventsRoute({ hub, config, bus, ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) }),
+  );
+  if (writer) api.route('/servers', importRoutes({ writer, env }));
+  api.route('/servers', serversRoutes({ hub, config, env, ...(writer ? { writer } : {}), ...optional }));
+  api.route('/servers', serverActionsRoutes({ hub, config, ...optional }));
+  api.route('/servers', catalogRoutes({ hub }));
+  if (gateway) api.route('/servers', callToolRoutes({ hub, config, gateway }));
+  api.route('/presets', presetsRoutes());
+  api.route('/config', configRoutes({ config, file: writer?.path ?? null }));
+  if (db) {
+    const onRevoke = gateway ? (id: string) => gateway.closeSessionsOf(id) : undefined;
+    api.route('/tokens', tokensRoutes({ db, config, ...(onRevoke ? { onRevoke } : {}) }));
+    api.route('/audit', auditRoutes({ db }));
+  }
+  registerDocsRoutes(api);
+  return api;
+}

@@ -1,0 +1,35 @@
+/**
+ * The server object every `/api/servers` route answers with: the status of section 7, the
+ * server's config entry with its secrets masked, and what sampling it has spent (X6).
+ * @module
+ */
+import type { AppConfig, ServerConfig } from '../config/schema.js';
+import { maskServerEntry } from '../guard/mask-secrets.js';
+import type { Hub } from '../hub/create-hub.js';
+import type { ServerStatus } from '../hub/server-status.js';
+
+/** Sampling spent per server (X6), and its reset. */
+export type SamplingUsage = { used(server: string): number; reset(server: string): Promise<void> };
+
+/** A server as the API shows it. */
+export type ServerView = Omit<ServerConfig, 'transport' | 'enabled' | 'samplingBudgetTokens'> &
+  ServerStatus & { samplingUsedTokens: number; samplingBudgetTokens: number | null };
+
+/** Builds server objects from the hub's status and config. */
+export function createServerViews(hub: Hub, config: () => AppConfig, sampling: SamplingUsage | undefined) {
+  const view = (status: ServerStatus): ServerView => {
+    const server = config().mcpServers[status.name];
+    const { transport: _transport, ...entry } = server ? maskServerEntry(server) : ({} as ServerConfig);
+    return {
+      ...(entry as Omit<ServerConfig, 'transport'>),
+      ...status,
+      samplingUsedTokens: sampling?.used(status.name) ?? 0,
+      samplingBudgetTokens: server?.samplingBudgetTokens ?? null,
+    };
+  };
+  return {
+    /** One server; UnknownServerError when it is not configured. */
+    one: (name: string): ServerView => view(hub.getServer(name)),
+    all: (): ServerView[] => hub.listServers().map(view),
+  };
+}
