@@ -7,6 +7,13 @@
 
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { createSamplingAnswerer } from './bots/answer-sampling.js';
+import type { BotDeps } from './bots/bot-deps.js';
+import { botLimits } from './bots/bot-limits.js';
+import { createBotPrompts } from './bots/create-bot-prompts.js';
+import { createBotTools } from './bots/create-bot-tools.js';
+import type { BotChange } from './bots/ports.js';
+import { reportBotSources } from './bots/report-bot-sources.js';
 import { createEventBus } from './bus/create-event-bus.js';
 import { createConfigWriter } from './config/config-writer.js';
 import { writeDefaultConfig } from './config/default-config.js';
@@ -33,6 +40,7 @@ import { createMetrics } from './metrics/create-metrics.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { auditBusEvents, startAuditRetention } from './storage/audit-retention.js';
 import { createAuditWriter } from './storage/audit-writer.js';
+import { findBotBySlug } from './storage/bot-repo.js';
 import { createDb, databaseUrlFor } from './storage/create-db.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
@@ -138,11 +146,17 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       log,
     });
     undo.push(() => budget.flush());
+    // The bots (B1–B4) without their tool port, which the gateway makes (it is its call path).
+    const botBase = { db: store.db, log: log.child({ mod: 'bots' }), limits: botLimits(), credentials };
+    const changes = createEventBus<BotChange>({}, (error) => log.error({ err: error }, 'bot listener failed'));
+    const answerSampling = createSamplingAnswerer(botBase);
+    const samplingRoute = (server: string) => currentConfig().mcpServers[server]?.sampling ?? 'client';
     // The hub's connections and the gateway's sessions meet here: one call tracker and one
     // session registry, shared by the upstream peer (the hub's side) and the gateway.
     const tracker = createCallTracker();
     const sessions = createSessionRegistry();
-    const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit });
+    const sampling = { route: samplingRoute, answer: answerSampling };
+    const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit, sampling });
     const hub = createHub({
       log,
       bus,
@@ -183,8 +197,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       budget,
       openUpstream: ({ serverId, config: server, peer: own }) =>
         connectUpstream({ serverId, config: server, peer: own, ...upstreamOptions() }),
+      // Gateway and bots meet only here, through the ports of src/bots/ports.ts.
+      bots: (caller) => {
+        const deps: BotDeps = { ...botBase, changes, tools: caller };
+        return { tools: createBotTools(deps), prompts: createBotPrompts(deps) };
+      },
+      botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
+      answerSampling,
     });
     undo.push(() => gateway.close());
+    const bots: BotDeps = { ...botBase, changes, tools: gateway.botToolCaller };
+    const reportBots = () => void reportBotSources(bots, currentConfig().bots).catch(() => undefined);
+    undo.push(bus.subscribe(({ event }) => (event.type === 'config_applied' ? reportBots() : undefined)));
     const persisted = await persistConnections({ hub, bus, db: store.db, log });
     undo.push(() => persisted.flush());
     const metrics = createMetrics({ hub, bus });
@@ -210,6 +234,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         sampling: budget,
         configWriter: writer,
         env,
+        bots,
         verifyToken:
           options.verifyToken ??
           createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
@@ -225,6 +250,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
 
     applier.warn(loaded.warnings);
     hub.applyConfig(config, { file: configPath });
+    reportBots();
     const watcher = watchConfig(configPath, {
       env,
       initial: config,

@@ -5,6 +5,7 @@
  * @module
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { BotDeps } from '../bots/bot-deps.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
@@ -14,6 +15,12 @@ import type { Hub } from '../hub/create-hub.js';
 import type { Db } from '../storage/create-db.js';
 import { createApi } from './api-schemas.js';
 import { auditRoutes } from './audit-routes.js';
+import { botChatRoutes } from './bot-chat-routes.js';
+import { botMemoryRoutes } from './bot-memory-routes.js';
+import { botSkillRoutes } from './bot-skill-routes.js';
+import { botViewRoutes } from './bot-view-routes.js';
+import { botWorkflowRoutes } from './bot-workflow-routes.js';
+import { botsRoutes } from './bots-routes.js';
 import { callToolRoutes } from './call-tool-route.js';
 import { catalogRoutes } from './catalog-routes.js';
 import { configRoutes } from './config-routes.js';
@@ -42,6 +49,8 @@ export type ApiDeps = {
   db?: Db;
   pins?: ApprovePins;
   sampling?: SamplingUsage;
+  /** The bots (registry, memories, skills, workflows, chat): turns on `/api/bots`. */
+  bots?: BotDeps;
 };
 
 /** The base path of the control API. */
@@ -71,6 +80,15 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
     const onRevoke = gateway ? (id: string) => gateway.closeSessionsOf(id) : undefined;
     api.route('/tokens', tokensRoutes({ db, config, ...(onRevoke ? { onRevoke } : {}) }));
     api.route('/audit', auditRoutes({ db }));
+  }
+  if (deps.bots) {
+    const bots = deps.bots;
+    api.route('/bots', botsRoutes({ bots, config, ...(writer ? { writer } : {}) }));
+    if (writer) api.route('/bots', botViewRoutes({ bots, config, writer }));
+    api.route('/bots', botMemoryRoutes({ bots }));
+    api.route('/bots', botSkillRoutes({ bots }));
+    api.route('/bots', botWorkflowRoutes({ bots }));
+    api.route('/bots', botChatRoutes({ bots }));
   }
   registerDocsRoutes(api);
   return api;

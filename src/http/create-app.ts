@@ -7,6 +7,7 @@
 import { type Context, Hono } from 'hono';
 import { except } from 'hono/combine';
 import type { Logger } from 'pino';
+import type { BotDeps } from '../bots/bot-deps.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
@@ -53,6 +54,8 @@ export type AppDeps = {
   configWriter?: ConfigWriter;
   /** The service's environment (preset variables may come from it). */
   env?: NodeJS.ProcessEnv;
+  /** The bots: turns on `/api/bots`. */
+  bots?: BotDeps;
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
@@ -72,6 +75,7 @@ export function createApp({
   sampling,
   configWriter,
   env,
+  bots,
 }: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
@@ -118,6 +122,7 @@ export function createApp({
       ...(db ? { db } : {}),
       ...(pins ? { pins } : {}),
       ...(sampling ? { sampling } : {}),
+      ...(bots ? { bots } : {}),
     }),
   );
   if (gateway) {
