@@ -15,12 +15,7 @@ import type { Hub } from '../hub/create-hub.js';
 import type { Db } from '../storage/create-db.js';
 import { createApi } from './api-schemas.js';
 import { auditRoutes } from './audit-routes.js';
-import { botChatRoutes } from './bot-chat-routes.js';
-import { botMemoryRoutes } from './bot-memory-routes.js';
-import { botSkillRoutes } from './bot-skill-routes.js';
-import { botViewRoutes } from './bot-view-routes.js';
-import { botWorkflowRoutes } from './bot-workflow-routes.js';
-import { botsRoutes } from './bots-routes.js';
+import { botRoutes } from './bot-routes.js';
 import { callToolRoutes } from './call-tool-route.js';
 import { catalogRoutes } from './catalog-routes.js';
 import { configRoutes } from './config-routes.js';
@@ -81,15 +76,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
     api.route('/tokens', tokensRoutes({ db, config, ...(onRevoke ? { onRevoke } : {}) }));
     api.route('/audit', auditRoutes({ db }));
   }
-  if (deps.bots) {
-    const bots = deps.bots;
-    api.route('/bots', botsRoutes({ bots, config, ...(writer ? { writer } : {}) }));
-    if (writer) api.route('/bots', botViewRoutes({ bots, config, writer }));
-    api.route('/bots', botMemoryRoutes({ bots }));
-    api.route('/bots', botSkillRoutes({ bots }));
-    api.route('/bots', botWorkflowRoutes({ bots }));
-    api.route('/bots', botChatRoutes({ bots }));
-  }
+  if (deps.bots) api.route('/bots', botRoutes({ bots: deps.bots, config, writer }));
   registerDocsRoutes(api);
   return api;
 }

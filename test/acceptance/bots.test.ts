@@ -101,7 +101,7 @@ describe('bots, wired', { timeout: 90_000 }, () => {
     // The audit is written in batches.
     const rows = await waitFor(async () => {
       const found = await audit('bot=reader&tool=list_directory');
-      return found.length > 0 && found;
+      return found.length > 0 ? found : null;
     });
     expect(rows[0]).toMatchObject({ eventType: 'tool_call', botId: 'reader', success: true });
     const history = await svc.api<{ chat: { messages: { role: string; toolName: string | null }[] } }>(
