@@ -10,8 +10,7 @@ import type { Logger } from 'pino';
 import { createSamplingAnswerer } from './bots/answer-sampling.js';
 import type { BotDeps } from './bots/bot-deps.js';
 import { botLimits } from './bots/bot-limits.js';
-import { createBotPrompts } from './bots/create-bot-prompts.js';
-import { createBotTools } from './bots/create-bot-tools.js';
+import { createBotSurface } from './bots/create-bot-surface.js';
 import type { BotChange } from './bots/ports.js';
 import { reportBotSources } from './bots/report-bot-sources.js';
 import { createEventBus } from './bus/create-event-bus.js';
@@ -147,15 +146,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     });
     undo.push(() => budget.flush());
     // The bots (B1–B4) without their tool port, which the gateway makes (it is its call path).
-    const botBase = { db: store.db, log: log.child({ mod: 'bots' }), limits: botLimits(), credentials };
     const changes = createEventBus<BotChange>({}, (error) => log.error({ err: error }, 'bot listener failed'));
-    const answerSampling = createSamplingAnswerer(botBase);
-    const samplingRoute = (server: string) => currentConfig().mcpServers[server]?.sampling ?? 'client';
+    const botBase = { db: store.db, log: log.child({ mod: 'bots' }), limits: botLimits(), credentials, changes };
+    const sampling = {
+      route: (server: string) => currentConfig().mcpServers[server]?.sampling ?? 'client',
+      answer: createSamplingAnswerer(botBase),
+    };
     // The hub's connections and the gateway's sessions meet here: one call tracker and one
     // session registry, shared by the upstream peer (the hub's side) and the gateway.
     const tracker = createCallTracker();
     const sessions = createSessionRegistry();
-    const sampling = { route: samplingRoute, answer: answerSampling };
     const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit, sampling });
     const hub = createHub({
       log,
@@ -198,17 +198,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       openUpstream: ({ serverId, config: server, peer: own }) =>
         connectUpstream({ serverId, config: server, peer: own, ...upstreamOptions() }),
       // Gateway and bots meet only here, through the ports of src/bots/ports.ts.
-      bots: (caller) => {
-        const deps: BotDeps = { ...botBase, changes, tools: caller };
-        return { tools: createBotTools(deps), prompts: createBotPrompts(deps) };
-      },
+      bots: (caller) => createBotSurface({ ...botBase, tools: caller }),
       botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
-      answerSampling,
+      answerSampling: sampling.answer,
     });
     undo.push(() => gateway.close());
-    const bots: BotDeps = { ...botBase, changes, tools: gateway.botToolCaller };
+    const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };
     const reportBots = () => void reportBotSources(bots, currentConfig().bots).catch(() => undefined);
-    undo.push(bus.subscribe(({ event }) => (event.type === 'config_applied' ? reportBots() : undefined)));
+    undo.push(bus.subscribe(({ event }) => event.type === 'config_applied' && reportBots()));
     const persisted = await persistConnections({ hub, bus, db: store.db, log });
     undo.push(() => persisted.flush());
     const metrics = createMetrics({ hub, bus });
