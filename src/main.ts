@@ -8,6 +8,12 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Logger } from 'pino';
+import { createSamplingAnswerer } from './bots/answer-sampling.js';
+import type { BotDeps } from './bots/bot-deps.js';
+import { botLimits } from './bots/bot-limits.js';
+import { createBotSurface } from './bots/create-bot-surface.js';
+import type { BotChange } from './bots/ports.js';
+import { reportBotSources } from './bots/report-bot-sources.js';
 import { createEventBus } from './bus/create-event-bus.js';
 import { createConfigWriter } from './config/config-writer.js';
 import { writeDefaultConfig } from './config/default-config.js';
@@ -34,6 +40,7 @@ import { trimHeapWhenIdle } from './runtime/trim-heap-when-idle.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { auditBusEvents, startAuditRetention } from './storage/audit-retention.js';
 import { createAuditWriter } from './storage/audit-writer.js';
+import { findBotBySlug } from './storage/bot-repo.js';
 import { createDb, databaseUrlFor } from './storage/create-db.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
@@ -121,17 +128,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       },
     };
 
-    // Bind first: a taken port fails fast with nothing started. Until the app is built,
-    // requests get 503.
-    const listening = { port: options.port ?? 7777, url: '' };
+    // Bind first: a taken port fails before anything starts (503 until the app is built).
     const host = options.host ?? '127.0.0.1';
-    const http = options.listen === false ? null : await listenHttp({ host, port: listening.port });
-    if (http) {
-      undo.push(() => http.close());
-      const address = http.address();
-      listening.port = address.port;
-      listening.url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-    }
+    const http = options.listen === false ? null : await listenHttp({ host, port: options.port ?? 7777 });
+    if (http) undo.push(() => http.close());
 
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
     // The config in force: every part reads it through `currentConfig`; `hub.applyConfig` replaces it.
@@ -156,11 +156,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       log,
     });
     undo.push(() => budget.flush());
+    // The bots (B1–B4) without their tool port, which the gateway makes (it is its call path).
+    const changes = createEventBus<BotChange>({}, (error) => log.error({ err: error }, 'bot listener failed'));
+    const botBase = { db: store.db, log: log.child({ mod: 'bots' }), limits: botLimits(), credentials, changes };
+    const sampling = {
+      route: (server: string) => currentConfig().mcpServers[server]?.sampling ?? 'client',
+      answer: createSamplingAnswerer(botBase),
+    };
     // The hub's connections and the gateway's sessions meet here: one call tracker and one
     // session registry, shared by the upstream peer (the hub's side) and the gateway.
     const tracker = createCallTracker();
     const sessions = createSessionRegistry();
-    const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit });
+    const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit, sampling });
     const hub = createHub({
       log,
       bus,
@@ -187,8 +194,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     undo.push(() => pins.stop());
     const prune = startAuditRetention({ db: store.db, days: () => currentConfig().audit.retentionDays, log });
     undo.push(() => clearInterval(prune));
-    const stopAuditingBus = auditBusEvents(bus, audit);
-    undo.push(stopAuditingBus);
+    undo.push(auditBusEvents(bus, audit));
     const gateway = createGateway({
       hub,
       bus,
@@ -201,8 +207,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       budget,
       openUpstream: ({ serverId, config: server, peer: own }) =>
         connectUpstream({ serverId, config: server, peer: own, ...upstreamOptions() }),
+      // Gateway and bots meet only here, through the ports of src/bots/ports.ts.
+      bots: (caller) => createBotSurface({ ...botBase, tools: caller }),
+      botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
+      answerSampling: sampling.answer,
     });
     undo.push(() => gateway.close());
+    const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };
+    const reportBots = () => void reportBotSources(bots, currentConfig().bots).catch(() => undefined);
+    undo.push(bus.subscribe(({ event }) => event.type === 'config_applied' && reportBots()));
     const persisted = await persistConnections({ hub, bus, db: store.db, log });
     undo.push(() => persisted.flush());
     const metrics = createMetrics({ hub, bus });
@@ -210,7 +223,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
     const applier = createConfigApplier({ hub, bus, log, configPath });
     const writer = createConfigWriter({ path: configPath, env, apply: applier.apply });
-
     const sweep = sweepIdleSessions({ gateway, config: currentConfig, log });
     undo.push(() => clearInterval(sweep));
 
@@ -229,12 +241,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
           adminToken: admin.token,
           metrics,
           gateway,
-          port: () => listening.port,
+          port: () => http.port,
           db: store.db,
           pins,
           sampling: budget,
           configWriter: writer,
           env,
+          bots,
           verifyToken:
             options.verifyToken ??
             createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
@@ -243,6 +256,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       // On stop, requests end before anything they would use.
       undo.push(() => http.close());
     }
+    reportBots();
     const watcher = watchConfig(configPath, {
       env,
       initial: config,
@@ -256,13 +270,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // After start-up and every later burst, the memory goes back once things are quiet.
     undo.push(trimHeapWhenIdle());
 
-    const url = listening.url;
+    const url = http?.url ?? '';
     log.info({ url, config: configPath, home }, 'boternity started');
 
     let stopping: Promise<void> | null = null;
     return {
       url,
-      port: listening.port,
+      port: http?.port ?? options.port ?? 7777,
       configPath,
       tokenSource: admin.source === 'env' ? 'from BOTERNITY_ADMIN_TOKEN' : `in ${admin.path}`,
       hub,

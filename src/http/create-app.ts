@@ -8,6 +8,7 @@
 import { type Context, Hono } from 'hono';
 import { except } from 'hono/combine';
 import type { Logger } from 'pino';
+import type { BotDeps } from '../bots/bot-deps.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
@@ -55,6 +56,8 @@ export type AppDeps = {
   configWriter?: ConfigWriter;
   /** The service's environment (preset variables may come from it). */
   env?: NodeJS.ProcessEnv;
+  /** The bots: turns on `/api/bots`. */
+  bots?: BotDeps;
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
@@ -74,6 +77,7 @@ export function createApp({
   sampling,
   configWriter,
   env,
+  bots,
   limiter,
 }: AppDeps): Hono {
   const app = new Hono();
@@ -123,6 +127,7 @@ export function createApp({
       ...(db ? { db } : {}),
       ...(pins ? { pins } : {}),
       ...(sampling ? { sampling } : {}),
+      ...(bots ? { bots } : {}),
     }),
   );
   return app;

@@ -9,7 +9,14 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
 import { formatJsonPath } from '../config/config-issues.js';
-import { ConfigError, type ConfigIssue, HubError, type HubErrorCode, RateLimitedError } from '../errors.js';
+import {
+  BotInputError,
+  ConfigError,
+  type ConfigIssue,
+  HubError,
+  type HubErrorCode,
+  RateLimitedError,
+} from '../errors.js';
 
 const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   config_invalid: 400,
@@ -71,10 +78,12 @@ export function errorReply(
   if (!(error instanceof HubError)) return null;
   const headers: Record<string, string> =
     error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
+  // A bot verb's own validation names each field, as the route schemas' does.
+  const issues = error instanceof BotInputError && error.issues.length > 0 ? { issues: error.issues } : {};
   const body =
     error instanceof ConfigError
       ? { error: { code: error.code, message: oneLine(error.message), issues: error.issues.map(apiIssue) } }
-      : { error: { code: error.code, message: error.message } };
+      : { error: { code: error.code, message: error.message, ...issues } };
   return { status: STATUS[error.code], body, headers };
 }
 

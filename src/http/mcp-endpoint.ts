@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import type { BotToolsAccess } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
 import { ForbiddenError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
@@ -102,11 +103,20 @@ export function createMcpEndpoint({ gateway, config, verify, limiter, port, log 
     if (!body.ok || !isInitializeRequest(body.value)) return writeRefusal(res, NO_SESSION);
     const id = randomUUID();
     const transport = new McpHttpTransport({ maxBodyBytes: maxBodyBytes(), serialize, newSessionId: () => id });
-    // An endpoint for a server or bot that is not configured is refused here (404).
+    const spec = specOf(route, caller);
+    // The bot tools and skills: every bot's on /mcp (a bot token: its own), the bot's on its endpoint.
+    const botAccess: BotToolsAccess | null =
+      route.kind === 'server'
+        ? null
+        : route.kind === 'bot' && spec.kind === 'bot'
+          ? { caller, bot: spec.slug }
+          : { caller };
+    // An endpoint for a server or bot that does not exist is refused here (404).
     const session = await gateway.openSession({
       id,
       transport,
-      spec: specOf(route, caller),
+      spec,
+      botAccess,
       label: path,
       owner: ownerOf(caller),
       clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,

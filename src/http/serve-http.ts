@@ -4,6 +4,10 @@ import type { AddressInfo } from 'node:net';
 /** A listening HTTP server whose `close()` also ends open SSE streams. */
 export type HttpServer = {
   address(): AddressInfo;
+  /** The port it listens on (the one picked, for port 0). */
+  readonly port: number;
+  /** Its base URL, `http://host:port`. */
+  readonly url: string;
   /** Start serving with `listener`; until then every request gets 503 (the service is starting). */
   handle(listener: RequestListener): void;
   close(): Promise<void>;
@@ -26,8 +30,12 @@ export function listenHttp({ host, port }: { host: string; port: number }): Prom
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const name = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({
         address: () => server.address() as AddressInfo,
+        port: address.port,
+        url: `http://${name}:${address.port}`,
         handle: (listener) => {
           serve = listener;
         },
