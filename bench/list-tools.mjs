@@ -94,9 +94,10 @@ const postOnce = (body) =>
     req.on('error', reject);
     req.end(body);
   });
+/** The upstreams' tools in a reply (/mcp also lists boternity's own bot tools). */
 const toolsOf = (text) => {
   const json = text.startsWith('{') ? text : /^data: (\{.*\})$/m.exec(text)?.[1];
-  return JSON.parse(json).result.tools;
+  return JSON.parse(json).result.tools.filter((t) => /^s\d+__/.test(t.name));
 };
 
 try {

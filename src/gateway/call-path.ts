@@ -39,4 +39,9 @@ export type CallPath = {
   readonly serversSettled: (session: AgentSession) => Promise<void>;
   /** Where our own failures are logged (the agent only gets `internal error`). */
   readonly log: Logger;
+  /**
+   * The last listing made from each view listing with bot items added: the same array while
+   * neither part changed, so the audit hashes it and the transport serializes it once.
+   */
+  readonly listings: WeakMap<readonly unknown[], { readonly key: string; readonly items: unknown[] }>;
 };

@@ -149,6 +149,7 @@ export function createGateway({
     serversSettled: createServersSettled({ bus, hub, config }),
     log: gatewayLog,
     bots: null,
+    listings: new WeakMap(),
   };
   const botToolCaller = createBotToolCaller({ path: core, now });
   const bots = serveBots ? serveBots(botToolCaller) : null;

@@ -35,8 +35,21 @@ export async function listItems<K extends keyof Lists>(
   const served: ServedView = path.views.view(session.spec);
   const own = served[kind]() as Lists[K];
   const items = (
-    kind === 'tools' || kind === 'prompts' ? [...own, ...(await listBotItems(path, session, served, kind))] : own
+    kind === 'tools' || kind === 'prompts'
+      ? withBotItems(path, own, await listBotItems(path, session, served, kind))
+      : own
   ) as Lists[K];
   path.audit?.record(auditRow('server', session, null, { eventType: AUDITED[kind], output: items }));
+  return items;
+}
+
+/** The view's listing followed by the bot items: the array made last time when neither changed. */
+function withBotItems(path: CallPath, own: readonly unknown[], bot: readonly unknown[]): unknown[] {
+  if (bot.length === 0) return own as unknown[];
+  const key = JSON.stringify(bot);
+  const last = path.listings.get(own);
+  if (last?.key === key) return last.items;
+  const items = [...own, ...bot];
+  path.listings.set(own, { key, items });
   return items;
 }

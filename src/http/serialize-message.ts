@@ -7,19 +7,38 @@ const CACHED_LENGTH = 64;
 export type Serialized = string | readonly Buffer[];
 
 /**
- * A serializer of outgoing messages that writes a large array in a result (a listing of a
- * cached view: the same array object each time) once, as UTF-8 bytes, and sends those
- * bytes again with later answers that carry the same array: no serializing, measuring or
- * copying of the listing per request. The bytes are what `JSON.stringify` gives. Shared by
- * every session of an endpoint; the arrays are held weakly.
+ * A serializer of outgoing messages that writes a large array in a result (a listing) from
+ * bytes it keeps: each item's JSON, weakly, by item, and the whole listing's by array. A
+ * `tools/list` is rebuilt per request from the same items (the view's tools, a few bot
+ * tools), so its bytes are put together from cache instead of serialized, measured and
+ * copied again. The bytes are what `JSON.stringify` gives. Shared by every session of an
+ * endpoint.
  */
 export function createMessageSerializer(): (message: JSONRPCMessage) => Serialized {
-  const cached = new WeakMap<object, Buffer>();
-  const bytesOf = (array: unknown[]): Buffer => {
-    let bytes = cached.get(array);
+  const listings = new WeakMap<object, Buffer>();
+  const items = new WeakMap<object, Buffer>();
+  const COMMA = Buffer.from(',');
+  const itemBytes = (item: unknown): Buffer => {
+    if (item === null || typeof item !== 'object') return Buffer.from(JSON.stringify(item) ?? 'null');
+    let bytes = items.get(item);
     if (bytes === undefined) {
-      bytes = Buffer.from(JSON.stringify(array));
-      cached.set(array, bytes);
+      // Inside an array, what JSON cannot write stands as null.
+      bytes = Buffer.from(JSON.stringify(item) ?? 'null');
+      items.set(item, bytes);
+    }
+    return bytes;
+  };
+  const bytesOf = (array: unknown[]): Buffer => {
+    let bytes = listings.get(array);
+    if (bytes === undefined) {
+      const parts: Buffer[] = [Buffer.from('[')];
+      for (let i = 0; i < array.length; i++) {
+        if (i > 0) parts.push(COMMA);
+        parts.push(itemBytes(array[i]));
+      }
+      parts.push(Buffer.from(']'));
+      bytes = Buffer.concat(parts);
+      listings.set(array, bytes);
     }
     return bytes;
   };

@@ -7,13 +7,15 @@
  * at the front of the queue and is retried later: rows are never dropped for a failed write.
  * @module
  */
-import { createHash, randomFillSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Client, InValue } from '@libsql/client';
 import { getTableColumns } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { canonicalJson } from './canonical-json.js';
 import type { Db } from './create-db.js';
+import { createListHasher } from './list-hasher.js';
 import { auditDirections, mcpAuditTable } from './schema.js';
+import { timeOrderedUuid } from './time-ordered-uuid.js';
 import { type BusyRetryOptions, withBusyRetry } from './with-busy-retry.js';
 
 /** One MCP event, as callers report it. Payloads are hashed, never stored. */
@@ -77,6 +79,8 @@ export const AUDIT_NAME_MAX = 256;
 // 16 bound parameters a row: stay well below SQLite's 32766 variables a statement.
 const MAX_ROWS_PER_STATEMENT = 1_000;
 const MAX_RETRY_DELAY_MS = 5_000;
+/** Arrays this long are hashed as listings (item by item, cached). */
+const LISTING_LENGTH = 64;
 
 /**
  * SHA-256 hex of the canonical JSON of `value` (object keys sorted at every depth), so key
@@ -97,19 +101,6 @@ export function boundName(name: string | null | undefined): string | null {
   if (name.length <= AUDIT_NAME_MAX) return name;
   const note = `… (${name.length} chars)`;
   return name.slice(0, AUDIT_NAME_MAX - note.length) + note;
-}
-
-/**
- * A UUIDv7 (RFC 9562): the time first, so new rows append to the primary-key index instead
- * of landing anywhere in it (a quarter less work per row than a random UUID).
- */
-export function timeOrderedUuid(atMs: number, bytes: Buffer = Buffer.alloc(16)): string {
-  randomFillSync(bytes, 6, 10);
-  bytes.writeUIntBE(atMs, 0, 6);
-  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x70;
-  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 type Queued = { entry: AuditEntry; at: Date };
@@ -137,16 +128,10 @@ export function createAuditWriter(
   let recorded: Queued[] = [];
   /** Hashed rows waiting for a successful write. */
   let queue: AuditInsert[] = [];
-  // A list answered from an unchanged view is the same array again: hash it once.
-  const listHashes = new WeakMap<object, string | null>();
-  const hashOf = (value: unknown): string | null => {
-    if (!Array.isArray(value)) return auditHash(value);
-    const known = listHashes.get(value);
-    if (known !== undefined) return known;
-    const hash = auditHash(value);
-    listHashes.set(value, hash);
-    return hash;
-  };
+  // Listings are large and made of the same items again: hashed item by item, from cache.
+  const hashList = createListHasher();
+  const hashOf = (value: unknown): string | null =>
+    Array.isArray(value) && value.length >= LISTING_LENGTH ? hashList(value) : auditHash(value);
   const sqlFor = new Map<number, string>();
   const insertSql = (rows: number) => {
     let sql = sqlFor.get(rows);

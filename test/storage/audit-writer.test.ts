@@ -9,7 +9,6 @@ import {
   type AuditEntry,
   auditHash,
   createAuditWriter,
-  timeOrderedUuid,
 } from '../../src/storage/audit-writer.js';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { mcpAuditTable } from '../../src/storage/schema.js';
@@ -34,15 +33,6 @@ describe('auditHash', () => {
 
   it('is null when absent', () => {
     expect(auditHash(undefined)).toBeNull();
-  });
-});
-
-describe('timeOrderedUuid', () => {
-  it('is a UUIDv7 whose text sorts by time', () => {
-    const ids = [1_700_000_000_000, 1_700_000_000_001, 1_800_000_000_000].map((at) => timeOrderedUuid(at));
-    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect([...ids].sort()).toEqual(ids);
-    expect(new Set(Array.from({ length: 1_000 }, () => timeOrderedUuid(1)))).toHaveProperty('size', 1_000);
   });
 });
 
@@ -217,18 +207,21 @@ describe('createAuditWriter', () => {
     });
   });
 
-  it('hashes after record() has returned, not in it, and a listed array only once', async () => {
+  it('hashes after record() has returned, not in it, and each listed item only once', async () => {
     const store = await open();
     const writer = createAuditWriter(store.db, { log: fakeLog(), batchMs: 60_000 });
     const toJSON = vi.fn(() => ({ name: 'listed' }));
-    const list = [{ toJSON }];
-    writer.record(entry({ eventType: 'tools_list', output: list }));
-    writer.record(entry({ eventType: 'tools_list', output: list }));
+    const items = [{ toJSON }, ...Array.from({ length: 99 }, (_, i) => ({ name: `t${i}` }))];
+    // The same listing again, and a new listing of the same items (as a rebuilt tools/list).
+    writer.record(entry({ eventType: 'tools_list', output: items }));
+    writer.record(entry({ eventType: 'tools_list', output: items }));
+    writer.record(entry({ eventType: 'tools_list', output: [...items] }));
     expect(toJSON).not.toHaveBeenCalled();
     await writer.flush();
     expect(toJSON).toHaveBeenCalledTimes(1);
     const rows = await store.db.select({ hash: mcpAuditTable.outputHash }).from(mcpAuditTable);
-    expect(rows.map((r) => r.hash)).toEqual([auditHash([{ name: 'listed' }]), auditHash([{ name: 'listed' }])]);
+    const expected = auditHash([{ name: 'listed' }, ...items.slice(1)]);
+    expect(rows.map((r) => r.hash)).toEqual([expected, expected, expected]);
     await writer.close();
   });
 
