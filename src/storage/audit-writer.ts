@@ -15,7 +15,7 @@ import { canonicalJson } from './canonical-json.js';
 import type { Db } from './create-db.js';
 import { createListHasher } from './list-hasher.js';
 import { auditDirections, mcpAuditTable } from './schema.js';
-import { timeOrderedUuid } from './time-ordered-uuid.js';
+import { createTimeOrderedUuid } from './time-ordered-uuid.js';
 import { type BusyRetryOptions, withBusyRetry } from './with-busy-retry.js';
 
 /** One MCP event, as callers report it. Payloads are hashed, never stored. */
@@ -158,7 +158,7 @@ export function createAuditWriter(
   // Flushes run one after another, so rows put back after a failure keep their order.
   let chain: Promise<void> = Promise.resolve();
 
-  const idBytes = Buffer.alloc(16);
+  const newId = createTimeOrderedUuid();
   const toRow = ({ entry, at }: Queued): AuditInsert => {
     let inputHash: string | null = null;
     let outputHash: string | null = null;
@@ -170,7 +170,7 @@ export function createAuditWriter(
       log.warn({ err: error, eventType: entry.eventType }, 'audit payload not hashable');
     }
     return {
-      id: timeOrderedUuid(at.getTime(), idBytes),
+      id: newId(at.getTime()),
       direction: entry.direction,
       eventType: boundName(entry.eventType) ?? '',
       serverName: boundName(entry.serverName),
