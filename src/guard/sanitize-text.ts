@@ -51,6 +51,20 @@ const STRIP_STEPS: readonly Step[] = [
 
 const MAX_PASSES = 8;
 
+/** Printable ASCII with tab, line feed and carriage return: no invisible, control or tag character is in it. */
+const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
+
+/** The padding patterns of each kind, built once. */
+const PADDING_PATTERNS = Object.fromEntries(
+  Object.entries(PADDING).map(([kind, { spaces, blankLines }]) => [
+    kind,
+    {
+      runs: new RegExp(`[ \\t\\u00A0\\u1680\\u2000-\\u200A\\u202F\\u205F\\u3000]{${spaces + 1},}`, 'g'),
+      blanks: new RegExp(`\\n(?:[ \\t]*\\r?\\n){${blankLines + 1},}`, 'g'),
+    },
+  ]),
+) as Record<SanitizeKind, { runs: RegExp; blanks: RegExp }>;
+
 function stripInvisible(text: string, flags: Set<string>): string {
   const visible = text.replace(INVISIBLE_UNICODE, '');
   if (visible !== text) flags.add('invisible_unicode');
@@ -77,9 +91,7 @@ function stripStructure(text: string, flags: Set<string>): string {
 }
 
 function collapsePadding(text: string, kind: SanitizeKind, flags: Set<string>): string {
-  const { spaces, blankLines } = PADDING[kind];
-  const runs = new RegExp(`[ \\t\\u00A0\\u1680\\u2000-\\u200A\\u202F\\u205F\\u3000]{${spaces + 1},}`, 'g');
-  const blanks = new RegExp(`\\n(?:[ \\t]*\\r?\\n){${blankLines + 1},}`, 'g');
+  const { runs, blanks } = PADDING_PATTERNS[kind];
   const out = text.replace(runs, ' ').replace(blanks, '\n\n');
   if (out !== text) flags.add('padding');
   return out;
@@ -103,8 +115,8 @@ function scanText(text: string): string {
 }
 
 /** Names of the instruction-like phrases in a text (hidden parts included), as `instruction:<name>`. */
-export function findInstructions(text: string): string[] {
-  const scanned = scanText(text);
+export function findInstructions(text: string, plain = PLAIN_ASCII.test(text)): string[] {
+  const scanned = plain ? text : scanText(text);
   return INSTRUCTION_PHRASES.filter((p) => p.pattern.test(scanned)).map((p) => `instruction:${p.name}`);
 }
 
@@ -112,11 +124,13 @@ export function findInstructions(text: string): string[] {
 export function sanitizeText(text: string, options: SanitizeOptions): SanitizeTextResult {
   const flags = new Set<string>();
   const maxLength = Math.max(0, options.maxLength ?? DEFAULT_MAX_LENGTH[options.kind]);
-  let out = stripInvisible(text, flags);
+  // Most text is plain ASCII, where no invisible, control or tag character can hide.
+  const plain = PLAIN_ASCII.test(text);
+  let out = plain ? text : stripInvisible(text, flags);
   out = stripStructure(out, flags);
   out = collapsePadding(out, options.kind, flags);
   out = truncate(out, maxLength, flags);
-  for (const flag of findInstructions(text)) flags.add(flag);
+  for (const flag of findInstructions(text, plain)) flags.add(flag);
   return {
     text: out,
     changed: out !== text,

@@ -182,8 +182,10 @@ export class McpStream {
     const body =
       held.length === 1 ? serialize(held[0] as JSONRPCMessage) : `[${held.map((m) => textOf(serialize(m))).join(',')}]`;
     if (typeof body === 'string') {
-      res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': Buffer.byteLength(body) });
-      res.end(body);
+      // Encoded once: its length is then known, with no second pass over a large answer.
+      const bytes = Buffer.from(body);
+      res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': bytes.length });
+      res.end(bytes);
       return;
     }
     res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': body.reduce((n, b) => n + b.length, 0) });
