@@ -3,9 +3,9 @@
  * many upstreams connect or agents are busy, and keeps the garbage of that time in the old
  * generation until it next needs room; a quiet service keeps the memory of its busiest
  * moment. Once the event loop has been nearly idle for `quietMs` after busier times, a full
- * collection frees the old generation, and a young one a tick later lets V8 shrink the
- * young generation (it does when it sees allocation has been slow since the last
- * collection). Once per quiet spell, so a busy service never pays.
+ * collection frees the old generation, and a young one `quietMs` later lets V8 shrink the
+ * young generation (it does when it has seen little allocation over its last 5 s). Once
+ * per quiet spell, so a busy service never pays.
  * @module
  */
 import { performance } from 'node:perf_hooks';
@@ -44,7 +44,9 @@ export function trimHeapWhenIdle({
   // Start-up itself was the first burst.
   let busySinceTrim = true;
   let quiet = 0;
-  let youngNext = false;
+  // After the full collection, the young one waits for a whole quiet spell more: V8 shrinks
+  // the young generation only when it has seen little allocation over its last 5 s.
+  let youngAt: number | null = null;
   let collected = false;
   return every(() => {
     const busy = utilization() >= idleBelow;
@@ -52,13 +54,13 @@ export function trimHeapWhenIdle({
     if (busy && !collected) {
       busySinceTrim = true;
       quiet = 0;
-      youngNext = false;
+      youngAt = null;
       return;
     }
     collected = false;
     quiet += everyMs;
-    if (youngNext) {
-      youngNext = false;
+    if (youngAt !== null && quiet >= youngAt) {
+      youngAt = null;
       collect.young();
       collected = true;
       return;
@@ -67,7 +69,7 @@ export function trimHeapWhenIdle({
     busySinceTrim = false;
     collect.full();
     collected = true;
-    youngNext = true;
+    youngAt = quiet + quietMs;
   }, everyMs);
 }
 

@@ -38,29 +38,32 @@ describe('trimHeapWhenIdle', () => {
     expect(t.collections()).toBe('');
     t.tick(0);
     expect(t.collections()).toBe('full');
+    t.tick(0, 0);
+    expect(t.collections()).toBe('full');
     t.tick(0, 0, 0, 0, 0, 0);
     expect(t.collections()).toBe('full young');
   });
 
   it('waits for a whole quiet spell after each busy time, and never collects while busy', () => {
     const t = driven();
-    t.tick(0, 0, 0, 0);
+    t.tick(0, 0, 0, 0, 0, 0);
     expect(t.collections()).toBe('full young');
     t.tick(0.5, 0.3, 0.2, 0.9);
     t.tick(0, 0, 0.2, 0, 0);
     expect(t.collections()).toBe('full young');
     t.tick(0);
     expect(t.collections()).toBe('full young full');
-    t.tick(0);
-    expect(t.collections()).toBe('full young full young');
+    // Busy again before the young collection was due: it waits for the next spell.
+    t.tick(0, 0.4, 0, 0, 0);
+    expect(t.collections()).toBe('full young full full');
   });
 
   it('does not count the time of its own collections as busy', () => {
     const t = driven();
     t.tick(0, 0, 0);
-    t.tick(0.2, 0.2);
+    t.tick(0.2, 0, 0);
     expect(t.collections()).toBe('full young');
-    t.tick(0, 0, 0, 0, 0, 0);
+    t.tick(0.2, 0, 0, 0, 0, 0);
     expect(t.collections()).toBe('full young');
   });
 
