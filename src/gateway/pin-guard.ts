@@ -16,7 +16,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
-import { findShadowing, type OtherTool, toolFingerprint } from '../guard/tool-fingerprint.js';
+import { findShadowing, type OtherTool, pinnedFields, toolFingerprint } from '../guard/tool-fingerprint.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
 import type { Db } from '../storage/create-db.js';
@@ -116,14 +116,14 @@ export function createPinGuard({ db, bus, log, hub, policy }: PinGuardDeps): Pin
     const hash = fingerprint(tool);
     const pin = pins.get(key);
     if (!pin) {
-      await insertPin(db, server, tool.name, hash);
+      await insertPin(db, server, tool.name, hash, pinnedFields(tool));
       pins.set(key, { server, tool: tool.name, hash, status: 'pinned', pendingHash: null });
       shadowsOf(server, tool, hash);
       return;
     }
     // Unchanged, or a change already reported (a tool that changes back stays quarantined).
     if (hash === pin.hash || (pin.status === 'quarantined' && pin.pendingHash === hash)) return;
-    await quarantinePin(db, server, tool.name, hash);
+    await quarantinePin(db, server, tool.name, hash, { fields: pinnedFields(tool) });
     pins.set(key, { ...pin, status: 'quarantined', pendingHash: hash });
     const shadows = shadowsOf(server, tool, hash);
     const current = policy();
