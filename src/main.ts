@@ -6,6 +6,7 @@
  */
 
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus/create-event-bus.js';
 import { createConfigWriter } from './config/config-writer.js';
@@ -19,12 +20,15 @@ import { createSamplingBudget } from './gateway/sampling-budget.js';
 import type { VerifyToken } from './guard/caller.js';
 import { createApp } from './http/create-app.js';
 import { serveHttp } from './http/serve-http.js';
+import { loadUiAssets } from './http/ui-assets.js';
+import { createUiSessions } from './http/ui-sessions.js';
 import { createConfigApplier } from './hub/apply-config-change.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import type { HubEvent } from './hub/hub-event.js';
 import { persistConnections } from './hub/persist-connections.js';
 import { createLogger } from './log/create-logger.js';
 import { createMetrics } from './metrics/create-metrics.js';
+import { packageRoot } from './package-root.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { auditBusEvents, startAuditRetention } from './storage/audit-retention.js';
 import { createAuditWriter } from './storage/audit-writer.js';
@@ -58,6 +62,8 @@ export type Service = {
   port: number;
   configPath: string;
   tokenSource: string;
+  /** The web UI's one-time sign-in link (a secret: printed, never logged); null without HTTP. */
+  signInUrl: string | null;
   hub: Hub;
   gateway: Gateway;
   stop(reason?: string): Promise<void>;
@@ -168,6 +174,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
 
     // Bind before starting any upstream: a taken port fails fast with nothing to clean up.
     const listening = { port: options.port ?? 7777, url: '' };
+    // The web UI's sessions live as long as this run (ADR 011); the link's code is masked in the log.
+    const uiSessions = createUiSessions();
+    const signInCode = uiSessions.issueCode();
+    secrets.add(signInCode);
     if (options.listen !== false) {
       const app = createApp({
         hub,
@@ -182,6 +192,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         sampling: budget,
         configWriter: writer,
         env,
+        ui: { sessions: uiSessions, assets: loadUiAssets(join(packageRoot(), 'dist', 'ui')) },
         verifyToken:
           options.verifyToken ??
           createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
@@ -216,6 +227,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       port: listening.port,
       configPath,
       tokenSource: admin.source === 'env' ? 'from BOTERNITY_ADMIN_TOKEN' : `in ${admin.path}`,
+      signInUrl: url ? `${url}/ui/sign-in?code=${signInCode}` : null,
       hub,
       gateway,
       stop(reason = 'stop') {

@@ -53,6 +53,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   });
   const lines = [
     `boternity is running`,
+    `  web UI       ${service.signInUrl ?? `${service.url}/`}`,
     `  control API  ${service.url}/api/servers`,
     `  events       ${service.url}/api/events`,
     `  MCP endpoint ${service.url}/mcp`,

@@ -15,6 +15,7 @@ import type { Hub } from '../hub/create-hub.js';
 import type { HubEvent } from '../hub/hub-event.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
+import { acceptSession } from './accept-session.js';
 import { API_BASE, createApiRoutes } from './api-routes.js';
 import { PUBLIC_DOCS_PATHS } from './docs-routes.js';
 import { toErrorResponse } from './http-errors.js';
@@ -25,6 +26,9 @@ import { requireOrigin } from './require-origin.js';
 import { requireAdmin, requireToken } from './require-token.js';
 import type { ApprovePins } from './server-actions-routes.js';
 import type { SamplingUsage } from './server-view.js';
+import type { UiAssets } from './ui-assets.js';
+import { uiRoutes } from './ui-routes.js';
+import type { UiSessions } from './ui-sessions.js';
 
 /** What the app needs. */
 export type AppDeps = {
@@ -50,6 +54,8 @@ export type AppDeps = {
   configWriter?: ConfigWriter;
   /** The service's environment (preset variables may come from it). */
   env?: NodeJS.ProcessEnv;
+  /** The web UI at `/` and its sign-in; its session cookie then also opens `/api`. */
+  ui?: { sessions: UiSessions; assets: UiAssets };
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
@@ -68,6 +74,7 @@ export function createApp({
   sampling,
   configWriter,
   env,
+  ui,
 }: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
@@ -94,7 +101,11 @@ export function createApp({
   const body = limitBody({ maxBytes: () => hub.config().http.maxBodyBytes });
   const publicPaths = new Set(PUBLIC_DOCS_PATHS.map((path) => `${API_BASE}${path}`));
   const isPublic = (c: Context) => c.req.method === 'GET' && publicPaths.has(c.req.path);
-  app.use(`${API_BASE}/*`, except(isPublic, anyCaller, adminOnly, limit, body));
+  // Browsers share cookies across a host's ports: the name keeps two services apart.
+  const cookieName = () => (port ? `bnity_session_${port()}` : 'bnity_session');
+  const apiCaller = ui ? acceptSession({ sessions: ui.sessions, cookieName, bearer: anyCaller }) : anyCaller;
+  app.use(`${API_BASE}/*`, except(isPublic, apiCaller, adminOnly, limit, body));
+  if (ui) app.route('/', uiRoutes({ ...ui, adminToken, cookieName }));
   if (metrics) {
     app.use('/metrics', anyCaller, adminOnly);
     app.get('/metrics', async (c) =>
