@@ -72,10 +72,16 @@ function FieldInput({
     );
   return (
     <div class="field">
-      <label for={id}>
-        {field.name}
-        {field.required && <span aria-hidden="true"> *</span>}
-      </label>
+      {/* The star stays out of the label: `required` on the control says it to assistive technology. */}
+      <span>
+        <label for={id}>{field.name}</label>
+        {field.required && (
+          <span class="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+      </span>
       {input}
       <span id={hint} class="note">
         {field.type}
@@ -129,7 +135,8 @@ export function ToolTestForm({
     }
   };
   return (
-    <form class="tool-form" onSubmit={run} aria-label={`Run ${tool}`}>
+    // Checked by toArguments, whose messages name the field and are announced (not the browser's bubbles).
+    <form class="tool-form" onSubmit={run} aria-label={`Run ${tool}`} noValidate>
       {fields.map((field) => (
         <FieldInput
           key={field.name}

@@ -19,6 +19,7 @@ export function AuditPage({ api }: { api: ApiClient }) {
   const [form, setForm] = useState<Record<string, string>>({ limit: '100' });
   const [filters, setFilters] = useState<AuditQuery>({ limit: '100' });
   const log = useLoad(() => api.audit(filters), [filters]);
+  const count = log.data?.entries.length ?? 0;
   const set = (key: string) => (e: Event) =>
     setForm((f) => ({ ...f, [key]: (e.currentTarget as HTMLInputElement).value }));
   const apply = (event: Event) => {
@@ -71,7 +72,7 @@ export function AuditPage({ api }: { api: ApiClient }) {
       </form>
       <ErrorNote error={log.error} />
       <p class="summary" aria-live="polite">
-        {log.loading ? 'Loading…' : `${log.data?.entries.length ?? 0} entries, newest first`}
+        {log.loading ? 'Loading…' : `${count} ${count === 1 ? 'entry' : 'entries'}, newest first`}
       </p>
       <div class="table-wrap">
         <table class="audit">

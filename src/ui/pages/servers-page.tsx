@@ -40,9 +40,13 @@ function ServerRow({ api, server, act }: { api: ApiClient; server: LiveServer; a
         )}
         {server.state === 'disabled' && server.disabledReason && <div class="note">{server.disabledReason}</div>}
       </td>
-      <td class="error-cell">{server.lastError}</td>
-      <td class="num">{server.pingLatencyMs === null ? '–' : `${Math.round(server.pingLatencyMs)} ms`}</td>
-      <td class="num">
+      <td class="error-cell" data-label="last error">
+        {server.lastError}
+      </td>
+      <td class="num" data-label="ping">
+        {server.pingLatencyMs === null ? '–' : `${Math.round(server.pingLatencyMs)} ms`}
+      </td>
+      <td class="num" data-label="tools / resources / prompts">
         {server.toolCount} / {server.resourceCount} / {server.promptCount}
       </td>
       <td class="actions">
@@ -104,9 +108,7 @@ export function ServersPage({ api }: { api: ApiClient }) {
               <th scope="col">state</th>
               <th scope="col">last error</th>
               <th scope="col">ping</th>
-              <th scope="col">
-                <abbr title="tools / resources / prompts">offers</abbr>
-              </th>
+              <th scope="col">tools / resources / prompts</th>
               <th scope="col">
                 <span class="visually-hidden">actions</span>
               </th>
