@@ -13,6 +13,10 @@ export type HubErrorCode =
   | 'unknown_bot'
   | 'upstream_unavailable'
   | 'upstream_failed'
+  | 'upstream_timeout'
+  | 'unattributed'
+  | 'unsupported'
+  | 'budget_spent'
   | 'rate_limited'
   | 'unauthorized'
   | 'forbidden'
@@ -82,6 +86,84 @@ export class RateLimitedError extends HubError {
   constructor(readonly retryAfterSeconds: number) {
     super('rate_limited', `rate limit exceeded, retry after ${retryAfterSeconds}s`);
   }
+}
+
+/** A view of a bot that is not in the config's `bots` (the registry's bots: {@link UnknownBotError}). */
+export class UnconfiguredBotError extends HubError {
+  constructor(readonly slug: string) {
+    super('unknown_bot', `bot "${slug}" is not configured`);
+  }
+}
+
+/**
+ * The upstream went away during a relayed request (`why`: "closed the connection", "went
+ * reconnecting"), or its connection failed it ("failed", with the transport's error as `cause`).
+ */
+export class UpstreamLostError extends HubError {
+  constructor(
+    readonly server: string,
+    why: string,
+    options?: { cause: unknown },
+  ) {
+    super('upstream_failed', `server "${server}" ${why} during the call`, options);
+  }
+}
+
+/** A `scope: "session"` connection that could not be opened for the agent session asking. */
+export class SessionUpstreamError extends HubError {
+  constructor(
+    readonly server: string,
+    options: { cause: unknown },
+  ) {
+    const why = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super('upstream_failed', `server "${server}" could not be opened for this session: ${why}`, options);
+  }
+}
+
+/** The upstream did not answer a relayed request within its `requestTimeoutMs`. */
+export class UpstreamTimeoutError extends HubError {
+  constructor(
+    readonly server: string,
+    readonly timeoutMs: number,
+  ) {
+    super('upstream_timeout', `server "${server}" did not answer within ${timeoutMs} ms`);
+  }
+}
+
+/** A name or URI that the caller's view does not route (unknown, filtered, quarantined or down). */
+export class NotInViewError extends HubError {
+  constructor(what: 'tool' | 'prompt' | 'resource', name: string) {
+    super('bad_request', `${what} "${quoted(name)}" is not available in this view`);
+  }
+}
+
+/** A server-to-client request boternity cannot tie to one agent session (G6). */
+export class UnattributedRequestError extends HubError {
+  constructor(message: string) {
+    super('unattributed', message);
+  }
+}
+
+/** The agent session did not declare the capability an upstream's request needs. */
+export class AgentUnsupportedError extends HubError {
+  constructor(readonly capability: string) {
+    super('unsupported', `the agent session does not support ${capability}`);
+  }
+}
+
+/** A server's sampling budget (X6) cannot cover a request. */
+export class SamplingBudgetSpentError extends HubError {
+  constructor(message: string) {
+    super('budget_spent', message);
+  }
+}
+
+/** Longest name or URI echoed back in an error: longer ones are shortened, never echoed whole. */
+const ECHO_MAX = 200;
+
+/** `text` as it may appear in an error message (at most {@link ECHO_MAX} characters). */
+export function quoted(text: string): string {
+  return text.length <= ECHO_MAX ? text : `${text.slice(0, ECHO_MAX)}… (${text.length} characters)`;
 }
 
 /**

@@ -13,10 +13,16 @@ import { createConfigWriter } from './config/config-writer.js';
 import { writeDefaultConfig } from './config/default-config.js';
 import { loadConfigDetailed } from './config/load-config.js';
 import { resolveConfigPath, resolveHome } from './config/resolve-paths.js';
+import type { AppConfig } from './config/schema.js';
 import { watchConfig } from './config/watch-config.js';
+import type { HubEvent } from './events/hub-event.js';
+import { createCallTracker } from './gateway/call-tracker.js';
 import { createGateway, type Gateway } from './gateway/create-gateway.js';
 import { createPinGuard } from './gateway/pin-guard.js';
 import { createSamplingBudget } from './gateway/sampling-budget.js';
+import { createSessionRegistry } from './gateway/session-registry.js';
+import { sweepIdleSessions } from './gateway/sweep-idle-sessions.js';
+import { createUpstreamPeer } from './gateway/upstream-peer.js';
 import type { VerifyToken } from './guard/caller.js';
 import { createApp } from './http/create-app.js';
 import { serveHttp } from './http/serve-http.js';
@@ -24,7 +30,6 @@ import { loadUiAssets } from './http/ui-assets.js';
 import { createUiSessions } from './http/ui-sessions.js';
 import { createConfigApplier } from './hub/apply-config-change.js';
 import { createHub, type Hub } from './hub/create-hub.js';
-import type { HubEvent } from './hub/hub-event.js';
 import { persistConnections } from './hub/persist-connections.js';
 import { createLogger } from './log/create-logger.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -66,6 +71,8 @@ export type Service = {
   signInUrl: string | null;
   hub: Hub;
   gateway: Gateway;
+  /** The config in force. */
+  config: () => AppConfig;
   stop(reason?: string): Promise<void>;
 };
 
@@ -118,51 +125,71 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     };
 
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
+    // The config in force: every part reads it through `currentConfig`; `hub.applyConfig` replaces it.
+    let inForce = config;
+    const currentConfig = (): AppConfig => inForce;
     const upstreamOptions = () => ({
       log,
       ledger,
-      stderrLines: hub.config().logs.stderrLines,
-      graceMs: hub.config().shutdown.graceMs,
+      stderrLines: currentConfig().logs.stderrLines,
+      graceMs: currentConfig().shutdown.graceMs,
       credentials,
     });
-    // The hub's connections relay to the gateway's sessions, and the gateway reads the
-    // hub: the peer is looked up when a connection opens, after both exist.
-    const late: { gateway?: Gateway } = {};
-    const hub = createHub({
-      log,
-      bus,
-      open: ({ serverId, config: server, signal, stderr }) =>
-        connectUpstream({ serverId, config: server, signal, stderr, peer: late.gateway?.peer, ...upstreamOptions() }),
-    });
-    undo.push(() => hub.stop());
-    // Rug-pull pins (X5): following the bus before the hub connects anything.
-    const pins = createPinGuard({ db: store.db, bus, log, hub, policy: () => hub.config().pins.policy });
-    await pins.start();
-    undo.push(() => pins.stop());
-    // Audit (X7): batched writes, flushed on shutdown; rows past the retention are pruned.
+    // Audit (X7): batched writes, flushed on shutdown (after everything that audits has stopped).
     const audit = createAuditWriter(store.db, { log });
     undo.push(() => audit.close());
-    const prune = startAuditRetention({ db: store.db, days: () => hub.config().audit.retentionDays, log });
-    undo.push(() => clearInterval(prune));
-    const stopAuditingBus = auditBusEvents(bus, audit);
-    undo.push(stopAuditingBus);
     const budget = await createSamplingBudget({
       db: store.db,
-      budgetOf: (server) => hub.config().mcpServers[server]?.samplingBudgetTokens,
+      budgetOf: (server) => currentConfig().mcpServers[server]?.samplingBudgetTokens,
       log,
     });
     undo.push(() => budget.flush());
+    // The hub's connections and the gateway's sessions meet here: one call tracker and one
+    // session registry, shared by the upstream peer (the hub's side) and the gateway.
+    const tracker = createCallTracker();
+    const sessions = createSessionRegistry();
+    const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit });
+    const hub = createHub({
+      log,
+      bus,
+      config: {
+        get: currentConfig,
+        set: (next) => {
+          inForce = next;
+        },
+      },
+      open: ({ serverId, config: server, signal, stderr }) =>
+        connectUpstream({ serverId, config: server, signal, stderr, peer, ...upstreamOptions() }),
+    });
+    undo.push(() => hub.stop());
+    // Rug-pull pins (X5): following the bus before the hub connects anything.
+    const pins = createPinGuard({
+      db: store.db,
+      bus,
+      log,
+      hub,
+      servers: () => Object.keys(currentConfig().mcpServers),
+      policy: () => currentConfig().pins.policy,
+    });
+    await pins.start();
+    undo.push(() => pins.stop());
+    const prune = startAuditRetention({ db: store.db, days: () => currentConfig().audit.retentionDays, log });
+    undo.push(() => clearInterval(prune));
+    const stopAuditingBus = auditBusEvents(bus, audit);
+    undo.push(stopAuditingBus);
     const gateway = createGateway({
       hub,
       bus,
       log,
+      config: currentConfig,
+      tracker,
+      sessions,
       pins,
       audit,
       budget,
-      openUpstream: ({ serverId, config: server, peer }) =>
-        connectUpstream({ serverId, config: server, peer, ...upstreamOptions() }),
+      openUpstream: ({ serverId, config: server, peer: own }) =>
+        connectUpstream({ serverId, config: server, peer: own, ...upstreamOptions() }),
     });
-    late.gateway = gateway;
     undo.push(() => gateway.close());
     const persisted = await persistConnections({ hub, bus, db: store.db, log });
     undo.push(() => persisted.flush());
@@ -181,6 +208,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     if (options.listen !== false) {
       const app = createApp({
         hub,
+        config: currentConfig,
         bus,
         log,
         adminToken: admin.token,
@@ -203,11 +231,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       listening.port = address.port;
       listening.url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     }
-    const sweep = sweepIdleSessions(gateway, hub, log, config.gateway.sessionIdleMs);
+    const sweep = sweepIdleSessions({ gateway, config: currentConfig, log });
     undo.push(() => clearInterval(sweep));
 
     applier.warn(loaded.warnings);
-    hub.applyConfig(config);
+    hub.applyConfig(config, { file: configPath });
     const watcher = watchConfig(configPath, {
       env,
       initial: config,
@@ -230,6 +258,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       signInUrl: url ? `${url}/ui/sign-in?code=${signInCode}` : null,
       hub,
       gateway,
+      config: currentConfig,
       stop(reason = 'stop') {
         stopping ??= (async () => {
           log.info({ reason }, 'boternity stopping');
@@ -245,18 +274,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     log.flush();
     throw error;
   }
-}
-
-/** Close agent sessions idle past `gateway.sessionIdleMs`, checking a few times per period. */
-function sweepIdleSessions(gateway: Gateway, hub: Hub, log: Logger, idleMs: number): NodeJS.Timeout {
-  const every = Math.min(60_000, Math.max(1_000, Math.floor(idleMs / 4)));
-  const timer = setInterval(() => {
-    void gateway.closeIdle(hub.config().gateway.sessionIdleMs).then((closed) => {
-      if (closed > 0) log.info({ closed }, 'closed idle agent sessions');
-    });
-  }, every);
-  timer.unref();
-  return timer;
 }
 
 /** End the stdio children a crashed run left behind (their pids are in the ledger). */

@@ -1,26 +1,12 @@
 /**
- * `bnity`: dispatch to a command group. Exit codes (SPEC section 7): 0 success, 1
- * failure, 2 usage error; errors go to stderr in one line that says what to do.
+ * `bnity`: parse the command line and run one command. Exit codes (SPEC section 7): 0
+ * success, 1 failure, 2 usage error; errors go to stderr in one line that says what to do.
  * @module
  */
+import { CommanderError } from 'commander';
 import { HubError } from '../errors.js';
-import { mcpCommand } from './mcp-command.js';
-import { serveCommand } from './serve-command.js';
-import { tokenCommand } from './token-command.js';
+import { buildProgram } from './build-program.js';
 import { UsageError } from './usage-error.js';
-
-const HELP = `Usage: bnity <command> [options]
-
-Commands:
-  serve [--config PATH] [--home DIR] [--host H] [--port N]   run the service
-  mcp list|status [--json]                                   show supervised servers
-  mcp serve --stdio [--bot SLUG | --server NAME]             serve MCP on stdin/stdout
-  mcp approve SERVER TOOL                                    lift a rug-pull quarantine
-  mcp budget reset SERVER                                    reset a server's sampling budget
-  mcp credential set|list|remove [NAME]                      keystore of outgoing credentials
-  token create [--bot SLUG] [--name NAME] | list | revoke ID make and revoke API tokens
-
-Run 'bnity <command> --help' for a command's options.`;
 
 /** One line that says what went wrong and, for errors we did not raise on purpose, where. */
 function oneLine(error: unknown): string {
@@ -38,27 +24,21 @@ function oneLine(error: unknown): string {
 }
 
 /** Run the CLI with `argv` (without node and script); resolves with the exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let code = 0;
+  const program = buildProgram(env, async (command) => {
+    code = await command();
+  });
   try {
-    switch (command) {
-      case 'serve':
-        return await serveCommand(rest);
-      case 'mcp':
-        return await mcpCommand(rest);
-      case 'token':
-        return await tokenCommand(rest);
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        process.stdout.write(`${HELP}\n`);
-        return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command "${command}": run 'bnity --help' for the list`);
-    }
+    await program.parseAsync([...argv], { from: 'user' });
+    return code;
   } catch (error) {
+    if (error instanceof CommanderError) {
+      // `--help` asked for: 0. A group run without its subcommand printed its help: usage error.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      if (error.code === 'commander.help') return 2;
+    }
     process.stderr.write(`bnity: ${oneLine(error)}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    return error instanceof UsageError || error instanceof CommanderError ? 2 : 1;
   }
 }

@@ -1,51 +1,77 @@
 /**
  * `bnity mcp serve --stdio`: serve the aggregated view (or one bot's, or one server's) to
  * a client that launches boternity as its MCP server, the way Claude Desktop does
- * (SPEC G1). stdout carries MCP; logs go to stderr.
+ * (SPEC G1, A4). When a service runs in the data directory it bridges to that service;
+ * only when none does it runs its own supervision. stdout carries MCP; logs go to stderr.
  * @module
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js';
-import { createLogger } from '../log/create-logger.js';
-import { startService } from '../main.js';
-import { parseFlags } from './parse-flags.js';
+import { HubError } from '../errors.js';
+import type { ViewSpec } from '../gateway/effective-servers.js';
+import { readHomeOwner } from '../storage/home-lock.js';
+import { resolveTarget, type Target, type TargetFlags } from './resolve-target.js';
 import { UsageError } from './usage-error.js';
 
-const HELP = `Usage: bnity mcp serve --stdio [--bot SLUG | --server NAME] [--config PATH] [--home DIR]
-
-Serves MCP on stdin/stdout; logs go to stderr. It runs its own supervision from the config,
-so give it a home no running 'bnity serve' uses (or point the client at that service's /mcp).`;
+type ServeFlags = TargetFlags & { stdio?: boolean; bot?: string; server?: string };
 
 /** Run `bnity mcp serve`. */
-export async function mcpServeCommand(argv: readonly string[]): Promise<number> {
-  const values = parseFlags(
-    argv,
-    {
-      stdio: { type: 'boolean' },
-      bot: { type: 'string' },
-      server: { type: 'string' },
-      config: { type: 'string' },
-      home: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    'mcp serve',
-  );
-  if (values.help) {
-    process.stderr.write(`${HELP}\n`);
-    return 0;
-  }
-  if (!values.stdio) throw new UsageError(`'bnity mcp serve' needs --stdio (over HTTP, 'bnity serve' serves /mcp)`);
-  if (values.bot && values.server) throw new UsageError('give --bot or --server, not both');
-  const spec: ViewSpec = values.bot
-    ? { kind: 'bot', slug: values.bot }
-    : values.server
-      ? { kind: 'server', server: values.server }
+export async function mcpServeCommand(flags: ServeFlags, env: NodeJS.ProcessEnv): Promise<number> {
+  if (!flags.stdio) throw new UsageError(`'bnity mcp serve' needs --stdio (over HTTP, 'bnity serve' serves /mcp)`);
+  if (flags.bot && flags.server) throw new UsageError('give --bot or --server, not both');
+  const spec: ViewSpec = flags.bot
+    ? { kind: 'bot', slug: flags.bot }
+    : flags.server
+      ? { kind: 'server', server: flags.server }
       : { kind: 'all' };
+  const target = await resolveTarget(flags, env);
+  const say = (line: string) => process.stderr.write(`bnity: ${line}\n`);
+  if (await serviceRuns(target)) {
+    const { bridgeStdio } = await import('./bridge-stdio.js');
+    return bridgeStdio({ endpoint: `${target.client.baseUrl}${endpointPath(spec)}`, token: target.client.token, say });
+  }
+  return serveStandalone(flags, spec, env);
+}
 
+/** `/mcp`, `/mcp/bots/{slug}` or `/mcp/servers/{name}`: the view asked for. */
+function endpointPath(spec: ViewSpec): string {
+  if (spec.kind === 'bot') return `/mcp/bots/${encodeURIComponent(spec.slug)}`;
+  if (spec.kind === 'server') return `/mcp/servers/${encodeURIComponent(spec.server)}`;
+  return '/mcp';
+}
+
+/**
+ * A service runs in the data directory (its lock is held), or the user named one with
+ * `--url`/`BOTERNITY_URL`: it must answer `/healthz`, else this is an error, not a reason to
+ * start a second supervisor on the same home.
+ */
+async function serviceRuns(target: Target): Promise<boolean> {
+  const owner = await readHomeOwner(target.home);
+  if (!owner && !target.client.explicit) return false;
+  const answers = await fetch(`${target.client.baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (answers) return true;
+  throw new HubError(
+    'upstream_unavailable',
+    owner
+      ? `boternity (pid ${owner.pid}) runs in ${target.home} but nothing answers at ${target.client.baseUrl}: give its address with --url or BOTERNITY_URL`
+      : `nothing answers at ${target.client.baseUrl}: start the service with 'bnity serve', or drop --url (and BOTERNITY_URL) to serve standalone`,
+  );
+}
+
+/** No service in this home: supervise the config's servers in this process and serve one stdio session. */
+async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.ProcessEnv): Promise<number> {
+  const [{ StdioServerTransport }, { effectiveServers }, { createLogger }, { startService }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('../gateway/effective-servers.js'),
+    import('../log/create-logger.js'),
+    import('../main.js'),
+  ]);
   const secrets = new Set<string>();
   const service = await startService({
-    ...(values.config ? { config: values.config } : {}),
-    ...(values.home ? { home: values.home } : {}),
+    ...(flags.config ? { config: flags.config } : {}),
+    ...(flags.home ? { home: flags.home } : {}),
+    env,
     listen: false,
     secrets,
     log: createLogger({ toStderr: true, secrets }),
@@ -60,7 +86,7 @@ export async function mcpServeCommand(argv: readonly string[]): Promise<number> 
   });
   try {
     // A server or bot that is not configured is an error here, as it is a 404 over HTTP.
-    effectiveServers(service.hub.config(), spec);
+    effectiveServers(service.config(), spec);
     await service.gateway.openSession({
       transport,
       spec,

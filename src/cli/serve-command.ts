@@ -4,15 +4,7 @@
  * @module
  */
 import { startService } from '../main.js';
-import { parseFlags } from './parse-flags.js';
 import { UsageError } from './usage-error.js';
-
-const HELP = `Usage: bnity serve [--config PATH] [--home DIR] [--host H] [--port N]
-
-  --config PATH   config file (default: ./boternity.json if present, else $BOTERNITY_HOME/boternity.json)
-  --home DIR      data directory (default: $BOTERNITY_HOME or ~/.boternity)
-  --host H        address to bind (default 127.0.0.1)
-  --port N        port (default $BOTERNITY_PORT or 7777; 0 picks a free one)`;
 
 /** Parse a port flag or variable; throws a usage error naming the source. */
 export function parsePort(value: string, source: string): number {
@@ -21,33 +13,22 @@ export function parsePort(value: string, source: string): number {
   return Number(value);
 }
 
-/** Run `bnity serve`. */
-export async function serveCommand(argv: readonly string[]): Promise<number> {
-  const values = parseFlags(
-    argv,
-    {
-      config: { type: 'string' },
-      home: { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    'serve',
-  );
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+/** Run `bnity serve` with its parsed flags. */
+export async function serveCommand(
+  values: { config?: string; home?: string; host?: string; port?: string },
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   const port =
     values.port !== undefined
       ? parsePort(values.port, '--port')
-      : process.env.BOTERNITY_PORT
-        ? parsePort(process.env.BOTERNITY_PORT, 'BOTERNITY_PORT')
+      : env.BOTERNITY_PORT
+        ? parsePort(env.BOTERNITY_PORT, 'BOTERNITY_PORT')
         : 7777;
 
   const service = await startService({
     ...(values.config ? { config: values.config } : {}),
     ...(values.home ? { home: values.home } : {}),
+    env,
     host: values.host ?? '127.0.0.1',
     port,
   });

@@ -1,18 +1,39 @@
 /**
  * How the CLI reaches a running service: `--url` or `BOTERNITY_URL`, else
  * 127.0.0.1 on `BOTERNITY_PORT` (7777); the admin token from `BOTERNITY_ADMIN_TOKEN` or
- * the home directory's `admin-token` file.
+ * the home directory's `admin-token` file. Every failure becomes one line that says what
+ * to do: nothing listening, a refused token, or the server's own message.
  * @module
  */
 import { HubError } from '../errors.js';
 import { readAdminToken } from '../storage/admin-token.js';
 
-/** A client of the control API, or null fields when no service answers. */
+/** A client of the control API. */
 export type ServiceClient = {
   baseUrl: string;
+  /** True when the URL came from `--url` or `BOTERNITY_URL` rather than the default port. */
+  explicit: boolean;
+  token: string | null;
   get<T>(path: string): Promise<T>;
   request<T>(method: string, path: string, body?: unknown): Promise<T>;
+  /** A raw GET for streams (`/api/events`); errors are mapped like `request`'s. */
+  open(path: string, signal: AbortSignal): Promise<Response>;
 };
+
+/** Nothing answers at the service URL; the CLI may fall back to the files. */
+export class ServiceUnreachableError extends HubError {
+  constructor(
+    readonly url: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'upstream_unavailable',
+      `nothing answers at ${url} (${reason}): start the service with 'bnity serve', or give its address with --url or BOTERNITY_URL`,
+      options,
+    );
+  }
+}
 
 /** Resolve the service URL and token. */
 export async function createServiceClient({
@@ -20,45 +41,82 @@ export async function createServiceClient({
   home,
   env = process.env,
 }: {
-  url?: string;
+  url?: string | undefined;
   home: string;
   env?: NodeJS.ProcessEnv;
 }): Promise<ServiceClient> {
-  const baseUrl = (url ?? env.BOTERNITY_URL ?? `http://127.0.0.1:${env.BOTERNITY_PORT ?? 7777}`).replace(/\/+$/, '');
+  const given = url ?? (env.BOTERNITY_URL?.trim() || undefined);
+  const baseUrl = (given ?? `http://127.0.0.1:${env.BOTERNITY_PORT?.trim() || 7777}`).replace(/\/+$/, '');
   const token = env.BOTERNITY_ADMIN_TOKEN?.trim() || (await readAdminToken(home));
-  return {
-    baseUrl,
-    get<T>(path: string): Promise<T> {
-      return request<T>('GET', path);
-    },
-    request,
-  };
-  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const headers = (json: boolean): Record<string, string> => ({
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...(json ? { 'content-type': 'application/json' } : {}),
+  });
+
+  async function send(method: string, path: string, init: RequestInit): Promise<Response> {
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl}${path}`, { method, ...init });
+    } catch (error) {
+      const reason = unreachableReason(error);
+      if (reason) throw new ServiceUnreachableError(baseUrl, reason, { cause: error });
+      throw error;
+    }
+    if (response.ok) return response;
+    const answer = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    const message = answer?.error?.message ?? response.statusText;
     if (response.status === 401)
       throw new HubError(
         'unauthorized',
-        `${baseUrl} refused the admin token: set BOTERNITY_ADMIN_TOKEN or --home to the service's data directory`,
+        token
+          ? `${baseUrl} refused the admin token: set BOTERNITY_ADMIN_TOKEN, or --home to the service's data directory (its admin-token file)`
+          : `${baseUrl} needs the admin token: set BOTERNITY_ADMIN_TOKEN, or --home to the service's data directory (its admin-token file)`,
       );
-    if (!response.ok) {
-      const answer = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-      throw new HubError(
-        'upstream_failed',
-        `${baseUrl}${path} answered ${response.status}: ${answer?.error?.message ?? response.statusText}`,
-      );
-    }
-    return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
+    throw new HubError(response.status >= 500 ? 'upstream_failed' : 'bad_request', message, {
+      cause: { status: response.status, path },
+    });
   }
+
+  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await send(method, path, {
+      headers: headers(body !== undefined),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  return {
+    baseUrl,
+    explicit: given !== undefined,
+    token,
+    get: <T>(path: string) => request<T>('GET', path),
+    request,
+    open: (path, signal) => send('GET', path, { headers: { ...headers(false), accept: 'text/event-stream' }, signal }),
+  };
 }
 
-/** True when the error means nothing listens at the URL. */
-export function isUnreachable(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  return error instanceof TypeError && ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH'].includes(cause?.code ?? '');
+/** The HTTP status a service error answered with, if it came from one. */
+export function statusOf(error: unknown): number | null {
+  const cause = error instanceof HubError ? (error.cause as { status?: unknown } | undefined) : undefined;
+  return typeof cause?.status === 'number' ? cause.status : null;
+}
+
+/** Why nothing answered (connection refused, unknown host, …), or null for other errors. */
+function unreachableReason(error: unknown): string | null {
+  if (!(error instanceof TypeError)) return null;
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  const code = cause?.code ?? '';
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'unknown host',
+    EAI_AGAIN: 'unknown host',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ECONNRESET: 'connection reset',
+    ETIMEDOUT: 'timed out',
+    UND_ERR_CONNECT_TIMEOUT: 'timed out',
+  };
+  // fetch refuses some ports outright ("bad port": 1, 25, 6000, …), with no code.
+  return reasons[code] ?? (error.message === 'fetch failed' ? (cause?.message ?? 'fetch failed') : null);
 }

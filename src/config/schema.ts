@@ -124,7 +124,10 @@ export const ConfigRestSchema = z.object({
     })
     .strict()
     .prefault({}),
-  /** Agent sessions idle this long are closed, with their own upstream connections (G6). */
+  /**
+   * Agent sessions idle `sessionIdleMs` are closed, with their own upstream connections (G6);
+   * a session's first list waits at most `firstListWaitMs` for its servers to connect.
+   */
   gateway: z
     .object({
       sessionIdleMs: z
@@ -132,6 +135,7 @@ export const ConfigRestSchema = z.object({
         .int()
         .positive()
         .default(30 * 60_000),
+      firstListWaitMs: z.number().int().nonnegative().default(10_000),
     })
     .strict()
     .prefault({}),

@@ -37,6 +37,8 @@ export type ViewServer = {
 
 /** The listings and routing table of one view; every lookup returns null outside the view. */
 export type AggregatedView = {
+  /** Whether tools and prompts are `{server}__{name}` or the upstream's own names. */
+  readonly naming: Naming;
   readonly tools: Tool[];
   readonly resources: Resource[];
   readonly resourceTemplates: ResourceTemplate[];
@@ -111,6 +113,7 @@ export function buildView(input: { naming: Naming; servers: readonly ViewServer[
 
   let fingerprint: AggregatedView['fingerprint'] | undefined;
   return {
+    naming,
     tools: tools.listed,
     resources,
     resourceTemplates,

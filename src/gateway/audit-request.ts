@@ -1,24 +1,36 @@
+/**
+ * The audit row of one MCP event on the gateway (X7), built from its outcome once the
+ * event is over: who (the session's client and bot), what, how long, and how it ended.
+ * @module
+ */
 import type { AuditEntry } from '../storage/audit-writer.js';
-import type { GatewaySession } from './gateway-session.js';
+import type { AgentSession } from './agent-session.js';
 
 /** Where audit rows go (X7). */
 export type AuditSink = { record(entry: AuditEntry): void };
 
-/** What the caller still has to say about a finished agent request. */
-export type AuditOutcome = Omit<AuditEntry, 'direction' | 'durationMs' | 'botId' | 'clientId' | 'error'> & {
+/** What the event says about itself; `error` is whatever failed it (its message is kept). */
+export type AuditFields = Omit<AuditEntry, 'direction' | 'durationMs' | 'botId' | 'clientId' | 'error' | 'success'> & {
   error?: unknown;
+  /** Defaults to "no error". */
+  success?: boolean;
 };
 
-/** Start timing an agent request of `session`; the returned function writes its audit row. */
-export function startAudit(audit: AuditSink | undefined, session: GatewaySession): (outcome: AuditOutcome) => void {
-  const started = performance.now();
-  return ({ error, ...outcome }) =>
-    audit?.record({
-      direction: 'server',
-      botId: session.spec.kind === 'bot' ? session.spec.slug : null,
-      clientId: session.clientId,
-      durationMs: Math.round(performance.now() - started),
-      error: error === undefined || error === null ? null : error instanceof Error ? error.message : String(error),
-      ...outcome,
-    });
+/** The row of an event of `session` (null: none known) that began at `started` (`performance.now()`; null: instant). */
+export function auditRow(
+  direction: AuditEntry['direction'],
+  session: AgentSession | null,
+  started: number | null,
+  { error, success, ...fields }: AuditFields,
+): AuditEntry {
+  const failed = error !== undefined && error !== null;
+  return {
+    direction,
+    botId: session?.bot ?? null,
+    clientId: session?.clientId ?? null,
+    ...(started === null ? {} : { durationMs: Math.round(performance.now() - started) }),
+    success: success ?? !failed,
+    error: !failed ? null : error instanceof Error ? error.message : String(error),
+    ...fields,
+  };
 }

@@ -8,28 +8,38 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { GatewaySession } from './gateway-session.js';
-import type { ServerExtra } from './server-extra.js';
+import type { SessionContext } from './session-context.js';
 
-/** One agent call being relayed to an upstream connection (`key`: server, or server#session). */
-export type CallContext = { readonly key: string; readonly session: GatewaySession; readonly extra: ServerExtra };
+/** The key of a connection: the server's shared one, or the one `session` owns (`scope: "session"`). */
+export function connectionKey(server: string, session: string | null): string {
+  return session === null ? server : `${server}#${session}`;
+}
+
+/** One agent call being relayed to an upstream connection (`key`: see {@link connectionKey}). */
+export type TrackedCall = { readonly key: string; readonly context: SessionContext };
 
 /** The answer to "whose request is this?". */
 export type Attribution =
-  | { kind: 'call'; call: CallContext }
+  | { kind: 'call'; call: TrackedCall }
   | { kind: 'ambiguous'; sessions: number }
   | { kind: 'none' };
 
 /** Tracks relayed calls per upstream connection. */
-export type CallTracker = ReturnType<typeof createCallTracker>;
+export type CallTracker = {
+  /** Run `work` as `call`: requests the upstream makes meanwhile are attributed to it. */
+  run<T>(call: TrackedCall, work: () => Promise<T>): Promise<T>;
+  /** Run `work` outside any call: upstreams opened here must not inherit a call's context. */
+  outside<T>(work: () => T): T;
+  /** Attribute a request or notification that upstream connection `key` sent now. */
+  attribute(key: string): Attribution;
+};
 
-/** Create a tracker (one per gateway). */
-export function createCallTracker() {
-  const storage = new AsyncLocalStorage<CallContext>();
-  const inflight = new Map<string, Set<CallContext>>();
+/** Create a tracker: `main.ts` makes one and hands it to the gateway and the upstream peer. */
+export function createCallTracker(): CallTracker {
+  const storage = new AsyncLocalStorage<TrackedCall>();
+  const inflight = new Map<string, Set<TrackedCall>>();
   return {
-    /** Run `work` as `call`: requests the upstream makes meanwhile are attributed to it. */
-    async run<T>(call: CallContext, work: () => Promise<T>): Promise<T> {
+    async run(call, work) {
       let calls = inflight.get(call.key);
       if (!calls) {
         calls = new Set();
@@ -43,18 +53,16 @@ export function createCallTracker() {
         if (calls.size === 0) inflight.delete(call.key);
       }
     },
-    /** Run `work` outside any call: upstreams opened here must not inherit a call's context. */
-    outside<T>(work: () => T): T {
+    outside(work) {
       return storage.exit(work);
     },
-    /** Attribute a request or notification that upstream connection `key` sent now. */
-    attribute(key: string): Attribution {
+    attribute(key) {
       const current = storage.getStore();
       if (current?.key === key) return { kind: 'call', call: current };
       const calls = [...(inflight.get(key) ?? [])];
       if (calls.length === 0) return { kind: 'none' };
-      const sessions = new Set(calls.map((c) => c.session.id)).size;
-      return sessions === 1 ? { kind: 'call', call: calls.at(-1) as CallContext } : { kind: 'ambiguous', sessions };
+      const sessions = new Set(calls.map((c) => c.context.session.id)).size;
+      return sessions === 1 ? { kind: 'call', call: calls.at(-1) as TrackedCall } : { kind: 'ambiguous', sessions };
     },
   };
 }

@@ -1,33 +1,39 @@
 /**
- * A session's view, from the live catalogs of the servers it may see (SPEC G2, G3).
+ * A view, from the live catalogs of the servers it may see (SPEC G2, G3).
  * @module
  */
+import type { AppConfig } from '../config/schema.js';
 import type { Hub } from '../hub/create-hub.js';
 import { type AggregatedView, buildView } from './aggregate.js';
-import { effectiveServers } from './effective-servers.js';
-import type { GatewaySession } from './gateway-session.js';
+import { effectiveServers, type ViewSpec } from './effective-servers.js';
+import type { Naming } from './public-names.js';
 
-/** Servers the session may see (connected or not); none when its server or bot left the config. */
-export function viewServers(hub: Hub, session: GatewaySession): string[] {
+/** One server's endpoint keeps the upstream's own names; every other view prefixes them. */
+export function namingOf(spec: ViewSpec): Naming {
+  return spec.kind === 'server' ? 'identity' : 'prefixed';
+}
+
+/** Servers the view may see (connected or not); none when its server or bot left the config. */
+export function viewServers(config: AppConfig, spec: ViewSpec): string[] {
   try {
-    return effectiveServers(hub.config(), session.spec);
+    return effectiveServers(config, spec);
   } catch {
     return [];
   }
 }
 
 /**
- * What the session lists and how its names route, from the servers connected now. Tools for
+ * What the view lists and how its names route, from the servers connected now. Tools for
  * which `hidden` answers true (quarantined by the pin guard, X5) are neither listed nor routed.
  */
 export function computeView(
-  hub: Hub,
-  session: GatewaySession,
+  config: AppConfig,
+  hub: Pick<Hub, 'upstream'>,
+  spec: ViewSpec,
   hidden?: (server: string, tool: string) => boolean,
 ): AggregatedView {
-  const config = hub.config();
-  const bot = session.spec.kind === 'bot' ? config.bots[session.spec.slug] : undefined;
-  const servers = viewServers(hub, session).flatMap((server) => {
+  const bot = spec.kind === 'bot' ? config.bots[spec.slug] : undefined;
+  const servers = viewServers(config, spec).flatMap((server) => {
     const serverConfig = config.mcpServers[server];
     const upstream = hub.upstream(server);
     if (!serverConfig || !upstream) return [];
@@ -36,5 +42,5 @@ export function computeView(
     const catalog = hidden ? { ...full, tools: full.tools.filter((t) => !hidden(server, t.name)) } : full;
     return [{ server, config: serverConfig, catalog, ...(permission ? { permission } : {}) }];
   });
-  return buildView({ naming: session.naming, servers });
+  return buildView({ naming: namingOf(spec), servers });
 }

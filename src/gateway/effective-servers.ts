@@ -8,23 +8,16 @@
  *   ANY bot lists it in `additionalServers`: it is then only in `all` and in the views of the bots
  *   that add it, which is what gives `additionalServers` a meaning. A server a bot both adds and
  *   removes is removed (the narrower choice wins, as deny wins for tools). Names in either list
- *   that are not configured are ignored. UnknownBotError if the slug is not configured.
+ *   that are not configured are ignored. UnconfiguredBotError if the slug is not configured.
  *
  * Disabled servers are included: whether a server is connected is the gateway's business.
  * @module
  */
 import type { AppConfig } from '../config/schema.js';
-import { HubError, UnknownServerError } from '../errors.js';
+import { UnconfiguredBotError, UnknownServerError } from '../errors.js';
 
 /** Which view an endpoint serves. */
 export type ViewSpec = { kind: 'all' } | { kind: 'server'; server: string } | { kind: 'bot'; slug: string };
-
-/** A bot slug that is not configured. */
-export class UnknownBotError extends HubError {
-  constructor(readonly slug: string) {
-    super('unknown_bot', `bot "${slug}" is not configured`);
-  }
-}
 
 /** Names of the configured servers in `view`, in config order. */
 export function effectiveServers(config: Pick<AppConfig, 'mcpServers' | 'bots'>, view: ViewSpec): string[] {
@@ -37,7 +30,7 @@ export function effectiveServers(config: Pick<AppConfig, 'mcpServers' | 'bots'>,
       return [view.server];
     case 'bot': {
       const bot = Object.hasOwn(config.bots, view.slug) ? config.bots[view.slug] : undefined;
-      if (!bot) throw new UnknownBotError(view.slug);
+      if (!bot) throw new UnconfiguredBotError(view.slug);
       const optIn = new Set(Object.values(config.bots).flatMap((b) => b.additionalServers));
       const added = new Set(bot.additionalServers);
       const removed = new Set(bot.removedServers);

@@ -7,17 +7,24 @@
  * @module
  */
 import type { EventBus } from '../bus/create-event-bus.js';
-import type { HubEvent } from '../hub/hub-event.js';
-import type { LiveUpstream } from '../upstream/types.js';
+import type { HubEvent } from '../events/hub-event.js';
+import type { UpstreamSession } from '../upstream/types.js';
 
 type Waiter = (why: string) => void;
 
 /** A call's watch: `lost` resolves with the reason; `dispose()` when the call is over. */
 export type LossWatch = { lost: Promise<string>; dispose(): void };
 
+/** Watches connections for the calls in flight on them. */
+export type LossWatcher = {
+  /** Watch `upstream` for a call; `shared`: the hub's connection of `server` (its state counts too). */
+  watch(server: string, upstream: UpstreamSession, shared: boolean): LossWatch;
+  stop(): void;
+};
+
 /** Create the watcher; `stop()` ends its bus subscription. */
-export function createLossWatch({ bus }: { bus: EventBus<HubEvent> }) {
-  const byUpstream = new WeakMap<LiveUpstream, Set<Waiter>>();
+export function createLossWatch({ bus }: { bus: EventBus<HubEvent> }): LossWatcher {
+  const byUpstream = new WeakMap<UpstreamSession, Set<Waiter>>();
   const sharedByServer = new Map<string, Set<Waiter>>();
 
   const stop = bus.subscribe(({ event }) => {
@@ -26,7 +33,7 @@ export function createLossWatch({ bus }: { bus: EventBus<HubEvent> }) {
     for (const waiter of sharedByServer.get(event.server) ?? []) waiter(`went ${event.type}`);
   });
 
-  const watch = (server: string, upstream: LiveUpstream, shared: boolean): LossWatch => {
+  const watch = (server: string, upstream: UpstreamSession, shared: boolean): LossWatch => {
     let waiters = byUpstream.get(upstream);
     if (!waiters) {
       const created = new Set<Waiter>();

@@ -4,51 +4,47 @@
  * `notifications/*\/list_changed`, and only for the kinds that changed.
  * @module
  */
+import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
-import type { HubEvent } from '../hub/hub-event.js';
-import type { AggregatedView } from './aggregate.js';
-import type { GatewaySession } from './gateway-session.js';
+import type { HubEvent } from '../events/hub-event.js';
+import type { SessionRegistry } from './session-registry.js';
+import { VIEW_EVENTS, type ViewCache } from './view-cache.js';
 
-/** Events after which a view may differ. */
-export const VIEW_EVENTS: ReadonlySet<HubEvent['type']> = new Set<HubEvent['type']>([
-  'connected',
-  'reconnecting',
-  'disabled',
-  'removed',
-  'catalog_changed',
-  'config_applied',
-  'tool_quarantined',
-  'tool_approved',
-]);
+const TOOLS: ServerNotification = { method: 'notifications/tools/list_changed' };
+const RESOURCES: ServerNotification = { method: 'notifications/resources/list_changed' };
+const PROMPTS: ServerNotification = { method: 'notifications/prompts/list_changed' };
 
 /** Start watching the bus; returns the function that stops it. */
 export function notifyListChanges({
   bus,
   sessions,
-  view,
+  views,
   log,
 }: {
   bus: EventBus<HubEvent>;
-  sessions: () => Iterable<GatewaySession>;
-  view: (session: GatewaySession) => AggregatedView;
+  sessions: Pick<SessionRegistry, 'all'>;
+  views: ViewCache;
   log: Logger;
 }): () => void {
   return bus.subscribe(({ event }) => {
     if (!VIEW_EVENTS.has(event.type)) return;
-    for (const session of sessions()) {
-      const next = view(session).fingerprint;
+    for (const session of sessions.all()) {
+      const next = views.view(session.spec).view.fingerprint;
       const before = session.fingerprint;
       session.fingerprint = next;
       if (!before) continue;
-      const sends: Promise<void>[] = [];
-      if (before.tools !== next.tools) sends.push(session.server.sendToolListChanged());
-      if (before.resources !== next.resources) sends.push(session.server.sendResourceListChanged());
-      if (before.prompts !== next.prompts) sends.push(session.server.sendPromptListChanged());
-      for (const send of sends)
-        void send.catch((error: unknown) =>
-          log.debug({ err: error, session: session.id }, 'list_changed not delivered'),
-        );
+      const changed = [
+        before.tools !== next.tools && TOOLS,
+        before.resources !== next.resources && RESOURCES,
+        before.prompts !== next.prompts && PROMPTS,
+      ];
+      for (const notification of changed) {
+        if (!notification) continue;
+        void session.channel
+          .notify(notification)
+          .catch((error: unknown) => log.debug({ err: error, session: session.id }, 'list_changed not delivered'));
+      }
     }
   });
 }

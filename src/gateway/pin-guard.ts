@@ -16,9 +16,9 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
+import type { HubEvent } from '../events/hub-event.js';
 import { findShadowing, type OtherTool, pinnedFields, toolFingerprint } from '../guard/tool-fingerprint.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
 import type { Db } from '../storage/create-db.js';
 import { approvePin, insertPin, listPins, quarantinePin, type ToolPin } from '../storage/pin-repo.js';
 
@@ -30,7 +30,9 @@ export type PinGuardDeps = {
   db: Db;
   bus: EventBus<HubEvent>;
   log: Logger;
-  hub: Pick<Hub, 'upstream' | 'config'>;
+  hub: Pick<Hub, 'upstream'>;
+  /** The configured servers, read at each check. */
+  servers: () => readonly string[];
   /** Read at each decision, so a config reload applies at once. */
   policy: () => PinPolicy;
 };
@@ -55,7 +57,7 @@ export type PinGuard = {
 const keyOf = (server: string, tool: string) => `${server}\u0000${tool}`;
 
 /** Create the guard; call `start()` before the hub connects anything. */
-export function createPinGuard({ db, bus, log, hub, policy }: PinGuardDeps): PinGuard {
+export function createPinGuard({ db, bus, log, hub, servers, policy }: PinGuardDeps): PinGuard {
   const guardLog = log.child({ mod: 'pins' });
   const pins = new Map<string, ToolPin>();
   // Catalogs are replaced, never mutated: fingerprints are computed once per tool object.
@@ -97,7 +99,7 @@ export function createPinGuard({ db, bus, log, hub, policy }: PinGuardDeps): Pin
   };
 
   const othersOf = (server: string): OtherTool[] =>
-    Object.keys(hub.config().mcpServers)
+    servers()
       .filter((other) => other !== server)
       .flatMap((other) => (hub.upstream(other)?.catalog().tools ?? []).map((t) => ({ server: other, name: t.name })));
 
@@ -166,7 +168,7 @@ export function createPinGuard({ db, bus, log, hub, policy }: PinGuardDeps): Pin
       unsubscribe = bus.subscribe(({ event }) => {
         if (event.type === 'connected' || event.type === 'catalog_changed') void check(event.server);
       });
-      await Promise.all(Object.keys(hub.config().mcpServers).map((server) => check(server)));
+      await Promise.all(servers().map((server) => check(server)));
     },
     isHidden(server, tool) {
       if (policy() !== 'strict') return false;

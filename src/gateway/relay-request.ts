@@ -1,78 +1,61 @@
 /**
  * Relay one agent request to the upstream that owns it (SPEC G4): with the server's
- * request timeout, progress relayed back under the agent's token, the agent's
- * cancellation relayed upstream, and a clear error at once when the upstream is not
- * connected or goes away mid-call.
+ * request timeout, progress relayed back in order before the result, the agent's
+ * cancellation relayed upstream, and a clear failure at once when the upstream is not
+ * connected or goes away mid-call. Returns its outcome; never throws.
  * @module
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerConfig } from '../config/schema.js';
-import { HubError, UnknownServerError, UpstreamUnavailableError } from '../errors.js';
-import type { LiveUpstream } from '../upstream/types.js';
-import type { CallTracker } from './call-tracker.js';
-import type { GatewaySession } from './gateway-session.js';
-import type { LossWatch } from './loss-watch.js';
-import { sanitizeUpstreamText } from './sanitize-requests.js';
-import type { ServerExtra } from './server-extra.js';
+import { HubError, UnknownServerError, UpstreamLostError, UpstreamTimeoutError } from '../errors.js';
+import type { UpstreamRequestOptions, UpstreamSession } from '../upstream/types.js';
+import type { CallPath } from './call-path.js';
+import { connectionKey } from './call-tracker.js';
+import type { SessionContext } from './session-context.js';
 
-/** What relaying needs from the gateway. */
-export type RelayDeps = {
-  tracker: CallTracker;
-  /** The connection to use for `server` in `session`: shared or the session's own. */
-  upstreamFor(session: GatewaySession, server: string, config: ServerConfig): Promise<LiveUpstream>;
-  /** Resolves when `server` is no longer usable for this call (its session ended or it left `connected`). */
-  whenLost(server: string, upstream: LiveUpstream, shared: boolean): LossWatch;
-  config(server: string): ServerConfig | undefined;
-};
+/** How a step of the call path ended. */
+export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
 
-/** The upstream went away during the call. */
-export class UpstreamLostError extends HubError {
-  constructor(server: string, why: string) {
-    super('upstream_failed', `server "${server}" ${why} during the call`);
-  }
+/** The next step's outcome: `next` of the value, or the same failure. */
+export function andThen<T, U>(outcome: Outcome<T>, next: (value: T) => U): Outcome<U> {
+  return outcome.ok ? { ok: true, value: next(outcome.value) } : outcome;
 }
 
-/** Relay `run` to `server` as a call of `session`; `run` gets the client and request options. */
+/** Relay `send` to `server` as a request of `ctx`; `send` gets the connection and the request options. */
 export async function relayRequest<T>(
-  deps: RelayDeps,
-  session: GatewaySession,
-  extra: ServerExtra,
+  path: CallPath,
+  ctx: SessionContext,
   server: string,
-  run: (client: Client, options: RequestOptions) => Promise<T>,
-): Promise<T> {
-  const config = deps.config(server);
-  if (!config) throw new UnknownServerError(server);
-  const upstream = await deps.upstreamFor(session, server, config);
-  const token = extra._meta?.progressToken;
+  send: (upstream: UpstreamSession, options: UpstreamRequestOptions) => Promise<T>,
+): Promise<Outcome<T>> {
+  const config = path.config().mcpServers[server];
+  if (!config) return { ok: false, error: new UnknownServerError(server) };
+  let upstream: UpstreamSession;
+  try {
+    upstream = await path.upstreams.connectionFor(ctx.session, server, config);
+  } catch (error) {
+    return { ok: false, error };
+  }
+  const sink = ctx.progress;
   // Progress goes out in order and before the result: the response closes the call's stream.
   let progressSent: Promise<void> = Promise.resolve();
-  const options: RequestOptions = {
-    signal: extra.signal,
+  const options: UpstreamRequestOptions = {
+    signal: ctx.signal,
     timeout: config.requestTimeoutMs,
     resetTimeoutOnProgress: true,
-    ...(token === undefined
-      ? {}
-      : {
-          onprogress: (progress) => {
-            progressSent = progressSent
-              .then(() =>
-                extra.sendNotification({
-                  method: 'notifications/progress',
-                  params: { ...progress, progressToken: token },
-                }),
-              )
-              .catch(() => undefined);
-          },
-        }),
+    // Without a sink the upstream is not asked for progress at all.
+    onprogress: sink
+      ? (progress) => {
+          progressSent = progressSent.then(() => sink(progress)).catch(() => undefined);
+        }
+      : undefined,
   };
-  const key = config.scope === 'session' ? `${server}#${session.id}` : server;
-  const watch = deps.whenLost(server, upstream, config.scope !== 'session');
+  const shared = config.scope !== 'session';
+  const key = connectionKey(server, shared ? null : ctx.session.id);
+  const watch = path.losses.watch(server, upstream, shared);
   try {
-    return await deps.tracker.run({ key, session, extra }, () =>
+    const value = await path.tracker.run({ key, context: ctx }, () =>
       Promise.race([
-        run(upstream.client, options).then(async (result) => {
+        send(upstream, options).then(async (result) => {
           await progressSent;
           return result;
         }),
@@ -81,48 +64,33 @@ export async function relayRequest<T>(
         }),
       ]),
     );
+    return { ok: true, value };
   } catch (error) {
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      throw new UpstreamLostError(server, 'closed the connection');
+      return { ok: false, error: new UpstreamLostError(server, 'closed the connection') };
     }
-    throw error;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return { ok: false, error: new UpstreamTimeoutError(server, config.requestTimeoutMs) };
+    }
+    if (error instanceof McpError || error instanceof HubError) return { ok: false, error };
+    // Anything else came from the SDK client or its transport: a request that could not be
+    // sent (a connection closing under it) or an answer that does not parse. The upstream's.
+    path.log.warn({ err: error, server }, 'upstream request failed');
+    return { ok: false, error: new UpstreamLostError(server, 'failed', { cause: error }) };
   } finally {
     watch.dispose();
   }
 }
 
-/**
- * An error as the agent receives it: the SDK sends `code` and `message` as they are, so
- * this carries no "MCP error N:" prefix (an McpError would get it twice on the far side).
- */
-export class WireError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-    cause?: unknown,
-  ) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = 'WireError';
-  }
-}
-
-/** Map anything thrown while relaying to the error the agent gets; internal failures never become InvalidParams. */
-export function toWireError(error: unknown): WireError {
-  if (error instanceof WireError) return error;
-  if (error instanceof McpError) {
-    // An upstream's error text reaches the agent like a result would: sanitized (X4).
-    return new WireError(error.code, sanitizeUpstreamText(error.message.replace(/^MCP error -?\d+: /, ''), 2_000));
-  }
-  if (error instanceof UpstreamUnavailableError || error instanceof UpstreamLostError) {
-    return new WireError(ErrorCode.InternalError, error.message);
-  }
-  if (
-    error instanceof HubError &&
-    (error.code === 'unknown_server' || error.code === 'unknown_bot' || error.code === 'bad_request')
-  ) {
-    return new WireError(ErrorCode.InvalidParams, error.message);
-  }
-  // Anything else is our failure: the agent gets no internals (the caller logs `cause`).
-  return new WireError(ErrorCode.InternalError, 'internal error in boternity', undefined, error);
+/** Relay to the owner `routed` names (the answer comes with its route), or pass its refusal on. */
+export async function relayRouted<R extends { readonly server: string }, T>(
+  path: CallPath,
+  ctx: SessionContext,
+  routed: Outcome<R>,
+  send: (upstream: UpstreamSession, options: UpstreamRequestOptions, route: R) => Promise<T>,
+): Promise<Outcome<{ route: R; answer: T }>> {
+  if (!routed.ok) return routed;
+  const route = routed.value;
+  const relayed = await relayRequest(path, ctx, route.server, (upstream, options) => send(upstream, options, route));
+  return andThen(relayed, (answer) => ({ route, answer }));
 }

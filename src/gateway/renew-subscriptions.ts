@@ -5,27 +5,27 @@
  */
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
+import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
-import type { createResourceSubscriptions } from './resource-subscriptions.js';
+import type { SessionRegistry } from './session-registry.js';
 
 /** Start renewing; returns the function that stops it. */
 export function renewSubscriptions({
   hub,
   bus,
-  subscriptions,
+  sessions,
   log,
 }: {
-  hub: Hub;
+  hub: Pick<Hub, 'upstream'>;
   bus: EventBus<HubEvent>;
-  subscriptions: ReturnType<typeof createResourceSubscriptions>;
+  sessions: Pick<SessionRegistry, 'sharedUris'>;
   log: Logger;
 }): () => void {
   return bus.subscribe(({ event }) => {
     if (event.type !== 'connected') return;
     const upstream = hub.upstream(event.server);
-    for (const uri of subscriptions.urisOf(event.server)) {
-      void upstream?.client.subscribeResource({ uri }).catch((error: unknown) => {
+    for (const uri of sessions.sharedUris(event.server)) {
+      void upstream?.subscribe(uri).catch((error: unknown) => {
         log.warn({ err: error, server: event.server, uri }, 'could not renew a resource subscription');
       });
     }

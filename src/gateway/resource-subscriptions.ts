@@ -31,6 +31,10 @@ export function createResourceSubscriptions() {
       holders.delete(k);
       return 'unsubscribe';
     },
+    /** Ids of the sessions holding (server, uri). */
+    holders(server: string, uri: string): string[] {
+      return [...(holders.get(key(server, uri)) ?? [])];
+    },
     /** Upstream URIs of `server` that some session holds (to renew after a reconnect). */
     urisOf(server: string): string[] {
       return [...holders.keys()].filter((k) => k.startsWith(`${server}\u0000`)).map((k) => k.slice(server.length + 1));

@@ -6,11 +6,10 @@
  * @module
  */
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import { SamplingBudgetSpentError } from '../errors.js';
 import type { Db } from '../storage/create-db.js';
 import { recordSamplingUsage, resetSamplingUsage, samplingTotals } from '../storage/sampling-usage-repo.js';
-import { WireError } from './relay-request.js';
 
 const textOf = (value: unknown): number => JSON.stringify(value ?? '').length;
 
@@ -51,8 +50,7 @@ export async function createSamplingBudget({
       const spent = used.get(server) ?? 0;
       const pending = inFlight.get(server) ?? 0;
       if (budget !== undefined && spent + pending + held > budget) {
-        throw new WireError(
-          ErrorCode.InvalidRequest,
+        throw new SamplingBudgetSpentError(
           `sampling budget of server "${server}" is spent (${spent} of ${budget} tokens used, ${pending} reserved; this request may need ${held}); an operator can reset it`,
         );
       }

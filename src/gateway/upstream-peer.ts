@@ -1,39 +1,20 @@
 /**
- * The gateway's side of every upstream client (SPEC G6): declares sampling, elicitation
- * and roots to the upstream, and relays what the upstream asks to the agent session whose
- * call caused it, through that call's own handler (so it travels on the call's stream).
+ * The gateway's side of every upstream connection (SPEC G6): declares sampling, elicitation
+ * and roots to the upstream, and relays what the upstream asks to the agent whose call
+ * caused it, on that call's own channel (so it travels on the call's stream), audited.
  * @module
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type ClientCapabilities,
-  CreateMessageRequestSchema,
-  CreateMessageResultSchema,
-  CreateMessageResultWithToolsSchema,
-  ElicitRequestSchema,
-  ElicitResultSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  ListRootsResultSchema,
-  LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import type { AuditEntry } from '../storage/audit-writer.js';
+import { AgentUnsupportedError, UnattributedRequestError } from '../errors.js';
 import type { UpstreamPeer } from '../upstream/types.js';
-import type { CallContext, CallTracker } from './call-tracker.js';
-import type { GatewaySession } from './gateway-session.js';
-import { WireError } from './relay-request.js';
+import type { AgentChannel, AgentSession } from './agent-session.js';
+import { type AuditSink, auditRow } from './audit-request.js';
+import { type CallTracker, connectionKey } from './call-tracker.js';
 import type { SamplingBudget, SamplingHold } from './sampling-budget.js';
 import { sanitizeElicitation, sanitizeSampling } from './sanitize-requests.js';
-
-/** Where notifications that belong to no call go. */
-export type PeerRouting = {
-  /** Sessions whose view includes `server` (logging without a call). */
-  sessionsViewing(server: string): GatewaySession[];
-  /** Deliver `resources/updated` for an upstream URI to the sessions subscribed to it. */
-  resourceUpdated(server: string, uri: string, fixed: GatewaySession | null): void;
-};
+import type { SessionRegistry } from './session-registry.js';
+import { answerFailure } from './wire-error.js';
 
 /**
  * How long a relayed request may wait for the agent: the upstream that asked decides when
@@ -50,45 +31,44 @@ const CAPABILITIES: ClientCapabilities = {
 
 type Capability = 'sampling' | 'elicitation' | 'roots';
 
-/**
- * Create the peer. `fixed` binds it to one session (a `scope: "session"` connection);
- * otherwise the connection is shared and requests are attributed per call.
- */
+/** Who answers a request: a call's channel, or a session-bound connection's session. */
+type Target = { readonly session: AgentSession; readonly channel: AgentChannel };
+
+/** What a peer needs; `main.ts` builds the shared one, the gateway one per session-bound connection. */
+export type UpstreamPeerDeps = {
+  tracker: CallTracker;
+  sessions: SessionRegistry;
+  log: Logger;
+  /** Binds the peer to one session (a `scope: "session"` connection); else requests are attributed per call. */
+  fixed?: AgentSession | null;
+  /** Per-server sampling budgets (X6); none: unlimited. */
+  budget?: Pick<SamplingBudget, 'reserve'> | undefined;
+  /** Requests and notifications from upstreams are audited (X7). */
+  audit?: AuditSink | undefined;
+};
+
+/** Create a peer. */
 export function createUpstreamPeer({
   tracker,
-  routing,
+  sessions,
   log,
   fixed = null,
   budget,
   audit,
-}: {
-  tracker: CallTracker;
-  routing: PeerRouting;
-  log: Logger;
-  fixed?: GatewaySession | null;
-  /** Per-server sampling budgets (X6); none: unlimited. */
-  budget?: Pick<SamplingBudget, 'reserve'> | undefined;
-  /** Sampling requests are audited (X7). */
-  audit?: { record(entry: AuditEntry): void } | undefined;
-}): UpstreamPeer {
-  const keyOf = (server: string) => (fixed ? `${server}#${fixed.id}` : server);
+}: UpstreamPeerDeps): UpstreamPeer {
+  const keyOf = (server: string) => connectionKey(server, fixed?.id ?? null);
 
-  /** The call this request belongs to, or an MCP error that says why there is none. */
-  const callFor = (server: string, what: string, capability: Capability): CallContext | GatewaySession => {
+  /** The agent this request belongs to, or the error that says why there is none. */
+  const targetFor = (server: string, what: string, capability: Capability): Target => {
     const found = tracker.attribute(keyOf(server));
     if (found.kind === 'ambiguous') {
-      throw new WireError(
-        ErrorCode.InternalError,
+      throw new UnattributedRequestError(
         `boternity cannot tell which of ${found.sessions} agent sessions calling "${server}" this ${what} is for; set "scope": "session" on this server`,
       );
     }
-    const target = found.kind === 'call' ? found.call : fixed;
-    if (!target)
-      throw new WireError(ErrorCode.InternalError, `no agent session is calling "${server}" to answer this ${what}`);
-    const session = 'session' in target ? target.session : target;
-    if (!session.server.getClientCapabilities()?.[capability]) {
-      throw new WireError(ErrorCode.MethodNotFound, `the agent session does not support ${capability}`);
-    }
+    const target = found.kind === 'call' ? found.call.context : fixed && { session: fixed, channel: fixed.channel };
+    if (!target) throw new UnattributedRequestError(`no agent session is calling "${server}" to answer this ${what}`);
+    if (!target.channel.clientCapabilities()?.[capability]) throw new AgentUnsupportedError(capability);
     return target;
   };
 
@@ -98,132 +78,79 @@ export function createUpstreamPeer({
     eventType: string,
     capability: Capability,
     params: unknown,
-    signal: AbortSignal,
-    send: (target: CallContext | GatewaySession, options: { signal: AbortSignal; timeout: number }) => Promise<T>,
+    send: (target: Target) => Promise<{ value: T; tokenUsage?: number | null }>,
   ): Promise<T> => {
     const started = performance.now();
-    let session: GatewaySession | null = null;
-    const record = (output: unknown, error: unknown) =>
-      audit?.record({
-        direction: 'client',
-        eventType,
-        serverName: server,
-        botId: session?.spec.kind === 'bot' ? session.spec.slug : null,
-        clientId: session?.clientId ?? null,
-        input: params,
-        output,
-        durationMs: Math.round(performance.now() - started),
-        success: error === null,
-        error: error === null ? null : error instanceof Error ? error.message : String(error),
-      });
+    let session: AgentSession | null = null;
     try {
-      const target = callFor(server, eventType.replace('_', ' '), capability);
-      session = 'extra' in target ? target.session : target;
-      const result = await send(target, { signal, timeout: AGENT_ANSWER_TIMEOUT_MS });
-      record(result, null);
-      return result;
+      const target = targetFor(server, eventType.replace('_', ' '), capability);
+      session = target.session;
+      const { value, tokenUsage = null } = await send(target);
+      const fields = { eventType, serverName: server, input: params, output: value, tokenUsage };
+      audit?.record(auditRow('client', session, started, fields));
+      return value;
     } catch (error) {
-      record(undefined, error);
-      throw error;
+      audit?.record(auditRow('client', session, started, { eventType, serverName: server, input: params, error }));
+      // The upstream gets a JSON-RPC error with a code, as an agent would give it.
+      const answer = answerFailure(error, false);
+      throw answer.kind === 'error' ? answer.error : error;
     }
   };
+  const options = (signal: AbortSignal) => ({ signal, timeout: AGENT_ANSWER_TIMEOUT_MS });
 
   return {
     capabilities: CAPABILITIES,
-    attach(server: string, client: Client) {
-      client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
-        const started = performance.now();
-        const record = (session: GatewaySession | null, output: unknown, error: unknown, tokens: number | null) =>
-          audit?.record({
-            direction: 'client',
-            eventType: 'sampling_request',
-            serverName: server,
-            botId: session?.spec.kind === 'bot' ? session.spec.slug : null,
-            clientId: session?.clientId ?? null,
-            input: request.params,
-            output,
-            durationMs: Math.round(performance.now() - started),
-            success: error === null,
-            error: error === null ? null : error instanceof Error ? error.message : String(error),
-            tokenUsage: tokens,
-          });
-        let session: GatewaySession | null = null;
-        let hold: SamplingHold | null = null;
+    createMessage(server, params, signal) {
+      return toAgent(server, 'sampling_request', 'sampling', params, async ({ channel }) => {
+        const hold: SamplingHold | null = budget?.reserve(server, params) ?? null;
         try {
-          const target = callFor(server, 'sampling request', 'sampling');
-          session = 'extra' in target ? target.session : target;
-          hold = budget?.reserve(server, request.params) ?? null;
-          const schema = request.params.tools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
           // To the agent boternity is one server: "thisServer" or "allServers" context would
           // hand one upstream what the others said. Upstream text is untrusted (X4).
-          const params = { ...sanitizeSampling(request.params), includeContext: 'none' as const };
-          const options = { signal: extra.signal, timeout: AGENT_ANSWER_TIMEOUT_MS };
-          const result =
-            'extra' in target
-              ? await target.extra.sendRequest({ method: 'sampling/createMessage', params }, schema, options)
-              : await target.server.createMessage(params, options);
-          const tokens = hold?.settle(result) ?? null;
-          record(session, result, null, tokens);
-          return result;
+          const value = await channel.createMessage(
+            { ...sanitizeSampling(params), includeContext: 'none' },
+            options(signal),
+          );
+          return { value, tokenUsage: hold?.settle(value) ?? null };
         } catch (error) {
           hold?.release();
-          record(session, undefined, error, null);
           throw error;
         }
       });
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-        toAgent(server, 'elicitation_request', 'elicitation', request.params, extra.signal, (target, options) =>
-          'extra' in target
-            ? target.extra.sendRequest(
-                { method: 'elicitation/create', params: sanitizeElicitation(request.params) },
-                ElicitResultSchema,
-                options,
-              )
-            : target.server.elicitInput(sanitizeElicitation(request.params), options),
-        ),
+    },
+    elicit: (server, params, signal) =>
+      toAgent(server, 'elicitation_request', 'elicitation', params, async ({ channel }) => ({
+        value: await channel.elicit(sanitizeElicitation(params), options(signal)),
+      })),
+    listRoots: (server, params, signal) =>
+      toAgent(server, 'roots_request', 'roots', params ?? {}, async ({ channel }) => ({
+        value: await channel.listRoots(params, options(signal)),
+      })),
+    async logged(server, params) {
+      audit?.record(
+        auditRow('client', null, null, { eventType: 'logging_message', serverName: server, input: params }),
       );
-      client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
-        toAgent(server, 'roots_request', 'roots', request.params ?? {}, extra.signal, (target, options) =>
-          'extra' in target
-            ? target.extra.sendRequest(
-                { method: 'roots/list', params: request.params ?? {} },
-                ListRootsResultSchema,
-                options,
-              )
-            : target.server.listRoots(request.params, options),
-        ),
-      );
-      client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => {
-        audit?.record({
-          direction: 'client',
-          eventType: 'logging_message',
-          serverName: server,
-          input: notification.params,
-          success: true,
-        });
-        // Only to the session it belongs to: a message no call can be tied to stays in the
-        // audit rather than reach agents who did not cause it (other tokens, other bots).
-        const found = tracker.attribute(keyOf(server));
-        const sessions = found.kind === 'call' ? [found.call] : fixed ? [fixed] : [];
-        for (const target of sessions) {
-          const send =
-            'extra' in target
-              ? target.extra.sendNotification(notification)
-              : target.server.sendLoggingMessage(notification.params);
-          await send.catch((error: unknown) => log.debug({ err: error, server }, 'logging message not delivered'));
-        }
-      });
-      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-        audit?.record({
-          direction: 'client',
+      // Only to the agent it belongs to: a message no call can be tied to stays in the audit
+      // rather than reach agents who did not cause it (other tokens, other bots).
+      const found = tracker.attribute(keyOf(server));
+      const channel = found.kind === 'call' ? found.call.context.channel : fixed?.channel;
+      await channel
+        ?.notify({ method: 'notifications/message', params })
+        .catch((error: unknown) => log.debug({ err: error, server }, 'logging message not delivered'));
+    },
+    resourceUpdated(server, uri) {
+      audit?.record(
+        auditRow('client', null, null, {
           eventType: 'resource_updated',
           serverName: server,
-          toolName: notification.params.uri,
-          input: notification.params,
-          success: true,
-        });
-        routing.resourceUpdated(server, notification.params.uri, fixed);
-      });
+          toolName: uri,
+          input: { uri },
+        }),
+      );
+      for (const { session, publicUri } of sessions.subscribers(server, uri, fixed)) {
+        void session.channel
+          .notify({ method: 'notifications/resources/updated', params: { uri: publicUri } })
+          .catch((error: unknown) => log.debug({ err: error, server }, 'resource update not delivered'));
+      }
     },
   };
 }

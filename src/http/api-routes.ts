@@ -7,9 +7,10 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { ConfigWriter } from '../config/config-writer.js';
+import type { AppConfig } from '../config/schema.js';
+import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
 import type { Db } from '../storage/create-db.js';
 import { createApi } from './api-schemas.js';
 import { auditRoutes } from './audit-routes.js';
@@ -29,6 +30,8 @@ import { tokensRoutes } from './tokens-routes.js';
 /** What the API needs; the optional parts turn their routes on. */
 export type ApiDeps = {
   hub: Hub;
+  /** The config in force. */
+  config: () => AppConfig;
   bus: EventBus<HubEvent>;
   heartbeatMs?: number;
   /** Writes the config file: the routes that add, change, remove and import servers. */
@@ -47,7 +50,7 @@ export const API_BASE = '/api';
 
 /** The `/api` app; mount it with `app.route('/', api)`. */
 export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
-  const { hub, bus, writer, gateway, db } = deps;
+  const { hub, config, bus, writer, gateway, db } = deps;
   const api = createApi().basePath(API_BASE);
   const env = deps.env ?? process.env;
   const optional = {
@@ -56,20 +59,20 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
   };
   api.openapi(
     eventsRouteSpec,
-    eventsRoute({ hub, bus, ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) }),
+    eventsRoute({ hub, config, bus, ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) }),
   );
   if (writer) api.route('/servers', importRoutes({ writer, env }));
-  api.route('/servers', serversRoutes({ hub, env, ...(writer ? { writer } : {}), ...optional }));
-  api.route('/servers', serverActionsRoutes({ hub, ...optional }));
+  api.route('/servers', serversRoutes({ hub, config, env, ...(writer ? { writer } : {}), ...optional }));
+  api.route('/servers', serverActionsRoutes({ hub, config, ...optional }));
   api.route('/servers', catalogRoutes({ hub }));
-  if (gateway) api.route('/servers', callToolRoutes({ hub, gateway }));
+  if (gateway) api.route('/servers', callToolRoutes({ hub, config, gateway }));
   api.route('/presets', presetsRoutes());
-  api.route('/config', configRoutes({ hub, file: writer?.path ?? null }));
+  api.route('/config', configRoutes({ config, file: writer?.path ?? null }));
   if (db) {
     const onRevoke = gateway ? (id: string) => gateway.closeSessionsOf(id) : undefined;
-    api.route('/tokens', tokensRoutes({ db, hub, ...(onRevoke ? { onRevoke } : {}) }));
+    api.route('/tokens', tokensRoutes({ db, config, ...(onRevoke ? { onRevoke } : {}) }));
     api.route('/audit', auditRoutes({ db }));
-    api.route('/quarantines', quarantinesRoutes({ db, hub }));
+    api.route('/quarantines', quarantinesRoutes({ db, config }));
   }
   registerDocsRoutes(api);
   return api;

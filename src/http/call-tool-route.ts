@@ -3,9 +3,7 @@
  * goes through the gateway's own path, like any agent's: an in-process MCP session on the
  * aggregate view (`/mcp`), an SDK client on the other end of an in-memory transport. So the
  * view (allowed/denied tools), the rug-pull pins, the sanitizer and the audit all apply, and
- * the answer is the sanitized `CallToolResult`. (The aggregate view, not the server's own
- * endpoint: a session on one server's endpoint cannot open today when the upstream lacks a
- * kind of capability, e.g. a tools-only server.) The tool is called by its public name,
+ * the answer is the sanitized `CallToolResult`. The tool is called by its public name,
  * `{server}__{tool}`, which is refused when another server's tool maps to the same name.
  * @module
  */
@@ -13,6 +11,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { AppConfig } from '../config/schema.js';
 import { HubError, UpstreamUnavailableError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import { toPublicName } from '../gateway/public-names.js';
@@ -58,15 +57,23 @@ const callTool = createRoute({
 const CLIENT_ID = 'admin';
 
 /** Routes mounted at `/api/servers`. */
-export function callToolRoutes({ hub, gateway }: { hub: Hub; gateway: Gateway }): OpenAPIHono {
+export function callToolRoutes({
+  hub,
+  config,
+  gateway,
+}: {
+  hub: Hub;
+  config: () => AppConfig;
+  gateway: Gateway;
+}): OpenAPIHono {
   const routes = createApi();
   routes.openapi(callTool, async (c) => {
     const { name, tool } = c.req.valid('param');
     const { arguments: args } = c.req.valid('json');
     const status = hub.getServer(name);
-    const config = hub.config().mcpServers[name];
+    const server = config().mcpServers[name];
     // A shared connection must be up; a per-session server opens its own for this call.
-    if (config?.scope !== 'session' && !hub.upstream(name))
+    if (server?.scope !== 'session' && !hub.upstream(name))
       throw new UpstreamUnavailableError(name, status.state, status.attempt);
     const publicName = uniquePublicName(hub, name, tool);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -81,7 +88,7 @@ export function callToolRoutes({ hub, gateway }: { hub: Hub; gateway: Gateway })
     try {
       await client.connect(clientSide);
       const result = await client.callTool({ name: publicName, arguments: args }, undefined, {
-        timeout: (config?.requestTimeoutMs ?? 60_000) + 5_000,
+        timeout: (server?.requestTimeoutMs ?? 60_000) + 5_000,
       });
       return c.json({ result }, 200);
     } catch (error) {

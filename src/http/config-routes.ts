@@ -4,8 +4,8 @@
  * @module
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppConfig } from '../config/schema.js';
 import { maskConfig } from '../guard/mask-secrets.js';
-import type { Hub } from '../hub/create-hub.js';
 import { createApi, errorResponses, jsonResponse } from './api-schemas.js';
 
 const get = createRoute({
@@ -23,8 +23,8 @@ const get = createRoute({
 });
 
 /** Routes mounted at `/api/config`. */
-export function configRoutes({ hub, file }: { hub: Hub; file: string | null }): OpenAPIHono {
+export function configRoutes({ config, file }: { config: () => AppConfig; file: string | null }): OpenAPIHono {
   const routes = createApi();
-  routes.openapi(get, (c) => c.json({ file, config: maskConfig(hub.config()) as Record<string, unknown> }, 200));
+  routes.openapi(get, (c) => c.json({ file, config: maskConfig(config()) as Record<string, unknown> }, 200));
   return routes;
 }

@@ -9,10 +9,11 @@ import { except } from 'hono/combine';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { ConfigWriter } from '../config/config-writer.js';
+import type { AppConfig } from '../config/schema.js';
+import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import { adminTokenVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
 import { acceptSession } from './accept-session.js';
@@ -33,6 +34,8 @@ import type { UiSessions } from './ui-sessions.js';
 /** What the app needs. */
 export type AppDeps = {
   hub: Hub;
+  /** The config in force. */
+  config: () => AppConfig;
   bus: EventBus<HubEvent>;
   log: Logger;
   adminToken: string;
@@ -61,6 +64,7 @@ export type AppDeps = {
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
 export function createApp({
   hub,
+  config,
   bus,
   log,
   adminToken,
@@ -86,7 +90,7 @@ export function createApp({
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   if (port) {
     // DNS-rebinding defence before anything else, on every route but /healthz (X2).
-    const origin = requireOrigin({ port, policy: () => hub.config().http });
+    const origin = requireOrigin({ port, policy: () => config().http });
     app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : origin(c, next)));
   }
   // Only /healthz is open (SPEC section 7), and the API reference page's static files.
@@ -97,8 +101,8 @@ export function createApp({
   app.use('/readyz', anyCaller, adminOnly);
   app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
   // Rate limits (X3) after the token check, so the caller is known; then the body limit (X8).
-  const limit = rateLimit({ limits: () => hub.config().limits });
-  const body = limitBody({ maxBytes: () => hub.config().http.maxBodyBytes });
+  const limit = rateLimit({ limits: () => config().limits });
+  const body = limitBody({ maxBytes: () => config().http.maxBodyBytes });
   const publicPaths = new Set(PUBLIC_DOCS_PATHS.map((path) => `${API_BASE}${path}`));
   const isPublic = (c: Context) => c.req.method === 'GET' && publicPaths.has(c.req.path);
   // Browsers share cookies across a host's ports: the name keeps two services apart.
@@ -116,6 +120,7 @@ export function createApp({
     '/',
     createApiRoutes({
       hub,
+      config,
       bus,
       ...(heartbeatMs ? { heartbeatMs } : {}),
       ...(configWriter ? { writer: configWriter } : {}),
@@ -129,7 +134,7 @@ export function createApp({
   if (gateway) {
     app.use('/mcp', anyCaller, limit);
     app.use('/mcp/*', anyCaller, limit);
-    app.route('/mcp', mcpRoutes({ gateway, hub }));
+    app.route('/mcp', mcpRoutes({ gateway }));
   }
   return app;
 }

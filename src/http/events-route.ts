@@ -9,9 +9,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Envelope, EventBus } from '../bus/create-event-bus.js';
-import { effectiveServers, UnknownBotError } from '../gateway/effective-servers.js';
+import type { AppConfig } from '../config/schema.js';
+import { UnconfiguredBotError } from '../errors.js';
+import type { HubEvent } from '../events/hub-event.js';
+import { effectiveServers } from '../gateway/effective-servers.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
 import { errorResponses } from './api-schemas.js';
 
 /** The route as the OpenAPI document describes it. */
@@ -50,7 +52,12 @@ const namesBot = (event: HubEvent, slug: string): boolean => {
 };
 
 /** Options of {@link eventsRoute}. */
-export type EventsRouteOptions = { hub: Hub; bus: EventBus<HubEvent>; heartbeatMs?: number };
+export type EventsRouteOptions = {
+  hub: Hub;
+  config: () => AppConfig;
+  bus: EventBus<HubEvent>;
+  heartbeatMs?: number;
+};
 
 /**
  * SSE ids are `<bootId>-<seq>`: an id from another run of the service cannot be resumed
@@ -63,16 +70,16 @@ const parseLastId = (value: string | undefined, bootId: string): number | null =
 };
 
 /** The route handler. */
-export function eventsRoute({ hub, bus, heartbeatMs = 15_000 }: EventsRouteOptions) {
+export function eventsRoute({ hub, config, bus, heartbeatMs = 15_000 }: EventsRouteOptions) {
   return function events(c: Context) {
     const servers = c.req.query('server')?.split(',').filter(Boolean) ?? [];
     const bot = c.req.query('bot');
-    if (bot !== undefined && !Object.hasOwn(hub.config().bots, bot)) throw new UnknownBotError(bot);
+    if (bot !== undefined && !Object.hasOwn(config().bots, bot)) throw new UnconfiguredBotError(bot);
     // The bot's view as it is now: a bot removed since the stream opened sees no server.
     const inBotView = (server: string) => {
       if (bot === undefined) return true;
       try {
-        return effectiveServers(hub.config(), { kind: 'bot', slug: bot }).includes(server);
+        return effectiveServers(config(), { kind: 'bot', slug: bot }).includes(server);
       } catch {
         return false;
       }

@@ -2,7 +2,8 @@
  * The Streamable HTTP MCP endpoints for agents (SPEC G1, section 7): `/mcp` (every
  * server, prefixed names), `/mcp/servers/{name}` (one server, names unchanged) and
  * `/mcp/bots/{slug}` (a bot's view). One SDK transport and one gateway session per
- * `Mcp-Session-Id`; a session is bound to the endpoint that created it.
+ * `Mcp-Session-Id` (the session's id); a session is bound to the endpoint and the token
+ * that created it. The gateway's session registry is the only record of sessions.
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -11,9 +12,8 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Context, Hono } from 'hono';
 import { ForbiddenError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
-import { effectiveServers, type ViewSpec } from '../gateway/effective-servers.js';
+import type { ViewSpec } from '../gateway/effective-servers.js';
 import { createMemoryEventStore } from '../gateway/memory-event-store.js';
-import type { Hub } from '../hub/create-hub.js';
 
 /** Who a session belongs to: the admin, or the token that opened it. */
 const ownerOf = (c: Context): string => {
@@ -25,12 +25,8 @@ const rpcError = (c: Context, status: 400 | 404, code: number, message: string) 
   c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
 
 /** Routes mounted at `/mcp`. */
-export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hono {
+export function mcpRoutes({ gateway }: { gateway: Gateway }): Hono {
   const routes = new Hono();
-  const transports = new Map<
-    string,
-    { transport: WebStandardStreamableHTTPServerTransport; endpoint: string; owner: string }
-  >();
 
   const endpoint = (specOf: (c: Context) => ViewSpec) =>
     async function mcpEndpoint(c: Context): Promise<Response> {
@@ -40,12 +36,17 @@ export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hon
       const parsed = body === undefined ? {} : { parsedBody: body };
       const sessionId = c.req.header('mcp-session-id');
       if (sessionId) {
-        const entry = transports.get(sessionId);
+        const session = gateway.session(sessionId);
+        const transport = session?.transport;
         // A session belongs to the endpoint and the token that opened it: another token's
         // request with its id is told there is no such session (X1, G3).
-        if (!entry || entry.endpoint !== path || entry.owner !== ownerOf(c))
+        if (
+          !(transport instanceof WebStandardStreamableHTTPServerTransport) ||
+          session?.label !== path ||
+          session.owner !== ownerOf(c)
+        )
           return rpcError(c, 404, -32001, 'Session not found');
-        return entry.transport.handleRequest(c.req.raw, parsed);
+        return transport.handleRequest(c.req.raw, parsed);
       }
       if (c.req.method !== 'POST' || !isInitializeRequest(body)) {
         return rpcError(
@@ -55,32 +56,24 @@ export function mcpRoutes({ gateway, hub }: { gateway: Gateway; hub: Hub }): Hon
           'Bad Request: no valid Mcp-Session-Id; start a session with an initialize request',
         );
       }
-      const spec = specOf(c);
-      // Refuse an endpoint for a server or bot that is not configured, before any session exists.
-      effectiveServers(hub.config(), spec);
-      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+      const id = randomUUID();
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => id,
         eventStore: createMemoryEventStore(),
-        onsessioninitialized: (id) => {
-          transports.set(id, { transport, endpoint: path, owner: ownerOf(c) });
-        },
-        onsessionclosed: (id) => {
-          transports.delete(id);
-        },
       });
       const caller = c.get('caller');
-      await gateway.openSession({
+      // An endpoint for a server or bot that is not configured is refused here (404).
+      const session = await gateway.openSession({
+        id,
         transport,
-        spec,
+        spec: specOf(c),
         label: path,
+        owner: ownerOf(c),
         clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,
-        onClose: () => {
-          if (transport.sessionId) transports.delete(transport.sessionId);
-        },
       });
       const response = await transport.handleRequest(c.req.raw, parsed);
       // The SDK refused the initialize (a bad Accept or Content-Type): no session came of it.
-      if (!transport.sessionId) await transport.close();
+      if (!transport.sessionId) await session.close();
       return response;
     };
 

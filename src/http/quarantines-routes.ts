@@ -5,7 +5,7 @@
  * @module
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Hub } from '../hub/create-hub.js';
+import type { AppConfig } from '../config/schema.js';
 import type { Db } from '../storage/create-db.js';
 import { listQuarantines } from '../storage/pin-repo.js';
 import { createApi, errorResponses, jsonResponse } from './api-schemas.js';
@@ -50,12 +50,12 @@ const list = createRoute({
 });
 
 /** Routes mounted at `/api/quarantines`. */
-export function quarantinesRoutes({ db, hub }: { db: Db; hub: Pick<Hub, 'config'> }): OpenAPIHono {
+export function quarantinesRoutes({ db, config }: { db: Db; config: () => AppConfig }): OpenAPIHono {
   const routes = createApi();
   routes.openapi(list, async (c) => {
     const rows = await listQuarantines(db);
     const quarantines = rows.map((row) => ({ ...row, since: row.since.toISOString() }));
-    return c.json({ policy: hub.config().pins.policy, quarantines }, 200);
+    return c.json({ policy: config().pins.policy, quarantines }, 200);
   });
   return routes;
 }

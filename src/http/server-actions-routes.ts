@@ -4,6 +4,7 @@
  * @module
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
 import type { Hub } from '../hub/create-hub.js';
 import {
@@ -93,15 +94,18 @@ const samplingReset = createRoute({
 /** Routes mounted at `/api/servers`. */
 export function serverActionsRoutes({
   hub,
+  config,
   pins,
   sampling,
 }: {
   hub: Hub;
+  /** The config in force. */
+  config: () => AppConfig;
   pins?: ApprovePins;
   sampling?: SamplingUsage;
 }): OpenAPIHono {
   const routes = createApi();
-  const views = createServerViews(hub, sampling);
+  const views = createServerViews(hub, config, sampling);
   routes.openapi(connect, (c) => {
     const { name } = c.req.valid('param');
     hub.connect(name);

@@ -3,7 +3,7 @@
  * server's config entry with its secrets masked, and what sampling it has spent (X6).
  * @module
  */
-import type { ServerConfig } from '../config/schema.js';
+import type { AppConfig, ServerConfig } from '../config/schema.js';
 import { maskServerEntry } from '../guard/mask-secrets.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { ServerStatus } from '../hub/server-status.js';
@@ -16,15 +16,15 @@ export type ServerView = Omit<ServerConfig, 'transport' | 'enabled' | 'samplingB
   ServerStatus & { samplingUsedTokens: number; samplingBudgetTokens: number | null };
 
 /** Builds server objects from the hub's status and config. */
-export function createServerViews(hub: Hub, sampling: SamplingUsage | undefined) {
+export function createServerViews(hub: Hub, config: () => AppConfig, sampling: SamplingUsage | undefined) {
   const view = (status: ServerStatus): ServerView => {
-    const config = hub.config().mcpServers[status.name];
-    const { transport: _transport, ...entry } = config ? maskServerEntry(config) : ({} as ServerConfig);
+    const server = config().mcpServers[status.name];
+    const { transport: _transport, ...entry } = server ? maskServerEntry(server) : ({} as ServerConfig);
     return {
       ...(entry as Omit<ServerConfig, 'transport'>),
       ...status,
       samplingUsedTokens: sampling?.used(status.name) ?? 0,
-      samplingBudgetTokens: config?.samplingBudgetTokens ?? null,
+      samplingBudgetTokens: server?.samplingBudgetTokens ?? null,
     };
   };
   return {

@@ -7,6 +7,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ConfigWriter } from '../config/config-writer.js';
 import { checkPresetRequirements } from '../config/presets.js';
+import type { AppConfig } from '../config/schema.js';
 import type { Hub } from '../hub/create-hub.js';
 import { createApi, errorResponses, jsonBody, jsonResponse, NewServerName, ServerParams } from './api-schemas.js';
 import {
@@ -21,6 +22,8 @@ import { createServerViews, type SamplingUsage } from './server-view.js';
 /** What the routes need. */
 export type ServersRoutesDeps = {
   hub: Hub;
+  /** The config in force. */
+  config: () => AppConfig;
   /** Writes the config file; without one the routes that edit are not mounted. */
   writer?: ConfigWriter;
   sampling?: SamplingUsage;
@@ -99,9 +102,9 @@ const remove = createRoute({
 });
 
 /** Routes mounted at `/api/servers`: list, get, and (with a writer) add, replace, update, remove. */
-export function serversRoutes({ hub, writer, sampling, env = process.env }: ServersRoutesDeps): OpenAPIHono {
+export function serversRoutes({ hub, config, writer, sampling, env = process.env }: ServersRoutesDeps): OpenAPIHono {
   const routes = createApi();
-  const views = createServerViews(hub, sampling);
+  const views = createServerViews(hub, config, sampling);
   routes.openapi(list, (c) => c.json({ servers: views.all() }, 200));
   routes.openapi(get, (c) => c.json({ server: views.one(c.req.valid('param').name) }, 200));
   if (!writer) return routes;

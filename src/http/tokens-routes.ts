@@ -3,8 +3,8 @@
  * @module
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
-import type { Hub } from '../hub/create-hub.js';
 import type { Db } from '../storage/create-db.js';
 import { createToken, listTokens, revokeToken } from '../storage/token-repo.js';
 import { createApi, errorResponses, jsonBody, jsonResponse } from './api-schemas.js';
@@ -67,11 +67,11 @@ const revoke = createRoute({
 /** Routes mounted at `/api/tokens`. */
 export function tokensRoutes({
   db,
-  hub,
+  config,
   onRevoke,
 }: {
   db: Db;
-  hub: Hub;
+  config: () => AppConfig;
   /** Ends what the token has open (its MCP sessions and their streams). */
   onRevoke?: (id: string) => Promise<unknown>;
 }): OpenAPIHono {
@@ -79,7 +79,7 @@ export function tokensRoutes({
   routes.openapi(create, async (c) => {
     const body = c.req.valid('json');
     // Own properties only: "constructor" is not a bot.
-    if (body.bot !== undefined && !Object.hasOwn(hub.config().bots, body.bot))
+    if (body.bot !== undefined && !Object.hasOwn(config().bots, body.bot))
       throw new HubError('bad_request', `bot "${body.bot}" is not configured`);
     return c.json(await createToken(db, { name: body.name, bot: body.bot ?? null }), 201);
   });

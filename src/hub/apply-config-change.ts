@@ -1,19 +1,18 @@
 /**
  * The one path by which a new config takes effect (SPEC C2, C3, C4), whether it came from the
- * file watcher or from an API edit: the hub reconciles only the difference, and the bus hears
- * `config_applied` (the gateway then re-checks every session's view). A refused file becomes
- * `config_error` while the last good config stays in force. Warnings (unknown keys kept) are
- * logged once each.
+ * file watcher or from an API edit: `hub.applyConfig` puts it in force (the hub reconciles only
+ * the difference and publishes `config_applied`; the gateway then re-checks every session's
+ * view). A refused file becomes `config_error` while the last good config stays in force.
+ * Warnings (unknown keys kept) are logged once each.
  * @module
  */
 import type { Logger } from 'pino';
-import { diffServers } from '../../machines/index.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import { formatPathIssue, type PathIssue } from '../config/config-issues.js';
 import type { AppConfig } from '../config/schema.js';
 import type { ConfigError } from '../errors.js';
+import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from './create-hub.js';
-import type { HubEvent } from './hub-event.js';
 
 /** Applies configs to the hub and reports refused ones. */
 export type ConfigApplier = {
@@ -26,7 +25,12 @@ export type ConfigApplier = {
 };
 
 /** Options of {@link createConfigApplier}. */
-export type ConfigApplierDeps = { hub: Hub; bus: EventBus<HubEvent>; log: Logger; configPath: string };
+export type ConfigApplierDeps = {
+  hub: Pick<Hub, 'applyConfig'>;
+  bus: EventBus<HubEvent>;
+  log: Logger;
+  configPath: string;
+};
 
 /** Create the applier of one service. */
 export function createConfigApplier({ hub, bus, log, configPath }: ConfigApplierDeps): ConfigApplier {
@@ -43,17 +47,7 @@ export function createConfigApplier({ hub, bus, log, configPath }: ConfigApplier
     warn,
     apply(config, warnings = []) {
       warn(warnings);
-      const diff = diffServers(config.mcpServers, hub.config().mcpServers);
-      log.info({ path: configPath, added: diff.add, removed: diff.remove, changed: diff.update }, 'config applied');
-      hub.applyConfig(config);
-      bus.publish({
-        type: 'config_applied',
-        server: null,
-        file: configPath,
-        added: diff.add,
-        removed: diff.remove,
-        changed: diff.update,
-      });
+      hub.applyConfig(config, { file: configPath });
     },
     reject(error) {
       log.warn(

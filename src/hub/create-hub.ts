@@ -1,45 +1,55 @@
 /**
- * The hub: the one thing the rest of the code sees of supervision. It runs the
- * supervisor actor with real upstream adapters, bridges its events onto the bus, and
- * answers status queries from actor snapshots (SPEC S1–S5).
+ * The hub: the one thing the rest of the code sees of supervision. It puts configs in
+ * force, runs the supervisor actor with real upstream adapters, bridges its events onto
+ * the bus, answers status queries from actor snapshots, and lends connected sessions
+ * through the {@link UpstreamSession} port (SPEC S1–S5).
  * @module
  */
 import type { Logger } from 'pino';
 import { type AnyActorRef, createActor } from 'xstate';
 import type { ConnectionContext, ServerEvent } from '../../machines/index.js';
-import { childId, connectionMachine, serverOfChild, supervisorMachine } from '../../machines/index.js';
+import { childId, connectionMachine, diffServers, serverOfChild, supervisorMachine } from '../../machines/index.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import { type AppConfig, ConfigRestSchema, type ServerConfig } from '../config/schema.js';
 import { UnknownServerError } from '../errors.js';
+import type { HubEvent } from '../events/hub-event.js';
 import { createStderrLog, type StderrSink } from '../upstream/stderr-log.js';
-import type { LiveUpstream } from '../upstream/types.js';
+import type { LiveUpstream, UpstreamSession } from '../upstream/types.js';
 import { connectionSpecs } from './connection-spec.js';
-import type { HubEvent } from './hub-event.js';
 import { logServerEvent } from './log-server-event.js';
 import { type PublicState, type ServerStatus, topState, toServerStatus } from './server-status.js';
 import { createUpstreamActors, type OpenUpstream } from './upstream-actors.js';
+
+/**
+ * Where the config in force is kept. `main.ts` makes one and hands its `get` to every part
+ * that reads the config; only `hub.applyConfig` replaces it.
+ */
+export type ConfigCell = { get(): AppConfig; set(next: AppConfig): void };
 
 /** What the hub needs; `main.ts` builds the real ones, tests their own. */
 export type HubDeps = {
   log: Logger;
   bus: EventBus<HubEvent>;
   open: OpenUpstream;
+  /** The config in force (default: a cell of its own, empty until the first `applyConfig`). */
+  config?: ConfigCell;
   now?: () => number;
   random?: () => number;
 };
 
 /** The supervision API seen by http/, gateway/ and cli/. */
 export type Hub = {
-  /** Reconcile running connections with this config; only differences are touched (S3). */
-  applyConfig(config: AppConfig): void;
-  /** The config last applied. */
-  config(): AppConfig;
+  /**
+   * Put `config` in force and reconcile the running connections with it; only differences
+   * are touched (S3). Every application after the first publishes `config_applied`.
+   */
+  applyConfig(config: AppConfig, options?: { file?: string | null }): void;
   listServers(): ServerStatus[];
   getServer(name: string): ServerStatus;
   connect(name: string): void;
   disconnect(name: string): void;
-  /** The live session of a server in state `connected`, or null. */
-  upstream(name: string): LiveUpstream | null;
+  /** Lends the session of a server in state `connected` (never the SDK client), or null. */
+  upstream(name: string): UpstreamSession | null;
   /** The stderr lines of the server's stdio children, newest last, across restarts. */
   stderr(name: string): readonly string[];
   /** Stop every actor and wait until every upstream session and process tree has ended. */
@@ -49,9 +59,20 @@ export type Hub = {
 /** The config before the first one is applied: the schema's defaults and no servers. */
 const EMPTY_CONFIG: AppConfig = { ...ConfigRestSchema.parse({}), mcpServers: {} };
 
-/** Create and start the hub. It serves status even when every upstream is down. */
-export function createHub({ log, bus, open, now = Date.now, random = Math.random }: HubDeps): Hub {
+/** A config cell of the hub's own, for callers that do not share one. */
+function ownCell(): ConfigCell {
   let current = EMPTY_CONFIG;
+  return {
+    get: () => current,
+    set: (next) => {
+      current = next;
+    },
+  };
+}
+
+/** Create and start the hub. It serves status even when every upstream is down. */
+export function createHub({ log, bus, open, config = ownCell(), now = Date.now, random = Math.random }: HubDeps): Hub {
+  let applied = false;
   const live = new Map<string, LiveUpstream>();
   const stderrLogs = new Map<string, StderrSink>();
   const retryAt = new Map<string, number>();
@@ -69,7 +90,7 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
       stderrOf: (serverId) => {
         let log = stderrLogs.get(serverId);
         if (!log) {
-          log = createStderrLog(current.logs.stderrLines);
+          log = createStderrLog(config.get().logs.stderrLines);
           stderrLogs.set(serverId, log);
         }
         return log;
@@ -113,14 +134,14 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
     supervisor.getSnapshot().children[childId(name)] as AnyActorRef | undefined;
 
   const statusOf = (name: string, ref: AnyActorRef | undefined): ServerStatus | null => {
-    const config = current.mcpServers[name];
-    if (!config || !ref) return null;
+    const server = config.get().mcpServers[name];
+    if (!server || !ref) return null;
     const snapshot = ref.getSnapshot();
     const state = topState(snapshot.value);
     if (state === 'removed' || snapshot.status !== 'active') return null;
     return toServerStatus(
       name,
-      config,
+      server,
       state as PublicState,
       snapshot.context as ConnectionContext,
       retryAt.get(name) ?? null,
@@ -128,20 +149,36 @@ export function createHub({ log, bus, open, now = Date.now, random = Math.random
   };
 
   const requireServer = (name: string): ServerConfig => {
-    const config = current.mcpServers[name];
-    if (!config) throw new UnknownServerError(name);
-    return config;
+    const server = config.get().mcpServers[name];
+    if (!server) throw new UnknownServerError(name);
+    return server;
   };
 
   return {
-    applyConfig(config) {
-      current = config;
-      supervisor.send({ type: 'config.apply', servers: connectionSpecs(config.mcpServers) });
+    applyConfig(next, { file = null } = {}) {
+      const previous = config.get();
+      config.set(next);
+      // Fields only views read (allowed tools, budgets) do not restart a connection.
+      supervisor.send({ type: 'config.apply', servers: connectionSpecs(next.mcpServers) });
+      if (!applied) {
+        applied = true;
+        return;
+      }
+      // Bots, permissions and policies may have changed too: views are checked again (G5).
+      const diff = diffServers(next.mcpServers, previous.mcpServers);
+      supervisorLog.info({ path: file, added: diff.add, removed: diff.remove, changed: diff.update }, 'config applied');
+      bus.publish({
+        type: 'config_applied',
+        server: null,
+        file,
+        added: diff.add,
+        removed: diff.remove,
+        changed: diff.update,
+      });
     },
-    config: () => current,
     listServers() {
       const refs = children();
-      return Object.keys(current.mcpServers).flatMap((name) => statusOf(name, refs.get(name)) ?? []);
+      return Object.keys(config.get().mcpServers).flatMap((name) => statusOf(name, refs.get(name)) ?? []);
     },
     getServer(name) {
       requireServer(name);

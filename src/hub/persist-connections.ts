@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
+import type { HubEvent } from '../events/hub-event.js';
 import {
   deleteConnection,
   globalConnectionId,
@@ -13,7 +14,6 @@ import {
 } from '../storage/connection-repo.js';
 import type { Db } from '../storage/create-db.js';
 import type { Hub } from './create-hub.js';
-import type { HubEvent } from './hub-event.js';
 import type { ServerStatus } from './server-status.js';
 
 const date = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));

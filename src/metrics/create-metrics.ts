@@ -6,8 +6,8 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventBus } from '../bus/create-event-bus.js';
+import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
-import type { HubEvent } from '../hub/hub-event.js';
 
 const STATES = ['connecting', 'connected', 'reconnecting', 'disabled'] as const;
 

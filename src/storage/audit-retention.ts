@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
-import type { HubEvent } from '../hub/hub-event.js';
+import type { HubEvent } from '../events/hub-event.js';
 import { pruneAudit } from './audit-query.js';
 import type { AuditWriter } from './audit-writer.js';
 import type { Db } from './create-db.js';

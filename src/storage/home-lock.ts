@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { HubError } from '../errors.js';
 import { isAlive, readStartTime } from '../upstream/process-tree.js';
 
+const LOCK_FILE = 'boternity.pid';
+
 type Owner = { pid: number; startTime: string | null };
 
 /** A held lock; `release()` removes the file if it is still ours. */
@@ -23,9 +25,15 @@ const readOwner = async (path: string): Promise<Owner | null> => {
   }
 };
 
+/** The live process that holds the lock of `home`, or null (no lock, or a stale one). */
+export async function readHomeOwner(home: string): Promise<{ pid: number } | null> {
+  const owner = await readOwner(join(home, LOCK_FILE));
+  return owner && isAlive(owner.pid) && readStartTime(owner.pid) === owner.startTime ? { pid: owner.pid } : null;
+}
+
 /** Take the lock of `home`, or throw naming the process that holds it. */
 export async function acquireHomeLock(home: string): Promise<HomeLock> {
-  const path = join(home, 'boternity.pid');
+  const path = join(home, LOCK_FILE);
   const me: Owner = { pid: process.pid, startTime: readStartTime(process.pid) };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {

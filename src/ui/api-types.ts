@@ -6,6 +6,7 @@
  */
 import type { z } from '@hono/zod-openapi';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { HubEvent, HubEventType } from '../events/hub-event.js';
 import type { AuditQuerySchema, EntrySchema } from '../http/audit-routes.js';
 import type { CallBodySchema, CallToolResultSchema } from '../http/call-tool-route.js';
 import type { PresetSchema } from '../http/presets-routes.js';
@@ -13,7 +14,6 @@ import type { PinnedFieldsSchema, QuarantineSchema, QuarantinesSchema } from '..
 import type { StderrLinesSchema } from '../http/server-actions-routes.js';
 import type { NewServerSchema, ServerSchema } from '../http/server-schemas.js';
 import type { CreateTokenSchema, NewTokenSchema, TokenSchema } from '../http/tokens-routes.js';
-import type { HubEvent, HubEventType } from '../hub/hub-event.js';
 import type { ServerStatus } from '../hub/server-status.js';
 
 /** A server as `/api/servers` answers it: status and masked config. */

@@ -3,18 +3,19 @@
  * {@link LiveUpstream} that watches list_changed, pings and closes without leftovers.
  * @module
  */
-import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
+import { attachPeer } from './attach-peer.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
-import { countCatalog, listCatalog } from './discover.js';
+import { listCatalog } from './discover.js';
 import { raceSignal } from './race-signal.js';
 import { openRemoteSession } from './remote-session.js';
-import { once, type Session } from './session.js';
+import type { OpenSessionOptions, Session } from './session.js';
 import type { StderrSink } from './stderr-log.js';
 import { openStdioSession } from './stdio-session.js';
+import { toLiveUpstream } from './to-live-upstream.js';
 import type { LiveUpstream, ProcessLedger, UpstreamPeer } from './types.js';
 import { createCatalogWatch } from './watch-catalog.js';
 
@@ -39,6 +40,8 @@ export type ConnectUpstreamOptions = {
   readonly now?: () => number;
   /** The keystore (C6): a remote server's `credentialKey` becomes `Authorization: Bearer …`. */
   readonly credentials?: { get(name: string): Promise<string | null> } | undefined;
+  /** Opens the session instead of the config's transport: tests serve an in-process SDK server this way. */
+  readonly openSession?: ((options: OpenSessionOptions) => Promise<Session>) | undefined;
 };
 
 const DEFAULT_CLIENT_INFO = { name: 'boternity', version: '0.1.0' };
@@ -56,7 +59,7 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
     const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
       capabilities: options.peer?.capabilities ?? {},
     });
-    options.peer?.attach(serverId, client);
+    if (options.peer) attachPeer(client, serverId, options.peer);
     return watch.attach(client);
   };
 
@@ -66,8 +69,9 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
     // Spawning is not abortable half-way: do not start what is already cancelled.
     deadline.throwIfAborted();
     const common = { newClient, requestOptions, graceMs, log };
-    session =
-      config.transport === 'stdio'
+    session = options.openSession
+      ? await options.openSession(common)
+      : config.transport === 'stdio'
         ? await openStdioSession({ ...common, serverId, config, ledger, stderrLines, stderr: options.stderr })
         : await openRemoteSession({ ...common, config, credentials: options.credentials });
     // The deadline is raced rather than passed down: the SDK never removes a request's abort
@@ -88,50 +92,4 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
     throw failure;
   }
   return toLiveUpstream({ serverId, session, watch, log, connectedAt: now() });
-}
-
-function toLiveUpstream({
-  serverId,
-  session,
-  watch,
-  log,
-  connectedAt,
-}: {
-  serverId: string;
-  session: Session;
-  watch: ReturnType<typeof createCatalogWatch>;
-  log: Logger;
-  connectedAt: number;
-}): LiveUpstream {
-  const { client } = session;
-  const closed = session.closed.then((error) => {
-    watch.stop();
-    if (error) log.warn({ err: error }, 'upstream closed unexpectedly');
-    return { error };
-  });
-  log.info({ transport: session.transport, pid: session.pid, ...countCatalog(watch.catalog()) }, 'upstream connected');
-  return {
-    serverId,
-    client,
-    transport: session.transport,
-    pid: session.pid,
-    connectedAt,
-    get counts() {
-      return countCatalog(watch.catalog());
-    },
-    catalog: watch.catalog,
-    stderr: session.stderr,
-    closed,
-    watchCatalog: watch.watch,
-    async ping(timeoutMs, signal) {
-      const start = performance.now();
-      await client.ping(signal ? { timeout: timeoutMs, signal } : { timeout: timeoutMs });
-      return Math.round((performance.now() - start) * 100) / 100;
-    },
-    close: once(async () => {
-      watch.stop();
-      await session.close();
-      log.info('upstream closed');
-    }),
-  };
 }

@@ -78,7 +78,7 @@ describe('health, catalog and degraded start', () => {
     const call = await svc.api('/api/servers/dyn/tools');
     expect(call.status).toBe(200);
     const upstream = svc.service.hub.upstream('dyn');
-    await upstream?.client.callTool({ name: 'add_tool', arguments: { name: 'fresh_tool' } });
+    await upstream?.callTool({ name: 'add_tool', arguments: { name: 'fresh_tool' } });
     const changed = await sse.next(
       (e) => e.event === 'catalog_changed' && (e.data as { server: string }).server === 'dyn',
     );

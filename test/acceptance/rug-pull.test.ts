@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { approveCommand } from '../../src/cli/approve-command.js';
+import { main } from '../../src/cli/main.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
@@ -142,14 +142,16 @@ describe('rug-pull pins', () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
     const env = { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN };
     try {
-      expect(await approveCommand(['rug', 'calc', '--url', svc.service.url, '--home', svc.home], env)).toBe(0);
-      expect(await approveCommand(['rug', 'calc', '--url', svc.service.url, '--home', svc.home], env)).toBe(1);
+      expect(await main(['mcp', 'approve', 'rug', 'calc', '--url', svc.service.url, '--home', svc.home], env)).toBe(0);
+      expect(await main(['mcp', 'approve', 'rug', 'calc', '--url', svc.service.url, '--home', svc.home], env)).toBe(1);
     } finally {
       stdout.mockRestore();
       stderr.mockRestore();
     }
     expect(out.join('')).toMatch(/approved tool "calc" of server "rug"/);
-    expect(out.join('')).toMatch(/could not approve tool "calc" of server "rug".*404.*not quarantined/);
+    expect(out.join('')).toMatch(
+      /could not approve tool "calc" of server "rug": tool "calc" of server "rug" is not quarantined/,
+    );
     await waitFor(async () => (await names()).includes('rug__calc'), { what: 'calc listed again', timeoutMs: 10_000 });
   });
 });

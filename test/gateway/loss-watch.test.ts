@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../src/bus/create-event-bus.js';
+import type { HubEvent } from '../../src/events/hub-event.js';
 import { createLossWatch } from '../../src/gateway/loss-watch.js';
-import type { HubEvent } from '../../src/hub/hub-event.js';
-import type { LiveUpstream } from '../../src/upstream/types.js';
+import type { UpstreamSession } from '../../src/upstream/types.js';
 
 /** Only `closed` is read by the watch. */
 function fakeUpstream() {
@@ -10,7 +10,7 @@ function fakeUpstream() {
   const closed = new Promise<{ error: Error | null }>((resolve) => {
     close = resolve;
   });
-  return { upstream: { closed } as unknown as LiveUpstream, close: () => close({ error: null }) };
+  return { upstream: { closed } as unknown as UpstreamSession, close: () => close({ error: null }) };
 }
 const settled = async (p: Promise<unknown>) => {
   let done = false;

@@ -1,8 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventBus, type Envelope, type EventBus } from '../../src/bus/create-event-bus.js';
+import type { HubEvent } from '../../src/events/hub-event.js';
 import { createPinGuard, type PinGuard, type PinGuardDeps, type PinPolicy } from '../../src/gateway/pin-guard.js';
-import type { HubEvent } from '../../src/hub/hub-event.js';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { toolPinsTable } from '../../src/storage/schema.js';
 import { testLogger } from '../support/fixtures.js';
@@ -22,7 +22,6 @@ function fakeHub() {
       const tools = catalogs.get(name);
       return tools ? { catalog: () => ({ tools, resources: [], resourceTemplates: [], prompts: [] }) } : null;
     },
-    config: () => ({ mcpServers: Object.fromEntries([...catalogs.keys()].map((k) => [k, {}])) }),
   } as unknown as PinGuardDeps['hub'];
   return { hub, catalogs };
 }
@@ -36,7 +35,14 @@ describe('pin guard', () => {
   let hub: ReturnType<typeof fakeHub>;
 
   const start = async () => {
-    const next = createPinGuard({ db: store.db, bus, log: testLogger(), hub: hub.hub, policy: () => policy });
+    const next = createPinGuard({
+      db: store.db,
+      bus,
+      log: testLogger(),
+      hub: hub.hub,
+      servers: () => [...hub.catalogs.keys()],
+      policy: () => policy,
+    });
     await next.start();
     return next;
   };

@@ -1,9 +1,12 @@
 /**
- * Issue 3 acceptance: an SDK client through /mcp/servers/everything (server-everything over
- * stdio) sees what a client connected directly sees, and gets the same results, including
- * sampling, elicitation, roots, progress, resource subscriptions and logging.
+ * One server's endpoint is a transparent proxy (G1): an agent on the `server` view of
+ * server-everything (the real npm server, in-process) sees and gets what a client connected
+ * to it directly does, including sampling, elicitation, roots, progress, subscriptions and
+ * logging, and its subscriptions outlive a reconnect.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -12,9 +15,8 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVERYTHING_BIN } from '../support/everything.js';
-import { connectHttpClient, connectStdioClient } from '../support/mcp-client.js';
-import { startTestService, type TestService } from '../support/test-service.js';
+import { createEverythingServer } from '../support/everything.js';
+import { type GatewayHarness, startGateway } from '../support/gateway-harness.js';
 import { waitFor } from '../support/wait-for.js';
 
 const capabilities = { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } };
@@ -50,32 +52,30 @@ const normalise = (value: unknown) =>
       .replace(/created at [^"\\]+/g, 'created at <time>'),
   );
 
-describe('/mcp/servers/{name}: a transparent proxy of one upstream', () => {
-  let svc: TestService;
+describe('one server endpoint: a transparent proxy of server-everything', () => {
+  let gw: GatewayHarness;
   let direct: Client;
   let proxy: Client;
   let directSeen: string[];
   let proxySeen: string[];
 
   beforeAll(async () => {
-    svc = await startTestService({
-      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN], healthIntervalMs: 60_000 } },
-    });
-    await waitFor(async () => (await svc.server('everything'))?.state === 'connected', {
-      what: 'everything connected',
-    });
-    direct = await connectStdioClient(process.execPath, [EVERYTHING_BIN], { capabilities });
-    proxy = await connectHttpClient(`${svc.service.url}/mcp/servers/everything`, { capabilities });
+    gw = await startGateway({ servers: { everything: { make: () => createEverythingServer().server } } });
+    direct = new Client({ name: 'direct', version: '1' }, { capabilities });
     directSeen = answerServerRequests(direct, 'direct');
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    serverSide.sessionId = randomUUID();
+    await createEverythingServer().server.connect(serverSide);
+    await direct.connect(clientSide);
+    ({ client: proxy } = await gw.agent({ kind: 'server', server: 'everything' }, { capabilities }));
     proxySeen = answerServerRequests(proxy, 'proxy');
-  }, 60_000);
+  });
   afterAll(async () => {
-    await proxy?.close();
     await direct?.close();
-    await svc?.stop();
+    await gw?.stop();
   });
 
-  it('lists the same tools, resources, templates and prompts', async () => {
+  it('lists the same tools, resources, templates and prompts, with its name and instructions', async () => {
     expect((await proxy.listTools()).tools).toEqual((await direct.listTools()).tools);
     expect((await proxy.listResources()).resources).toEqual((await direct.listResources()).resources);
     expect((await proxy.listResourceTemplates()).resourceTemplates).toEqual(
@@ -134,7 +134,6 @@ describe('/mcp/servers/{name}: a transparent proxy of one upstream', () => {
     expect(JSON.stringify(elicited.content)).toContain('Ada');
     const roots = await proxy.callTool({ name: 'get-roots-list', arguments: {} });
     expect(JSON.stringify(roots.content)).toContain('file:///tmp/agent-root');
-    // server-everything may ask for roots earlier and cache them: each kind reached this agent.
     expect(proxySeen).toEqual(expect.arrayContaining(['sampling', 'elicitation', 'roots']));
     expect(directSeen).not.toContain('sampling');
   });
@@ -143,11 +142,9 @@ describe('/mcp/servers/{name}: a transparent proxy of one upstream', () => {
     const run = async (client: Client) => {
       const progress: number[] = [];
       const result = await client.callTool(
-        { name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } },
+        { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
         undefined,
-        {
-          onprogress: (p) => progress.push(p.progress),
-        },
+        { onprogress: (p) => progress.push(p.progress) },
       );
       return { progress, result };
     };
@@ -163,7 +160,7 @@ describe('/mcp/servers/{name}: a transparent proxy of one upstream', () => {
     expect(viaProxy.result).toEqual(viaDirect.result);
   });
 
-  it('relays resource subscription updates and logging messages', async () => {
+  it('relays resource updates and logging, and renews subscriptions after a reconnect', async () => {
     const updates: string[] = [];
     const logs: unknown[] = [];
     proxy.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
@@ -173,41 +170,20 @@ describe('/mcp/servers/{name}: a transparent proxy of one upstream', () => {
       logs.push(n.params);
     });
     const [resource] = (await proxy.listResources()).resources;
-    await proxy.subscribeResource({ uri: resource?.uri as string });
-    await proxy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
-    await waitFor(() => updates.includes(resource?.uri as string), {
-      what: 'a resources/updated notification',
-      timeoutMs: 8_000,
-    });
+    const uri = resource?.uri as string;
+    await proxy.subscribeResource({ uri });
     await proxy.setLoggingLevel('debug');
     await proxy.callTool({ name: 'toggle-simulated-logging', arguments: {} });
     await waitFor(() => logs.length > 0, { what: 'a logging message', timeoutMs: 8_000 });
     expect(logs[0]).toMatchObject({ level: expect.any(String) });
     await proxy.callTool({ name: 'toggle-simulated-logging', arguments: {} });
-    await proxy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
-    await proxy.unsubscribeResource({ uri: resource?.uri as string });
-  });
 
-  it('renews resource subscriptions when the upstream comes back', async () => {
-    const updates: string[] = [];
-    proxy.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
-      updates.push(n.params.uri);
-    });
-    const [resource] = (await proxy.listResources()).resources;
-    const uri = resource?.uri as string;
-    await proxy.subscribeResource({ uri });
-    const before = await svc.server('everything');
-    process.kill(before?.pid as number, 'SIGKILL');
-    await waitFor(
-      async () => {
-        const s = await svc.server('everything');
-        return s?.state === 'connected' && s.pid !== before?.pid;
-      },
-      { what: 'everything back with a new process', timeoutMs: 15_000 },
-    );
-    // The new process only knows of the subscription if boternity renewed it.
+    await gw.drop('everything');
+    await gw.inState('everything', 'reconnecting');
+    await gw.inState('everything', 'connected');
+    // The new upstream only knows of the subscription if boternity renewed it.
     await proxy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
-    await waitFor(() => updates.includes(uri), { what: 'an update from the new process', timeoutMs: 8_000 });
+    await waitFor(() => updates.includes(uri), { what: 'an update from the new upstream', timeoutMs: 8_000 });
     await proxy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
     await proxy.unsubscribeResource({ uri });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AppConfig, BotConfigSchema } from '../../src/config/schema.js';
-import { HubError, UnknownServerError } from '../../src/errors.js';
-import { effectiveServers, UnknownBotError } from '../../src/gateway/effective-servers.js';
+import { HubError, UnconfiguredBotError, UnknownServerError } from '../../src/errors.js';
+import { effectiveServers } from '../../src/gateway/effective-servers.js';
 import { isToolAllowed } from '../../src/gateway/tool-filter.js';
 import { stdioConfig } from '../support/server-config.js';
 
@@ -46,9 +46,9 @@ describe('effectiveServers', () => {
     expect(effectiveServers(app, { kind: 'bot', slug: 'both' })).toEqual(['alpha', 'beta']);
   });
 
-  it('bot: an unknown slug throws UnknownBotError with code unknown_bot', () => {
+  it('bot: an unknown slug throws UnconfiguredBotError with code unknown_bot', () => {
     const attempt = () => effectiveServers(app, { kind: 'bot', slug: 'ghost' });
-    expect(attempt).toThrow(UnknownBotError);
+    expect(attempt).toThrow(UnconfiguredBotError);
     expect(attempt).toThrow('bot "ghost" is not configured');
     try {
       attempt();
@@ -56,7 +56,7 @@ describe('effectiveServers', () => {
       expect(err).toBeInstanceOf(HubError);
       expect((err as HubError).code).toBe('unknown_bot');
     }
-    expect(() => effectiveServers(app, { kind: 'bot', slug: 'constructor' })).toThrow(UnknownBotError);
+    expect(() => effectiveServers(app, { kind: 'bot', slug: 'constructor' })).toThrow(UnconfiguredBotError);
   });
 });
 

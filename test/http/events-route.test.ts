@@ -5,9 +5,9 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventBus } from '../../src/bus/create-event-bus.js';
 import { parseConfig } from '../../src/config/parse-config.js';
+import type { HubEvent } from '../../src/events/hub-event.js';
 import { createApp } from '../../src/http/create-app.js';
 import { createHub, type Hub } from '../../src/hub/create-hub.js';
-import type { HubEvent } from '../../src/hub/hub-event.js';
 
 const log = pino({ level: 'silent' });
 let hub: Hub | undefined;
@@ -17,8 +17,23 @@ afterEach(async () => {
 
 function setup(heartbeatMs?: number) {
   const bus = createEventBus<HubEvent>();
-  hub = createHub({ log, bus, open: async () => Promise.reject(new Error('no upstreams in this test')) });
-  const app = createApp({ hub, bus, log, adminToken: 't', ...(heartbeatMs ? { heartbeatMs } : {}) });
+  // The app reads the config the hub puts in force, as in the service.
+  let inForce = parseConfig({ mcpServers: {} }, null);
+  const config = {
+    get: () => inForce,
+    set: (next: typeof inForce) => {
+      inForce = next;
+    },
+  };
+  hub = createHub({ log, bus, config, open: async () => Promise.reject(new Error('no upstreams in this test')) });
+  const app = createApp({
+    hub,
+    config: config.get,
+    bus,
+    log,
+    adminToken: 't',
+    ...(heartbeatMs ? { heartbeatMs } : {}),
+  });
   return { bus, app };
 }
 

@@ -9,10 +9,13 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBus } from '../../src/bus/create-event-bus.js';
 import { createConfigWriter } from '../../src/config/config-writer.js';
+import { parseConfig } from '../../src/config/parse-config.js';
+import type { HubEvent } from '../../src/events/hub-event.js';
+import { createCallTracker } from '../../src/gateway/call-tracker.js';
 import { createGateway } from '../../src/gateway/create-gateway.js';
+import { createSessionRegistry } from '../../src/gateway/session-registry.js';
 import { createApiRoutes } from '../../src/http/api-routes.js';
 import { createHub } from '../../src/hub/create-hub.js';
-import type { HubEvent } from '../../src/hub/hub-event.js';
 import { createDb } from '../../src/storage/create-db.js';
 import { TINY_SERVER, testLogger } from '../support/fixtures.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
@@ -59,9 +62,19 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
     const store = await createDb({ url: ':memory:' });
     const dir = await mkdtemp(join(tmpdir(), 'bnity-openapi-'));
     try {
-      const gateway = createGateway({ hub, bus, log, openUpstream: () => Promise.reject(new Error('none')) });
+      const config = () => parseConfig({ mcpServers: {} }, null);
+      const gateway = createGateway({
+        hub,
+        bus,
+        log,
+        config,
+        tracker: createCallTracker(),
+        sessions: createSessionRegistry(),
+        openUpstream: () => Promise.reject(new Error('none')),
+      });
       const api = createApiRoutes({
         hub,
+        config,
         bus,
         writer: createConfigWriter({ path: join(dir, 'boternity.json'), env: {}, apply: () => undefined }),
         gateway,

@@ -14,3 +14,5 @@ export const EVERYTHING_BIN = join(
   'dist',
   'index.js',
 );
+
+export { createServer as createEverythingServer } from '@modelcontextprotocol/server-everything/dist/server/index.js';

@@ -45,6 +45,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   if (name === `${prefix}cancelled_count`) return text(String(cancelled));
   if (name === 'secret') return text('the secret');
   if (name === `${prefix}slow`) {
+    // Tests wait for this line (kept in the server's stderr log) before they act mid-call.
+    process.stderr.write('slow started\n');
     await new Promise((resolve) => {
       const timer = setTimeout(resolve, Number(args.ms ?? 10_000));
       extra.signal.addEventListener('abort', () => {

@@ -18,62 +18,55 @@ export type ServeProcess = {
 
 /** Spawn `bnity serve` with `args`; resolves once it printed its control URL. */
 export async function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BNITY, 'serve', ...args], {
-    env: { ...process.env, BOTERNITY_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(cwd ? { cwd } : {}),
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d) => {
-    out += d;
-  });
-  child.stderr?.on('data', (d) => {
-    err += d;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const run = spawnBnity(['serve', ...args], env, cwd);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}${err}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${run.stdout()}${run.stderr()}`)), 20_000);
     const check = () => {
-      const match = /control API\s+(http:\/\/\S+)\/api\/servers/.exec(out);
+      const match = /control API\s+(http:\/\/\S+)\/api\/servers/.exec(run.stdout());
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);
       }
     };
-    child.stdout?.on('data', check);
-    void exited.then(({ code }) => {
+    run.child.stdout?.on('data', check);
+    void run.exit.then(({ code }) => {
       clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}: ${out}${err}`));
+      reject(new Error(`serve exited with ${code}: ${run.stdout()}${run.stderr()}`));
     });
   });
-  return { child, url, stdout: () => out, stderr: () => err, exited };
+  return { child: run.child, url, stdout: run.stdout, stderr: run.stderr, exited: run.exit };
+}
+
+/** A `bnity` command left running (`serve`, `mcp events`, `mcp logs --follow`): its output so far and its exit. */
+export function spawnBnity(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string, input?: string) {
+  const child = spawn(process.execPath, [BNITY, ...args], {
+    env: { ...process.env, BOTERNITY_LOG_LEVEL: 'warn', ...env },
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    ...(cwd ? { cwd } : {}),
+  });
+  if (input !== undefined) child.stdin?.end(input);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exit, exited: exit.then(({ code }) => code), stdout: () => stdout, stderr: () => stderr };
 }
 
 /** Run `bnity <args>` to completion; `input` is written to its stdin (else stdin is closed). */
-export function runBnity(
+export async function runBnity(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   cwd?: string,
   input?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BNITY, ...args], {
-      env: { ...process.env, BOTERNITY_LOG_LEVEL: 'warn', ...env },
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      ...(cwd ? { cwd } : {}),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-    });
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    if (input !== undefined) child.stdin?.end(input);
-  });
+  const run = spawnBnity(args, env, cwd, input);
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
 }

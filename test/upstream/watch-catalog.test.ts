@@ -31,7 +31,7 @@ describe('watchCatalog', () => {
     const upstream = await connectDynamic();
     expect(upstream.catalog().tools.map((t) => t.name)).toEqual(['add_tool']);
     const changed = nextChange(upstream);
-    await upstream.client.callTool({ name: 'add_tool', arguments: { name: 'fresh' } });
+    await upstream.callTool({ name: 'add_tool', arguments: { name: 'fresh' } });
     const { catalog, changes } = await changed;
     expect(changes).toEqual([{ kind: 'tools', added: ['fresh'], removed: [], changed: [] }]);
     expect(catalog.tools.map((t) => t.name)).toEqual(['add_tool', 'fresh']);
@@ -44,7 +44,7 @@ describe('watchCatalog', () => {
     const seen: string[][] = [];
     upstream.watchCatalog((_catalog, changes) => seen.push(changes.flatMap((c) => c.added)));
     await Promise.all(
-      ['t1', 't2', 't3', 't4'].map((name) => upstream.client.callTool({ name: 'add_tool', arguments: { name } })),
+      ['t1', 't2', 't3', 't4'].map((name) => upstream.callTool({ name: 'add_tool', arguments: { name } })),
     );
     const deadline = Date.now() + 5_000;
     while (upstream.counts.toolCount < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -64,7 +64,7 @@ describe('watchCatalog', () => {
     const stop = upstream.watchCatalog(() => calls++);
     stop();
     const other = nextChange(upstream);
-    await upstream.client.callTool({ name: 'add_tool', arguments: { name: 'x' } });
+    await upstream.callTool({ name: 'add_tool', arguments: { name: 'x' } });
     await other;
     expect(calls).toBe(0);
   });

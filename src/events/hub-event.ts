@@ -1,6 +1,8 @@
 /**
- * Everything published on the bus (SPEC S5). Server events come from the supervisor;
- * the rest from the config watcher and, later, the gateway and the guard.
+ * Everything published on the bus (SPEC S5), in a module of its own so that every part
+ * can name the events without depending on the hub. Server events come from the
+ * supervisor, `config_applied` from the hub, `config_error` from the config watcher,
+ * quarantines and approvals from the pin guard.
  * @module
  */
 import type { ServerEvent } from '../../machines/index.js';

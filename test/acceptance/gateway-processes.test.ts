@@ -1,14 +1,16 @@
 /**
- * Issue 3 acceptance: two agent sessions calling a sampling tool on the same upstream at
- * the same time each answer exactly their own sampling request: exactly attributed over
- * Streamable HTTP, and through `scope: "session"` connections over stdio. A shared stdio
- * upstream never hands one session's request to another.
+ * The gateway over real processes (what in-process tests cannot show): two agent sessions
+ * calling a sampling tool on the same upstream at once each answer exactly their own
+ * request, over a real Streamable HTTP upstream and through `scope: "session"` stdio
+ * children; a shared stdio upstream never hands one session's request to another; session
+ * children end with their session; a `kill -9` mid-call ends the call within a second.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/upstream/process-tree.js';
+import { createBarrier } from '../support/barrier.js';
 import { EVERYTHING_BIN } from '../support/everything.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
@@ -16,14 +18,18 @@ import { startEverythingHttp } from '../support/start-everything-http.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-/** An agent whose sampling answers name it, and which records the prompts it was asked. */
-async function agent(url: string, tag: string) {
+/**
+ * An agent whose sampling answers name it, and which records the prompts it was asked;
+ * with `together`, it answers only once every agent sharing it has been asked (both calls
+ * are then in flight together).
+ */
+async function agent(url: string, tag: string, together?: { arrive(): Promise<void> }) {
   const client = await connectHttpClient(url, { capabilities: { sampling: {} } });
   const asked: string[] = [];
   client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
     const content = request.params.messages[0]?.content;
     asked.push(content && 'text' in content ? String(content.text) : '?');
-    await new Promise((r) => setTimeout(r, 100)); // keep both calls in flight together
+    await together?.arrive();
     return { role: 'assistant', model: 'm', content: { type: 'text', text: `answer-from-${tag}` } };
   });
   return { client, asked, tag };
@@ -46,6 +52,13 @@ describe('server-to-client requests reach the session that caused them', () => {
           healthIntervalMs: 60_000,
         },
         'shared-stdio': { command: process.execPath, args: [GATEWAY_SERVER], healthIntervalMs: 60_000 },
+        one: {
+          command: process.execPath,
+          args: [GATEWAY_SERVER],
+          env: { TOOL_PREFIX: 'one_' },
+          healthIntervalMs: 60_000,
+          backoff: { baseMs: 2_000 },
+        },
       },
     });
     await waitFor(async () => (await svc.servers()).every((s) => s.state === 'connected'), { what: 'all connected' });
@@ -59,8 +72,9 @@ describe('server-to-client requests reach the session that caused them', () => {
     ['Streamable HTTP, shared connection', 'everything-http'],
     ['stdio with scope "session"', 'everything-own'],
   ])('%s: each of two concurrent sessions answers its own sampling request', async (_label, server) => {
-    const a = await agent(`${svc.service.url}/mcp`, 'A');
-    const b = await agent(`${svc.service.url}/mcp`, 'B');
+    const together = createBarrier(2);
+    const a = await agent(`${svc.service.url}/mcp`, 'A', together);
+    const b = await agent(`${svc.service.url}/mcp`, 'B', together);
     try {
       const tool = `${server}__trigger-sampling-request`;
       const [ra, rb] = await Promise.all([
@@ -99,9 +113,8 @@ describe('server-to-client requests reach the session that caused them', () => {
 
     const idle = await agent(`${svc.service.url}/mcp`, 'B');
     const idlePid = await ownPid(idle.client);
-    await new Promise((r) => setTimeout(r, 50));
-    // Every session here has been quiet for 20 ms or more: all idle out, their upstreams with them.
-    expect(await svc.service.gateway.closeIdle(20)).toBeGreaterThanOrEqual(1);
+    // A negative idle time makes every session idle: all end, their upstreams with them.
+    expect(await svc.service.gateway.closeIdle(-1)).toBeGreaterThanOrEqual(1);
     await waitFor(() => !isAlive(idlePid), { what: 'the idle session upstream to stop', timeoutMs: 10_000 });
     await idle.client.close();
   });
@@ -126,6 +139,30 @@ describe('server-to-client requests reach the session that caused them', () => {
     } finally {
       await a.client.close();
       await b.client.close();
+    }
+  });
+
+  it('ends a call whose stdio upstream is killed (kill -9) within a second; the session stays usable', async () => {
+    const agentA = await connectHttpClient(`${svc.service.url}/mcp`);
+    try {
+      const pid = (await svc.server('one'))?.pid as number;
+      const call = agentA.callTool({ name: 'one__one_slow', arguments: { ms: 20_000 } });
+      await waitFor(() => svc.service.hub.stderr('one').some((line) => line.includes('slow started')), {
+        what: 'the upstream to start the call',
+      });
+      const killed = Date.now();
+      process.kill(pid, 'SIGKILL');
+      const result = await call;
+      expect(Date.now() - killed).toBeLessThan(1_000);
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(
+        /server \\"one\\" (closed the connection|went reconnecting) during the call/,
+      );
+      expect(
+        (await agentA.callTool({ name: 'shared-stdio__echo', arguments: { text: 'still here' } })).content,
+      ).toEqual([{ type: 'text', text: 'echo:still here' }]);
+    } finally {
+      await agentA.close();
     }
   });
 });

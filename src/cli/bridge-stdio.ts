@@ -1,0 +1,113 @@
+/**
+ * The stdio bridge of `bnity mcp serve --stdio` (SPEC A4): a client that launches boternity
+ * gets the running service's view instead of a second supervisor. Built from SDK transports
+ * only: JSON-RPC messages go both ways unchanged between a `StdioServerTransport` (the
+ * client) and a `StreamableHTTPClientTransport` (the service), including the service's own
+ * requests (sampling, elicitation) and the notifications of its standalone stream.
+ * @module
+ */
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  isInitializeRequest,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** Options of {@link bridgeStdio}: `endpoint` is the service's `/mcp…` URL. */
+export type BridgeOptions = {
+  endpoint: string;
+  token: string | null;
+  /** One line for stderr (stdout carries MCP). */
+  say(line: string): void;
+};
+
+/** Why the bridge ended, and the exit code that goes with it. */
+type Ending = { code: number; reason: string; clientGone: boolean };
+
+/** Forward MCP between stdin/stdout and the service until either side ends; resolves with the exit code. */
+export async function bridgeStdio({ endpoint, token, say }: BridgeOptions): Promise<number> {
+  const service = new StreamableHTTPClientTransport(new URL(endpoint), {
+    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
+    // A restarted or stopped service ends the session: notice within a few seconds.
+    reconnectionOptions: {
+      initialReconnectionDelay: 250,
+      maxReconnectionDelay: 2_000,
+      reconnectionDelayGrowFactor: 2,
+      maxRetries: 4,
+    },
+  });
+  const client = new StdioServerTransport();
+  let finish: (ending: Ending) => void = () => undefined;
+  const ended = new Promise<Ending>((resolve) => {
+    finish = resolve;
+  });
+  let initializeId: RequestId | undefined;
+  let initialized = false;
+
+  client.onmessage = (message: JSONRPCMessage) => {
+    if (isInitializeRequest(message) && isJSONRPCRequest(message)) initializeId = message.id;
+    service.send(message).catch((error: unknown) => {
+      const why = describe(error, endpoint);
+      // A request the service never got is answered, so the client does not wait forever.
+      if (isJSONRPCRequest(message))
+        void client.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: why } });
+      if (!initialized || sessionGone(error)) finish({ code: 1, reason: why, clientGone: false });
+    });
+  };
+  service.onmessage = (message: JSONRPCMessage) => {
+    // The service's transport sends the negotiated version on every later request.
+    if (isJSONRPCResultResponse(message) && message.id === initializeId) {
+      initialized = true;
+      const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
+      if (typeof version === 'string') service.setProtocolVersion(version);
+    }
+    void client.send(message);
+  };
+  service.onerror = (error) => {
+    if (sessionGone(error)) finish({ code: 1, reason: describe(error, endpoint), clientGone: false });
+  };
+  client.onerror = (error) => say(`bridge: unreadable message from the client: ${error.message}`);
+  process.stdin.once('end', () => finish({ code: 0, reason: 'stdin closed', clientGone: true }));
+  process.once('SIGTERM', () => finish({ code: 0, reason: 'SIGTERM', clientGone: true }));
+  process.once('SIGINT', () => finish({ code: 0, reason: 'SIGINT', clientGone: true }));
+
+  await service.start();
+  await client.start();
+  say(`serving ${endpoint} on stdio (the running service's view)`);
+  const ending = await ended;
+  // The client went away: end its session on the service too (DELETE).
+  if (ending.clientGone && service.sessionId) await service.terminateSession().catch(() => undefined);
+  await service.close();
+  await client.close();
+  if (ending.code !== 0) say(`${ending.reason}`);
+  return ending.code;
+}
+
+/** The session or the service is gone: nothing more can pass. */
+function sessionGone(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404 || error.code === 401 || error.code === 403;
+  if (error instanceof TypeError) return true; // fetch failed: nothing listens any more
+  return error instanceof Error && /Maximum reconnection attempts/.test(error.message);
+}
+
+/** One line about a failed exchange with the service, with the service's own message when it sent one. */
+function describe(error: unknown, endpoint: string): string {
+  if (error instanceof StreamableHTTPError) {
+    const body = /Error POSTing to endpoint: (.*)$/s.exec(error.message)?.[1] ?? '';
+    let message = body;
+    try {
+      message = (JSON.parse(body) as { error?: { message?: string } }).error?.message ?? body;
+    } catch {
+      // Not JSON: keep the text.
+    }
+    if (error.code === 401)
+      return `${endpoint} refused the admin token: set BOTERNITY_ADMIN_TOKEN, or --home to the service's data directory`;
+    if (error.code === 404 && /session/i.test(message)) return `the service ended the session (${endpoint})`;
+    return `${endpoint} answered ${error.code}: ${message || 'no message'}`;
+  }
+  if (error instanceof TypeError) return `the service at ${endpoint} is gone (${error.message})`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,66 @@
+/**
+ * `bnity mcp logs NAME [--follow]`: the stderr lines of a stdio server, kept by the running
+ * service across restarts. `--follow` asks again every second and prints only what is new,
+ * until Ctrl-C (or until the service stops).
+ * @module
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseCount } from './parse-values.js';
+import { resolveTarget, type TargetFlags } from './resolve-target.js';
+import { needService } from './service-or-file.js';
+
+/** How often `--follow` asks for new lines. */
+const FOLLOW_EVERY_MS = 1_000;
+
+/** Run `bnity mcp logs NAME`. */
+export async function mcpLogsCommand(
+  name: string,
+  flags: TargetFlags & { lines: string; follow?: boolean },
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const tail = parseCount(flags.lines, '--lines');
+  const { client } = await resolveTarget(flags, env);
+  const path = `/api/servers/${encodeURIComponent(name)}/stderr`;
+  const read = async () => (await client.get<{ lines: string[] }>(path)).lines;
+  let seen = await needService(`reading the logs of "${name}"`, read);
+  print(seen.slice(-tail));
+  if (!flags.follow) return 0;
+  const stop = new AbortController();
+  const quit = () => stop.abort();
+  process.once('SIGINT', quit);
+  process.once('SIGTERM', quit);
+  try {
+    for (;;) {
+      await sleep(FOLLOW_EVERY_MS, undefined, { signal: stop.signal });
+      const now = await read();
+      print(newLines(seen, now));
+      seen = now;
+    }
+  } catch (error) {
+    if (stop.signal.aborted) return 0;
+    throw error;
+  } finally {
+    process.off('SIGINT', quit);
+    process.off('SIGTERM', quit);
+  }
+}
+
+function print(lines: readonly string[]): void {
+  if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * The lines of `now` that `before` did not have. The service keeps the last N lines, so
+ * `now` is `before` with some lines dropped from the front and some added at the end: find
+ * the longest end of `before` that `now` starts with.
+ */
+export function newLines(before: readonly string[], now: readonly string[]): string[] {
+  for (let drop = 0; drop < before.length; drop++) {
+    const kept = before.length - drop;
+    if (kept > now.length) continue;
+    let same = true;
+    for (let i = 0; i < kept && same; i++) same = before[drop + i] === now[i];
+    if (same) return now.slice(kept);
+  }
+  return [...now];
+}

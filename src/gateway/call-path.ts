@@ -1,0 +1,36 @@
+/**
+ * The parts every request kind on the call path uses, in one typed object that the
+ * gateway builds once: config, views, connections, attribution, loss of a connection,
+ * sanitizer, audit and the session registry.
+ * @module
+ */
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/schema.js';
+import type { Hub } from '../hub/create-hub.js';
+import type { AgentSession } from './agent-session.js';
+import type { AuditSink } from './audit-request.js';
+import type { CallTracker } from './call-tracker.js';
+import type { GatewaySanitizer } from './gateway-sanitizer.js';
+import type { LossWatcher } from './loss-watch.js';
+import type { SessionRegistry } from './session-registry.js';
+import type { SessionUpstreams } from './session-upstreams.js';
+import type { ViewCache } from './view-cache.js';
+
+/** What the request kinds share. */
+export type CallPath = {
+  /** The config in force. */
+  readonly config: () => AppConfig;
+  /** Status of servers, for "the owner is down" answers, and the shared connections. */
+  readonly hub: Pick<Hub, 'upstream' | 'getServer'>;
+  readonly views: ViewCache;
+  readonly upstreams: SessionUpstreams;
+  readonly tracker: CallTracker;
+  readonly losses: LossWatcher;
+  readonly sanitizer: GatewaySanitizer;
+  readonly audit: AuditSink | null;
+  readonly sessions: SessionRegistry;
+  /** Settles when every enabled server in the session's view has left `connecting`, or the bound passed. */
+  readonly serversSettled: (session: AgentSession) => Promise<void>;
+  /** Where our own failures are logged (the agent only gets `internal error`). */
+  readonly log: Logger;
+};

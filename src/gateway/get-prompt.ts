@@ -1,0 +1,35 @@
+/**
+ * `prompts/get` (G2, X4, X7): route the public prompt name in the caller's view, relay it
+ * to the owner under its own name, sanitize the messages it expands to.
+ * @module
+ */
+import type { GetPromptRequest, GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallPath } from './call-path.js';
+import { finishRequest } from './finish-request.js';
+import { andThen, relayRouted } from './relay-request.js';
+import { MAX_CALLED_NAME, routeName } from './route-request.js';
+import type { SessionContext } from './session-context.js';
+
+/** Get the prompt `params.name` of the caller's view. */
+export async function getPrompt(
+  path: CallPath,
+  ctx: SessionContext,
+  params: GetPromptRequest['params'],
+): Promise<GetPromptResult> {
+  const started = performance.now();
+  const routed = routeName(path.hub, path.views.view(ctx.session.spec), 'prompt', params.name);
+  const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
+    upstream.getPrompt({ ...params, name: route.name }, options),
+  );
+  // The messages a prompt expands to are upstream text the model will read (X4).
+  const outcome = andThen(relayed, ({ route, answer }) =>
+    path.sanitizer.promptResult(route.server, route.name, answer),
+  );
+  const fields = {
+    eventType: 'prompt_get',
+    serverName: routed.ok ? routed.value.server : null,
+    toolName: routed.ok ? routed.value.name : params.name.length <= MAX_CALLED_NAME ? params.name : null,
+    input: params,
+  };
+  return finishRequest(path, ctx, started, fields, outcome);
+}

@@ -1,0 +1,178 @@
+/**
+ * Opening and ending agent sessions (G1): over an SDK transport (Streamable HTTP, stdio),
+ * each with its own SDK `Server`; or in-process, for callers inside the service. Either
+ * way the session is registered with everything it owns, and audited when it starts and ends.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentChannel, AgentSession } from './agent-session.js';
+import { auditRow } from './audit-request.js';
+import type { CallPath } from './call-path.js';
+import { namingOf } from './compute-view.js';
+import { effectiveServers, type ViewSpec } from './effective-servers.js';
+import { sanitizeUpstreamText } from './sanitize-requests.js';
+import { serverChannel } from './sdk-channel.js';
+import { serveSession } from './serve-session.js';
+
+/** Who opens a session, and for which view. */
+export type SessionOptions = {
+  spec: ViewSpec;
+  /** Where it came in, for logs: `/mcp`, `stdio`, `bot:x`. */
+  label: string;
+  /** Who opened it (audit): `admin`, a token id, `stdio`. */
+  clientId?: string | null;
+};
+
+/** A session over an SDK transport. */
+export type TransportSessionOptions = SessionOptions & {
+  transport: Transport;
+  /** Its id (default: a new UUID); over HTTP, the `Mcp-Session-Id` the transport hands out. */
+  id?: string;
+  /** Who may reach it by id (an HTTP opener's key). */
+  owner?: string | null;
+  /** False for a session that lives as long as its process (stdio): never closed as idle. */
+  idles?: boolean;
+  onClose?: () => void;
+};
+
+/** A session inside the service: its caller brings the channel an upstream's requests go to. */
+export type InProcessSessionOptions = SessionOptions & { channel: AgentChannel };
+
+/** What opening needs besides the options. */
+export type OpenDeps = { path: CallPath; now: () => number };
+
+const SERVER_INFO = { name: 'boternity', version: '0.1.0' };
+const CAPABILITIES: ServerCapabilities = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+  logging: {},
+};
+
+/** Our capabilities, limited to the kinds the proxied upstream has (list changes are always ours to send). */
+function mirrorCapabilities(upstream: ServerCapabilities | undefined): ServerCapabilities {
+  const has = (kind: keyof ServerCapabilities) => upstream?.[kind] !== undefined;
+  return {
+    ...(has('tools') ? { tools: CAPABILITIES.tools } : {}),
+    ...(has('resources')
+      ? { resources: { listChanged: true, subscribe: upstream?.resources?.subscribe === true } }
+      : {}),
+    ...(has('prompts') ? { prompts: CAPABILITIES.prompts } : {}),
+    ...(has('completions') ? { completions: {} } : {}),
+    ...(has('logging') ? { logging: {} } : {}),
+  };
+}
+
+/** A registered session record; `close` ends it. */
+function register(
+  { path, now }: OpenDeps,
+  options: SessionOptions & { id: string; owner: string | null; transport: Transport | null; idles: boolean },
+  channel: AgentChannel,
+  close: (session: AgentSession) => Promise<void>,
+): AgentSession {
+  const { spec } = options;
+  // A server or bot that is not configured is refused before anything exists.
+  effectiveServers(path.config(), spec);
+  const session: AgentSession = {
+    id: options.id,
+    spec,
+    naming: namingOf(spec),
+    label: options.label,
+    clientId: options.clientId ?? null,
+    bot: spec.kind === 'bot' ? spec.slug : null,
+    owner: options.owner,
+    transport: options.transport,
+    channel,
+    subscriptions: new Map(),
+    ownUpstreams: new Map(),
+    fingerprint: null,
+    loggingLevel: null,
+    lastActivity: now(),
+    firstList: null,
+    idles: options.idles,
+    close: () => close(session),
+  };
+  path.sessions.add(session);
+  session.fingerprint = path.views.view(spec).view.fingerprint;
+  path.audit?.record(
+    auditRow('server', session, null, { eventType: 'session_start', input: { label: options.label, spec } }),
+  );
+  path.log.info({ session: session.id, label: options.label }, 'agent session started');
+  return session;
+}
+
+/** Forget `session` and release what it owned; once. */
+export async function endSession(path: CallPath, session: AgentSession): Promise<void> {
+  const released = path.sessions.remove(session);
+  if (released === null) return;
+  path.audit?.record(auditRow('server', session, null, { eventType: 'session_end', input: { label: session.label } }));
+  // Subscriptions nobody else holds are dropped upstream too.
+  for (const { server, uri } of released) {
+    void path.hub
+      .upstream(server)
+      ?.unsubscribe(uri)
+      .catch(() => undefined);
+  }
+  path.log.info({ session: session.id, label: session.label }, 'agent session ended');
+  await path.upstreams.closeAll(session);
+}
+
+/** Start a session on `transport`; resolves once connected. */
+export async function openAgentSession(deps: OpenDeps, options: TransportSessionOptions): Promise<AgentSession> {
+  const { path, now } = deps;
+  // One server's endpoint is a transparent proxy: it presents that server's name, version,
+  // instructions and kinds of capability (as of when the session opens).
+  const proxied = options.spec.kind === 'server' ? path.hub.upstream(options.spec.server) : null;
+  const raw = proxied?.instructions();
+  const instructions = raw === undefined ? undefined : sanitizeUpstreamText(raw, 2_000);
+  const capabilities = proxied ? mirrorCapabilities(proxied.capabilities()) : CAPABILITIES;
+  const server = new Server(proxied?.serverInfo() ?? SERVER_INFO, {
+    capabilities,
+    ...(instructions ? { instructions } : {}),
+  });
+  const { transport } = options;
+  const session = register(
+    deps,
+    {
+      ...options,
+      id: options.id ?? randomUUID(),
+      owner: options.owner ?? null,
+      transport,
+      idles: options.idles ?? true,
+    },
+    serverChannel(server),
+    () => server.close(),
+  );
+  serveSession(server, session, path, capabilities);
+  server.onclose = () => {
+    void endSession(path, session);
+    options.onClose?.();
+  };
+  try {
+    await server.connect(transport);
+  } catch (error) {
+    await endSession(path, session);
+    throw error;
+  }
+  // Count activity on every message the agent sends, for idle sessions.
+  const handle = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    session.lastActivity = now();
+    handle?.(message, extra);
+  };
+  return session;
+}
+
+/** Start a session with no transport; its requests take the same call path as any other. */
+export function attachAgentSession(deps: OpenDeps, options: InProcessSessionOptions): AgentSession {
+  return register(
+    deps,
+    { ...options, id: randomUUID(), owner: null, transport: null, idles: false },
+    options.channel,
+    (session) => endSession(deps.path, session),
+  );
+}

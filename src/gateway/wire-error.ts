@@ -1,0 +1,78 @@
+/**
+ * The one place where a failure on the call path becomes what the agent (or an upstream
+ * asking us) receives: a JSON-RPC error, or, for `tools/call`, a failed tool result (G4).
+ * Local errors are `src/errors.ts` classes; an upstream's own errors arrive as `McpError`.
+ * @module
+ */
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { HubError, type HubErrorCode } from '../errors.js';
+import { sanitizeUpstreamText } from './sanitize-requests.js';
+
+/**
+ * An error as the agent receives it: the SDK sends `code` and `message` as they are, so
+ * this carries no "MCP error N:" prefix (an McpError would get it twice on the far side).
+ */
+export class WireError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'WireError';
+  }
+}
+
+/** A failure answered as a JSON-RPC error; `internal` is our own failure, to be logged (the agent gets no details). */
+export type ErrorAnswer = { readonly kind: 'error'; readonly error: WireError; readonly internal: unknown };
+
+/** How a failure is answered. */
+export type FailureAnswer = ErrorAnswer | { readonly kind: 'result'; readonly result: CallToolResult };
+
+// Upstream trouble is a failed tool call, not a protocol error: the model can read it (G4).
+const TOOL_RESULT_CODES: ReadonlySet<HubErrorCode> = new Set([
+  'upstream_unavailable',
+  'upstream_failed',
+  'upstream_timeout',
+]);
+
+const WIRE_CODES: Partial<Record<HubErrorCode, number>> = {
+  unknown_server: ErrorCode.InvalidParams,
+  unknown_bot: ErrorCode.InvalidParams,
+  bad_request: ErrorCode.InvalidParams,
+  not_found: ErrorCode.InvalidParams,
+  conflict: ErrorCode.InvalidParams,
+  payload_too_large: ErrorCode.InvalidParams,
+  forbidden: ErrorCode.InvalidRequest,
+  upstream_unavailable: ErrorCode.InternalError,
+  upstream_failed: ErrorCode.InternalError,
+  unattributed: ErrorCode.InternalError,
+  unsupported: ErrorCode.MethodNotFound,
+  budget_spent: ErrorCode.InvalidRequest,
+};
+
+/** Map anything thrown on the call path; internal failures never become InvalidParams. */
+export function answerFailure(error: unknown, asToolResult: false): ErrorAnswer;
+export function answerFailure(error: unknown, asToolResult: boolean): FailureAnswer;
+export function answerFailure(error: unknown, asToolResult: boolean): FailureAnswer {
+  if (error instanceof HubError && asToolResult && TOOL_RESULT_CODES.has(error.code)) {
+    return { kind: 'result', result: { isError: true, content: [{ type: 'text', text: error.message }] } };
+  }
+  if (error instanceof WireError) return { kind: 'error', error, internal: null };
+  if (error instanceof McpError) {
+    // An upstream's (or an agent's) error text is passed on like a result would be: sanitized (X4).
+    const message = sanitizeUpstreamText(error.message.replace(/^MCP error -?\d+: /, ''), 2_000);
+    return { kind: 'error', error: new WireError(error.code, message), internal: null };
+  }
+  if (error instanceof HubError && error.code === 'upstream_timeout') {
+    return { kind: 'error', error: new WireError(ErrorCode.RequestTimeout, 'Request timed out'), internal: null };
+  }
+  const code = error instanceof HubError ? WIRE_CODES[error.code] : undefined;
+  if (code !== undefined)
+    return { kind: 'error', error: new WireError(code, (error as Error).message), internal: null };
+  return {
+    kind: 'error',
+    error: new WireError(ErrorCode.InternalError, 'internal error in boternity'),
+    internal: error,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * An opened, discovered upstream session as the connection actor holds it: the
+ * {@link UpstreamSession} port over the SDK client, plus watching, pinging and closing.
+ * @module
+ */
+import { performance } from 'node:perf_hooks';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { countCatalog } from './discover.js';
+import { once, type Session } from './session.js';
+import type { LiveUpstream } from './types.js';
+import type { CatalogWatch } from './watch-catalog.js';
+
+/** Wrap `session` (already listed by `watch`) as a live upstream of `serverId`. */
+export function toLiveUpstream({
+  serverId,
+  session,
+  watch,
+  log,
+  connectedAt,
+}: {
+  serverId: string;
+  session: Session;
+  watch: CatalogWatch;
+  log: Logger;
+  connectedAt: number;
+}): LiveUpstream {
+  const { client } = session;
+  const closed = session.closed.then((error) => {
+    watch.stop();
+    if (error) log.warn({ err: error }, 'upstream closed unexpectedly');
+    return { error };
+  });
+  log.info({ transport: session.transport, pid: session.pid, ...countCatalog(watch.catalog()) }, 'upstream connected');
+  return {
+    serverId,
+    transport: session.transport,
+    pid: session.pid,
+    connectedAt,
+    get counts() {
+      return countCatalog(watch.catalog());
+    },
+    catalog: watch.catalog,
+    stderr: session.stderr,
+    closed,
+    watchCatalog: watch.watch,
+    capabilities: () => client.getServerCapabilities(),
+    serverInfo: () => client.getServerVersion(),
+    instructions: () => client.getInstructions(),
+    // The SDK's legacy `toolResult` shape is never asked for: the default schema is the current one.
+    callTool: async (params, options) => (await client.callTool(params, undefined, options)) as CallToolResult,
+    readResource: (params, options) => client.readResource(params, options),
+    getPrompt: (params, options) => client.getPrompt(params, options),
+    complete: (params, options) => client.complete(params, options),
+    subscribe: async (uri, options) => {
+      await client.subscribeResource({ uri }, options);
+    },
+    unsubscribe: async (uri, options) => {
+      await client.unsubscribeResource({ uri }, options);
+    },
+    setLoggingLevel: async (level, options) => {
+      await client.setLoggingLevel(level, options);
+    },
+    rootsChanged: () => client.sendRootsListChanged(),
+    async ping(timeoutMs, signal) {
+      const start = performance.now();
+      await client.ping(signal ? { timeout: timeoutMs, signal } : { timeout: timeoutMs });
+      return Math.round((performance.now() - start) * 100) / 100;
+    },
+    close: once(async () => {
+      watch.stop();
+      await session.close();
+      log.info('upstream closed');
+    }),
+  };
+}
