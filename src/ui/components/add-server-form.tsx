@@ -18,6 +18,22 @@ const lines = (text: string) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
+/** One text field of the form. */
+type TextField = { key: string; label: string; area?: boolean; required?: boolean; hint?: string };
+
+const ARGS: TextField = { key: 'args', label: 'Arguments', area: true, hint: 'one per line' };
+const ENV: TextField = { key: 'env', label: 'Environment', area: true, hint: 'NAME=value, one per line' };
+const URL_FIELD: TextField = { key: 'url', label: 'URL', required: true };
+const HEADERS: TextField = { key: 'headers', label: 'Headers', area: true, hint: 'Name: value, one per line' };
+
+/** The text fields each way of adding asks for (after the name, and a preset's choice). */
+const TEXT_FIELDS: Readonly<Record<Mode, readonly TextField[]>> = {
+  preset: [ARGS, ENV],
+  stdio: [{ key: 'command', label: 'Command', required: true }, ARGS, ENV],
+  http: [URL_FIELD, HEADERS],
+  sse: [URL_FIELD, HEADERS],
+};
+
 /** `KEY=VALUE` (or `Key: Value`) lines as a map; a line without the separator is an error. */
 function pairs(text: string, separator: '=' | ':', what: string): Record<string, string> | undefined {
   const entries = lines(text).map((line) => {
@@ -53,9 +69,9 @@ function Text({
   id: string;
   label: string;
   value: string;
-  hint?: string;
-  area?: boolean;
-  required?: boolean;
+  hint?: string | undefined;
+  area?: boolean | undefined;
+  required?: boolean | undefined;
   onInput: (value: string) => void;
 }) {
   const props = {
@@ -157,42 +173,18 @@ export function AddServerForm({ api, onAdded }: { api: ApiClient; onAdded: (name
           <ErrorNote error={presets.error} />
         </div>
       )}
-      {mode === 'stdio' && (
-        <Text id="add-command" label="Command" required value={values.command ?? ''} onInput={set('command')} />
-      )}
-      {(mode === 'preset' || mode === 'stdio') && (
-        <>
-          <Text
-            id="add-args"
-            label="Arguments"
-            area
-            value={values.args ?? ''}
-            onInput={set('args')}
-            hint="one per line"
-          />
-          <Text
-            id="add-env"
-            label="Environment"
-            area
-            value={values.env ?? ''}
-            onInput={set('env')}
-            hint="NAME=value, one per line"
-          />
-        </>
-      )}
-      {(mode === 'http' || mode === 'sse') && (
-        <>
-          <Text id="add-url" label="URL" required value={values.url ?? ''} onInput={set('url')} />
-          <Text
-            id="add-headers"
-            label="Headers"
-            area
-            value={values.headers ?? ''}
-            onInput={set('headers')}
-            hint="Name: value, one per line"
-          />
-        </>
-      )}
+      {TEXT_FIELDS[mode].map((field) => (
+        <Text
+          key={field.key}
+          id={`add-${field.key}`}
+          label={field.label}
+          area={field.area}
+          required={field.required}
+          hint={field.hint}
+          value={values[field.key] ?? ''}
+          onInput={set(field.key)}
+        />
+      ))}
       <button type="submit" disabled={busy}>
         {busy ? 'Adding…' : 'Add server'}
       </button>

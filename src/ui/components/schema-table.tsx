@@ -4,6 +4,7 @@
  * @module
  */
 import { describeSchema } from '../describe-schema.js';
+import { DataTable } from './data-table.js';
 
 /** The table. */
 export function SchemaTable({ schema, caption }: { schema: unknown; caption: string }) {
@@ -13,34 +14,21 @@ export function SchemaTable({ schema, caption }: { schema: unknown; caption: str
       {rows.length === 0 ? (
         <p class="note">{caption}: no parameters.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <caption>{caption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">parameter</th>
-                <th scope="col">type</th>
-                <th scope="col">required</th>
-                <th scope="col">description</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.path}>
-                  <th scope="row" class={`depth-${Math.min(row.depth, 4)}`}>
-                    <code>{row.path}</code>
-                  </th>
-                  <td>
-                    {row.type}
-                    {row.defaultValue !== null && <span class="note"> (default {row.defaultValue})</span>}
-                  </td>
-                  <td>{row.required ? 'yes' : 'no'}</td>
-                  <td class="prose">{row.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable name="schema-rows" caption={caption} columns={['parameter', 'type', 'required', 'description']}>
+          {rows.map((row) => (
+            <tr key={row.path}>
+              <th scope="row" class={`depth-${Math.min(row.depth, 4)}`}>
+                <code>{row.path}</code>
+              </th>
+              <td>
+                {row.type}
+                {row.defaultValue !== null && <span class="note"> (default {row.defaultValue})</span>}
+              </td>
+              <td>{row.required ? 'yes' : 'no'}</td>
+              <td class="prose">{row.description}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <details>
         <summary>JSON Schema</summary>

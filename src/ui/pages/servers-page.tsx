@@ -9,6 +9,7 @@ import type { ApiClient } from '../api.js';
 import { AddServerForm } from '../components/add-server-form.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { Countdown } from '../components/countdown.js';
+import { DataTable } from '../components/data-table.js';
 import { ErrorNote } from '../components/error-note.js';
 import { StateBadge } from '../components/state-badge.js';
 import { useLive } from '../live.js';
@@ -21,6 +22,8 @@ type Act = (label: string, run: () => Promise<unknown>) => void;
 /** One server's row; its data attributes let tests and tools read the state without parsing text. */
 function ServerRow({ api, server, act }: { api: ApiClient; server: LiveServer; act: Act }) {
   const { name } = server;
+  const [verb, command] =
+    server.state === 'disabled' ? (['Connect', api.connect] as const) : (['Disconnect', api.disconnect] as const);
   return (
     <tr data-server={name} data-state={server.state} data-event-at={server.eventAt ?? undefined}>
       <th scope="row">
@@ -50,23 +53,13 @@ function ServerRow({ api, server, act }: { api: ApiClient; server: LiveServer; a
         {server.toolCount} / {server.resourceCount} / {server.promptCount}
       </td>
       <td class="actions">
-        {server.state === 'disabled' ? (
-          <button
-            type="button"
-            aria-label={`Connect ${name}`}
-            onClick={() => act(`connect ${name}`, () => api.connect(name))}
-          >
-            Connect
-          </button>
-        ) : (
-          <button
-            type="button"
-            aria-label={`Disconnect ${name}`}
-            onClick={() => act(`disconnect ${name}`, () => api.disconnect(name))}
-          >
-            Disconnect
-          </button>
-        )}
+        <button
+          type="button"
+          aria-label={`${verb} ${name}`}
+          onClick={() => act(`${verb.toLowerCase()} ${name}`, () => command(name))}
+        >
+          {verb}
+        </button>
         <ConfirmButton
           label="Remove"
           question={`Remove ${name}?`}
@@ -99,28 +92,25 @@ export function ServersPage({ api }: { api: ApiClient }) {
       <p class="note" role="status">
         {notice}
       </p>
-      <div class="table-wrap">
-        <table class="servers">
-          <caption class="visually-hidden">Servers and their live state</caption>
-          <thead>
-            <tr>
-              <th scope="col">server</th>
-              <th scope="col">state</th>
-              <th scope="col">last error</th>
-              <th scope="col">ping</th>
-              <th scope="col">tools / resources / prompts</th>
-              <th scope="col">
-                <span class="visually-hidden">actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {live.servers.map((server) => (
-              <ServerRow key={server.name} api={api} server={server} act={act} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        name="servers"
+        caption="Servers and their live state"
+        hideCaption
+        columns={[
+          'server',
+          'state',
+          'last error',
+          'ping',
+          'tools / resources / prompts',
+          <span key="actions" class="visually-hidden">
+            actions
+          </span>,
+        ]}
+      >
+        {live.servers.map((server) => (
+          <ServerRow key={server.name} api={api} server={server} act={act} />
+        ))}
+      </DataTable>
       {live.loaded && live.servers.length === 0 && <p>No server is configured yet: add one below.</p>}
       <AddServerForm api={api} onAdded={(name) => setNotice(`Added ${name}: it is connecting.`)} />
     </>

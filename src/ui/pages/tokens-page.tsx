@@ -8,6 +8,7 @@ import type { ApiClient } from '../api.js';
 import type { NewToken } from '../api-types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyButton } from '../components/copy-button.js';
+import { DataTable } from '../components/data-table.js';
 import { ErrorNote } from '../components/error-note.js';
 import { useLoad } from '../use-load.js';
 
@@ -84,45 +85,30 @@ export function TokensPage({ api }: { api: ApiClient }) {
         </section>
       )}
       <ErrorNote error={tokens.error} />
-      <div class="table-wrap">
-        <table class="tokens">
-          <caption>Tokens</caption>
-          <thead>
-            <tr>
-              <th scope="col">name</th>
-              <th scope="col">bot</th>
-              <th scope="col">starts with</th>
-              <th scope="col">created</th>
-              <th scope="col">last used</th>
-              <th scope="col">status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.data?.tokens.map((token) => (
-              <tr key={token.id} data-token={token.name}>
-                <th scope="row">{token.name}</th>
-                <td>{token.bot ?? '–'}</td>
-                <td>
-                  <code>{token.prefix}…</code>
-                </td>
-                <td>{new Date(token.createdAt).toLocaleString()}</td>
-                <td>{token.lastUsedAt ? new Date(token.lastUsedAt).toLocaleString() : 'never'}</td>
-                <td>
-                  {token.revokedAt ? (
-                    `revoked ${new Date(token.revokedAt).toLocaleString()}`
-                  ) : (
-                    <ConfirmButton
-                      label="Revoke"
-                      question={`Revoke ${token.name}?`}
-                      onConfirm={() => revoke(token.id)}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        name="tokens"
+        caption="Tokens"
+        columns={['name', 'bot', 'starts with', 'created', 'last used', 'status']}
+      >
+        {tokens.data?.tokens.map((token) => (
+          <tr key={token.id} data-token={token.name}>
+            <th scope="row">{token.name}</th>
+            <td>{token.bot ?? '–'}</td>
+            <td>
+              <code>{token.prefix}…</code>
+            </td>
+            <td>{new Date(token.createdAt).toLocaleString()}</td>
+            <td>{token.lastUsedAt ? new Date(token.lastUsedAt).toLocaleString() : 'never'}</td>
+            <td>
+              {token.revokedAt ? (
+                `revoked ${new Date(token.revokedAt).toLocaleString()}`
+              ) : (
+                <ConfirmButton label="Revoke" question={`Revoke ${token.name}?`} onConfirm={() => revoke(token.id)} />
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </>
   );
 }
