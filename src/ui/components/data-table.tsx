@@ -26,7 +26,6 @@ export function DataTable({
         <thead>
           <tr>
             {columns.map((column, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed for a table
               <th key={index} scope="col">
                 {column}
               </th>
