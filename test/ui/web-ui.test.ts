@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TINY_SERVER } from '../support/fixtures.js';
 import { type ServeProcess, spawnServe } from '../support/serve-process.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -168,6 +169,40 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     figures.transitions = transitions.map((t) => t.state).join(' → ');
     expect(figures.killToReconnectingShownMs).toBeLessThan(5_000);
     expect(figures.eventToDomMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('adds a server by hand, disconnects, connects and removes it', async () => {
+    const form = page.locator('form.add-server');
+    await form.getByLabel('A command (stdio)').check();
+    await form.getByLabel('Name', { exact: true }).fill('tiny');
+    await form.getByLabel('Command', { exact: true }).fill(process.execPath);
+    await form.getByLabel('Arguments').fill(TINY_SERVER);
+    await form.getByRole('button', { name: 'Add server' }).click();
+    const row = page.locator('tr[data-server="tiny"]');
+    await row.and(page.locator('[data-state="connected"]')).waitFor();
+    await row.getByRole('button', { name: 'Disconnect tiny' }).click();
+    await row.and(page.locator('[data-state="disabled"]')).waitFor();
+    expect(await row.textContent()).toContain('manual');
+    await row.getByRole('button', { name: 'Connect tiny' }).click();
+    await row.and(page.locator('[data-state="connected"]')).waitFor();
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await row.getByRole('button', { name: 'Remove tiny?' }).click();
+    await row.waitFor({ state: 'detached' });
+    // A refusal is said in one line, and nothing is added.
+    await form.getByLabel('Name', { exact: true }).fill('no good');
+    await form.getByLabel('Command', { exact: true }).fill('x');
+    await form.getByRole('button', { name: 'Add server' }).click();
+    expect(await form.getByRole('alert').textContent()).toMatch(/^invalid request body: name: invalid server name/);
+    expect(await page.locator('tr[data-server]').count()).toBe(3);
+  });
+
+  it("a server's stderr follows on its page: the restarted process is there", async () => {
+    const { body } = await api<{ servers: { name: string; pid: number }[] }>('/api/servers');
+    const pid = body.servers.find((s) => s.name === 'memory')?.pid;
+    await page.locator('tr[data-server="memory"] th a').click();
+    await page.getByRole('log').getByText(`started pid ${pid}`).waitFor();
+    expect(await page.getByRole('log').textContent()).toContain('Knowledge Graph MCP Server running on stdio');
+    await page.getByRole('link', { name: 'Servers', exact: true }).first().click();
   });
 
   it('a server page: tools with their schemas; the generated form runs a tool and shows the result', async () => {
@@ -327,5 +362,20 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     const total = Object.values(weights).reduce((sum, w) => sum + w.gzip, 0);
     figures.pageWeightGzipTotal = total;
     expect(total).toBeLessThan(40_000);
+  });
+
+  it('signs out; the sign-in page then takes the admin token', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Admin token').waitFor();
+    expect(await context.cookies()).toEqual([]);
+    await page.getByLabel('Admin token').fill('not the token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('that is not the admin token');
+    await page.getByLabel('Admin token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('tr[data-state="connected"]').first().waitFor();
+    expect(await page.evaluate('[localStorage.length, sessionStorage.length]')).toEqual([0, 0]);
+    expect(pageErrors).toEqual([]);
   });
 });
