@@ -5,7 +5,7 @@
  * @module
  */
 
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus/create-event-bus.js';
@@ -83,6 +83,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const log = options.log ?? createLogger({ secrets });
   const home = resolveHome({ ...(options.home ? { home: options.home } : {}), env });
   await mkdir(home, { recursive: true, mode: 0o700 });
+  // mkdir leaves an existing home as it was (often 0755): it holds the admin token and keys.
+  await chmod(home, 0o700);
   const { path: configPath, source } = resolveConfigPath({
     ...(options.config ? { config: options.config } : {}),
     home,

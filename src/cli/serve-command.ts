@@ -5,6 +5,7 @@
  */
 import { startService } from '../main.js';
 import { UsageError } from './usage-error.js';
+import { watchParent } from './watch-parent.js';
 
 /** Parse a port flag or variable; throws a usage error naming the source. */
 export function parsePort(value: string, source: string): number {
@@ -43,9 +44,11 @@ export async function serveCommand(
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+  const signal = await new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
+    // Under `npm start`, the end of npm is the end of the service (ADR 009).
+    watchParent({ env, onGone: () => resolve('launcher gone') });
   });
   // A second signal while draining means "now".
   const force = () => process.exit(1);

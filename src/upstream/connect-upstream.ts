@@ -10,6 +10,7 @@ import { HubError } from '../errors.js';
 import { attachPeer } from './attach-peer.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
 import { listCatalog } from './discover.js';
+import { linkSignals } from './link-signals.js';
 import { raceSignal } from './race-signal.js';
 import { openRemoteSession } from './remote-session.js';
 import type { OpenSessionOptions, Session } from './session.js';
@@ -51,7 +52,9 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
   const { serverId, config, ledger, graceMs = 3_000, stderrLines = 500, now = Date.now } = options;
   const log = options.log.child({ server: serverId });
   const timeout = AbortSignal.timeout(config.connectTimeoutMs);
-  const deadline = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  // Not AbortSignal.any: the SDK's listener on it would keep every old Client (ADR 009).
+  const linked = linkSignals([options.signal, timeout]);
+  const deadline = linked.signal;
   // The SDK's own request timeout is set past the deadline, so the deadline's message wins.
   const requestOptions = { signal: deadline, timeout: config.connectTimeoutMs + 1_000 };
   const watch = createCatalogWatch({ log, requestTimeoutMs: config.requestTimeoutMs });
@@ -90,6 +93,8 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
     if (options.signal?.aborted) log.info('upstream connect abandoned');
     else log.warn({ err: failure }, 'upstream connect failed');
     throw failure;
+  } finally {
+    linked.unlink();
   }
   return toLiveUpstream({ serverId, session, watch, log, connectedAt: now() });
 }

@@ -1,0 +1,94 @@
+/**
+ * `npm start` (issue 11): ending npm ends the service, whether npm passes the signal on
+ * (SIGTERM) or cannot (SIGKILL): it drains, releases the home and leaves no child.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerStatus } from '../../src/hub/server-status.js';
+import { isAlive } from '../../src/upstream/process-tree.js';
+import { TINY_SERVER } from '../support/fixtures.js';
+import { freePort } from '../support/free-port.js';
+import { waitFor } from '../support/wait-for.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TOKEN = 'npm-start-token';
+
+type Started = { npm: ChildProcess; home: string; output: () => string; service: number; upstream: number };
+const started: Started[] = [];
+
+/** `npm start` with a temp home, a free port and one tiny stdio upstream. */
+async function npmStart(): Promise<Started> {
+  const home = await mkdtemp(join(tmpdir(), 'bnity-npm-'));
+  const config = join(home, 'boternity.json');
+  await writeFile(config, JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } } }));
+  const port = await freePort();
+  const npm = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      BOTERNITY_HOME: home,
+      BOTERNITY_CONFIG: config,
+      BOTERNITY_PORT: String(port),
+      BOTERNITY_ADMIN_TOKEN: TOKEN,
+      BOTERNITY_LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  // The service inherits these pipes: they stay readable after npm is gone.
+  npm.stdout?.on('data', (d) => {
+    out += d;
+  });
+  npm.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const upstream = await waitFor(
+    async () => {
+      const response = await fetch(`${url}/api/servers`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const [tiny] = ((await response.json()) as { servers: ServerStatus[] }).servers;
+      return tiny?.state === 'connected' ? tiny.pid : null;
+    },
+    { what: `npm start serving on ${url}`, timeoutMs: 30_000 },
+  );
+  const lock = JSON.parse(await readFile(join(home, 'boternity.pid'), 'utf8')) as { pid: number };
+  const run = { npm, home, output: () => out, service: lock.pid, upstream };
+  started.push(run);
+  return run;
+}
+
+/** The service drained: it and its child are gone, the lock is released, the log says so. */
+async function expectDrained(run: Started) {
+  await waitFor(() => !isAlive(run.service) && !isAlive(run.upstream), { what: 'service and upstream gone' });
+  await expect(readFile(join(run.home, 'boternity.pid'))).rejects.toThrow(/ENOENT/);
+  expect(run.output()).toContain('boternity stopped');
+}
+
+afterEach(async () => {
+  for (const run of started.splice(0)) {
+    // A failed test must not leave its service behind.
+    for (const pid of [run.service, run.upstream]) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (run.npm.exitCode === null && run.npm.signalCode === null) run.npm.kill('SIGKILL');
+    await rm(run.home, { recursive: true, force: true });
+  }
+});
+
+describe('npm start', () => {
+  it('SIGTERM to npm drains the service and leaves no process', async () => {
+    const run = await npmStart();
+    expect(run.npm.pid).not.toBe(run.service);
+    run.npm.kill('SIGTERM');
+    await expectDrained(run);
+  });
+
+  it('SIGKILL of npm still ends the service: it notices its launcher is gone', async () => {
+    const run = await npmStart();
+    run.npm.kill('SIGKILL');
+    await expectDrained(run);
+    expect(run.output()).toContain('launcher gone');
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Runs test/support/tiny-http-server.mjs (one `echo` tool over Streamable HTTP) as a child
+ * process on a free 127.0.0.1 port.
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const TINY_HTTP_SERVER = fileURLToPath(new URL('./tiny-http-server.mjs', import.meta.url));
+
+/** A running tiny HTTP upstream. */
+export type TinyHttp = { readonly url: string; readonly pid: number; stop(): Promise<void> };
+
+/** Start it; resolves with its `/mcp` URL once it listens. */
+export async function startTinyHttp(): Promise<TinyHttp> {
+  const child = spawn(process.execPath, [TINY_HTTP_SERVER], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /listening (\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    void exited.then(() => reject(new Error(`tiny-http-server exited: ${output}`)));
+  });
+  return {
+    url,
+    pid: child.pid ?? -1,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
