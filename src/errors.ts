@@ -158,6 +158,13 @@ export class SamplingBudgetSpentError extends HubError {
   }
 }
 
+/** A server's sampling request refused by its `sampling` setting, or with no bot to answer it (G6). */
+export class SamplingRefusedError extends HubError {
+  constructor(message: string) {
+    super('forbidden', message);
+  }
+}
+
 /** Longest name or URI echoed back in an error: longer ones are shortened, never echoed whole. */
 const ECHO_MAX = 200;
 

@@ -6,8 +6,13 @@
  */
 
 import { chmod, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { createSamplingAnswerer } from './bots/answer-sampling.js';
+import type { BotDeps } from './bots/bot-deps.js';
+import { botLimits } from './bots/bot-limits.js';
+import { createBotSurface } from './bots/create-bot-surface.js';
+import type { BotChange } from './bots/ports.js';
+import { reportBotSources } from './bots/report-bot-sources.js';
 import { createEventBus } from './bus/create-event-bus.js';
 import { createConfigWriter } from './config/config-writer.js';
 import { writeDefaultConfig } from './config/default-config.js';
@@ -25,25 +30,24 @@ import { sweepIdleSessions } from './gateway/sweep-idle-sessions.js';
 import { createUpstreamPeer } from './gateway/upstream-peer.js';
 import type { VerifyToken } from './guard/caller.js';
 import { createApp } from './http/create-app.js';
+import { createWebUi } from './http/create-web-ui.js';
 import { serveHttp } from './http/serve-http.js';
-import { loadUiAssets } from './http/ui-assets.js';
-import { createUiSessions } from './http/ui-sessions.js';
 import { createConfigApplier } from './hub/apply-config-change.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import { persistConnections } from './hub/persist-connections.js';
 import { createLogger } from './log/create-logger.js';
 import { createMetrics } from './metrics/create-metrics.js';
-import { packageRoot } from './package-root.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { auditBusEvents, startAuditRetention } from './storage/audit-retention.js';
 import { createAuditWriter } from './storage/audit-writer.js';
+import { findBotBySlug } from './storage/bot-repo.js';
 import { createDb, databaseUrlFor } from './storage/create-db.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
-import { createProcessLedger, type StoredProcessLedger } from './storage/process-ledger.js';
+import { createProcessLedger } from './storage/process-ledger.js';
 import { createTokenVerifier } from './storage/token-verifier.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
-import { reapOrphans } from './upstream/reap-orphans.js';
+import { reapLeftovers } from './upstream/reap-orphans.js';
 
 /** Options of {@link startService}; the CLI maps flags onto them. */
 export type ServiceOptions = {
@@ -146,11 +150,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       log,
     });
     undo.push(() => budget.flush());
+    // The bots (B1–B4) without their tool port, which the gateway makes (it is its call path).
+    const changes = createEventBus<BotChange>({}, (error) => log.error({ err: error }, 'bot listener failed'));
+    const botBase = { db: store.db, log: log.child({ mod: 'bots' }), limits: botLimits(), credentials, changes };
+    const sampling = {
+      route: (server: string) => currentConfig().mcpServers[server]?.sampling ?? 'client',
+      answer: createSamplingAnswerer(botBase),
+    };
     // The hub's connections and the gateway's sessions meet here: one call tracker and one
     // session registry, shared by the upstream peer (the hub's side) and the gateway.
     const tracker = createCallTracker();
     const sessions = createSessionRegistry();
-    const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit });
+    const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit, sampling });
     const hub = createHub({
       log,
       bus,
@@ -191,8 +202,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       budget,
       openUpstream: ({ serverId, config: server, peer: own }) =>
         connectUpstream({ serverId, config: server, peer: own, ...upstreamOptions() }),
+      // Gateway and bots meet only here, through the ports of src/bots/ports.ts.
+      bots: (caller) => createBotSurface({ ...botBase, tools: caller }),
+      botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
+      answerSampling: sampling.answer,
     });
     undo.push(() => gateway.close());
+    const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };
+    const reportBots = () => void reportBotSources(bots, currentConfig().bots).catch(() => undefined);
+    undo.push(bus.subscribe(({ event }) => event.type === 'config_applied' && reportBots()));
     const persisted = await persistConnections({ hub, bus, db: store.db, log });
     undo.push(() => persisted.flush());
     const metrics = createMetrics({ hub, bus });
@@ -204,9 +222,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // Bind before starting any upstream: a taken port fails fast with nothing to clean up.
     const listening = { port: options.port ?? 7777, url: '' };
     // The web UI's sessions live as long as this run (ADR 011); the link's code is masked in the log.
-    const uiSessions = createUiSessions();
-    const signInCode = uiSessions.issueCode();
-    secrets.add(signInCode);
+    const webUi = createWebUi(secrets);
     if (options.listen !== false) {
       const app = createApp({
         hub,
@@ -222,7 +238,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         sampling: budget,
         configWriter: writer,
         env,
-        ui: { sessions: uiSessions, assets: loadUiAssets(join(packageRoot(), 'dist', 'ui')) },
+        bots,
+        ui: webUi,
         verifyToken:
           options.verifyToken ??
           createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
@@ -238,6 +255,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
 
     applier.warn(loaded.warnings);
     hub.applyConfig(config, { file: configPath });
+    reportBots();
     const watcher = watchConfig(configPath, {
       env,
       initial: config,
@@ -257,7 +275,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       port: listening.port,
       configPath,
       tokenSource: admin.source === 'env' ? 'from BOTERNITY_ADMIN_TOKEN' : `in ${admin.path}`,
-      signInUrl: url ? `${url}/ui/sign-in?code=${signInCode}` : null,
+      signInUrl: url ? webUi.signInUrl(url) : null,
       hub,
       gateway,
       config: currentConfig,
@@ -276,13 +294,4 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     log.flush();
     throw error;
   }
-}
-
-/** End the stdio children a crashed run left behind (their pids are in the ledger). */
-async function reapLeftovers(ledger: StoredProcessLedger, graceMs: number, log: Logger): Promise<void> {
-  const orphans = await ledger.list();
-  if (orphans.length === 0) return;
-  const results = await reapOrphans(orphans, { graceMs, log });
-  for (const entry of orphans) await ledger.forget(entry.pid);
-  log.warn({ results }, 'ended child processes left by a previous run');
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { BnityCommand, helpListsEveryCommand, withTarget } from './bnity-command.js';
+import { defineBotCommands } from './define-bot-commands.js';
 import { defineMcpCommands } from './define-mcp-commands.js';
 
 /** How an action hands back its exit code; commands resolve with it. */
@@ -28,6 +29,11 @@ export function buildProgram(env: NodeJS.ProcessEnv, run: Run): BnityCommand {
     .action((opts) => run(async () => (await import('./serve-command.js')).serveCommand(opts, env)));
 
   defineMcpCommands(program.command('mcp').description('the supervised MCP servers'), env, run);
+  defineBotCommands(
+    program.command('bot').description('bots: profiles, views, memories, skills, workflows, chat'),
+    env,
+    run,
+  );
 
   const token = program.command('token').description('bearer tokens for agents');
   withTarget(

@@ -85,11 +85,16 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   try {
-    // A server or bot that is not configured is an error here, as it is a 404 over HTTP.
+    // A server or bot that does not exist is an error here, as it is a 404 over HTTP.
     effectiveServers(service.config(), spec);
     await service.gateway.openSession({
       transport,
       spec,
+      // The operator's own stdio session: the bot tools as the admin token has them (G8).
+      botAccess:
+        spec.kind === 'server'
+          ? null
+          : { caller: { kind: 'admin' }, ...(spec.kind === 'bot' ? { bot: spec.slug } : {}) },
       label: 'stdio',
       clientId: 'stdio',
       idles: false,

@@ -40,6 +40,10 @@ export type ConfigDocument = {
   patchServer(name: string, patch: Record<string, unknown>): void;
   /** UnknownServerError if absent. */
   removeServer(name: string): void;
+  /** The raw `bots.{slug}` entry (a bot's view) as written. */
+  getBot(slug: string): Record<string, unknown> | undefined;
+  /** Replace `bots.{slug}`; undefined removes it. */
+  setBot(slug: string, entry: Record<string, unknown> | undefined): void;
 };
 
 /** An edited, validated config and the text that holds it. */
@@ -173,6 +177,15 @@ export function openConfigDocument(initial: string): ConfigDocument & { text(): 
     removeServer(name) {
       requireServer(name);
       set([serversKey(), name], undefined);
+    },
+    getBot(slug) {
+      const root = tree();
+      const node = root === undefined ? undefined : findNodeAtLocation(root, ['bots', slug]);
+      const value = node === undefined ? undefined : plain(getNodeValue(node));
+      return isJsonObject(value) ? value : undefined;
+    },
+    setBot(slug, entry) {
+      set(['bots', slug], entry);
     },
   };
 }

@@ -17,6 +17,7 @@ import type {
   LoggingLevel,
   ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { BotToolsAccess } from '../bots/ports.js';
 import type { OwnedUpstream } from '../upstream/types.js';
 import type { ViewSpec } from './effective-servers.js';
 import type { Naming } from './public-names.js';
@@ -58,6 +59,8 @@ export type AgentSession = {
   readonly clientId: string | null;
   /** The bot whose view it is, for the audit; null for other views. */
   readonly bot: string | null;
+  /** Who reaches the bot tools and skill prompts here, and on which endpoint; null: none served (G8). */
+  readonly botAccess: BotToolsAccess | null;
   /** Who may use it by id (an HTTP opener's key); null when nobody reaches it by id. */
   readonly owner: string | null;
   /** What it is served on; null for a session opened in-process. */

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Logger } from 'pino';
+import type { BotPrompts, BotTools } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { AgentSession } from './agent-session.js';
@@ -15,6 +16,9 @@ import type { LossWatcher } from './loss-watch.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { SessionUpstreams } from './session-upstreams.js';
 import type { ViewCache } from './view-cache.js';
+
+/** The bots as the gateway serves them (G8): their tools and their skills as prompts. */
+export type BotSurface = { readonly tools: BotTools; readonly prompts: BotPrompts };
 
 /** What the request kinds share. */
 export type CallPath = {
@@ -29,6 +33,8 @@ export type CallPath = {
   readonly sanitizer: GatewaySanitizer;
   readonly audit: AuditSink | null;
   readonly sessions: SessionRegistry;
+  /** The bot tools and prompts, served beside the view's own items; null: none. */
+  readonly bots: BotSurface | null;
   /** Settles when every enabled server in the session's view has left `connecting`, or the bound passed. */
   readonly serversSettled: (session: AgentSession) => Promise<void>;
   /** Where our own failures are logged (the agent only gets `internal error`). */

@@ -1,14 +1,18 @@
 /**
  * `tools/call` (G3, G4, X4, X7): route the public name in the caller's view, relay it to
  * the owner, sanitize the result, audit the outcome. Upstream trouble (down, gone, too
- * slow) is a failed tool result; anything else refused is a JSON-RPC error.
+ * slow) is a failed tool result; anything else refused is a JSON-RPC error. A name outside
+ * the view goes to the bot tools, when the session is served them.
  * @module
  */
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { NotInViewError } from '../errors.js';
 import { auditRow } from './audit-request.js';
+import { isViewName } from './bot-items.js';
 import type { CallPath } from './call-path.js';
 import { andThen, relayRouted } from './relay-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
+import { serveBotTool } from './serve-bot-tool.js';
 import type { SessionContext } from './session-context.js';
 import { answerFailure, type FailureAnswer } from './wire-error.js';
 
@@ -24,7 +28,17 @@ export async function callTool(
   params: CallToolRequest['params'],
 ): Promise<CallToolResult> {
   const started = performance.now();
-  const routed = routeName(path.hub, path.views.view(ctx.session.spec), 'tool', params.name);
+  const served = path.views.view(ctx.session.spec);
+  const routed = routeName(path.hub, served, 'tool', params.name);
+  // Not the view's: a bot tool served to this caller, if the bots have it (G8).
+  if (
+    !routed.ok &&
+    routed.error instanceof NotInViewError &&
+    path.bots &&
+    ctx.session.botAccess &&
+    !isViewName(served, 'tools', params.name)
+  )
+    return serveBotTool(path, path.bots, ctx, params, routed.error);
   const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
     upstream.callTool({ ...params, name: route.name }, options),
   );

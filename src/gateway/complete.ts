@@ -6,7 +6,9 @@
  */
 import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/sdk/types.js';
 import { NotInViewError } from '../errors.js';
+import { isViewName } from './bot-items.js';
 import type { CallPath } from './call-path.js';
+import { completeBotPrompt } from './complete-bot-prompt.js';
 import { finishRequest } from './finish-request.js';
 import { andThen, type Outcome, relayRouted } from './relay-request.js';
 import { sanitizeUpstreamText } from './sanitize-requests.js';
@@ -22,7 +24,18 @@ export async function complete(
   params: CompleteRequest['params'],
 ): Promise<CompleteResult> {
   const started = performance.now();
-  const routed = routeRef(path.views.view(ctx.session.spec), params.ref);
+  const served = path.views.view(ctx.session.spec);
+  const routed = routeRef(served, params.ref);
+  const ref = params.ref;
+  // A prompt outside the view: a bot's skill served to this caller, if the bots have it (G8).
+  if (
+    !routed.ok &&
+    ref.type === 'ref/prompt' &&
+    path.bots &&
+    ctx.session.botAccess &&
+    !isViewName(served, 'prompts', ref.name)
+  )
+    return completeBotPrompt(path, path.bots, ctx, ref.name, params, routed.error as Error);
   const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
     upstream.complete({ ...params, ref: route.ref }, options),
   );
@@ -31,7 +44,6 @@ export async function complete(
     ...answer,
     completion: { ...answer.completion, values: answer.completion.values.map((v) => sanitizeUpstreamText(v, 500)) },
   }));
-  const ref = params.ref;
   const fields = {
     eventType: 'completion',
     serverName: routed.ok ? routed.value.server : null,

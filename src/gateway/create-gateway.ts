@@ -7,18 +7,22 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import type { AnswerSampling, BotToolCaller } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig } from '../config/schema.js';
+import { UnknownBotError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { AgentSession } from './agent-session.js';
 import type { AuditSink } from './audit-request.js';
-import type { CallPath } from './call-path.js';
+import { createBotToolCaller } from './bot-tool-caller.js';
+import type { BotSurface, CallPath } from './call-path.js';
 import { callTool } from './call-tool.js';
 import type { CallTracker } from './call-tracker.js';
 import type { ViewSpec } from './effective-servers.js';
 import { createGatewaySanitizer } from './gateway-sanitizer.js';
 import { createLossWatch } from './loss-watch.js';
+import { notifyBotChange } from './notify-bot-changes.js';
 import { notifyListChanges } from './notify-list-changes.js';
 import {
   attachAgentSession,
@@ -54,10 +58,21 @@ export type GatewayDeps = {
   audit?: AuditSink;
   /** Sampling budgets (X6). */
   budget?: Pick<SamplingBudget, 'reserve'>;
+  /**
+   * The bot tools and prompts to serve (G8), made from the gateway's own tool port for bots:
+   * `main.ts` builds them with the bots' deps. Absent: no bot tools are served.
+   */
+  bots?: (caller: BotToolCaller) => BotSurface;
+  /** Whether the registry has bot `slug` (a `/mcp/bots/{slug}` of a bot with no config entry). */
+  botExists?: (slug: string) => Promise<boolean>;
+  /** Answers sampling of `"sampling": "bot"` servers with the bot's provider (G6). */
+  answerSampling?: AnswerSampling;
 };
 
 /** The gateway. */
 export type Gateway = {
+  /** The bots' tool port: a bot's calls take its view's call path, audited under the bot (B4). */
+  readonly botToolCaller: BotToolCaller;
   /** Start a session on an SDK transport; resolves once connected. Throws for an unknown server or bot. */
   openSession(options: TransportSessionOptions): Promise<AgentSession>;
   /**
@@ -91,6 +106,9 @@ export function createGateway({
   pins,
   audit,
   budget,
+  bots: serveBots,
+  botExists,
+  answerSampling,
   now = Date.now,
 }: GatewayDeps): Gateway {
   const gatewayLog = log.child({ mod: 'gateway' });
@@ -103,9 +121,22 @@ export function createGateway({
     log: gatewayLog,
     openUpstream,
     // A session's own connection answers to that session alone (G6).
-    peerFor: (session) => createUpstreamPeer({ tracker, sessions, log: gatewayLog, fixed: session, budget, audit }),
+    peerFor: (session) =>
+      createUpstreamPeer({
+        tracker,
+        sessions,
+        log: gatewayLog,
+        fixed: session,
+        budget,
+        audit,
+        sampling: {
+          route: (server) => config().mcpServers[server]?.sampling ?? 'client',
+          answer: answerSampling ?? null,
+        },
+      }),
   });
-  const path: CallPath = {
+  // The bots' own sessions serve no bot tools, so the port runs on the path without them.
+  const core: CallPath = {
     config,
     hub,
     views,
@@ -117,7 +148,17 @@ export function createGateway({
     sessions,
     serversSettled: createServersSettled({ bus, hub, config }),
     log: gatewayLog,
+    bots: null,
   };
+  const botToolCaller = createBotToolCaller({ path: core, now });
+  const bots = serveBots ? serveBots(botToolCaller) : null;
+  const path: CallPath = { ...core, bots };
+  const stopBotChanges = bots
+    ? bots.tools.onChange((change) => {
+        if (change.kind === 'deleted') void botToolCaller.forget(change.slug);
+        notifyBotChange({ sessions, log: gatewayLog }, change);
+      })
+    : () => undefined;
   const stopNotifying = notifyListChanges({ bus, sessions, views, log: gatewayLog });
   const stopRenewing = renewSubscriptions({ hub, bus, sessions, log: gatewayLog });
   const closeAll = async (chosen: AgentSession[]) => {
@@ -126,7 +167,14 @@ export function createGateway({
   };
 
   return {
-    openSession: (options) => openAgentSession({ path, now }, options),
+    botToolCaller,
+    async openSession(options) {
+      const { spec } = options;
+      // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
+      if (spec.kind === 'bot' && !Object.hasOwn(config().bots, spec.slug) && !(await botExists?.(spec.slug)))
+        throw new UnknownBotError(spec.slug);
+      return openAgentSession({ path, now }, options);
+    },
     attachSession: (options) => attachAgentSession({ path, now }, options),
     session: (id) => sessions.get(id),
     sessions: () => sessions.all(),
@@ -135,6 +183,7 @@ export function createGateway({
     closeSessionsOf: (clientId) => closeAll(sessions.all().filter((s) => s.clientId === clientId)),
     closeIdle: (idleMs) => closeAll(sessions.all().filter((s) => s.idles && now() - s.lastActivity > idleMs)),
     async close() {
+      stopBotChanges();
       stopNotifying();
       stopRenewing();
       views.stop();

@@ -1,11 +1,15 @@
 /**
  * `prompts/get` (G2, X4, X7): route the public prompt name in the caller's view, relay it
- * to the owner under its own name, sanitize the messages it expands to.
+ * to the owner under its own name, sanitize the messages it expands to; a name outside the
+ * view is a bot's skill when the session is served them.
  * @module
  */
 import type { GetPromptRequest, GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { NotInViewError } from '../errors.js';
+import { isViewName } from './bot-items.js';
 import type { CallPath } from './call-path.js';
 import { finishRequest } from './finish-request.js';
+import { getBotPrompt } from './get-bot-prompt.js';
 import { andThen, relayRouted } from './relay-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
 import type { SessionContext } from './session-context.js';
@@ -17,7 +21,17 @@ export async function getPrompt(
   params: GetPromptRequest['params'],
 ): Promise<GetPromptResult> {
   const started = performance.now();
-  const routed = routeName(path.hub, path.views.view(ctx.session.spec), 'prompt', params.name);
+  const served = path.views.view(ctx.session.spec);
+  const routed = routeName(path.hub, served, 'prompt', params.name);
+  // Not the view's: a bot's skill served to this caller, if the bots have it (G8).
+  if (
+    !routed.ok &&
+    routed.error instanceof NotInViewError &&
+    path.bots &&
+    ctx.session.botAccess &&
+    !isViewName(served, 'prompts', params.name)
+  )
+    return getBotPrompt(path, path.bots, ctx, params, routed.error);
   const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
     upstream.getPrompt({ ...params, name: route.name }, options),
   );

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { BotToolsAccess } from '../bots/ports.js';
 import type { AgentChannel, AgentSession } from './agent-session.js';
 import { auditRow } from './audit-request.js';
 import type { CallPath } from './call-path.js';
@@ -24,6 +25,8 @@ export type SessionOptions = {
   label: string;
   /** Who opened it (audit): `admin`, a token id, `stdio`. */
   clientId?: string | null;
+  /** Serve the bot tools and skill prompts to this caller (G8); absent: none (a server's endpoint, a bot's own calls). */
+  botAccess?: BotToolsAccess | null;
 };
 
 /** A session over an SDK transport. */
@@ -84,6 +87,7 @@ function register(
     label: options.label,
     clientId: options.clientId ?? null,
     bot: spec.kind === 'bot' ? spec.slug : null,
+    botAccess: options.botAccess ?? null,
     owner: options.owner,
     transport: options.transport,
     channel,

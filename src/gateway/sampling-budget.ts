@@ -1,7 +1,8 @@
 /**
  * Sampling budgets (SPEC X6): each server may spend at most `samplingBudgetTokens` on
- * sampling forwarded to agents. Sampling results carry no token counts, so a request is
- * charged its prompt and answer at four characters a token. Before it is forwarded, its
+ * sampling, forwarded to agents or answered by a bot. Sampling results carry no token
+ * counts, so a forwarded request is charged its prompt and answer at four characters a
+ * token; one a bot's provider answered is charged the provider's own count. Before it is forwarded, its
  * prompt and `maxTokens` are reserved, and a request that would not fit is refused.
  * @module
  */
@@ -19,8 +20,11 @@ export function estimateSamplingTokens(request: CreateMessageRequest['params'], 
   return Math.max(1, Math.ceil((prompt + textOf(result.content)) / 4));
 }
 
-/** A reservation for one forwarded request. */
-export type SamplingHold = { settle(result: { content: unknown }): number; release(): void };
+/**
+ * A reservation for one request: settle it with the result (charged at the estimate, or
+ * at `tokens` when a provider reported its real count) or release it.
+ */
+export type SamplingHold = { settle(result: { content: unknown }, tokens?: number): number; release(): void };
 
 /** The budgets of one service. */
 export type SamplingBudget = Awaited<ReturnType<typeof createSamplingBudget>>;
@@ -62,9 +66,9 @@ export async function createSamplingBudget({
         inFlight.set(server, Math.max(0, (inFlight.get(server) ?? 0) - held));
       };
       return {
-        settle: (result) => {
+        settle: (result, reported) => {
           release();
-          const tokens = estimateSamplingTokens(request, result);
+          const tokens = reported ?? estimateSamplingTokens(request, result);
           used.set(server, (used.get(server) ?? 0) + tokens);
           writes = writes
             .then(() => recordSamplingUsage(db, server, tokens))

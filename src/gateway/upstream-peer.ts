@@ -4,9 +4,10 @@
  * caused it, on that call's own channel (so it travels on the call's stream), audited.
  * @module
  */
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { AgentUnsupportedError, UnattributedRequestError } from '../errors.js';
+import type { AnswerSampling } from '../bots/ports.js';
+import { AgentUnsupportedError, SamplingRefusedError, UnattributedRequestError } from '../errors.js';
 import type { UpstreamPeer } from '../upstream/types.js';
 import type { AgentChannel, AgentSession } from './agent-session.js';
 import { type AuditSink, auditRow } from './audit-request.js';
@@ -30,6 +31,7 @@ const CAPABILITIES: ClientCapabilities = {
 };
 
 type Capability = 'sampling' | 'elicitation' | 'roots';
+type SamplingParams = CreateMessageRequest['params'];
 
 /** Who answers a request: a call's channel, or a session-bound connection's session. */
 type Target = { readonly session: AgentSession; readonly channel: AgentChannel };
@@ -45,6 +47,11 @@ export type UpstreamPeerDeps = {
   budget?: Pick<SamplingBudget, 'reserve'> | undefined;
   /** Requests and notifications from upstreams are audited (X7). */
   audit?: AuditSink | undefined;
+  /**
+   * Who answers a server's sampling (G6): `client` the agent (the default), `bot` the
+   * provider of the bot whose session caused it (`answer`), `deny` nobody.
+   */
+  sampling?: { route(server: string): 'client' | 'bot' | 'deny'; answer: AnswerSampling | null } | undefined;
 };
 
 /** Create a peer. */
@@ -55,11 +62,12 @@ export function createUpstreamPeer({
   fixed = null,
   budget,
   audit,
+  sampling,
 }: UpstreamPeerDeps): UpstreamPeer {
   const keyOf = (server: string) => connectionKey(server, fixed?.id ?? null);
 
-  /** The agent this request belongs to, or the error that says why there is none. */
-  const targetFor = (server: string, what: string, capability: Capability): Target => {
+  /** The agent this request belongs to, or the error that says why there is none; `capability` null: not asked of the agent. */
+  const targetFor = (server: string, what: string, capability: Capability | null): Target => {
     const found = tracker.attribute(keyOf(server));
     if (found.kind === 'ambiguous') {
       throw new UnattributedRequestError(
@@ -68,7 +76,7 @@ export function createUpstreamPeer({
     }
     const target = found.kind === 'call' ? found.call.context : fixed && { session: fixed, channel: fixed.channel };
     if (!target) throw new UnattributedRequestError(`no agent session is calling "${server}" to answer this ${what}`);
-    if (!target.channel.clientCapabilities()?.[capability]) throw new AgentUnsupportedError(capability);
+    if (capability && !target.channel.clientCapabilities()?.[capability]) throw new AgentUnsupportedError(capability);
     return target;
   };
 
@@ -76,7 +84,7 @@ export function createUpstreamPeer({
   const toAgent = async <T>(
     server: string,
     eventType: string,
-    capability: Capability,
+    capability: Capability | null,
     params: unknown,
     send: (target: Target) => Promise<{ value: T; tokenUsage?: number | null }>,
   ): Promise<T> => {
@@ -98,9 +106,49 @@ export function createUpstreamPeer({
   };
   const options = (signal: AbortSignal) => ({ signal, timeout: AGENT_ANSWER_TIMEOUT_MS });
 
+  /** A bot's provider answers, charged to the server's budget and (by the answerer) the bot's, at its real count. */
+  const byBot = (server: string, params: SamplingParams, signal: AbortSignal) =>
+    toAgent(server, 'sampling_request', null, params, async ({ session }) => {
+      if (!session.bot)
+        throw new SamplingRefusedError(
+          `server "${server}" has its sampling answered by a bot ("sampling": "bot"), but the session that caused it has no bot: call it on /mcp/bots/{slug} or with a bot's token`,
+        );
+      if (!sampling?.answer) throw new SamplingRefusedError(`server "${server}": no bots answer sampling here`);
+      const hold: SamplingHold | null = budget?.reserve(server, params) ?? null;
+      try {
+        const { result, usage } = await sampling.answer({
+          slug: session.bot,
+          server,
+          params: sanitizeSampling(params),
+          signal,
+        });
+        return { value: result, tokenUsage: hold?.settle(result, usage.totalTokens) ?? usage.totalTokens };
+      } catch (error) {
+        hold?.release();
+        throw error;
+      }
+    });
+
   return {
     capabilities: CAPABILITIES,
     createMessage(server, params, signal) {
+      const route = sampling?.route(server) ?? 'client';
+      if (route === 'deny') {
+        const refusal = new SamplingRefusedError(
+          `server "${server}" may not ask for sampling: its "sampling" setting is "deny"`,
+        );
+        audit?.record(
+          auditRow('client', null, null, {
+            eventType: 'sampling_request',
+            serverName: server,
+            input: params,
+            error: refusal,
+          }),
+        );
+        const answer = answerFailure(refusal, false);
+        return Promise.reject(answer.error);
+      }
+      if (route === 'bot') return byBot(server, params, signal);
       return toAgent(server, 'sampling_request', 'sampling', params, async ({ channel }) => {
         const hold: SamplingHold | null = budget?.reserve(server, params) ?? null;
         try {

@@ -5,6 +5,7 @@
  * @module
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { BotDeps } from '../bots/bot-deps.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
@@ -14,6 +15,7 @@ import type { Hub } from '../hub/create-hub.js';
 import type { Db } from '../storage/create-db.js';
 import { createApi } from './api-schemas.js';
 import { auditRoutes } from './audit-routes.js';
+import { botRoutes } from './bot-routes.js';
 import { callToolRoutes } from './call-tool-route.js';
 import { catalogRoutes } from './catalog-routes.js';
 import { configRoutes } from './config-routes.js';
@@ -43,6 +45,8 @@ export type ApiDeps = {
   db?: Db;
   pins?: ApprovePins;
   sampling?: SamplingUsage;
+  /** The bots (registry, memories, skills, workflows, chat): turns on `/api/bots`. */
+  bots?: BotDeps;
 };
 
 /** The base path of the control API. */
@@ -74,6 +78,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
     api.route('/audit', auditRoutes({ db }));
     api.route('/quarantines', quarantinesRoutes({ db, config }));
   }
+  if (deps.bots) api.route('/bots', botRoutes({ bots: deps.bots, config, writer }));
   registerDocsRoutes(api);
   return api;
 }

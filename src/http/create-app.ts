@@ -7,6 +7,7 @@
 import { type Context, Hono } from 'hono';
 import { except } from 'hono/combine';
 import type { Logger } from 'pino';
+import type { BotDeps } from '../bots/bot-deps.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
@@ -57,6 +58,8 @@ export type AppDeps = {
   configWriter?: ConfigWriter;
   /** The service's environment (preset variables may come from it). */
   env?: NodeJS.ProcessEnv;
+  /** The bots: turns on `/api/bots`. */
+  bots?: BotDeps;
   /** The web UI at `/` and its sign-in; its session cookie then also opens `/api`. */
   ui?: { sessions: UiSessions; assets: UiAssets };
 };
@@ -78,6 +81,7 @@ export function createApp({
   sampling,
   configWriter,
   env,
+  bots,
   ui,
 }: AppDeps): Hono {
   const app = new Hono();
@@ -129,6 +133,7 @@ export function createApp({
       ...(db ? { db } : {}),
       ...(pins ? { pins } : {}),
       ...(sampling ? { sampling } : {}),
+      ...(bots ? { bots } : {}),
     }),
   );
   if (gateway) {

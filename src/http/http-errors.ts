@@ -9,7 +9,14 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
 import { formatJsonPath } from '../config/config-issues.js';
-import { ConfigError, type ConfigIssue, HubError, type HubErrorCode, RateLimitedError } from '../errors.js';
+import {
+  BotInputError,
+  ConfigError,
+  type ConfigIssue,
+  HubError,
+  type HubErrorCode,
+  RateLimitedError,
+} from '../errors.js';
 
 const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   config_invalid: 400,
@@ -65,7 +72,9 @@ export function toErrorResponse(error: unknown, c: Context, log: Logger): Respon
       const issues = error.issues.map(apiIssue);
       return c.json({ error: { code: error.code, message: oneLine(error.message), issues } }, STATUS[error.code]);
     }
-    return c.json({ error: { code: error.code, message: error.message } }, STATUS[error.code]);
+    // A bot verb's own validation names each field, as the route schemas' does.
+    const issues = error instanceof BotInputError && error.issues.length > 0 ? { issues: error.issues } : {};
+    return c.json({ error: { code: error.code, message: error.message, ...issues } }, STATUS[error.code]);
   }
   if (error instanceof HTTPException && HTTP_REFUSALS[error.status]) {
     const refusal = HTTP_REFUSALS[error.status] as { code: HubErrorCode; message: string };

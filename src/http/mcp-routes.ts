@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Context, Hono } from 'hono';
+import type { BotToolsAccess } from '../bots/ports.js';
 import { ForbiddenError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { ViewSpec } from '../gateway/effective-servers.js';
@@ -28,7 +29,8 @@ const rpcError = (c: Context, status: 400 | 404, code: number, message: string) 
 export function mcpRoutes({ gateway }: { gateway: Gateway }): Hono {
   const routes = new Hono();
 
-  const endpoint = (specOf: (c: Context) => ViewSpec) =>
+  /** `specOf` gives the view; `bot` the endpoint's bot, for the bot tools and prompts (G8). */
+  const endpoint = (specOf: (c: Context) => ViewSpec, where: 'all' | 'bot' | 'server') =>
     async function mcpEndpoint(c: Context): Promise<Response> {
       const path = c.req.path.replace(/\/+$/, '');
       let body: unknown;
@@ -62,11 +64,16 @@ export function mcpRoutes({ gateway }: { gateway: Gateway }): Hono {
         eventStore: createMemoryEventStore(),
       });
       const caller = c.get('caller');
-      // An endpoint for a server or bot that is not configured is refused here (404).
+      const spec = specOf(c);
+      // The bot tools and skills: every bot's on /mcp (a bot token: its own), the bot's on its endpoint.
+      const botAccess: BotToolsAccess | null =
+        where === 'server' ? null : spec.kind === 'bot' && where === 'bot' ? { caller, bot: spec.slug } : { caller };
+      // An endpoint for a server or bot that does not exist is refused here (404).
       const session = await gateway.openSession({
         id,
         transport,
-        spec: specOf(c),
+        spec,
+        botAccess,
         label: path,
         owner: ownerOf(c),
         clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,
@@ -84,7 +91,7 @@ export function mcpRoutes({ gateway }: { gateway: Gateway }): Hono {
     endpoint((c) => {
       const caller = c.get('caller');
       return caller.kind === 'bot' ? { kind: 'bot', slug: caller.slug } : { kind: 'all' };
-    }),
+    }, 'all'),
   );
   routes.all(
     '/servers/:name',
@@ -92,7 +99,7 @@ export function mcpRoutes({ gateway }: { gateway: Gateway }): Hono {
       if (c.get('caller').kind === 'bot')
         throw new ForbiddenError('a bot token cannot open a single server endpoint; use /mcp');
       return { kind: 'server', server: c.req.param('name') ?? '' };
-    }),
+    }, 'server'),
   );
   routes.all(
     '/bots/:slug',
@@ -102,7 +109,7 @@ export function mcpRoutes({ gateway }: { gateway: Gateway }): Hono {
       if (caller.kind === 'bot' && caller.slug !== slug)
         throw new ForbiddenError(`this token belongs to bot "${caller.slug}", not "${slug}"`);
       return { kind: 'bot', slug };
-    }),
+    }, 'bot'),
   );
   return routes;
 }

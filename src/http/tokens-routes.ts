@@ -5,6 +5,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
+import { findBotBySlug } from '../storage/bot-repo.js';
 import type { Db } from '../storage/create-db.js';
 import { createToken, listTokens, revokeToken } from '../storage/token-repo.js';
 import { createApi, errorResponses, jsonBody, jsonResponse } from './api-schemas.js';
@@ -78,9 +79,12 @@ export function tokensRoutes({
   const routes = createApi();
   routes.openapi(create, async (c) => {
     const body = c.req.valid('json');
-    // Own properties only: "constructor" is not a bot.
-    if (body.bot !== undefined && !Object.hasOwn(config().bots, body.bot))
-      throw new HubError('bad_request', `bot "${body.bot}" is not configured`);
+    // A bot of the registry or of the config file; own properties only: "constructor" is not a bot.
+    if (body.bot !== undefined && !Object.hasOwn(config().bots, body.bot) && !(await findBotBySlug(db, body.bot)))
+      throw new HubError(
+        'bad_request',
+        `bot "${body.bot}" does not exist (neither in the registry nor in the config file)`,
+      );
     return c.json(await createToken(db, { name: body.name, bot: body.bot ?? null }), 201);
   });
   routes.openapi(list, async (c) => c.json({ tokens: await listTokens(db) }, 200));

@@ -37,3 +37,13 @@ export async function botSamplingUsed(db: Db, botId: string): Promise<number> {
 export async function resetBotSamplingUsage(db: Db, botId: string): Promise<void> {
   await withBusyRetry(() => db.delete(botSamplingUsageTable).where(eq(botSamplingUsageTable.botId, botId)));
 }
+
+/** Tokens every bot has spent on sampling, by bot id (bots that spent nothing are absent). */
+export async function botSamplingTotals(db: Db): Promise<Map<string, number>> {
+  const t = botSamplingUsageTable;
+  const rows = await db
+    .select({ botId: t.botId, tokens: sql<number | null>`sum(${t.tokens})` })
+    .from(t)
+    .groupBy(t.botId);
+  return new Map(rows.map((r) => [r.botId, Number(r.tokens ?? 0)]));
+}

@@ -65,3 +65,22 @@ export async function chatSessionTotals(
     lastAt: row?.last ? new Date(Number(row.last)) : session.createdAt,
   };
 }
+
+/** A session of a bot with the time of its last message. */
+export type ChatSessionSummary = { id: string; title: string; createdAt: Date; lastAt: Date };
+
+/** The sessions of bot `botId`, most recently active first, at most `limit`. */
+export async function listChatSessions(db: Db, botId: string, limit: number): Promise<ChatSessionSummary[]> {
+  const s = botChatSessionsTable;
+  const m = botChatMessagesTable;
+  const last = sql<number | null>`max(${m.createdAt})`;
+  const rows = await db
+    .select({ id: s.id, title: s.title, createdAt: s.createdAt, last })
+    .from(s)
+    .leftJoin(m, eq(m.sessionId, s.id))
+    .where(eq(s.botId, botId))
+    .groupBy(s.id)
+    .orderBy(desc(sql`coalesce(${last}, ${s.createdAt})`))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, lastAt: r.last ? new Date(Number(r.last)) : r.createdAt }));
+}

@@ -30,6 +30,18 @@ export async function reapOrphans(
   return results;
 }
 
+/** The ledger of the children a run recorded, as the service's database keeps it. */
+export type OrphanLedger = { list(): Promise<readonly OrphanEntry[]>; forget(pid: number): Promise<void> };
+
+/** End the stdio children a crashed run left behind (their pids are in the ledger), then forget them. */
+export async function reapLeftovers(ledger: OrphanLedger, graceMs: number, log: Logger): Promise<void> {
+  const orphans = await ledger.list();
+  if (orphans.length === 0) return;
+  const results = await reapOrphans(orphans, { graceMs, log });
+  for (const entry of orphans) await ledger.forget(entry.pid);
+  log.warn({ results }, 'ended child processes left by a previous run');
+}
+
 async function reapOne({ pid, startTime }: OrphanEntry, graceMs: number): Promise<ReapResult> {
   const current = readStartTime(pid);
   if (current === startTime) {

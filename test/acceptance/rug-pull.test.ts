@@ -40,7 +40,8 @@ describe('rug-pull pins', () => {
     await svc?.stop();
   });
 
-  const names = async () => (await client.listTools()).tools.map((t) => t.name);
+  // The server's tools only: /mcp also serves the bot tools (G8).
+  const names = async () => (await client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('rug__'));
   const eventsOf = (type: string) => sse.events.filter((e) => e.event === type);
 
   it('lists the tool as first seen', async () => {

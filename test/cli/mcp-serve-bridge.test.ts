@@ -95,9 +95,9 @@ describe('bnity mcp serve --stdio bridging to the running service', () => {
       transport.onclose = () => resolve();
     });
     const client = new Client({ name: 'desktop', version: '1' });
-    await expect(client.connect(transport)).rejects.toThrow(/bot "ghost" is not configured/);
+    await expect(client.connect(transport)).rejects.toThrow(/bot "ghost" does not exist/);
     await exited;
-    expect(stderr()).toMatch(/bnity: .*answered 404: bot "ghost" is not configured/);
+    expect(stderr()).toMatch(/bnity: .*answered 404: bot "ghost" does not exist/);
 
     // The home is in use but nothing answers at the URL: an error, not a second supervisor.
     const lost = await runBnity(['mcp', 'serve', '--stdio', '--home', svc.home, '--url', 'http://127.0.0.1:1']);

@@ -65,13 +65,13 @@ describe('bnity mcp serve --stdio', () => {
     expect(errors).toEqual([]);
   });
 
-  it('refuses a bot that is not configured (exit 1, one line)', async () => {
+  it('refuses a bot that does not exist (exit 1, one line)', async () => {
     home = await mkdtemp(join(tmpdir(), 'bnity-stdio-'));
     const config = join(home, 'boternity.json');
     await writeFile(config, JSON.stringify({ mcpServers: {} }));
     const result = await runBnity(['mcp', 'serve', '--stdio', '--bot', 'ghost', '--config', config, '--home', home]);
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toBe('bnity: bot "ghost" is not configured');
+    expect(result.stderr.trim()).toBe('bnity: bot "ghost" does not exist');
   });
 
   it('refuses to run without --stdio (usage error, exit 2)', async () => {

@@ -6,7 +6,7 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UnconfiguredBotError, UnknownServerError } from '../../src/errors.js';
+import { UnknownBotError, UnknownServerError } from '../../src/errors.js';
 import { fixtureServer, fixtureState } from '../support/fixture-server.js';
 import { type GatewayHarness, startGateway } from '../support/gateway-harness.js';
 import { waitFor } from '../support/wait-for.js';
@@ -39,7 +39,7 @@ describe('agent sessions', () => {
   });
   afterAll(() => gw?.stop());
 
-  it('refuses a view of a server or bot that is not configured, before any session exists', async () => {
+  it('refuses a view of a server or bot that does not exist, before any session exists', async () => {
     const before = gw.gateway.sessions().length;
     const [, transport] = InMemoryTransport.createLinkedPair();
     await expect(
@@ -47,7 +47,7 @@ describe('agent sessions', () => {
     ).rejects.toThrow(UnknownServerError);
     await expect(
       gw.gateway.openSession({ transport, spec: { kind: 'bot', slug: 'nobody' }, label: 't' }),
-    ).rejects.toThrow(UnconfiguredBotError);
+    ).rejects.toThrow(UnknownBotError);
     expect(gw.gateway.sessions()).toHaveLength(before);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type AppConfig, BotConfigSchema } from '../../src/config/schema.js';
-import { HubError, UnconfiguredBotError, UnknownServerError } from '../../src/errors.js';
+import { UnknownServerError } from '../../src/errors.js';
 import { effectiveServers } from '../../src/gateway/effective-servers.js';
 import { isToolAllowed } from '../../src/gateway/tool-filter.js';
 import { stdioConfig } from '../support/server-config.js';
@@ -46,17 +46,10 @@ describe('effectiveServers', () => {
     expect(effectiveServers(app, { kind: 'bot', slug: 'both' })).toEqual(['alpha', 'beta']);
   });
 
-  it('bot: an unknown slug throws UnconfiguredBotError with code unknown_bot', () => {
-    const attempt = () => effectiveServers(app, { kind: 'bot', slug: 'ghost' });
-    expect(attempt).toThrow(UnconfiguredBotError);
-    expect(attempt).toThrow('bot "ghost" is not configured');
-    try {
-      attempt();
-    } catch (err) {
-      expect(err).toBeInstanceOf(HubError);
-      expect((err as HubError).code).toBe('unknown_bot');
-    }
-    expect(() => effectiveServers(app, { kind: 'bot', slug: 'constructor' })).toThrow(UnconfiguredBotError);
+  it('bot: a slug with no config entry (a registry bot) gets the default view: every server not opt-in', () => {
+    const defaults = effectiveServers(app, { kind: 'bot', slug: 'ghost' });
+    expect(defaults).toEqual(['alpha', 'beta']);
+    expect(effectiveServers(app, { kind: 'bot', slug: 'constructor' })).toEqual(defaults);
   });
 });
 

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botLimits } from '../../src/bots/bot-limits.js';
+import type { BotChange } from '../../src/bots/ports.js';
 import { createEventBus } from '../../src/bus/create-event-bus.js';
 import { createConfigWriter } from '../../src/config/config-writer.js';
 import { parseConfig } from '../../src/config/parse-config.js';
@@ -81,6 +83,14 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
         db: store.db,
         pins: { approve: async () => false },
         sampling: { used: () => 0, reset: async () => undefined },
+        bots: {
+          db: store.db,
+          log,
+          limits: botLimits(),
+          tools: gateway.botToolCaller,
+          credentials: { get: async () => null },
+          changes: createEventBus<BotChange>(),
+        },
       });
       const routed = api.routes
         .filter((route) => route.method !== 'ALL')
@@ -100,6 +110,11 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
           'GET /api/events',
           'GET /api/openapi.json',
           'GET /api/docs',
+          'GET /api/bots',
+          'PUT /api/bots/:slug/overrides',
+          'PATCH /api/bots/:slug/permissions/:server',
+          'POST /api/bots/:slug/chat',
+          'POST /api/bots/:slug/workflows/:item/run',
         ]),
       );
       await gateway.close();
@@ -115,7 +130,13 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
     const ops = operations(document).sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
     const answers: string[] = [];
     for (const op of ops) {
-      const url = op.path.replace('{name}', 'walk').replace('{tool}', 'echo').replace('{id}', 'no-such-token');
+      const url = op.path
+        .replace('{name}', 'walk')
+        .replace('{tool}', 'echo')
+        .replace('{id}', 'no-such-token')
+        .replace('{slug}', 'scout')
+        .replace('{server}', 'walk')
+        .replace('{item}', 'no-such-item');
       const response = await fetch(`${svc.service.url}${url}`, {
         method: op.method,
         headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },

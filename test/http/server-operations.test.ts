@@ -158,7 +158,9 @@ describe('server operations', { timeout: 60_000 }, () => {
     for (const bot of ['constructor', '__proto__', 'ghost']) {
       const made = await post<ErrorBody>('/api/tokens', { name: 'x', bot });
       expect(made.status, bot).toBe(400);
-      expect(made.body.error.message).toBe(`bot "${bot}" is not configured`);
+      expect(made.body.error.message).toBe(
+        `bot "${bot}" does not exist (neither in the registry nor in the config file)`,
+      );
     }
     expect((await svc.api<{ tokens: unknown[] }>('/api/tokens')).body.tokens).toEqual([]);
   });

@@ -1,0 +1,72 @@
+/**
+ * The bots' API without a service (SPEC A4): the same routes the service mounts at
+ * `/api/bots`, run in this process on the data directory's database and the config file
+ * (edits written under the file's lock). What needs the gateway (running a workflow,
+ * chatting) is refused with a line saying so.
+ * @module
+ */
+import { HubError } from '../errors.js';
+import type { Target } from './resolve-target.js';
+
+/** Answer `method path` (under `/api/bots`) in-process; throws the API's error message as a HubError. */
+export async function offlineBotRequest<T>(target: Target, method: string, path: string, body?: unknown): Promise<T> {
+  const [{ Hono }, { pino }, bots, config, storage, http, bus] = await Promise.all([
+    import('hono'),
+    import('pino'),
+    import('../bots/bot-limits.js'),
+    import('../config/load-config.js'),
+    import('../storage/create-db.js'),
+    import('../http/bot-routes.js'),
+    import('../bus/create-event-bus.js'),
+  ]);
+  const { createConfigWriter } = await import('../config/config-writer.js');
+  const { toErrorResponse } = await import('../http/http-errors.js');
+  const configPath = target.configPath();
+  const { existsSync } = await import('node:fs');
+  const { parseConfig } = await import('../config/parse-config.js');
+  // No config file yet: the defaults (a view edit writes the file).
+  let current = existsSync(configPath)
+    ? await config.loadConfig(configPath, target.env)
+    : parseConfig({ mcpServers: {} }, null, target.env);
+  const writer = createConfigWriter({
+    path: configPath,
+    env: target.env,
+    apply: (next) => {
+      current = next;
+    },
+  });
+  const store = await storage.createDb({ url: storage.databaseUrlFor(target.home, target.env) });
+  const log = pino({ level: 'silent' });
+  const needsService = async (): Promise<never> => {
+    throw new HubError('upstream_unavailable', 'calling tools needs the running service (bnity serve)');
+  };
+  try {
+    const app = new Hono();
+    app.onError((error, c) => toErrorResponse(error, c, log));
+    app.route(
+      '/api/bots',
+      http.botRoutes({
+        bots: {
+          db: store.db,
+          log,
+          limits: bots.botLimits(),
+          tools: { listTools: needsService, callTool: needsService },
+          credentials: { get: async () => null },
+          changes: bus.createEventBus(),
+        },
+        config: () => current,
+        writer,
+      }),
+    );
+    const response = await app.request(path, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    const answer = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    if (!response.ok)
+      throw new HubError(response.status >= 500 ? 'internal' : 'bad_request', answer?.error?.message ?? 'failed');
+    return answer as T;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * `bnity bot …` (SPEC A4, B1–B4) as a user runs it: without a service, on the data
+ * directory's database and config file (saying so on stderr); with one, through its API,
+ * `bot chat` printing the answer as it streams (a tool called through the gateway on the
+ * way) and `--json` its events; every bad input one line on stderr, exit 1 or 2.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TINY_SERVER } from '../support/fixtures.js';
+import { noServiceEnv } from '../support/no-service.js';
+import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
+import { runBnity } from '../support/serve-process.js';
+import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
+import { waitFor } from '../support/wait-for.js';
+
+const require = createRequire(import.meta.url);
+const FS_BIN = join(
+  dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')),
+  'dist',
+  'index.js',
+);
+
+describe('bnity bot without a service', { timeout: 60_000 }, () => {
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  let url: string;
+  beforeAll(async () => {
+    ({ env, url } = await noServiceEnv());
+    home = await mkdtemp(join(tmpdir(), 'bnity-bot-cli-'));
+    const config = { mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } }, bots: { old: {} } };
+    await writeFile(join(home, 'boternity.json'), JSON.stringify(config, null, 2));
+  });
+  afterAll(() => rm(home, { recursive: true, force: true }));
+  const bnity = (...args: string[]) => runBnity([...args, '--home', home], env);
+
+  it('creates and edits a bot on the files, saying so', async () => {
+    const made = await bnity('bot', 'create', 'scout', '--name', 'Scout', '--category', 'ops');
+    expect(made.code).toBe(0);
+    expect(made.stdout).toMatch(/^bot +scout \(database\)$/m);
+    expect(made.stderr).toBe(`bnity: no service at ${url}; worked on the files in ${home}\n`);
+    expect((await bnity('bot', 'servers', 'add', 'scout', 'tiny')).code).toBe(0);
+    expect((await bnity('bot', 'deny', 'scout', 'tiny', 'echo')).code).toBe(0);
+    const config = JSON.parse(await readFile(join(home, 'boternity.json'), 'utf8'));
+    expect(config.bots.scout).toEqual({ additionalServers: ['tiny'], toolPermissions: { tiny: { denied: ['echo'] } } });
+    const list = await bnity('bot', 'list', '--json');
+    expect(JSON.parse(list.stdout).bots.map((b: { slug: string; source: string }) => [b.slug, b.source])).toEqual([
+      ['old', 'config'],
+      ['scout', 'both'],
+    ]);
+    expect((await bnity('bot', 'memory', 'add', 'scout', 'likes tea', '--category', 'taste')).code).toBe(0);
+    const memories = await bnity('bot', 'memory', 'list', 'scout', '--category', 'taste');
+    expect(memories.stdout).toMatch(/taste +\S+ +likes tea/);
+    const skill = join(home, 'skill.json');
+    await writeFile(skill, JSON.stringify({ name: 'greet', template: 'Hello {{who}}', arguments: [{ name: 'who' }] }));
+    expect((await bnity('bot', 'skill', 'add', 'scout', skill)).stdout).toBe('saved skill greet\n');
+    expect((await bnity('bot', 'skill', 'render', 'scout', 'greet', '--arg', 'who=you')).stdout).toBe('Hello you\n');
+  });
+
+  it('refuses bad input with one line and changes nothing', async () => {
+    const before = (await bnity('bot', 'list', '--json')).stdout;
+    const flow = join(home, 'flow.json');
+    await writeFile(
+      flow,
+      JSON.stringify({
+        name: 'w',
+        steps: [{ id: 'a', tool: 'tiny__echo', arguments: { text: '{{steps.ghost.text}}' } }],
+      }),
+    );
+    const cases: [string[], number, RegExp][] = [
+      [['bot', 'show', 'ghost'], 1, /^bnity: bot "ghost" does not exist$/],
+      [['bot', 'create', 'Bad!', '--name', 'x'], 1, /slug: bot slugs are 1 to 63 lowercase letters/],
+      [
+        ['bot', 'create', 'x', '--name', 'x', '--provider-url', 'ftp://h/v1', '--model', 'm'],
+        1,
+        /provider\.baseUrl: must be an http:\/\/ or https:\/\/ URL/,
+      ],
+      [['bot', 'create', 'x', '--name', 'x', '--model', 'm'], 2, /needs both --provider-url and --model/],
+      [['bot', 'create', 'x'], 2, /needs --name/],
+      [['bot', 'workflow', 'add', 'scout', flow], 1, /refers to step "ghost", which does not exist/],
+      [['bot', 'servers', 'add', 'scout', 'nowhere'], 1, /server "nowhere" is not configured/],
+      [['bot', 'workflow', 'run', 'scout', 'w'], 1, /needs the running service/],
+      [['bot', 'chat', 'scout', 'hi'], 1, /chatting with bot "scout" needs the running service/],
+      [['bot', 'frobnicate'], 2, /unknown command "bot frobnicate"/],
+    ];
+    for (const [args, code, message] of cases) {
+      const run = await bnity(...args);
+      expect(run.code, args.join(' ')).toBe(code);
+      expect(run.stderr.trim().split('\n').at(-1), args.join(' ')).toMatch(message);
+    }
+    expect((await bnity('bot', 'list', '--json')).stdout).toBe(before);
+  });
+});
+
+describe('bnity bot chat with the service', { timeout: 60_000 }, () => {
+  let svc: TestService;
+  let fixture: OpenAiFixture;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    fixture = await startOpenAiFixture();
+    dir = await mkdtemp(join(tmpdir(), 'bnity-bot-chat-'));
+    await writeFile(join(dir, 'notes.txt'), 'hello');
+    svc = await startTestService({ mcpServers: { fs: { command: process.execPath, args: [FS_BIN, dir] } } });
+    await waitFor(async () => (await svc.server('fs'))?.state === 'connected', { what: 'fs connected' });
+    env = { BOTERNITY_URL: svc.service.url, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN };
+    await runBnity(['bot', 'create', 'reader', '--name', 'R', '--provider-url', fixture.baseUrl, '--model', 'm'], env);
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await fixture?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prints the answer as it streams, after the tool it called through the gateway', async () => {
+    fixture.reply(
+      { toolCalls: [{ name: 'fs__list_directory', arguments: { path: dir } }] },
+      { text: 'You have notes.txt.' },
+    );
+    const run = await runBnity(['bot', 'chat', 'reader', `list ${dir}`], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('You have notes.txt.');
+    expect(run.stderr).toMatch(/→ fs__list_directory\n← fs__list_directory answered\n/);
+    expect(run.stderr).toMatch(/\(session [0-9a-f-]{36}; \d+ tokens\)/);
+    const tool = fixture.requests.at(-1)?.body.messages.find((m) => m.role === 'tool');
+    expect(String(tool?.content)).toContain('notes.txt');
+  });
+
+  it('--json prints each event, and --session continues the conversation', async () => {
+    fixture.reply({ text: 'first' }, { text: 'second' });
+    const first = await runBnity(['bot', 'chat', 'reader', 'one', '--json'], env);
+    const events = first.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events.map((e) => e.type)).toEqual(['text', 'final']);
+    const next = await runBnity(['bot', 'chat', 'reader', 'two', '--session', events[1].sessionId], env);
+    expect(next.stdout).toBe('second');
+    expect(fixture.requests.at(-1)?.body.messages.map((m) => m.content)).toEqual(
+      expect.arrayContaining(['one', 'first', 'two']),
+    );
+  });
+
+  it('refuses a message over the size limit, and an unknown session, with one line', async () => {
+    const long = await runBnity(['bot', 'chat', 'reader', 'x'.repeat(32_001)], env);
+    expect(long.code).toBe(1);
+    expect(long.stderr).toBe('bnity: message is 32001 characters, over the limit of 32000; send a shorter one\n');
+    const lost = await runBnity(
+      ['bot', 'chat', 'reader', 'hi', '--session', '00000000-0000-4000-8000-000000000000'],
+      env,
+    );
+    expect(lost.code).toBe(1);
+    expect(lost.stderr).toMatch(/^bnity: bot "reader" has no chat session "00000000-/);
+  });
+});
