@@ -6,8 +6,19 @@
  */
 import type { z } from '@hono/zod-openapi';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ChatEvent, ChatInputSchema } from '../bots/chat-schemas.js';
+import type { AddMemoryInputSchema } from '../bots/memory-schemas.js';
 import type { HubEvent, HubEventType } from '../events/hub-event.js';
 import type { AuditQuerySchema, EntrySchema } from '../http/audit-routes.js';
+import type {
+  BotDetailSchema,
+  BotSamplingSchema,
+  BotViewInputSchema,
+  MemorySchema,
+  PermissionEditSchema,
+  SkillSchema,
+  WorkflowSchema,
+} from '../http/bot-api-schemas.js';
 import type { CallBodySchema, CallToolResultSchema } from '../http/call-tool-route.js';
 import type { PresetSchema } from '../http/presets-routes.js';
 import type { PinnedFieldsSchema, QuarantineSchema, QuarantinesSchema } from '../http/quarantines-routes.js';
@@ -47,5 +58,20 @@ export type LiveEvent = HubEvent & { readonly at: string };
 export type { HubEventType };
 /** The first event of the stream. */
 export type Snapshot = { servers: ServerStatus[] };
+/** A bot as `/api/bots` shows it: its profile, its view, the servers it sees. */
+export type Bot = z.infer<typeof BotDetailSchema>;
+/** A bot's view as the config file holds it, the body that replaces it, and an allow/deny edit. */
+export type BotView = NonNullable<Bot['view']>;
+export type BotViewInput = z.input<typeof BotViewInputSchema>;
+export type PermissionEdit = z.input<typeof PermissionEditSchema>;
+/** A bot's memories, skills, workflows and sampling spend. */
+export type Memory = z.infer<typeof MemorySchema>;
+export type NewMemory = z.input<typeof AddMemoryInputSchema>;
+export type Skill = z.infer<typeof SkillSchema>;
+export type Workflow = z.infer<typeof WorkflowSchema>;
+export type BotSampling = z.infer<typeof BotSamplingSchema>;
+/** A chat turn's request and the events it streams. */
+export type ChatInput = z.input<typeof ChatInputSchema>;
+export type { ChatEvent };
 /** The one error shape of `/api`. */
 export type ApiErrorBody = { error: { code: string; message: string; issues?: { field: string; message: string }[] } };

@@ -8,21 +8,32 @@ import type {
   ApiErrorBody,
   AuditEntry,
   AuditQuery,
+  Bot,
+  BotSampling,
+  BotViewInput,
+  ChatEvent,
+  ChatInput,
+  Memory,
+  NewMemory,
   NewServer,
   NewToken,
   NewTokenRequest,
+  PermissionEdit,
   Preset,
   Prompt,
   Quarantines,
   Resource,
   ResourceTemplate,
   Server,
+  Skill,
   StderrLines,
   Token,
   Tool,
   ToolCall,
   ToolCallResult,
+  Workflow,
 } from './api-types.js';
+import { readEventStream } from './read-event-stream.js';
 
 /** An answer of `/api` that is not a success, with the API's code and message. */
 export class ApiError extends Error {
@@ -46,7 +57,8 @@ const query = (params: Record<string, string | undefined>) => {
 
 /** The client for one signed-in session; `onSignedOut` runs when the API says the session is gone. */
 export function createApiClient(csrfToken: string, onSignedOut: () => void) {
-  async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  /** Send a request; a success is the response, a failure the API's error (thrown). */
+  async function send(method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (method !== 'GET') headers[CSRF_HEADER] = csrfToken;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -55,15 +67,25 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
       headers,
       credentials: 'same-origin',
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(signal ? { signal } : {}),
     });
-    if (response.status === 204) return undefined as T;
-    const data = (await response.json().catch(() => null)) as T | ApiErrorBody | null;
-    if (response.ok) return data as T;
+    if (response.ok) return response;
     if (response.status === 401) onSignedOut();
-    const error = (data as ApiErrorBody | null)?.error;
+    const error = ((await response.json().catch(() => null)) as ApiErrorBody | null)?.error;
     throw new ApiError(response.status, error?.code ?? 'error', error?.message ?? `HTTP ${response.status}`);
   }
+  async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+    const response = await send(method, url, body);
+    return (response.status === 204 ? undefined : await response.json()) as T;
+  }
+  /** A chat turn's events as they stream (`POST /api/bots/{slug}/chat` answers server-sent events). */
+  async function* chat(slug: string, body: ChatInput, signal: AbortSignal): AsyncGenerator<ChatEvent> {
+    const response = await send('POST', `${bot(slug)}/chat`, body, signal);
+    if (!response.body) return;
+    for await (const { data } of readEventStream(response.body)) yield JSON.parse(data) as ChatEvent;
+  }
   const server = (name: string, ...rest: string[]) => `/api/servers/${path(name, ...rest)}`;
+  const bot = (slug: string, ...rest: string[]) => `/api/bots/${path(slug, ...rest)}`;
 
   return {
     servers: () => call<{ servers: Server[] }>('GET', '/api/servers'),
@@ -88,7 +110,17 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     tokens: () => call<{ tokens: Token[] }>('GET', '/api/tokens'),
     createToken: (body: NewTokenRequest) => call<NewToken>('POST', '/api/tokens', body),
     revokeToken: (id: string) => call<undefined>('DELETE', `/api/tokens/${path(id)}`),
-    config: () => call<{ config: { bots?: Record<string, unknown> } }>('GET', '/api/config'),
+    bots: () => call<{ bots: Bot[] }>('GET', '/api/bots'),
+    bot: (slug: string) => call<{ bot: Bot }>('GET', bot(slug)),
+    denyOrAllow: (slug: string, server: string, edit: PermissionEdit) =>
+      call<{ bot: Bot }>('PATCH', bot(slug, 'permissions', server), edit),
+    replaceView: (slug: string, view: BotViewInput) => call<{ bot: Bot }>('PUT', bot(slug, 'overrides'), view),
+    memories: (slug: string) => call<{ memories: Memory[] }>('GET', bot(slug, 'memories')),
+    addMemory: (slug: string, body: NewMemory) => call<{ memory: Memory }>('POST', bot(slug, 'memories'), body),
+    skills: (slug: string) => call<{ skills: Skill[] }>('GET', bot(slug, 'skills')),
+    workflows: (slug: string) => call<{ workflows: Workflow[] }>('GET', bot(slug, 'workflows')),
+    botSampling: (slug: string) => call<BotSampling>('GET', bot(slug, 'sampling')),
+    chat,
     signOut: () => call<undefined>('POST', '/ui/sign-out'),
   };
 }

@@ -8,6 +8,8 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, createApiClient, currentSession } from './api.js';
 import { LiveProvider, useLive } from './live.js';
 import { AuditPage } from './pages/audit-page.js';
+import { BotPage } from './pages/bot-page.js';
+import { BotsPage } from './pages/bots-page.js';
 import { QuarantinesPage } from './pages/quarantines-page.js';
 import { ServerPage } from './pages/server-page.js';
 import { ServersPage } from './pages/servers-page.js';
@@ -17,19 +19,31 @@ import { hrefOf, type Route, useRoute } from './use-route.js';
 
 const NAV: readonly { route: Route; label: string }[] = [
   { route: { page: 'servers' }, label: 'Servers' },
+  { route: { page: 'bots' }, label: 'Bots' },
   { route: { page: 'quarantines' }, label: 'Quarantines' },
   { route: { page: 'audit' }, label: 'Audit' },
   { route: { page: 'tokens' }, label: 'Tokens' },
 ];
 
-const titleOf = (route: Route) =>
-  route.page === 'server' ? route.name : (NAV.find((n) => n.route.page === route.page)?.label ?? 'Servers');
+/** The list page a detail page belongs to, and the detail's name (for the heading's breadcrumb). */
+const crumbOf = (route: Route): { parent: Route & { page: 'servers' | 'bots' }; name: string } | null =>
+  route.page === 'server'
+    ? { parent: { page: 'servers' }, name: route.name }
+    : route.page === 'bot'
+      ? { parent: { page: 'bots' }, name: route.slug }
+      : null;
+const labelOf = (route: Route) => NAV.find((n) => n.route.page === route.page)?.label ?? 'Servers';
+const titleOf = (route: Route) => crumbOf(route)?.name ?? labelOf(route);
 
 /** The page's body for a route. */
 function Page({ api, route }: { api: ApiClient; route: Route }) {
   switch (route.page) {
     case 'server':
       return <ServerPage api={api} name={route.name} />;
+    case 'bots':
+      return <BotsPage api={api} />;
+    case 'bot':
+      return <BotPage api={api} slug={route.slug} />;
     case 'quarantines':
       return <QuarantinesPage api={api} />;
     case 'audit':
@@ -65,7 +79,8 @@ function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void })
     first.current = false;
   }, [title]);
   const signOut = () => api.signOut().finally(onSignedOut);
-  const current = route.page === 'server' ? 'servers' : route.page;
+  const crumb = crumbOf(route);
+  const current = crumb ? crumb.parent.page : route.page;
   return (
     <LiveProvider onClosed={onSignedOut}>
       <button type="button" class="skip" onClick={() => heading.current?.focus()}>
@@ -89,12 +104,12 @@ function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void })
       <StreamNote />
       <main id="main">
         <h1 ref={heading} tabIndex={-1}>
-          {route.page === 'server' ? (
+          {crumb ? (
             <>
-              <a class="crumb" href="#/servers">
-                Servers
+              <a class="crumb" href={hrefOf(crumb.parent)}>
+                {labelOf(crumb.parent)}
               </a>{' '}
-              / {route.name}
+              / {crumb.name}
             </>
           ) : (
             title

@@ -12,13 +12,16 @@ export type Route =
   | { readonly page: 'quarantines' }
   | { readonly page: 'audit' }
   | { readonly page: 'tokens' }
+  | { readonly page: 'bots' }
+  | { readonly page: 'bot'; readonly slug: string }
   | { readonly page: 'link-refused' };
 
 /** The route of a fragment such as `#/servers/memory`; anything unknown is the servers page. */
 export function parseRoute(hash: string): Route {
   const [first, second] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   if (first === 'servers' && second) return { page: 'server', name: second };
-  if (first === 'quarantines' || first === 'audit' || first === 'tokens') return { page: first };
+  if (first === 'bots' && second) return { page: 'bot', slug: second };
+  if (first === 'quarantines' || first === 'audit' || first === 'tokens' || first === 'bots') return { page: first };
   if (first === 'sign-in' && second === 'link-refused') return { page: 'link-refused' };
   return { page: 'servers' };
 }
@@ -26,6 +29,7 @@ export function parseRoute(hash: string): Route {
 /** The fragment of a route. */
 export function hrefOf(route: Route): string {
   if (route.page === 'server') return `#/servers/${encodeURIComponent(route.name)}`;
+  if (route.page === 'bot') return `#/bots/${encodeURIComponent(route.slug)}`;
   if (route.page === 'link-refused') return '#/sign-in/link-refused';
   return `#/${route.page}`;
 }

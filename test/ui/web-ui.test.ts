@@ -10,9 +10,13 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_SERVER } from '../support/fixtures.js';
+import { connectHttpClient } from '../support/mcp-client.js';
+import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
 import { type ServeProcess, spawnServe } from '../support/serve-process.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -40,6 +44,8 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
   let context: BrowserContext;
   let page: Page;
   let link: string;
+  let fixture: OpenAiFixture;
+  let agent: Client | undefined;
   const pageErrors: string[] = [];
   const figures: Record<string, unknown> = {};
 
@@ -59,6 +65,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     waitFor(() => page.evaluate(expression), { what, timeoutMs });
 
   beforeAll(async () => {
+    fixture = await startOpenAiFixture();
     home = await mkdtemp(join(tmpdir(), 'bnity-ui-'));
     const config = {
       mcpServers: {
@@ -86,7 +93,9 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     if (SHOTS) await mkdir(SHOTS, { recursive: true });
   });
   afterAll(async () => {
+    await agent?.close();
     await browser?.close();
+    await fixture?.close();
     if (serve && serve.child.exitCode === null) {
       serve.child.kill('SIGTERM');
       await serve.exited;
@@ -279,6 +288,76 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     expect(revoked.status).toBe(401);
   });
 
+  it("a bot's tab: its servers live; a denied tool leaves its MCP view (list_changed); a chat streams with its tool call", async () => {
+    const made = await api('/api/bots', {
+      method: 'POST',
+      body: JSON.stringify({
+        slug: 'scout',
+        name: 'Scout',
+        provider: { baseUrl: fixture.baseUrl, model: 'fixture-model' },
+      }),
+    });
+    expect(made.status).toBe(201);
+    const remembered = await api('/api/bots/scout/memories', {
+      method: 'POST',
+      body: JSON.stringify({ content: 'The operator prefers short answers.', category: 'preferences' }),
+    });
+    expect(remembered.status).toBe(201);
+    agent = await connectHttpClient(`${serve.url}/mcp/bots/scout`, {}, TOKEN);
+    let listChanged = 0;
+    agent.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      listChanged += 1;
+    });
+    const names = async () => (await agent?.listTools())?.tools.map((t) => t.name) ?? [];
+    expect(await names()).toContain('memory__read_graph');
+
+    await page.getByRole('link', { name: 'Bots' }).click();
+    await page.locator('tr[data-bot="scout"] th a').click();
+    expect(await heading()).toBe('Bots / scout');
+    await page.locator('li[data-server="memory"][data-state="connected"]').waitFor();
+    await page.getByText('The operator prefers short answers.').waitFor();
+    const readGraph = page.getByRole('switch', { name: /^read_graph/ });
+    expect(await readGraph.isChecked()).toBe(true);
+    await readGraph.uncheck();
+    await page.locator('[data-tool="memory/read_graph"]').getByText('denied').waitFor();
+    await waitFor(() => listChanged > 0, { what: 'tools/list_changed on the bot session' });
+    expect(await names()).not.toContain('memory__read_graph');
+    expect(await names()).toContain('memory__create_entities');
+    // Back on: out of the denied list, without an allowed list that would hide the others.
+    await readGraph.check();
+    await page.locator('[data-tool="memory/read_graph"]').getByText('allowed').waitFor();
+    await waitFor(async () => (await names()).includes('memory__read_graph'), { what: 'read_graph served again' });
+    expect(await names()).toContain('memory__create_entities');
+
+    fixture.reply(
+      { toolCalls: [{ name: 'memory__read_graph', arguments: {} }] },
+      { text: 'Your graph is empty: nothing remembered yet.' },
+    );
+    // Every text the answer shows as it grows, to see it stream rather than arrive whole.
+    await page.evaluate(`(() => {
+      window.answers = [];
+      new MutationObserver(() => {
+        const text = document.querySelector('.chat-assistant:last-child')?.textContent;
+        if (text && window.answers.at(-1) !== text) window.answers.push(text);
+      }).observe(document.querySelector('.chat-log'), { subtree: true, childList: true, characterData: true });
+    })()`);
+    await page.getByLabel('Message', { exact: true }).fill('What do you remember?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('[data-tool-call="memory__read_graph"]').waitFor();
+    await page.locator('[data-tool-result="memory__read_graph"]').waitFor();
+    await page
+      .locator('.chat-assistant[aria-busy="false"]')
+      .getByText('Your graph is empty: nothing remembered yet.')
+      .waitFor();
+    const answers = (await page.evaluate('window.answers')) as string[];
+    expect(answers.length).toBeGreaterThan(2);
+    expect(answers[0]?.length).toBeLessThan(answers.at(-1)?.length ?? 0);
+    expect(String(fixture.requests.at(-1)?.body.messages.find((m) => m.role === 'tool')?.content)).toContain(
+      'entities',
+    );
+    await shoot('bot');
+  });
+
   it('the audit log with its filters', async () => {
     await page.getByRole('link', { name: 'Audit' }).click();
     await page.getByLabel('tool').fill('get-sum');
@@ -320,15 +399,15 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     await page.locator('tr[data-server]').first().waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
-    for (const name of ['boternity', 'Servers', 'Quarantines', 'Audit', 'Tokens']) {
+    for (const name of ['boternity', 'Servers', 'Bots', 'Quarantines', 'Audit', 'Tokens']) {
       await page.keyboard.press('Tab');
       expect(await page.evaluate('document.activeElement.textContent')).toBe(name);
     }
     await page.keyboard.press('Enter');
     await until("document.activeElement.tagName === 'H1'", 'the heading focused');
     expect(await heading()).toBe('Tokens');
-    // Back from the heading: Sign out, Tokens, Audit, Quarantines, Servers.
-    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+Tab');
+    // Back from the heading: Sign out, Tokens, Audit, Quarantines, Bots, Servers.
+    for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+Tab');
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Servers');
     await page.keyboard.press('Enter');
     await page.locator('tr[data-server]').first().waitFor();

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { AuditQuery } from '../api-types.js';
-import { DataTable } from '../components/data-table.js';
+import { AuditTable } from '../components/audit-table.js';
 import { ErrorNote } from '../components/error-note.js';
 import { useLoad } from '../use-load.js';
 
@@ -75,34 +75,7 @@ export function AuditPage({ api }: { api: ApiClient }) {
       <p class="summary" aria-live="polite">
         {log.loading ? 'Loading…' : `${count} ${count === 1 ? 'entry' : 'entries'}, newest first`}
       </p>
-      <DataTable
-        name="audit"
-        caption="Audit entries"
-        hideCaption
-        columns={['time', 'direction', 'event', 'server', 'tool', 'client / bot', 'ms', 'outcome', 'input / output']}
-      >
-        {log.data?.entries.map((entry) => (
-          <tr key={entry.id} class={entry.success ? undefined : 'failed'}>
-            <td>{new Date(entry.timestamp).toLocaleString()}</td>
-            <td>{entry.direction}</td>
-            <td>{entry.eventType}</td>
-            <td>{entry.serverName}</td>
-            <td>{entry.toolName}</td>
-            <td>{[entry.clientId, entry.botId].filter(Boolean).join(' / ')}</td>
-            <td class="num">{entry.durationMs ?? ''}</td>
-            <td>
-              {entry.success ? 'ok' : 'failed'}
-              {entry.sanitized && ' · sanitized'}
-              {entry.tokenUsage !== null && ` · ${entry.tokenUsage} tokens`}
-              {entry.error && <div class="error-cell">{entry.error}</div>}
-            </td>
-            <td>
-              <code title={entry.inputHash ?? undefined}>{entry.inputHash?.slice(0, 8) ?? '–'}</code> /{' '}
-              <code title={entry.outputHash ?? undefined}>{entry.outputHash?.slice(0, 8) ?? '–'}</code>
-            </td>
-          </tr>
-        ))}
-      </DataTable>
+      <AuditTable entries={log.data?.entries ?? []} caption="Audit entries" />
     </>
   );
 }

@@ -15,7 +15,7 @@ import { useLoad } from '../use-load.js';
 /** The page. */
 export function TokensPage({ api }: { api: ApiClient }) {
   const tokens = useLoad(() => api.tokens(), []);
-  const bots = useLoad(async () => Object.keys((await api.config()).config.bots ?? {}), []);
+  const bots = useLoad(async () => (await api.bots()).bots.map((bot) => bot.slug), []);
   const [name, setName] = useState('');
   const [bot, setBot] = useState('');
   const [made, setMade] = useState<(NewToken & { name: string }) | null>(null);
