@@ -4,7 +4,6 @@
  * that streams.
  * @module
  */
-import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { Bot } from '../api-types.js';
@@ -12,33 +11,11 @@ import { AuditTable } from '../components/audit-table.js';
 import { BotTools } from '../components/bot-tools.js';
 import { ChatPanel } from '../components/chat-panel.js';
 import { ErrorNote } from '../components/error-note.js';
+import { Listing } from '../components/listing.js';
 import { StateBadge } from '../components/state-badge.js';
 import { useLive, useLiveEvent } from '../live.js';
-import { type Loaded, useLoad } from '../use-load.js';
+import { useLoad } from '../use-load.js';
 import { hrefOf } from '../use-route.js';
-
-/** A titled list loaded from the API, with what to say when it is empty. */
-function Items<T>({
-  title,
-  loaded,
-  empty,
-  render,
-}: {
-  title: string;
-  loaded: Loaded<readonly T[]>;
-  empty: string;
-  render: (item: T) => ComponentChildren;
-}) {
-  return (
-    <section aria-label={title}>
-      <h2>
-        {title} ({loaded.data?.length ?? '…'})
-      </h2>
-      <ErrorNote error={loaded.error} />
-      {loaded.data?.length === 0 ? <p class="note">{empty}</p> : <ul class="listing">{loaded.data?.map(render)}</ul>}
-    </section>
-  );
-}
 
 /** The bot's servers and their live state. */
 function BotServers({ bot }: { bot: Bot }) {
@@ -84,35 +61,26 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
       <BotServers bot={bot} />
       <BotTools api={api} bot={bot} onChanged={setBot} />
       {hasProfile && <ChatPanel api={api} slug={slug} onTurnEnd={audit.reload} />}
-      <Items
+      <Listing
         title="Memories"
-        loaded={memories}
-        empty="None."
-        render={(m) => (
-          <li key={m.id}>
-            <span class="badge">{m.category}</span> <span class="prose">{m.content}</span>
-          </li>
-        )}
+        error={memories.error}
+        items={memories.data?.map((m) => ({ key: m.id, label: m.category, tag: true, detail: m.content })) ?? null}
       />
-      <Items
+      <Listing
         title="Skills"
-        loaded={skills}
-        empty="None."
-        render={(s) => (
-          <li key={s.name}>
-            <code>{s.name}</code> <span class="prose">{s.description}</span>
-          </li>
-        )}
+        error={skills.error}
+        items={skills.data?.map((k) => ({ key: k.name, label: k.name, detail: k.description })) ?? null}
       />
-      <Items
+      <Listing
         title="Workflows"
-        loaded={workflows}
-        empty="None."
-        render={(w) => (
-          <li key={w.name}>
-            <code>{w.name}</code> <span class="note">{w.steps.map((step) => step.tool).join(' → ')}</span>
-          </li>
-        )}
+        error={workflows.error}
+        items={
+          workflows.data?.map((w) => ({
+            key: w.name,
+            label: w.name,
+            detail: w.steps.map((step) => step.tool).join(' → '),
+          })) ?? null
+        }
       />
       <section aria-labelledby="bot-sampling-title">
         <h2 id="bot-sampling-title">Sampling</h2>

@@ -8,6 +8,7 @@ import type { ApiClient } from '../api.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../api-types.js';
 import { Countdown } from '../components/countdown.js';
 import { ErrorNote } from '../components/error-note.js';
+import { Listing } from '../components/listing.js';
 import { SchemaTable } from '../components/schema-table.js';
 import { StateBadge } from '../components/state-badge.js';
 import { StderrLog } from '../components/stderr-log.js';
@@ -61,35 +62,6 @@ function ToolCard({ api, server, tool, held }: { api: ApiClient; server: string;
         <ToolTestForm api={api} server={server} tool={tool.name} inputSchema={tool.inputSchema} />
       </details>
     </article>
-  );
-}
-
-/** A titled list of named things with their descriptions. */
-function Listing({
-  title,
-  items,
-}: {
-  title: string;
-  items: { key: string; label: string; detail?: string | undefined }[];
-}) {
-  return (
-    <section aria-label={title}>
-      <h2>
-        {title} ({items.length})
-      </h2>
-      {items.length === 0 ? (
-        <p class="note">None.</p>
-      ) : (
-        <ul class="listing">
-          {items.map((item) => (
-            <li key={item.key}>
-              <code>{item.label}</code>
-              {item.detail && <span class="prose"> — {item.detail}</span>}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
   );
 }
 
