@@ -30,6 +30,7 @@ import { createSessionRegistry } from './gateway/session-registry.js';
 import { sweepIdleSessions } from './gateway/sweep-idle-sessions.js';
 import { createUpstreamPeer } from './gateway/upstream-peer.js';
 import type { VerifyToken } from './guard/caller.js';
+import { createWebUi } from './http/create-web-ui.js';
 import { listenHttp } from './http/serve-http.js';
 import { createConfigApplier } from './hub/apply-config-change.js';
 import { createHub, type Hub } from './hub/create-hub.js';
@@ -71,6 +72,8 @@ export type Service = {
   port: number;
   configPath: string;
   tokenSource: string;
+  /** The web UI's one-time sign-in link (a secret: printed, never logged); null without HTTP. */
+  signInUrl: string | null;
   hub: Hub;
   gateway: Gateway;
   /** The config in force. */
@@ -115,7 +118,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const store = await createDb({ url: databaseUrlFor(home, env) });
     undo.push(() => store.close());
     const ledger = createProcessLedger(store.db);
-    await reapLeftovers(ledger, { graceMs: config.shutdown.graceMs, log });
+    await reapLeftovers(ledger, config.shutdown.graceMs, log);
     const admin = await ensureAdminToken(home, env);
     // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
     const keystore = await openKeystore({ home, env });
@@ -127,12 +130,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         return secret;
       },
     };
-
     // Bind first: a taken port fails before anything starts (503 until the app is built).
     const host = options.host ?? '127.0.0.1';
     const http = options.listen === false ? null : await listenHttp({ host, port: options.port ?? 7777 });
     if (http) undo.push(() => http.close());
-
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
     // The config in force: every part reads it through `currentConfig`; `hub.applyConfig` replaces it.
     let inForce = config;
@@ -223,36 +224,34 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
     const applier = createConfigApplier({ hub, bus, log, configPath });
     const writer = createConfigWriter({ path: configPath, env, apply: applier.apply });
+    const webUi = createWebUi(secrets);
     const sweep = sweepIdleSessions({ gateway, config: currentConfig, log });
     undo.push(() => clearInterval(sweep));
-
     applier.warn(loaded.warnings);
     // Start the upstreams now: the HTTP side loads and builds while their processes start.
     hub.applyConfig(config, { file: configPath });
     if (http) {
-      const { createHttpHandler } = await import('./http/create-http-handler.js');
-      http.handle(
-        createHttpHandler({
-          hub,
-          config: currentConfig,
-          bus,
-          log,
-          host,
-          adminToken: admin.token,
-          metrics,
-          gateway,
-          port: () => http.port,
-          db: store.db,
-          pins,
-          sampling: budget,
-          configWriter: writer,
-          env,
-          bots,
-          verifyToken:
-            options.verifyToken ??
-            createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
-        }),
-      );
+      await http.serve({
+        hub,
+        config: currentConfig,
+        bus,
+        log,
+        host,
+        adminToken: admin.token,
+        metrics,
+        gateway,
+        port: () => http.port,
+        db: store.db,
+        pins,
+        sampling: budget,
+        configWriter: writer,
+        env,
+        bots,
+        ui: webUi,
+        verifyToken:
+          options.verifyToken ??
+          createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
+      });
       // On stop, requests end before anything they would use.
       undo.push(() => http.close());
     }
@@ -279,6 +278,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       port: http?.port ?? options.port ?? 7777,
       configPath,
       tokenSource: admin.source === 'env' ? 'from BOTERNITY_ADMIN_TOKEN' : `in ${admin.path}`,
+      signInUrl: url ? webUi.signInUrl(url) : null,
       hub,
       gateway,
       config: currentConfig,

@@ -35,6 +35,7 @@ export async function serveCommand(
   });
   const lines = [
     `boternity is running`,
+    `  web UI       ${service.signInUrl ?? `${service.url}/`}`,
     `  control API  ${service.url}/api/servers`,
     `  events       ${service.url}/api/events`,
     `  MCP endpoint ${service.url}/mcp`,

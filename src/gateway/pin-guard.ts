@@ -17,7 +17,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { HubEvent } from '../events/hub-event.js';
-import { findShadowing, type OtherTool, toolFingerprint } from '../guard/tool-fingerprint.js';
+import { findShadowing, type OtherTool, pinnedFields, toolFingerprint } from '../guard/tool-fingerprint.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { Db } from '../storage/create-db.js';
 import { approvePin, insertPin, listPins, quarantinePin, type ToolPin } from '../storage/pin-repo.js';
@@ -118,14 +118,14 @@ export function createPinGuard({ db, bus, log, hub, servers, policy }: PinGuardD
     const hash = fingerprint(tool);
     const pin = pins.get(key);
     if (!pin) {
-      await insertPin(db, server, tool.name, hash);
+      await insertPin(db, server, tool.name, hash, pinnedFields(tool));
       pins.set(key, { server, tool: tool.name, hash, status: 'pinned', pendingHash: null });
       shadowsOf(server, tool, hash);
       return;
     }
     // Unchanged, or a change already reported (a tool that changes back stays quarantined).
     if (hash === pin.hash || (pin.status === 'quarantined' && pin.pendingHash === hash)) return;
-    await quarantinePin(db, server, tool.name, hash);
+    await quarantinePin(db, server, tool.name, hash, { fields: pinnedFields(tool) });
     pins.set(key, { ...pin, status: 'quarantined', pendingHash: hash });
     const shadows = shadowsOf(server, tool, hash);
     const current = policy();

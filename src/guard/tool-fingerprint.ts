@@ -11,15 +11,29 @@
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
-/** SHA-256 (hex) of the canonical JSON (keys sorted at every depth) of the pinned fields. */
-export function toolFingerprint(tool: Pick<Tool, 'description' | 'inputSchema'> & Partial<Tool>): string {
-  const pinned = {
+/** The fields a pin covers, as stored beside the hash so a change can be shown side by side. */
+export type PinnedFields = {
+  readonly description: string | null;
+  readonly title: string | null;
+  readonly inputSchema: unknown;
+  readonly outputSchema: unknown;
+};
+
+/** The fields of `tool` that its fingerprint covers (absent ones as null). */
+export function pinnedFields(tool: Pick<Tool, 'description' | 'inputSchema'> & Partial<Tool>): PinnedFields {
+  return {
     description: tool.description ?? null,
     title: tool.title ?? null,
     inputSchema: tool.inputSchema ?? null,
     outputSchema: tool.outputSchema ?? null,
   };
-  return createHash('sha256').update(canonicalJson(pinned), 'utf8').digest('hex');
+}
+
+/** SHA-256 (hex) of the canonical JSON (keys sorted at every depth) of the pinned fields. */
+export function toolFingerprint(tool: Pick<Tool, 'description' | 'inputSchema'> & Partial<Tool>): string {
+  return createHash('sha256')
+    .update(canonicalJson(pinnedFields(tool)), 'utf8')
+    .digest('hex');
 }
 
 /** JSON with object keys sorted at every depth; `undefined` members are dropped, as JSON.stringify does. */

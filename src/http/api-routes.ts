@@ -23,6 +23,7 @@ import { registerDocsRoutes } from './docs-routes.js';
 import { eventsRoute, eventsRouteSpec } from './events-route.js';
 import { importRoutes } from './import-routes.js';
 import { presetsRoutes } from './presets-routes.js';
+import { quarantinesRoutes } from './quarantines-routes.js';
 import { type ApprovePins, serverActionsRoutes } from './server-actions-routes.js';
 import type { SamplingUsage } from './server-view.js';
 import { serversRoutes } from './servers-routes.js';
@@ -75,6 +76,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
     const onRevoke = gateway ? (id: string) => gateway.closeSessionsOf(id) : undefined;
     api.route('/tokens', tokensRoutes({ db, config, ...(onRevoke ? { onRevoke } : {}) }));
     api.route('/audit', auditRoutes({ db }));
+    api.route('/quarantines', quarantinesRoutes({ db, config }));
   }
   if (deps.bots) api.route('/bots', botRoutes({ bots: deps.bots, config, writer }));
   registerDocsRoutes(api);

@@ -27,7 +27,8 @@ const Instant = z
 
 const name = z.string().min(1).max(200).optional();
 
-const EntrySchema = z
+/** One audit row. */
+export const EntrySchema = z
   .object({
     id: z.string(),
     timestamp: z.string(),
@@ -47,7 +48,8 @@ const EntrySchema = z
   })
   .openapi('AuditEntry');
 
-const AuditQuerySchema = z.object({
+/** The filters of `GET /api/audit`. */
+export const AuditQuerySchema = z.object({
   server: name,
   bot: name,
   client: name,

@@ -18,7 +18,8 @@ import { toPublicName } from '../gateway/public-names.js';
 import type { Hub } from '../hub/create-hub.js';
 import { createApi, errorResponses, jsonBody, jsonResponse, ServerToolParams } from './api-schemas.js';
 
-const CallBodySchema = z
+/** The body of a test-tool call. */
+export const CallBodySchema = z
   .object({
     arguments: z
       .record(z.string(), z.unknown())
@@ -28,7 +29,8 @@ const CallBodySchema = z
   .strict()
   .openapi('ToolCall');
 
-const CallToolResultSchema = z
+/** A test-tool call's result. */
+export const CallToolResultSchema = z
   .object({
     content: z.array(z.record(z.string(), z.unknown())),
     structuredContent: z.record(z.string(), z.unknown()).optional(),

@@ -18,6 +18,7 @@ import { adminTokenVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
+import { acceptSession } from './accept-session.js';
 import { API_BASE, createApiRoutes } from './api-routes.js';
 import { PUBLIC_DOCS_PATHS } from './docs-routes.js';
 import { toErrorResponse } from './http-errors.js';
@@ -27,6 +28,9 @@ import { requireOrigin } from './require-origin.js';
 import { requireAdmin, requireToken } from './require-token.js';
 import type { ApprovePins } from './server-actions-routes.js';
 import type { SamplingUsage } from './server-view.js';
+import type { UiAssets } from './ui-assets.js';
+import { uiRoutes } from './ui-routes.js';
+import type { UiSessions } from './ui-sessions.js';
 
 /** What the app needs. */
 export type AppDeps = {
@@ -58,6 +62,8 @@ export type AppDeps = {
   env?: NodeJS.ProcessEnv;
   /** The bots: turns on `/api/bots`. */
   bots?: BotDeps;
+  /** The web UI at `/` and its sign-in; its session cookie then also opens `/api`. */
+  ui?: { sessions: UiSessions; assets: UiAssets };
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
@@ -78,6 +84,7 @@ export function createApp({
   configWriter,
   env,
   bots,
+  ui,
   limiter,
 }: AppDeps): Hono {
   const app = new Hono();
@@ -106,7 +113,11 @@ export function createApp({
   const body = limitBody({ maxBytes: () => config().http.maxBodyBytes });
   const publicPaths = new Set(PUBLIC_DOCS_PATHS.map((path) => `${API_BASE}${path}`));
   const isPublic = (c: Context) => c.req.method === 'GET' && publicPaths.has(c.req.path);
-  app.use(`${API_BASE}/*`, except(isPublic, anyCaller, adminOnly, limit, body));
+  // Browsers share cookies across a host's ports: the name keeps two services apart.
+  const cookieName = () => (port ? `bnity_session_${port()}` : 'bnity_session');
+  const apiCaller = ui ? acceptSession({ sessions: ui.sessions, cookieName, bearer: anyCaller }) : anyCaller;
+  app.use(`${API_BASE}/*`, except(isPublic, apiCaller, adminOnly, limit, body));
+  if (ui) app.route('/', uiRoutes({ ...ui, adminToken, cookieName }));
   if (metrics) {
     app.use('/metrics', anyCaller, adminOnly);
     app.get('/metrics', async (c) => {

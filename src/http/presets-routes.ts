@@ -7,7 +7,8 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { listPresets } from '../config/presets.js';
 import { createApi, errorResponses, jsonResponse } from './api-schemas.js';
 
-const PresetSchema = z
+/** A bundled preset and what it needs. */
+export const PresetSchema = z
   .object({
     name: z.string(),
     description: z.string(),

@@ -1,5 +1,6 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { HttpHandlerDeps } from './create-http-handler.js';
 
 /** A listening HTTP server whose `close()` also ends open SSE streams. */
 export type HttpServer = {
@@ -10,6 +11,11 @@ export type HttpServer = {
   readonly url: string;
   /** Start serving with `listener`; until then every request gets 503 (the service is starting). */
   handle(listener: RequestListener): void;
+  /**
+   * Load the HTTP side (its own chunk of the bundle: the app, the API, the MCP endpoints)
+   * and serve it: done once the upstreams are starting, so it overlaps with their start.
+   */
+  serve(deps: HttpHandlerDeps): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -38,6 +44,10 @@ export function listenHttp({ host, port }: { host: string; port: number }): Prom
         url: `http://${name}:${address.port}`,
         handle: (listener) => {
           serve = listener;
+        },
+        serve: async (deps) => {
+          const { createHttpHandler } = await import('./create-http-handler.js');
+          serve = createHttpHandler(deps);
         },
         close: () => {
           closing ??= new Promise<void>((done) => {

@@ -38,6 +38,9 @@ const command = (action: 'connect' | 'disconnect', summary: string) =>
 const connect = command('connect', 'Connect now (a disabled server is enabled until the next config change)');
 const disconnect = command('disconnect', 'Disconnect and stay disabled until connect');
 
+/** A stdio server's last stderr lines. */
+export const StderrLinesSchema = z.object({ server: z.string(), lines: z.array(z.string()) });
+
 const stderr = createRoute({
   method: 'get',
   path: '/{name}/stderr',
@@ -50,7 +53,7 @@ const stderr = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse('The lines', z.object({ server: z.string(), lines: z.array(z.string()) })),
+    200: jsonResponse('The lines', StderrLinesSchema),
     ...errorResponses(400, 404),
   },
 });

@@ -85,6 +85,9 @@ export const ServerPatchSchema = z
   .strict()
   .openapi('ServerPatch', { example: { deniedTools: ['write_file'] } });
 
+// A server object's config fields; `enabled` and `samplingBudgetTokens` are status fields there.
+const { enabled: _enabled, samplingBudgetTokens: _budget, ...CONFIG_FIELDS } = SERVER_ENTRY_SHAPE;
+
 /** A server's status (section 7 fields first) with its masked config entry and sampling use. */
 export const ServerSchema = z
   .object({
@@ -108,11 +111,7 @@ export const ServerSchema = z
     samplingUsedTokens: z.number(),
     samplingBudgetTokens: z.number().nullable(),
   })
-  .extend(
-    Object.fromEntries(
-      Object.entries(SERVER_ENTRY_SHAPE).filter(([key]) => !['enabled', 'samplingBudgetTokens'].includes(key)),
-    ),
-  )
+  .extend(CONFIG_FIELDS)
   .openapi('Server', {
     description: 'Status and config; env and header values, URL passwords and secret-looking arguments are masked',
   });

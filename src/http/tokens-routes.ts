@@ -10,7 +10,8 @@ import type { Db } from '../storage/create-db.js';
 import { createToken, listTokens, revokeToken } from '../storage/token-repo.js';
 import { createApi, errorResponses, jsonBody, jsonResponse } from './api-schemas.js';
 
-const CreateTokenSchema = z
+/** A new token's request body. */
+export const CreateTokenSchema = z
   .object({
     name: z.string().min(1).max(100).openapi({ example: 'claude-code' }),
     bot: z.string().min(1).optional().openapi({ description: "Bind the token to this bot's view" }),
@@ -18,7 +19,8 @@ const CreateTokenSchema = z
   .strict()
   .openapi('NewToken');
 
-const TokenSchema = z
+/** A token as listed (never its secret). */
+export const TokenSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -33,6 +35,9 @@ const TokenSchema = z
 const TokenIdParams = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 const tags = ['tokens'];
 
+/** A new token: the only time its secret is shown. */
+export const NewTokenSchema = z.object({ id: z.string(), token: z.string() });
+
 const create = createRoute({
   method: 'post',
   path: '/',
@@ -40,7 +45,7 @@ const create = createRoute({
   summary: 'Make a token for the MCP endpoints (shown this once)',
   request: { body: jsonBody(CreateTokenSchema) },
   responses: {
-    201: jsonResponse('The token: keep it, it is not shown again', z.object({ id: z.string(), token: z.string() })),
+    201: jsonResponse('The token: keep it, it is not shown again', NewTokenSchema),
     ...errorResponses(400, 413, 415),
   },
 });

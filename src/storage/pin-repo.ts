@@ -3,7 +3,8 @@
  * seen, and, while quarantined, the hash that replaced it. Every write retries a busy lock.
  * @module
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { PinnedFields } from '../guard/tool-fingerprint.js';
 import type { Db } from './create-db.js';
 import { toolPinsTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
@@ -29,27 +30,66 @@ export async function listPins(db: Db): Promise<ToolPin[]> {
   return rows;
 }
 
-/** Pin a tool seen for the first time; a pin already there is left as it is. */
-export async function insertPin(db: Db, server: string, tool: string, hash: string): Promise<void> {
+/** Pin a tool seen for the first time, with the texts the hash covers; a pin already there is left as it is. */
+export async function insertPin(
+  db: Db,
+  server: string,
+  tool: string,
+  hash: string,
+  fields: PinnedFields | null = null,
+): Promise<void> {
   await withBusyRetry(() =>
     db
       .insert(toolPinsTable)
-      .values({ serverName: server, toolName: tool, hash, status: 'pinned' })
+      .values({ serverName: server, toolName: tool, hash, status: 'pinned', fields })
       .onConflictDoNothing(),
   );
 }
 
-/** Quarantine a pinned tool whose hash became `pendingHash` (the pinned hash stays). */
+/** Quarantine a pinned tool whose hash became `pendingHash`, with its new texts (the pinned hash stays). */
 export async function quarantinePin(
   db: Db,
   server: string,
   tool: string,
   pendingHash: string,
-  at = new Date(),
+  { at = new Date(), fields = null }: { at?: Date; fields?: PinnedFields | null } = {},
 ): Promise<void> {
   await withBusyRetry(() =>
-    db.update(toolPinsTable).set({ status: 'quarantined', pendingHash, updatedAt: at }).where(where(server, tool)),
+    db
+      .update(toolPinsTable)
+      .set({ status: 'quarantined', pendingHash, pendingFields: fields, updatedAt: at })
+      .where(where(server, tool)),
   );
+}
+
+/** A quarantined tool as an operator reviews it: what was pinned and what replaced it. */
+export type Quarantine = {
+  server: string;
+  tool: string;
+  hash: string;
+  pendingHash: string;
+  since: Date;
+  pinned: PinnedFields | null;
+  pending: PinnedFields | null;
+};
+
+/** Every quarantined pin, oldest change first. */
+export async function listQuarantines(db: Db): Promise<Quarantine[]> {
+  const t = toolPinsTable;
+  const rows = await db
+    .select({
+      server: t.serverName,
+      tool: t.toolName,
+      hash: t.hash,
+      pendingHash: t.pendingHash,
+      since: t.updatedAt,
+      pinned: t.fields,
+      pending: t.pendingFields,
+    })
+    .from(t)
+    .where(eq(t.status, 'quarantined'))
+    .orderBy(t.updatedAt, t.serverName, t.toolName);
+  return rows.flatMap((row) => (row.pendingHash === null ? [] : [{ ...row, pendingHash: row.pendingHash }]));
 }
 
 /**
@@ -74,7 +114,15 @@ export async function approvePin(
   const result = await withBusyRetry(() =>
     db
       .update(t)
-      .set({ hash: pending, status: 'approved', pendingHash: null, updatedAt: at })
+      // SQLite reads every right-hand side from the row as it was: the pending texts become the pinned ones.
+      .set({
+        hash: pending,
+        status: 'approved',
+        pendingHash: null,
+        fields: sql`${t.pendingFields}`,
+        pendingFields: null,
+        updatedAt: at,
+      })
       .where(and(where(server, tool), eq(t.status, 'quarantined'), eq(t.pendingHash, pending))),
   );
   return result.rowsAffected > 0 ? pending : null;

@@ -12,6 +12,7 @@
  * @module
  */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { PinnedFields } from '../guard/tool-fingerprint.js';
 import { botsTable } from './bot-schema.js';
 import { createdAt, instant, oneOf, uuidPk } from './schema-columns.js';
 
@@ -130,7 +131,9 @@ export const toolPinStatuses = ['pinned', 'quarantined', 'approved'] as const;
 
 /**
  * Rug-pull pins (X5): the hash of each tool's description and schema on first sight. A
- * changed hash goes to `pending_hash` and the pin to `quarantined` until approved.
+ * changed hash goes to `pending_hash` and the pin to `quarantined` until approved. `fields`
+ * and `pending_fields` keep the texts those hashes cover, so a change can be reviewed side by
+ * side (null for pins made before they were kept).
  */
 export const toolPinsTable = sqliteTable(
   'tool_pins',
@@ -140,6 +143,8 @@ export const toolPinsTable = sqliteTable(
     hash: text('hash').notNull(),
     status: text('status', { enum: toolPinStatuses }).notNull().default('pinned'),
     pendingHash: text('pending_hash'),
+    fields: text('fields', { mode: 'json' }).$type<PinnedFields>(),
+    pendingFields: text('pending_fields', { mode: 'json' }).$type<PinnedFields>(),
     firstSeenAt: createdAt('first_seen_at'),
     updatedAt: createdAt('updated_at'),
   },

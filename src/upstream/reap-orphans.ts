@@ -30,11 +30,11 @@ export async function reapOrphans(
   return results;
 }
 
-/** End the children a crashed run left behind, as its ledger lists them, and forget them. */
-export async function reapLeftovers(
-  ledger: { list(): Promise<OrphanEntry[]>; forget(pid: number): Promise<void> },
-  { graceMs, log }: { graceMs: number; log: Logger },
-): Promise<void> {
+/** The ledger of the children a run recorded, as the service's database keeps it. */
+export type OrphanLedger = { list(): Promise<readonly OrphanEntry[]>; forget(pid: number): Promise<void> };
+
+/** End the stdio children a crashed run left behind (their pids are in the ledger), then forget them. */
+export async function reapLeftovers(ledger: OrphanLedger, graceMs: number, log: Logger): Promise<void> {
   const orphans = await ledger.list();
   if (orphans.length === 0) return;
   const results = await reapOrphans(orphans, { graceMs, log });

@@ -47,11 +47,11 @@ export function importsOf(source: string): string[] {
   return found;
 }
 
-/** The TypeScript files under `dirs` of `root`, as root-relative paths with `/`. */
+/** The TypeScript files (`.ts`, `.tsx`) under `dirs` of `root`, as root-relative paths with `/`. */
 export function sourceFiles(root: string, dirs: readonly string[]): string[] {
   return dirs.flatMap((dir) =>
     readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-      .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+      .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts'))
       .map((e) => relative(root, join(e.parentPath, e.name)).split('\\').join('/')),
   );
 }

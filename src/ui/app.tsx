@@ -1,0 +1,136 @@
+/**
+ * The page: signed out, the sign-in; signed in, the navigation, the live event stream and the
+ * page the fragment names. Focus moves to each page's heading, so keyboard and screen-reader
+ * users land on what changed.
+ * @module
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type ApiClient, createApiClient, currentSession } from './api.js';
+import { LiveProvider, useLive } from './live.js';
+import { AuditPage } from './pages/audit-page.js';
+import { BotPage } from './pages/bot-page.js';
+import { BotsPage } from './pages/bots-page.js';
+import { QuarantinesPage } from './pages/quarantines-page.js';
+import { ServerPage } from './pages/server-page.js';
+import { ServersPage } from './pages/servers-page.js';
+import { SignInPage } from './pages/sign-in-page.js';
+import { TokensPage } from './pages/tokens-page.js';
+import { hrefOf, type Route, useRoute } from './use-route.js';
+
+const NAV: readonly { route: Route; label: string }[] = [
+  { route: { page: 'servers' }, label: 'Servers' },
+  { route: { page: 'bots' }, label: 'Bots' },
+  { route: { page: 'quarantines' }, label: 'Quarantines' },
+  { route: { page: 'audit' }, label: 'Audit' },
+  { route: { page: 'tokens' }, label: 'Tokens' },
+];
+
+/** The list page a detail page belongs to, and the detail's name (for the heading's breadcrumb). */
+const crumbOf = (route: Route): { parent: Route & { page: 'servers' | 'bots' }; name: string } | null =>
+  route.page === 'server'
+    ? { parent: { page: 'servers' }, name: route.name }
+    : route.page === 'bot'
+      ? { parent: { page: 'bots' }, name: route.slug }
+      : null;
+const labelOf = (route: Route) => NAV.find((n) => n.route.page === route.page)?.label ?? 'Servers';
+const titleOf = (route: Route) => crumbOf(route)?.name ?? labelOf(route);
+
+/** The page's body for a route. */
+function Page({ api, route }: { api: ApiClient; route: Route }) {
+  switch (route.page) {
+    case 'server':
+      return <ServerPage api={api} name={route.name} />;
+    case 'bots':
+      return <BotsPage api={api} />;
+    case 'bot':
+      return <BotPage api={api} slug={route.slug} />;
+    case 'quarantines':
+      return <QuarantinesPage api={api} />;
+    case 'audit':
+      return <AuditPage api={api} />;
+    case 'tokens':
+      return <TokensPage api={api} />;
+    default:
+      return <ServersPage api={api} />;
+  }
+}
+
+/** Says when the live stream is down (the data shown may be stale). */
+function StreamNote() {
+  const { stream } = useLive();
+  if (stream === 'open') return null;
+  return (
+    <p class="banner" role="status">
+      {stream === 'closed' ? 'Live updates stopped.' : 'Live updates interrupted: reconnecting…'}
+    </p>
+  );
+}
+
+/** The signed-in layout. */
+function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void }) {
+  const route = useRoute();
+  const api = useMemo(() => createApiClient(csrf, onSignedOut), [csrf, onSignedOut]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const title = titleOf(route);
+  const first = useRef(true);
+  useEffect(() => {
+    document.title = `${title} · boternity`;
+    if (!first.current) heading.current?.focus();
+    first.current = false;
+  }, [title]);
+  const signOut = () => api.signOut().finally(onSignedOut);
+  const crumb = crumbOf(route);
+  const current = crumb ? crumb.parent.page : route.page;
+  return (
+    <LiveProvider onClosed={onSignedOut}>
+      <button type="button" class="skip" onClick={() => heading.current?.focus()}>
+        Skip to content
+      </button>
+      <header class="top">
+        <a class="brand" href="#/servers">
+          boternity
+        </a>
+        <nav aria-label="Pages">
+          {NAV.map(({ route: target, label }) => (
+            <a key={label} href={hrefOf(target)} aria-current={current === target.page ? 'page' : undefined}>
+              {label}
+            </a>
+          ))}
+        </nav>
+        <button type="button" class="quiet" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <StreamNote />
+      <main id="main">
+        <h1 ref={heading} tabIndex={-1}>
+          {crumb ? (
+            <>
+              <a class="crumb" href={hrefOf(crumb.parent)}>
+                {labelOf(crumb.parent)}
+              </a>{' '}
+              / {crumb.name}
+            </>
+          ) : (
+            title
+          )}
+        </h1>
+        <Page api={api} route={route} />
+      </main>
+    </LiveProvider>
+  );
+}
+
+/** The whole page. */
+export function App() {
+  const [csrf, setCsrf] = useState<string | null | undefined>(undefined);
+  const route = useRoute();
+  useEffect(() => {
+    void currentSession().then(setCsrf, () => setCsrf(null));
+  }, []);
+  // Checked again when the service says the session is gone (expired, signed out, or a restart).
+  const signedOut = useMemo(() => () => void currentSession().then(setCsrf, () => setCsrf(null)), []);
+  if (csrf === undefined) return <p class="loading">Loading…</p>;
+  if (csrf === null) return <SignInPage linkRefused={route.page === 'link-refused'} onSignedIn={setCsrf} />;
+  return <Shell csrf={csrf} onSignedOut={signedOut} />;
+}

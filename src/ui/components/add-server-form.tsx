@@ -1,0 +1,194 @@
+/**
+ * Add a server, from a bundled preset (with the arguments and variables it needs) or by hand
+ * (a command to run over stdio, or a URL over Streamable HTTP or SSE). It posts
+ * `POST /api/servers`; the new row then appears through the event stream.
+ * @module
+ */
+import { useState } from 'preact/hooks';
+import type { ApiClient } from '../api.js';
+import type { NewServer } from '../api-types.js';
+import { useLoad } from '../use-load.js';
+import { ErrorNote } from './error-note.js';
+
+type Mode = 'preset' | 'stdio' | 'http' | 'sse';
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/** One text field of the form. */
+type TextField = { key: string; label: string; area?: boolean; required?: boolean; hint?: string };
+
+const ARGS: TextField = { key: 'args', label: 'Arguments', area: true, hint: 'one per line' };
+const ENV: TextField = { key: 'env', label: 'Environment', area: true, hint: 'NAME=value, one per line' };
+const URL_FIELD: TextField = { key: 'url', label: 'URL', required: true };
+const HEADERS: TextField = { key: 'headers', label: 'Headers', area: true, hint: 'Name: value, one per line' };
+
+/** The text fields each way of adding asks for (after the name, and a preset's choice). */
+const TEXT_FIELDS: Readonly<Record<Mode, readonly TextField[]>> = {
+  preset: [ARGS, ENV],
+  stdio: [{ key: 'command', label: 'Command', required: true }, ARGS, ENV],
+  http: [URL_FIELD, HEADERS],
+  sse: [URL_FIELD, HEADERS],
+};
+
+/** `KEY=VALUE` (or `Key: Value`) lines as a map; a line without the separator is an error. */
+function pairs(text: string, separator: '=' | ':', what: string): Record<string, string> | undefined {
+  const entries = lines(text).map((line) => {
+    const at = line.indexOf(separator);
+    if (at <= 0) throw new Error(`${what}: "${line}" is not ${separator === '=' ? 'NAME=value' : 'Name: value'}`);
+    return [line.slice(0, at).trim(), line.slice(at + 1).trim()] as const;
+  });
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+/** The request body the form describes. */
+function toRequest(mode: Mode, v: Record<string, string>): NewServer {
+  const args = lines(v.args ?? '');
+  const env = pairs(v.env ?? '', '=', 'environment');
+  if (mode === 'preset')
+    return { name: v.name ?? '', preset: v.preset ?? '', ...(args.length ? { args } : {}), ...(env ? { env } : {}) };
+  if (mode === 'stdio')
+    return { name: v.name ?? '', command: v.command ?? '', ...(args.length ? { args } : {}), ...(env ? { env } : {}) };
+  const headers = pairs(v.headers ?? '', ':', 'headers');
+  return { name: v.name ?? '', type: mode, url: v.url ?? '', ...(headers ? { headers } : {}) };
+}
+
+/** One labelled text input or text area. */
+function Text({
+  id,
+  label,
+  value,
+  hint,
+  area = false,
+  required = false,
+  onInput,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  hint?: string | undefined;
+  area?: boolean | undefined;
+  required?: boolean | undefined;
+  onInput: (value: string) => void;
+}) {
+  const props = {
+    id,
+    value,
+    required,
+    ...(hint ? { 'aria-describedby': `${id}-hint` } : {}),
+    onInput: (e: Event) => onInput((e.currentTarget as HTMLInputElement).value),
+  };
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {area ? <textarea rows={3} {...props} /> : <input type="text" autocomplete="off" {...props} />}
+      {hint && (
+        <span id={`${id}-hint`} class="note">
+          {hint}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The form; `onAdded` gets the new server's name. */
+export function AddServerForm({ api, onAdded }: { api: ApiClient; onAdded: (name: string) => void }) {
+  const presets = useLoad(() => api.presets(), []);
+  const [mode, setMode] = useState<Mode>('preset');
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (key: string) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+  const chosen = presets.data?.presets.find((p) => p.name === values.preset);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      const { server } = await api.addServer(toRequest(mode, values));
+      setValues({});
+      onAdded(server.name);
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card add-server" onSubmit={submit} aria-labelledby="add-title">
+      <h2 id="add-title">Add a server</h2>
+      <fieldset>
+        <legend>How</legend>
+        {(
+          [
+            ['preset', 'From a preset'],
+            ['stdio', 'A command (stdio)'],
+            ['http', 'A URL (Streamable HTTP)'],
+            ['sse', 'A URL (legacy SSE)'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} class="choice">
+            <input type="radio" name="mode" value={value} checked={mode === value} onChange={() => setMode(value)} />{' '}
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <Text
+        id="add-name"
+        label="Name"
+        required
+        value={values.name ?? ''}
+        onInput={set('name')}
+        hint="letters, digits, _ . -"
+      />
+      {mode === 'preset' && (
+        <div class="field">
+          <label for="add-preset">Preset</label>
+          <select
+            id="add-preset"
+            required
+            value={values.preset ?? ''}
+            onChange={(e) => set('preset')(e.currentTarget.value)}
+          >
+            <option value="">(choose one)</option>
+            {presets.data?.presets.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+                {p.installed ? '' : ' (downloads its package)'}
+              </option>
+            ))}
+          </select>
+          {chosen && (
+            <span class="note">
+              {chosen.description}
+              {chosen.needs.args && ` Arguments: ${chosen.needs.args}.`}
+              {chosen.needs.env && ` Variables: ${chosen.needs.env.join(', ')}.`}
+              {chosen.needs.credential && ` Credential: ${chosen.needs.credential}.`}
+            </span>
+          )}
+          <ErrorNote error={presets.error} />
+        </div>
+      )}
+      {TEXT_FIELDS[mode].map((field) => (
+        <Text
+          key={field.key}
+          id={`add-${field.key}`}
+          label={field.label}
+          area={field.area}
+          required={field.required}
+          hint={field.hint}
+          value={values[field.key] ?? ''}
+          onInput={set(field.key)}
+        />
+      ))}
+      <button type="submit" disabled={busy}>
+        {busy ? 'Adding…' : 'Add server'}
+      </button>
+      <ErrorNote error={error} />
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * Copies a text to the clipboard and says so (the page is a secure context on localhost, so
+ * the Clipboard API is there; when it is refused, the text is selected for Ctrl+C instead).
+ * @module
+ */
+import { useState } from 'preact/hooks';
+
+/** The button; `target` is the id of the element holding the text, selected if copying fails. */
+export function CopyButton({ text, target }: { text: string; target: string }) {
+  const [done, setDone] = useState<string | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setDone('Copied');
+    } catch {
+      const element = document.getElementById(target);
+      if (element) getSelection()?.selectAllChildren(element);
+      setDone('Selected: press Ctrl+C');
+    }
+  };
+  return (
+    <>
+      <button type="button" onClick={copy}>
+        Copy
+      </button>
+      <span role="status" class="note">
+        {done}
+      </span>
+    </>
+  );
+}

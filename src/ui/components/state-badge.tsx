@@ -1,0 +1,22 @@
+/**
+ * A server's state as a word with a colour and a shape, so it reads without colour too.
+ * @module
+ */
+import type { ServerStatus } from '../api-types.js';
+
+const MARK: Readonly<Record<ServerStatus['state'], string>> = {
+  connected: '●',
+  connecting: '◌',
+  reconnecting: '↻',
+  disabled: '○',
+};
+
+/** The badge. */
+export function StateBadge({ state }: { state: ServerStatus['state'] }) {
+  return (
+    <span class={`badge state-${state}`}>
+      <span aria-hidden="true">{MARK[state]} </span>
+      {state}
+    </span>
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * A bot's tab (SPEC A3, B1–B4): its servers with their live status, its tools with allow/deny
+ * switches, its memories, skills and workflows, its audit rows and sampling spend, and a chat
+ * that streams.
+ * @module
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { ApiClient } from '../api.js';
+import type { Bot } from '../api-types.js';
+import { AuditTable } from '../components/audit-table.js';
+import { BotTools } from '../components/bot-tools.js';
+import { ChatPanel } from '../components/chat-panel.js';
+import { ErrorNote } from '../components/error-note.js';
+import { Listing } from '../components/listing.js';
+import { StateBadge } from '../components/state-badge.js';
+import { useLive, useLiveEvent } from '../live.js';
+import { useLoad } from '../use-load.js';
+import { hrefOf } from '../use-route.js';
+
+/** The bot's servers and their live state. */
+function BotServers({ bot }: { bot: Bot }) {
+  const live = useLive();
+  return (
+    <section aria-labelledby="bot-servers-title">
+      <h2 id="bot-servers-title">Servers ({bot.servers.length})</h2>
+      <ul class="listing">
+        {bot.servers.map((name) => {
+          const server = live.servers.find((s) => s.name === name);
+          return (
+            <li key={name} data-server={name} data-state={server?.state}>
+              <a href={hrefOf({ page: 'server', name })}>{name}</a> {server && <StateBadge state={server.state} />}
+              {server && server.attempt > 0 && <span class="note"> attempt {server.attempt}</span>}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/** The tab of bot `slug`. */
+export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
+  const loaded = useLoad(() => api.bot(slug), [slug]);
+  const [bot, setBot] = useState<Bot | null>(null);
+  useEffect(() => setBot(loaded.data?.bot ?? null), [loaded.data]);
+  useLiveEvent((event) => event.type === 'config_applied', loaded.reload);
+  const hasProfile = bot?.profile != null;
+  const memories = useLoad(async () => (hasProfile ? (await api.memories(slug)).memories : []), [slug, hasProfile]);
+  const skills = useLoad(async () => (hasProfile ? (await api.skills(slug)).skills : []), [slug, hasProfile]);
+  const workflows = useLoad(async () => (hasProfile ? (await api.workflows(slug)).workflows : []), [slug, hasProfile]);
+  const audit = useLoad(() => api.audit({ bot: slug, limit: '50' }), [slug]);
+  const sampling = useLoad(() => (hasProfile ? api.botSampling(slug) : Promise.resolve(null)), [slug, hasProfile]);
+  if (!bot) return <ErrorNote error={loaded.error} />;
+  const provider = bot.profile?.provider;
+  return (
+    <>
+      <p class="summary">
+        {bot.profile ? `${bot.profile.name}. ` : ''}
+        {provider ? `Answers with ${provider.model} at ${provider.baseUrl}.` : 'No LLM provider.'} {bot.warning}
+      </p>
+      <BotServers bot={bot} />
+      <BotTools api={api} bot={bot} onChanged={setBot} />
+      {hasProfile && <ChatPanel api={api} slug={slug} onTurnEnd={audit.reload} />}
+      <Listing
+        title="Memories"
+        error={memories.error}
+        items={memories.data?.map((m) => ({ key: m.id, label: m.category, tag: true, detail: m.content })) ?? null}
+      />
+      <Listing
+        title="Skills"
+        error={skills.error}
+        items={skills.data?.map((k) => ({ key: k.name, label: k.name, detail: k.description })) ?? null}
+      />
+      <Listing
+        title="Workflows"
+        error={workflows.error}
+        items={
+          workflows.data?.map((w) => ({
+            key: w.name,
+            label: w.name,
+            detail: w.steps.map((step) => step.tool).join(' → '),
+          })) ?? null
+        }
+      />
+      <section aria-labelledby="bot-sampling-title">
+        <h2 id="bot-sampling-title">Sampling</h2>
+        <p>
+          {sampling.data
+            ? `${sampling.data.usedTokens} tokens spent answering servers' sampling requests${
+                sampling.data.budgetTokens === null ? ', no budget' : ` of a budget of ${sampling.data.budgetTokens}`
+              }.`
+            : 'Only a bot with a profile answers sampling.'}
+        </p>
+      </section>
+      <section aria-labelledby="bot-audit-title">
+        <h2 id="bot-audit-title">Audit</h2>
+        <ErrorNote error={audit.error} />
+        <button type="button" onClick={audit.reload}>
+          Refresh
+        </button>
+        <AuditTable entries={audit.data?.entries ?? []} caption={`Audit entries of ${slug}`} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * One server: its live state and commands, its tools (descriptions, input schemas as tables,
+ * and a test form generated from each schema), resources, resource templates, prompts, and
+ * its stderr. The catalog is read again when the stream says it changed.
+ * @module
+ */
+import type { ApiClient } from '../api.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../api-types.js';
+import { Countdown } from '../components/countdown.js';
+import { ErrorNote } from '../components/error-note.js';
+import { Listing } from '../components/listing.js';
+import { SchemaTable } from '../components/schema-table.js';
+import { StateBadge } from '../components/state-badge.js';
+import { StderrLog } from '../components/stderr-log.js';
+import { ToolTestForm } from '../components/tool-test-form.js';
+import { useLive, useLiveEvent } from '../live.js';
+import { useLoad } from '../use-load.js';
+
+type Catalog = {
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+  held: Set<string>;
+};
+
+/** Everything the server offers, read together (503 while it is not connected). */
+async function loadCatalog(api: ApiClient, name: string): Promise<Catalog> {
+  const [tools, resources, resourceTemplates, prompts, quarantines] = await Promise.all([
+    api.tools(name),
+    api.resources(name),
+    api.resourceTemplates(name),
+    api.prompts(name),
+    api.quarantines(),
+  ]);
+  return {
+    tools: tools.tools,
+    resources: resources.resources,
+    resourceTemplates: resourceTemplates.resourceTemplates,
+    prompts: prompts.prompts,
+    held: new Set(quarantines.quarantines.filter((q) => q.server === name).map((q) => q.tool)),
+  };
+}
+
+/** One tool: what it says it does, what it takes, and a form to run it. */
+function ToolCard({ api, server, tool, held }: { api: ApiClient; server: string; tool: Tool; held: boolean }) {
+  return (
+    <article class="card tool" data-tool={tool.name} aria-labelledby={`tool-${tool.name}`}>
+      <h3 id={`tool-${tool.name}`}>
+        <code>{tool.name}</code>
+        {tool.title && <span class="note"> {tool.title}</span>}
+        {held && (
+          <a class="badge state-reconnecting" href="#/quarantines">
+            held: review under Quarantines
+          </a>
+        )}
+      </h3>
+      <p class="prose">{tool.description ?? '(no description)'}</p>
+      <SchemaTable schema={tool.inputSchema} caption={`Input of ${tool.name}`} />
+      <details class="try">
+        <summary>Try {tool.name}</summary>
+        <ToolTestForm api={api} server={server} tool={tool.name} inputSchema={tool.inputSchema} />
+      </details>
+    </article>
+  );
+}
+
+/** The page of server `name`. */
+export function ServerPage({ api, name }: { api: ApiClient; name: string }) {
+  const live = useLive();
+  const server = live.servers.find((s) => s.name === name);
+  const catalog = useLoad(() => loadCatalog(api, name), [name]);
+  useLiveEvent(
+    (event) =>
+      (event.server === name && (event.type === 'connected' || event.type === 'catalog_changed')) ||
+      event.type === 'tool_quarantined' ||
+      event.type === 'tool_approved',
+    catalog.reload,
+  );
+  if (live.loaded && !server) return <p role="alert">No server named {name} is configured.</p>;
+  const data = catalog.data;
+  return (
+    <>
+      {server && (
+        <p class="summary" data-state={server.state}>
+          <StateBadge state={server.state} /> {server.transport}
+          {server.pid !== null && ` · pid ${server.pid}`}
+          {server.attempt > 0 && ` · attempt ${server.attempt}`}
+          {server.state === 'reconnecting' && server.nextRetryAt && (
+            <>
+              {' '}
+              · retry <Countdown until={server.nextRetryAt} />
+            </>
+          )}
+          {server.pingLatencyMs !== null && ` · ping ${Math.round(server.pingLatencyMs)} ms`}
+          {server.lastError && <span class="error"> · {server.lastError}</span>}
+        </p>
+      )}
+      {catalog.error && !data && <ErrorNote error={`${catalog.error}: what it offers shows once it is connected.`} />}
+      {data && (
+        <>
+          <section aria-label="Tools">
+            <h2>Tools ({data.tools.length})</h2>
+            {data.tools.map((tool) => (
+              <ToolCard key={tool.name} api={api} server={name} tool={tool} held={data.held.has(tool.name)} />
+            ))}
+          </section>
+          <Listing
+            title="Resources"
+            items={data.resources.map((r) => ({ key: r.uri, label: r.uri, detail: r.description ?? r.name }))}
+          />
+          <Listing
+            title="Resource templates"
+            items={data.resourceTemplates.map((t) => ({
+              key: t.uriTemplate,
+              label: t.uriTemplate,
+              detail: t.description ?? t.name,
+            }))}
+          />
+          <Listing
+            title="Prompts"
+            items={data.prompts.map((p) => ({
+              key: p.name,
+              label: p.name,
+              detail: [
+                p.description,
+                p.arguments?.length ? `arguments: ${p.arguments.map((a) => a.name).join(', ')}` : '',
+              ]
+                .filter(Boolean)
+                .join('; '),
+            }))}
+          />
+        </>
+      )}
+      <StderrLog api={api} server={name} />
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * The page's place, kept in the URL's fragment (`#/servers/memory`), so links, the back
+ * button and a reload work and the service serves one page for all of them.
+ * @module
+ */
+import { useEffect, useState } from 'preact/hooks';
+
+/** Where the page is. */
+export type Route =
+  | { readonly page: 'servers' }
+  | { readonly page: 'server'; readonly name: string }
+  | { readonly page: 'quarantines' }
+  | { readonly page: 'audit' }
+  | { readonly page: 'tokens' }
+  | { readonly page: 'bots' }
+  | { readonly page: 'bot'; readonly slug: string }
+  | { readonly page: 'link-refused' };
+
+/** The route of a fragment such as `#/servers/memory`; anything unknown is the servers page. */
+export function parseRoute(hash: string): Route {
+  const [first, second] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  if (first === 'servers' && second) return { page: 'server', name: second };
+  if (first === 'bots' && second) return { page: 'bot', slug: second };
+  if (first === 'quarantines' || first === 'audit' || first === 'tokens' || first === 'bots') return { page: first };
+  if (first === 'sign-in' && second === 'link-refused') return { page: 'link-refused' };
+  return { page: 'servers' };
+}
+
+/** The fragment of a route. */
+export function hrefOf(route: Route): string {
+  if (route.page === 'server') return `#/servers/${encodeURIComponent(route.name)}`;
+  if (route.page === 'bot') return `#/bots/${encodeURIComponent(route.slug)}`;
+  if (route.page === 'link-refused') return '#/sign-in/link-refused';
+  return `#/${route.page}`;
+}
+
+/** The current route, following the fragment. */
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const follow = () => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return route;
+}
