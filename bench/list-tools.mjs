@@ -6,12 +6,11 @@
 // the timing), so the figure is what the gateway costs plus the loopback transfer, not the
 // client's own zod. Prints p50/p90/p99, reply size and the service's CPU per list; writes
 // bench/results/list-tools-<timestamp>.json. NODE_ARGS passes flags to the service's node.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnServe } from './lib/spawn-serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVERS = Number(process.env.SERVERS ?? 10);
@@ -26,8 +25,6 @@ const cpuTicks = (pid) => {
 };
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-const home = mkdtempSync(join(tmpdir(), 'bnity-list-'));
-const configPath = join(home, 'boternity.json');
 const server = join(root, 'bench', 'many-tools-server.mjs');
 const mcpServers = Object.fromEntries(
   Array.from({ length: SERVERS }, (_, i) => [
@@ -35,33 +32,11 @@ const mcpServers = Object.fromEntries(
     { command: process.execPath, args: [server], env: { TOOLS: String(TOOLS) } },
   ]),
 );
-writeFileSync(configPath, JSON.stringify({ mcpServers }));
 // NODE_ARGS: flags for the service's node (e.g. --cpu-prof), space-separated.
 const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
-const child = spawn(
-  process.execPath,
-  [...nodeArgs, join(root, 'bin', 'bnity.js'), 'serve', '--config', configPath, '--port', '0'],
-  {
-    env: {
-      ...process.env,
-      BOTERNITY_HOME: home,
-      BOTERNITY_ADMIN_TOKEN: TOKEN,
-      BOTERNITY_LOG_LEVEL: 'warn',
-      BOTERNITY_CONFIG: '',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-let out = '';
-const base = await new Promise((resolve, reject) => {
-  child.stdout.on('data', (d) => {
-    out += d;
-    const m = /control API\s+(http:\/\/\S+)\/api\/servers/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-});
-const url = new URL(`${base}/mcp`);
+const service = await spawnServe({ config: { mcpServers }, token: TOKEN, nodeArgs });
+const { child } = service;
+const url = new URL(`${service.url}/mcp`);
 let agent = new Agent({ keepAlive: true, maxSockets: 1 });
 let session = null;
 
@@ -160,7 +135,5 @@ try {
   console.log(`written to ${file}`);
 } finally {
   agent.destroy();
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  rmSync(home, { recursive: true, force: true });
+  await service.stop();
 }
