@@ -32,6 +32,7 @@ import { createUpstreamPeer } from './gateway/upstream-peer.js';
 import type { VerifyToken } from './guard/caller.js';
 import { createWebUi } from './http/create-web-ui.js';
 import { listenHttp } from './http/serve-http.js';
+import { createSseBufferPool } from './http/sse-buffer-pool.js';
 import { createConfigApplier } from './hub/apply-config-change.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import { persistConnections } from './hub/persist-connections.js';
@@ -45,6 +46,7 @@ import { findBotBySlug } from './storage/bot-repo.js';
 import { createDb, databaseUrlFor } from './storage/create-db.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
+import { maskedCredentials } from './storage/masked-credentials.js';
 import { createProcessLedger } from './storage/process-ledger.js';
 import { createTokenVerifier } from './storage/token-verifier.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
@@ -121,15 +123,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     await reapLeftovers(ledger, config.shutdown.graceMs, log);
     const admin = await ensureAdminToken(home, env);
     // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
-    const keystore = await openKeystore({ home, env });
-    // Secrets handed to upstreams are masked in the log output from then on.
-    const credentials = {
-      async get(name: string) {
-        const secret = await keystore.get(name);
-        if (secret) secrets.add(secret);
-        return secret;
-      },
-    };
+    const credentials = maskedCredentials(await openKeystore({ home, env }), secrets);
     // Bind first: a taken port fails before anything starts (503 until the app is built).
     const host = options.host ?? '127.0.0.1';
     const http = options.listen === false ? null : await listenHttp({ host, port: options.port ?? 7777 });
@@ -219,14 +213,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     undo.push(bus.subscribe(({ event }) => event.type === 'config_applied' && reportBots()));
     const persisted = await persistConnections({ hub, bus, db: store.db, log });
     undo.push(() => persisted.flush());
-    const metrics = createMetrics({ hub, bus });
+    // The resumption buffers of every HTTP session share one budget (X8).
+    const buffers = createSseBufferPool({ maxBytes: () => currentConfig().gateway.maxBufferBytes });
+    const metrics = createMetrics({ hub, bus, sessions: gateway.sessions, bufferBytes: buffers.bytes });
     undo.push(() => metrics.close());
     // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
     const applier = createConfigApplier({ hub, bus, log, configPath });
     const writer = createConfigWriter({ path: configPath, env, apply: applier.apply });
     const webUi = createWebUi(secrets);
-    const sweep = sweepIdleSessions({ gateway, config: currentConfig, log });
-    undo.push(() => clearInterval(sweep));
+    undo.push(sweepIdleSessions({ gateway, config: currentConfig, log }));
     applier.warn(loaded.warnings);
     // Start the upstreams now: the HTTP side loads and builds while their processes start.
     hub.applyConfig(config, { file: configPath });
@@ -248,6 +243,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         env,
         bots,
         ui: webUi,
+        buffers,
         verifyToken:
           options.verifyToken ??
           createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
@@ -255,6 +251,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       // On stop, requests end before anything they would use.
       undo.push(() => http.close());
     }
+    // First on stop: no new sessions or requests; those in flight answer within the grace period.
+    undo.push(() => gateway.drain(currentConfig().shutdown.graceMs));
     reportBots();
     const watcher = watchConfig(configPath, {
       env,

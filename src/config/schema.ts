@@ -142,6 +142,22 @@ export const ConfigRestSchema = z.object({
         .int()
         .positive()
         .default(4 * 1024 * 1024),
+      /** Agent sessions over HTTP on the whole service (X8; ADR 014 says why these defaults). */
+      maxSessions: z.number().int().positive().default(2_000),
+      /** Agent sessions over HTTP per token (the admin counts as one): its oldest idle one goes first. */
+      maxSessionsPerToken: z.number().int().positive().default(100),
+      /** The resumption buffer of one session, in bytes of event data (oldest events dropped first). */
+      maxBufferBytesPerSession: z
+        .number()
+        .int()
+        .positive()
+        .default(1024 * 1024),
+      /** Every session's resumption buffer together, in bytes (the oldest events of all go first). */
+      maxBufferBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(256 * 1024 * 1024),
     })
     .strict()
     .prefault({}),

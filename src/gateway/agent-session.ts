@@ -48,6 +48,9 @@ export type SubscribedResource = { readonly server: string; readonly uri: string
 /** The fingerprint of what a session was last shown, per kind (G5). */
 export type ViewFingerprint = { readonly tools: string; readonly resources: string; readonly prompts: string };
 
+/** A request being served: abort it with the reason it ends; `ended` settles once it has answered. */
+export type InflightRequest = { readonly controller: AbortController; readonly ended: Promise<void> };
+
 /** A live agent session. */
 export type AgentSession = {
   readonly id: string;
@@ -71,6 +74,8 @@ export type AgentSession = {
   readonly subscriptions: Map<string, SubscribedResource>;
   /** Upstream connections of this session alone (servers with `scope: "session"`). */
   readonly ownUpstreams: Map<string, Promise<OwnedUpstream>>;
+  /** Requests in flight, each abortable with the reason it ends (see track-request.ts). */
+  readonly requests: Set<InflightRequest>;
   /** What the agent was last shown, to tell whether a list changed. */
   fingerprint: ViewFingerprint | null;
   /** The logging level the agent asked for; its own connections opened later get it too. */

@@ -37,6 +37,8 @@ export type CallPath = {
   readonly bots: BotSurface | null;
   /** Settles when every enabled server in the session's view has left `connecting`, or the bound passed. */
   readonly serversSettled: (session: AgentSession) => Promise<void>;
+  /** Whether the service is stopping: new requests are refused (`server shutting down`). */
+  readonly stopping: () => boolean;
   /** Where our own failures are logged (the agent only gets `internal error`). */
   readonly log: Logger;
   /**

@@ -10,9 +10,10 @@ import type { Logger } from 'pino';
 import type { AnswerSampling, BotToolCaller } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig } from '../config/schema.js';
-import { UnknownBotError } from '../errors.js';
+import { RequestEndedError, ShuttingDownError, UnknownBotError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
+import { admitSession } from './admit-session.js';
 import type { AgentSession } from './agent-session.js';
 import type { AuditSink } from './audit-request.js';
 import { createBotToolCaller } from './bot-tool-caller.js';
@@ -37,8 +38,12 @@ import { createServersSettled } from './servers-settled.js';
 import type { SessionContext } from './session-context.js';
 import type { SessionRegistry } from './session-registry.js';
 import { createSessionUpstreams, type OpenSessionUpstream } from './session-upstreams.js';
+import { endRequests, requestsSettled } from './track-request.js';
 import { createUpstreamPeer } from './upstream-peer.js';
 import { createViewCache } from './view-cache.js';
+
+/** How long requests ended on purpose (shutdown, revocation) get to send their answer. */
+const ANSWER_WITHIN_MS = 1_000;
 
 /** What the gateway needs. */
 export type GatewayDeps = {
@@ -89,8 +94,13 @@ export type Gateway = {
   listTools(spec: ViewSpec): Tool[];
   /** End every session a client (token id) opened: after its token is revoked. */
   closeSessionsOf(clientId: string): Promise<number>;
-  /** End sessions idle for longer than `idleMs` (their own upstreams close with them). */
+  /** End sessions idle for longer than `idleMs`, with no request in flight (their own upstreams close with them). */
   closeIdle(idleMs: number): Promise<number>;
+  /**
+   * Stop taking sessions and requests (`server shutting down`), give those in flight
+   * `graceMs` to answer, then end the rest with that error; resolves once they have answered.
+   */
+  drain(graceMs: number): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -112,6 +122,7 @@ export function createGateway({
   now = Date.now,
 }: GatewayDeps): Gateway {
   const gatewayLog = log.child({ mod: 'gateway' });
+  let stopping = false;
   const sanitizer = createGatewaySanitizer({ log: gatewayLog, limits: () => config().sanitize });
   const views = createViewCache({ bus, config, hub, pins, sanitizer });
   const losses = createLossWatch({ bus });
@@ -147,6 +158,7 @@ export function createGateway({
     audit: audit ?? null,
     sessions,
     serversSettled: createServersSettled({ bus, hub, config }),
+    stopping: () => stopping,
     log: gatewayLog,
     bots: null,
     listings: new WeakMap(),
@@ -166,11 +178,21 @@ export function createGateway({
     await Promise.allSettled(chosen.map((s) => s.close()));
     return chosen.length;
   };
+  /** End what `chosen` have in flight with `reason`, let the answers leave, then close them. */
+  const endAll = async (chosen: AgentSession[], reason: () => Error) => {
+    for (const session of chosen) endRequests(session, reason());
+    await requestsSettled(chosen, ANSWER_WITHIN_MS);
+    // The SDK sends an answer a few promise turns after its handler returns.
+    await new Promise((resolve) => setImmediate(resolve));
+    return closeAll(chosen);
+  };
 
   return {
     botToolCaller,
     async openSession(options) {
       const { spec } = options;
+      if (stopping) throw new ShuttingDownError();
+      admitSession({ sessions, limits: () => config().gateway, log: gatewayLog }, options.owner ?? null);
       // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
       if (spec.kind === 'bot' && !Object.hasOwn(config().bots, spec.slug) && !(await botExists?.(spec.slug)))
         throw new UnknownBotError(spec.slug);
@@ -181,8 +203,26 @@ export function createGateway({
     sessions: () => sessions.all(),
     callTool: (context, name, args) => callTool(path, context, { name, ...(args ? { arguments: args } : {}) }),
     listTools: (spec) => views.view(spec).tools(),
-    closeSessionsOf: (clientId) => closeAll(sessions.all().filter((s) => s.clientId === clientId)),
-    closeIdle: (idleMs) => closeAll(sessions.all().filter((s) => s.idles && now() - s.lastActivity > idleMs)),
+    closeSessionsOf: (clientId) =>
+      endAll(
+        sessions.all().filter((s) => s.clientId === clientId),
+        () => new RequestEndedError('token revoked'),
+      ),
+    closeIdle: (idleMs) =>
+      closeAll(sessions.all().filter((s) => s.idles && s.requests.size === 0 && now() - s.lastActivity > idleMs)),
+    async drain(graceMs) {
+      stopping = true;
+      const open = sessions.all();
+      const inFlight = open.reduce((n, s) => n + s.requests.size, 0);
+      if (inFlight === 0) return;
+      gatewayLog.info({ inFlight, graceMs }, 'waiting for agent requests in flight');
+      if (await requestsSettled(open, graceMs)) return;
+      const cut = open.filter((s) => s.requests.size > 0);
+      gatewayLog.warn({ sessions: cut.length }, 'ending agent requests still in flight: server shutting down');
+      for (const session of cut) endRequests(session, new ShuttingDownError());
+      await requestsSettled(cut, ANSWER_WITHIN_MS);
+      await new Promise((resolve) => setImmediate(resolve));
+    },
     async close() {
       stopBotChanges();
       stopNotifying();

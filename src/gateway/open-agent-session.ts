@@ -9,6 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { BotToolsAccess } from '../bots/ports.js';
+import { RequestEndedError } from '../errors.js';
 import type { AgentChannel, AgentSession } from './agent-session.js';
 import { auditRow } from './audit-request.js';
 import type { CallPath } from './call-path.js';
@@ -17,6 +18,7 @@ import { effectiveServers, type ViewSpec } from './effective-servers.js';
 import { sanitizeUpstreamText } from './sanitize-requests.js';
 import { serverChannel } from './sdk-channel.js';
 import { serveSession } from './serve-session.js';
+import { endRequests } from './track-request.js';
 
 /** Who opens a session, and for which view. */
 export type SessionOptions = {
@@ -93,6 +95,7 @@ function register(
     channel,
     subscriptions: new Map(),
     ownUpstreams: new Map(),
+    requests: new Set(),
     fingerprint: null,
     loggingLevel: null,
     lastActivity: now(),
@@ -113,6 +116,8 @@ function register(
 export async function endSession(path: CallPath, session: AgentSession): Promise<void> {
   const released = path.sessions.remove(session);
   if (released === null) return;
+  // What it still has in flight upstream is cancelled there: nobody is left to answer.
+  endRequests(session, new RequestEndedError('session closed'));
   path.audit?.record(auditRow('server', session, null, { eventType: 'session_end', input: { label: session.label } }));
   // Subscriptions nobody else holds are dropped upstream too.
   for (const { server, uri } of released) {

@@ -63,13 +63,13 @@ class RequestChannel implements AgentChannel {
   }
 }
 
-/** The context of one request `extra` of `session`. */
-export function contextOf(session: AgentSession, extra: ServerExtra): SessionContext {
+/** The context of one request `extra` of `session`, under `signal` (its own: see track-request.ts). */
+export function contextOf(session: AgentSession, extra: ServerExtra, signal: AbortSignal): SessionContext {
   const channel = new RequestChannel(extra, session.channel);
   const token = extra._meta?.progressToken;
   return {
     session,
-    signal: extra.signal,
+    signal,
     channel,
     progress:
       token === undefined

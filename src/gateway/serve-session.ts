@@ -21,6 +21,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ShuttingDownError } from '../errors.js';
 import type { AgentSession } from './agent-session.js';
 import { auditRow } from './audit-request.js';
 import type { CallPath } from './call-path.js';
@@ -30,9 +31,11 @@ import { getPrompt } from './get-prompt.js';
 import { listItems } from './list-items.js';
 import { readResource } from './read-resource.js';
 import { contextOf, type ServerExtra } from './sdk-channel.js';
+import type { SessionContext } from './session-context.js';
 import { setLevel } from './set-level.js';
 import { subscribeResource, unsubscribeResource } from './subscribe-resource.js';
-import { WireError } from './wire-error.js';
+import { trackRequest } from './track-request.js';
+import { answerFailure, WireError } from './wire-error.js';
 
 /** Answer `session`'s requests on `server`, for the kinds of capability it declares. */
 export function serveSession(
@@ -41,34 +44,49 @@ export function serveSession(
   path: CallPath,
   capabilities: ServerCapabilities,
 ): void {
-  const ctx = (extra: ServerExtra) => contextOf(session, extra);
+  // Each request is tracked while it runs, so shutdown and revocation can end it with their reason.
+  const run = async <T>(extra: ServerExtra, work: (ctx: SessionContext) => Promise<T>): Promise<T> => {
+    if (path.stopping()) throw answerFailure(new ShuttingDownError(), false).error;
+    const request = trackRequest(session, extra.signal);
+    try {
+      return await work(contextOf(session, extra, request.signal));
+    } finally {
+      request.end();
+    }
+  };
   if (capabilities.tools) {
-    server.setRequestHandler(ListToolsRequestSchema, async (_r, extra) => ({
-      tools: await listItems(path, ctx(extra), 'tools'),
-    }));
+    server.setRequestHandler(ListToolsRequestSchema, (_r, extra) =>
+      run(extra, async (ctx) => ({ tools: await listItems(path, ctx, 'tools') })),
+    );
   }
   if (capabilities.resources) {
-    server.setRequestHandler(ListResourcesRequestSchema, async (_r, extra) => ({
-      resources: await listItems(path, ctx(extra), 'resources'),
-    }));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async (_r, extra) => ({
-      resourceTemplates: await listItems(path, ctx(extra), 'resourceTemplates'),
-    }));
-    server.setRequestHandler(ReadResourceRequestSchema, (r, extra) => readResource(path, ctx(extra), r.params));
-    server.setRequestHandler(SubscribeRequestSchema, (r, extra) => subscribeResource(path, ctx(extra), r.params));
-    server.setRequestHandler(UnsubscribeRequestSchema, (r, extra) => unsubscribeResource(path, ctx(extra), r.params));
+    server.setRequestHandler(ListResourcesRequestSchema, (_r, extra) =>
+      run(extra, async (ctx) => ({ resources: await listItems(path, ctx, 'resources') })),
+    );
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, (_r, extra) =>
+      run(extra, async (ctx) => ({ resourceTemplates: await listItems(path, ctx, 'resourceTemplates') })),
+    );
+    server.setRequestHandler(ReadResourceRequestSchema, (r, extra) =>
+      run(extra, (ctx) => readResource(path, ctx, r.params)),
+    );
+    server.setRequestHandler(SubscribeRequestSchema, (r, extra) =>
+      run(extra, (ctx) => subscribeResource(path, ctx, r.params)),
+    );
+    server.setRequestHandler(UnsubscribeRequestSchema, (r, extra) =>
+      run(extra, (ctx) => unsubscribeResource(path, ctx, r.params)),
+    );
   }
   if (capabilities.prompts) {
-    server.setRequestHandler(ListPromptsRequestSchema, async (_r, extra) => ({
-      prompts: await listItems(path, ctx(extra), 'prompts'),
-    }));
-    server.setRequestHandler(GetPromptRequestSchema, (r, extra) => getPrompt(path, ctx(extra), r.params));
+    server.setRequestHandler(ListPromptsRequestSchema, (_r, extra) =>
+      run(extra, async (ctx) => ({ prompts: await listItems(path, ctx, 'prompts') })),
+    );
+    server.setRequestHandler(GetPromptRequestSchema, (r, extra) => run(extra, (ctx) => getPrompt(path, ctx, r.params)));
   }
   if (capabilities.completions) {
-    server.setRequestHandler(CompleteRequestSchema, (r, extra) => complete(path, ctx(extra), r.params));
+    server.setRequestHandler(CompleteRequestSchema, (r, extra) => run(extra, (ctx) => complete(path, ctx, r.params)));
   }
   if (capabilities.logging) {
-    server.setRequestHandler(SetLevelRequestSchema, (r, extra) => setLevel(path, ctx(extra), r.params));
+    server.setRequestHandler(SetLevelRequestSchema, (r, extra) => run(extra, (ctx) => setLevel(path, ctx, r.params)));
   }
   // `tools/call` params are checked here, not by the SDK, whose refusal is a -32603 with a
   // dump of every zod issue: the agent gets -32602 and one line.
@@ -77,7 +95,7 @@ export function serveSession(
       throw new WireError(ErrorCode.MethodNotFound, 'Method not found');
     }
     const parsed = CallToolRequestParamsSchema.safeParse(request.params);
-    if (parsed.success) return callTool(path, ctx(extra), parsed.data);
+    if (parsed.success) return run(extra, (ctx) => callTool(path, ctx, parsed.data));
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
     const refusal = new WireError(ErrorCode.InvalidParams, `invalid tools/call params: ${where}${issue?.message}`);

@@ -49,6 +49,10 @@ const WIRE_CODES: Partial<Record<HubErrorCode, number>> = {
   unattributed: ErrorCode.InternalError,
   unsupported: ErrorCode.MethodNotFound,
   budget_spent: ErrorCode.InvalidRequest,
+  // -32000: the code the SDK's transports give a connection that is going away.
+  shutting_down: ErrorCode.ConnectionClosed,
+  request_ended: ErrorCode.ConnectionClosed,
+  session_limit: ErrorCode.ConnectionClosed,
 };
 
 /** Map anything thrown on the call path; internal failures never become InvalidParams. */

@@ -11,16 +11,19 @@ import { callerVerifier, type VerifyToken } from '../guard/caller.js';
 import { type AppDeps, createApp } from './create-app.js';
 import { createMcpEndpoint, isMcpUrl } from './mcp-endpoint.js';
 import { createRateLimiter } from './rate-limit.js';
+import type { SseBufferPool } from './sse-buffer-pool.js';
 
 /** What the listener needs: the app's deps, with the gateway, and the tokens besides the admin's. */
 export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken'> & {
   gateway: NonNullable<AppDeps['gateway']>;
   host: string;
   verifyToken: VerifyToken;
+  /** The budget every `/mcp` session's resumption buffer shares. */
+  buffers?: SseBufferPool;
 };
 
 /** Build the listener. */
-export function createHttpHandler({ host, ...deps }: HttpHandlerDeps): RequestListener {
+export function createHttpHandler({ host, buffers, ...deps }: HttpHandlerDeps): RequestListener {
   // One budget for the API and the MCP endpoints (X3).
   const limiter = createRateLimiter({ limits: () => deps.config().limits });
   const app = getRequestListener(createApp({ ...deps, limiter }).fetch, { hostname: host });
@@ -29,6 +32,7 @@ export function createHttpHandler({ host, ...deps }: HttpHandlerDeps): RequestLi
     config: deps.config,
     verify: callerVerifier(deps.adminToken, deps.verifyToken),
     limiter,
+    ...(buffers ? { buffers } : {}),
     ...(deps.port ? { port: deps.port } : {}),
     log: deps.log.child({ mod: 'http' }),
   });

@@ -37,6 +37,9 @@ const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   conflict: 409,
   payload_too_large: 413,
   home_in_use: 409,
+  session_limit: 429,
+  shutting_down: 503,
+  request_ended: 409,
   internal: 500,
 };
 

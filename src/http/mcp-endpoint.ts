@@ -15,7 +15,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { BotToolsAccess } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
-import { ForbiddenError } from '../errors.js';
+import { ForbiddenError, SessionLimitError, ShuttingDownError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { ViewSpec } from '../gateway/effective-servers.js';
 import type { Caller, VerifyToken } from '../guard/caller.js';
@@ -27,6 +27,8 @@ import { readJsonBody } from './read-json-body.js';
 import { tooLarge } from './read-mcp-post.js';
 import { BEARER_CHALLENGE, bearerCaller } from './require-token.js';
 import { createMessageSerializer } from './serialize-message.js';
+import type { SseBufferPool } from './sse-buffer-pool.js';
+import { createSseEventLog } from './sse-event-log.js';
 import { type RpcRefusal, writeJson, writeRefusal } from './write-json.js';
 
 /** What the endpoints need. */
@@ -38,6 +40,8 @@ export type McpEndpointDeps = {
   verify: VerifyToken;
   /** The limiter the API uses too. */
   limiter: RateLimiter;
+  /** The budget the sessions' resumption buffers share (X8); absent: each is bounded alone. */
+  buffers?: SseBufferPool;
   /** The port listened on: turns on the Host/Origin check (off for in-process tests). */
   port?: () => number;
   log: Logger;
@@ -63,7 +67,15 @@ const SESSION_NOT_FOUND: RpcRefusal = { status: 404, code: -32001, message: 'Ses
 const ownerOf = (caller: Caller): string => (caller.kind === 'admin' ? 'admin' : `token:${caller.tokenId}`);
 
 /** Create the handler; sessions live in it until they close. */
-export function createMcpEndpoint({ gateway, config, verify, limiter, port, log }: McpEndpointDeps): McpEndpoint {
+export function createMcpEndpoint({
+  gateway,
+  config,
+  verify,
+  limiter,
+  buffers,
+  port,
+  log,
+}: McpEndpointDeps): McpEndpoint {
   const maxBodyBytes = () => config().gateway.maxBodyBytes;
   const checkOrigin = createOriginCheck();
   // Sessions of one view list the same arrays: serialize them once for all.
@@ -102,7 +114,14 @@ export function createMcpEndpoint({ gateway, config, verify, limiter, port, log 
     if (!body.ok && body.reason === 'too_large') return writeRefusal(res, tooLarge(maxBodyBytes()));
     if (!body.ok || !isInitializeRequest(body.value)) return writeRefusal(res, NO_SESSION);
     const id = randomUUID();
-    const transport = new McpHttpTransport({ maxBodyBytes: maxBodyBytes(), serialize, newSessionId: () => id });
+    const { maxBufferBytesPerSession } = config().gateway;
+    const eventLog = createSseEventLog({ maxBytes: maxBufferBytesPerSession, ...(buffers ? { pool: buffers } : {}) });
+    const transport = new McpHttpTransport({
+      maxBodyBytes: maxBodyBytes(),
+      serialize,
+      newSessionId: () => id,
+      eventLog,
+    });
     const spec = specOf(route, caller);
     // The bot tools and skills: every bot's on /mcp (a bot token: its own), the bot's on its endpoint.
     const botAccess: BotToolsAccess | null =
@@ -111,16 +130,34 @@ export function createMcpEndpoint({ gateway, config, verify, limiter, port, log 
         : route.kind === 'bot' && spec.kind === 'bot'
           ? { caller, bot: spec.slug }
           : { caller };
-    // An endpoint for a server or bot that does not exist is refused here (404).
-    const session = await gateway.openSession({
-      id,
-      transport,
-      spec,
-      botAccess,
-      label: path,
-      owner: ownerOf(caller),
-      clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,
-    });
+    // An endpoint for a server or bot that does not exist is refused here (404); over a cap, or stopping: refused.
+    const session = await gateway
+      .openSession({
+        id,
+        transport,
+        spec,
+        botAccess,
+        label: path,
+        owner: ownerOf(caller),
+        clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,
+      })
+      .catch((error: unknown) => {
+        eventLog.dispose();
+        if (error instanceof SessionLimitError || error instanceof ShuttingDownError) return error;
+        throw error;
+      });
+    if (session instanceof SessionLimitError) {
+      const status = session.which === 'per_token' ? 429 : 503;
+      return writeRefusal(res, { status, code: -32000, message: session.message, headers: { 'retry-after': '1' } });
+    }
+    if (session instanceof ShuttingDownError) {
+      return writeRefusal(res, {
+        status: 503,
+        code: -32000,
+        message: session.message,
+        headers: { connection: 'close' },
+      });
+    }
     await transport.handleRequest(req, res, body.value);
     // The initialize was refused (a bad Accept or Content-Type): no session came of it.
     if (!transport.sessionId) await session.close();

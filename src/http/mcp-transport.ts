@@ -125,6 +125,8 @@ export class McpHttpTransport implements Transport {
     for (const stream of this.#streams.values()) stream.end();
     this.#streams.clear();
     this.#byRequest.clear();
+    // Its buffer's bytes go back to the budget all sessions share.
+    this.#log.dispose();
     this.onclose?.();
   }
 
@@ -207,6 +209,13 @@ export class McpHttpTransport implements Transport {
   /** Replay what a lost stream missed after `lastEventId`, and carry on with it on `res`. */
   #resume(lastEventId: string, res: ServerResponse): RpcRefusal | null {
     const streamId = this.#log.streamOf(lastEventId);
+    if (streamId === undefined && this.#log.evicted(lastEventId)) {
+      return refusal(
+        400,
+        -32000,
+        `Event ${lastEventId} is past the resumption window: the session's buffer has dropped it (gateway.maxBufferBytesPerSession, gateway.maxBufferBytes); what followed it cannot be replayed`,
+      );
+    }
     if (streamId === undefined) return refusal(400, -32000, 'Invalid event ID format');
     const live = this.#streams.get(streamId);
     if (live?.connected()) return refusal(409, -32000, 'Conflict: Stream already has an active connection');

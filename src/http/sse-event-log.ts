@@ -1,10 +1,13 @@
 /**
  * The resumption buffer of one agent session (SPEC G1, X8): the events sent on its SSE
  * streams, kept so a client that lost a stream can resume it with `Last-Event-ID`.
- * Bounded in bytes and in events; the oldest go first. Event ids are consecutive numbers,
- * so finding one is an index, not a search.
+ * Bounded in bytes and in events, and by the budget all sessions share (a
+ * {@link SseBufferPool}); the oldest go first. Event ids are consecutive numbers, so
+ * finding one is an index, not a search.
  * @module
  */
+
+import type { PoolLease, SseBufferPool } from './sse-buffer-pool.js';
 
 /** One stored event: `data` is the JSON text sent, null for a stream's priming event. */
 export type LoggedEvent = { readonly id: string; readonly data: string };
@@ -19,12 +22,18 @@ export type SseEventLog = {
   after(eventId: string): LoggedEvent[];
   /** Bytes of event data held now. */
   bytes(): number;
+  /** Whether `eventId` was one of this log's and has been dropped (a resume past the window). */
+  evicted(eventId: string): boolean;
+  /** Drop everything and leave the shared pool (the session closed). */
+  dispose(): void;
 };
 
 /** Limits of {@link createSseEventLog}. */
-export type SseEventLogOptions = { maxBytes?: number; maxEvents?: number };
+export type SseEventLogOptions = { maxBytes?: number; maxEvents?: number; pool?: SseBufferPool };
 
-type Entry = { seq: number; stream: string; data: string | null; size: number };
+type Entry = { seq: number; ticket: number; stream: string; data: string | null; size: number };
+
+const NO_POOL: PoolLease = { ticket: () => 0, add: () => undefined, leave: () => undefined };
 
 /** Default bound of one session's buffer: 1 MiB of event data. */
 export const DEFAULT_EVENT_LOG_BYTES = 1024 * 1024;
@@ -33,17 +42,27 @@ export const DEFAULT_EVENT_LOG_BYTES = 1024 * 1024;
 export function createSseEventLog({
   maxBytes = DEFAULT_EVENT_LOG_BYTES,
   maxEvents = 1_000,
+  pool,
 }: SseEventLogOptions = {}): SseEventLog {
   let entries: Entry[] = [];
   let head = 0;
   let nextSeq = 1;
   let held = 0;
 
+  const dropOldest = () => {
+    const entry = entries[head] as Entry;
+    const size = entry.size;
+    // Its slot stays until the array is compacted; its text goes now.
+    entry.data = null;
+    held -= size;
+    head += 1;
+    lease.add(-size);
+  };
+  const lease = pool
+    ? pool.join({ oldest: () => (entries.length > head ? (entries[head] as Entry).ticket : null), dropOldest })
+    : NO_POOL;
   const evict = () => {
-    while (entries.length - head > 0 && (held > maxBytes || entries.length - head > maxEvents)) {
-      held -= (entries[head] as Entry).size;
-      head += 1;
-    }
+    while (entries.length - head > 0 && (held > maxBytes || entries.length - head > maxEvents)) dropOldest();
     // Drop evicted slots now and then, so the array does not grow without end.
     if (head > 256 && head * 2 > entries.length) {
       entries = entries.slice(head);
@@ -62,9 +81,11 @@ export function createSseEventLog({
     append(stream, data) {
       const seq = nextSeq++;
       const size = data === null ? 0 : Buffer.byteLength(data);
-      entries.push({ seq, stream, data, size });
+      entries.push({ seq, ticket: lease.ticket(), stream, data, size });
       held += size;
       evict();
+      // After this log's own bound: the shared budget may then take the oldest of anyone's.
+      lease.add(size);
       return String(seq);
     },
     streamOf: (eventId) => entries[indexOf(eventId)]?.stream,
@@ -80,5 +101,17 @@ export function createSseEventLog({
       return out;
     },
     bytes: () => held,
+    evicted(eventId) {
+      if (!/^\d{1,15}$/.test(eventId)) return false;
+      const seq = Number(eventId);
+      const first = entries[head]?.seq ?? nextSeq;
+      return seq >= 1 && seq < first;
+    },
+    dispose() {
+      lease.leave();
+      entries = [];
+      head = 0;
+      held = 0;
+    },
   };
 }

@@ -29,8 +29,18 @@ type Counted = {
 };
 type Live = { registry: Registry; events: Counter; reconnects: Counter; pings: Histogram };
 
+/** What the metrics read besides the hub and the bus: the gateway's sessions and buffers (X8). */
+export type MetricsDeps = {
+  hub: Hub;
+  bus: EventBus<HubEvent>;
+  /** The live agent sessions, each with where it came in (`/mcp`, `/mcp/servers/x`, `stdio`, `bot:x`). */
+  sessions?: () => readonly { readonly label: string }[];
+  /** Bytes held by every session's resumption buffer. */
+  bufferBytes?: () => number;
+};
+
 /** Start counting; the registry comes with the first scrape. */
-export function createMetrics({ hub, bus }: { hub: Hub; bus: EventBus<HubEvent> }): Metrics {
+export function createMetrics({ hub, bus, sessions, bufferBytes }: MetricsDeps): Metrics {
   const counted: Counted = { events: new Map(), reconnects: new Map(), pings: [] };
   let live: Live | null = null;
   let building: Promise<Live> | null = null;
@@ -54,6 +64,7 @@ export function createMetrics({ hub, bus }: { hub: Hub; bus: EventBus<HubEvent> 
     // A CommonJS module: bundled, its exports may come as the default export only.
     const prom = 'Registry' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
     const built = buildRegistry(prom, hub);
+    addSessionGauges(prom, built.registry, sessions ?? (() => []), bufferBytes ?? (() => 0));
     for (const [type, n] of counted.events) built.events.inc({ type }, n);
     for (const [server, n] of counted.reconnects) built.reconnects.inc({ server }, n);
     for (const { server, seconds } of counted.pings) built.pings.observe({ server }, seconds);
@@ -120,4 +131,32 @@ function buildRegistry(prom: typeof import('prom-client'), hub: Hub): Live {
     registers: [registry],
   });
   return { registry, events, reconnects, pings };
+}
+
+function addSessionGauges(
+  prom: typeof import('prom-client'),
+  registry: Registry,
+  sessions: () => readonly { readonly label: string }[],
+  bufferBytes: () => number,
+): void {
+  new prom.Gauge({
+    name: 'boternity_sessions',
+    help: 'Live agent sessions, by the endpoint they came in on.',
+    labelNames: ['endpoint'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const counts = new Map<string, number>();
+      for (const { label } of sessions()) counts.set(label, (counts.get(label) ?? 0) + 1);
+      for (const [endpoint, n] of counts) this.set({ endpoint }, n);
+    },
+  });
+  new prom.Gauge({
+    name: 'boternity_session_buffer_bytes',
+    help: 'Bytes of SSE events kept for resumption by every agent session together.',
+    registers: [registry],
+    collect() {
+      this.set(bufferBytes());
+    },
+  });
 }

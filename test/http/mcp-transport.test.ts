@@ -12,6 +12,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSseEventLog } from '../../src/http/sse-event-log.js';
 import { startTransportSession } from '../support/transport-session.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -293,5 +294,41 @@ describe('McpHttpTransport', () => {
     expect(after.status).toBe(404);
     await client.close();
     await other.close();
+  });
+});
+
+describe('McpHttpTransport resumption window', () => {
+  it('says so when a resume asks for events the bounded buffer has dropped', async () => {
+    const s = await startTransportSession({ eventLog: createSseEventLog({ maxEvents: 3 }) });
+    try {
+      const base = { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': VERSION };
+      const init = await fetch(s.url, {
+        method: 'POST',
+        headers: base,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      });
+      const headers = { ...base, 'mcp-session-id': init.headers.get('mcp-session-id') as string };
+      await init.text();
+      const res = await fetch(s.url, {
+        method: 'POST',
+        headers,
+        body: call(1, 'progress', { steps: 10 }, { progressToken: 'p' }),
+      });
+      const primed = eventIds(await res.text())[0] as string;
+      const resumed = await fetch(s.url, {
+        headers: { ...headers, accept: 'text/event-stream', 'last-event-id': primed },
+      });
+      expect(resumed.status).toBe(400);
+      expect(((await resumed.json()) as { error: { message: string } }).error.message).toMatch(
+        /^Event 1 is past the resumption window: the session's buffer has dropped it/,
+      );
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 /** The bounded resumption buffer of a session (SPEC G1, X8). */
 import { describe, expect, it } from 'vitest';
+import { createSseBufferPool } from '../../src/http/sse-buffer-pool.js';
 import { createSseEventLog } from '../../src/http/sse-event-log.js';
 
 describe('createSseEventLog', () => {
@@ -48,5 +49,41 @@ describe('createSseEventLog', () => {
       '498',
       '499',
     ]);
+  });
+});
+
+describe('createSseBufferPool', () => {
+  it('bounds every log together, dropping the oldest event of any log first, and says a dropped id was evicted', () => {
+    const pool = createSseBufferPool({ maxBytes: () => 10 });
+    const a = createSseEventLog({ pool });
+    const b = createSseEventLog({ pool });
+    const a1 = a.append('s', 'aaaa');
+    const b1 = b.append('s', 'bbbb');
+    expect(pool.bytes()).toBe(8);
+    // 12 bytes would be held: a's first event is the oldest of all, and goes.
+    b.append('s', 'cccc');
+    expect(pool.bytes()).toBe(8);
+    expect(a.bytes()).toBe(0);
+    expect(a.streamOf(a1)).toBeUndefined();
+    expect(a.evicted(a1)).toBe(true);
+    expect(b.streamOf(b1)).toBe('s');
+    // An id never given is not "evicted": it is unknown.
+    expect(a.evicted('99')).toBe(false);
+    expect(a.evicted('x')).toBe(false);
+  });
+
+  it('gives a closed log its bytes back, and a log over its own bound evicts its own first', () => {
+    const pool = createSseBufferPool({ maxBytes: () => 100 });
+    const a = createSseEventLog({ pool, maxBytes: 6 });
+    const b = createSseEventLog({ pool });
+    b.append('s', 'b'.repeat(50));
+    a.append('s', 'aaaa');
+    a.append('s', 'aaaa');
+    expect(a.bytes()).toBe(4);
+    expect(pool.bytes()).toBe(54);
+    b.dispose();
+    expect(pool.bytes()).toBe(4);
+    a.dispose();
+    expect(pool.bytes()).toBe(0);
   });
 });
