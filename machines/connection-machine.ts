@@ -98,8 +98,10 @@ export const connectionMachine = connectionSetup.createMachine({
       after: { stableAfter: { actions: 'markStable' } },
       initial: 'idle',
       states: {
-        idle: { after: { healthInterval: 'pinging' } },
+        idle: { after: { healthInterval: 'pinging' }, on: { 'upstream.check': 'checking' } },
         pinging: {
+          // A call met silence while a health ping runs: the short check replaces it.
+          on: { 'upstream.check': 'checking' },
           invoke: {
             src: 'pingUpstream',
             input: ({ context }) => ({
@@ -120,6 +122,29 @@ export const connectionMachine = connectionSetup.createMachine({
             },
           },
           after: { pingTimeout: { target: '#connection.reconnecting', actions: 'pingTimedOut' } },
+        },
+        // A liveness check: one ping with a short timeout; a connection that fails it is dropped at once.
+        checking: {
+          invoke: {
+            src: 'pingUpstream',
+            input: ({ context }) => ({
+              serverId: context.serverId,
+              handle: requireHandle(context),
+              timeoutMs: context.spec.livenessTimeoutMs,
+            }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                assign(({ event }) => ({ lastPingAt: event.output.at, pingLatencyMs: event.output.latencyMs })),
+                { type: 'report', params: ({ context, event }) => healthEvent(context, event.output) },
+              ],
+            },
+            onError: {
+              target: '#connection.reconnecting',
+              actions: assign({ lastError: ({ event }) => prefixedError('liveness check failed', event.error) }),
+            },
+          },
+          after: { livenessTimeout: { target: '#connection.reconnecting', actions: 'livenessTimedOut' } },
         },
       },
     },

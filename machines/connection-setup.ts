@@ -23,6 +23,7 @@ export const connectionSetup = setup({
     reconnectDelay: ({ context }) => context.nextDelayMs ?? 0,
     healthInterval: ({ context }) => context.spec.healthIntervalMs,
     pingTimeout: ({ context }) => context.spec.pingTimeoutMs,
+    livenessTimeout: ({ context }) => context.spec.livenessTimeoutMs,
     connectTimeout: ({ context }) => context.spec.connectTimeoutMs,
     stableAfter: ({ context }) => context.spec.backoff.resetAfterMs,
   },
@@ -59,6 +60,9 @@ export const connectionSetup = setup({
     restart: assign({ attempt: 0, lastError: null }),
     connectTimedOut: assign({ lastError: ({ context }) => timeoutError('connect', context.spec.connectTimeoutMs) }),
     pingTimedOut: assign({ lastError: ({ context }) => timeoutError('health ping', context.spec.pingTimeoutMs) }),
+    livenessTimedOut: assign({
+      lastError: ({ context }) => timeoutError('liveness check', context.spec.livenessTimeoutMs),
+    }),
     markStable: assign({ attempt: 0 }),
   },
 });

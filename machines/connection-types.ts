@@ -44,7 +44,9 @@ export type ConnectionContext = {
 /** What `watchUpstream` sends back: the session ended, or the catalog changed. */
 export type WatchEvent =
   | { readonly type: 'upstream.closed'; readonly error: ErrorInfo | null }
-  | { readonly type: 'upstream.catalog'; readonly counts: CatalogCounts; readonly changes: readonly CatalogDiff[] };
+  | { readonly type: 'upstream.catalog'; readonly counts: CatalogCounts; readonly changes: readonly CatalogDiff[] }
+  /** A call met silence: check the connection now, with a short ping (X8). */
+  | { readonly type: 'upstream.check' };
 
 /** Events a connection actor accepts: commands from the supervisor and reports from `watchUpstream`. */
 export type ConnectionEvent =

@@ -24,6 +24,8 @@ export type ServerSpec = {
   readonly backoff: BackoffPolicy;
   readonly healthIntervalMs: number;
   readonly pingTimeoutMs: number;
+  /** How long the ping of a liveness check (a call met silence) may take before the connection is dropped. */
+  readonly livenessTimeoutMs: number;
   readonly connectTimeoutMs: number;
 };
 

@@ -32,6 +32,10 @@ const CommonFields = {
   scope: z.enum(['shared', 'session']).default('shared'),
   healthIntervalMs: z.number().int().positive().default(30_000),
   pingTimeoutMs: z.number().int().positive().default(10_000),
+  /** A relayed request with no answer and no progress this long triggers a liveness check (X8). */
+  livenessCheckAfterMs: z.number().int().positive().default(2_000),
+  /** The liveness check's ping timeout: a connection that fails it goes reconnecting at once. */
+  livenessTimeoutMs: z.number().int().positive().default(2_000),
   connectTimeoutMs: z.number().int().positive().default(30_000),
   requestTimeoutMs: z.number().int().positive().default(60_000),
   backoff: BackoffSchema.prefault({}),

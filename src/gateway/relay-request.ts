@@ -36,6 +36,7 @@ export async function relayRequest<T>(
     return { ok: false, error };
   }
   const sink = ctx.progress;
+  const silence = watchSilence(upstream, config.livenessCheckAfterMs);
   // Progress goes out in order and before the result: the response closes the call's stream.
   let progressSent: Promise<void> = Promise.resolve();
   const options: UpstreamRequestOptions = {
@@ -45,6 +46,7 @@ export async function relayRequest<T>(
     // Without a sink the upstream is not asked for progress at all.
     onprogress: sink
       ? (progress) => {
+          silence.heard();
           progressSent = progressSent.then(() => sink(progress)).catch(() => undefined);
         }
       : undefined,
@@ -78,8 +80,29 @@ export async function relayRequest<T>(
     path.log.warn({ err: error, server }, 'upstream request failed');
     return { ok: false, error: new UpstreamLostError(server, 'failed', { cause: error }) };
   } finally {
+    silence.stop();
     watch.dispose();
   }
+}
+
+/**
+ * Ask `upstream` to check its connection each time a request has heard nothing (no answer,
+ * no progress) for `afterMs` (X8): a stalled server's calls then fail within seconds, not
+ * at the next health ping. A live server answers the ping and the call waits on.
+ */
+function watchSilence(upstream: UpstreamSession, afterMs: number): { heard(): void; stop(): void } {
+  let heard = false;
+  const timer = setInterval(() => {
+    if (!heard) upstream.checkLiveness();
+    heard = false;
+  }, afterMs);
+  timer.unref();
+  return {
+    heard: () => {
+      heard = true;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 /** Relay to the owner `routed` names (the answer comes with its route), or pass its refusal on. */

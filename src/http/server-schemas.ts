@@ -34,6 +34,8 @@ export const SERVER_ENTRY_SHAPE = {
   scope: z.enum(['shared', 'session']).optional(),
   healthIntervalMs: Millis.optional(),
   pingTimeoutMs: Millis.optional(),
+  livenessCheckAfterMs: Millis.optional(),
+  livenessTimeoutMs: Millis.optional(),
   connectTimeoutMs: Millis.optional(),
   requestTimeoutMs: Millis.optional(),
   backoff: z

@@ -8,7 +8,13 @@
 import type { ServerConfig } from '../config/schema.js';
 
 /** Fields read per request from the current config, never by the connection. */
-const VIEW_ONLY_FIELDS = ['allowedTools', 'deniedTools', 'samplingBudgetTokens', 'sampling'] as const;
+const VIEW_ONLY_FIELDS = [
+  'allowedTools',
+  'deniedTools',
+  'samplingBudgetTokens',
+  'sampling',
+  'livenessCheckAfterMs',
+] as const;
 
 /** The part of a server's config its connection depends on. */
 export function connectionSpec(config: ServerConfig): ServerConfig {

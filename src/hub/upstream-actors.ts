@@ -83,9 +83,13 @@ export function createUpstreamActors({
     const unwatch = upstream.watchCatalog((catalog, changes) => {
       if (active) sendBack({ type: 'upstream.catalog', counts: countCatalog(catalog), changes });
     });
+    const unheard = upstream.onLivenessCheck(() => {
+      if (active) sendBack({ type: 'upstream.check' });
+    });
     return () => {
       active = false;
       unwatch();
+      unheard();
       closeUpstream(upstream);
     };
   });

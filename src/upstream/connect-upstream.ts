@@ -103,5 +103,12 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
   } finally {
     linked.unlink();
   }
-  return toLiveUpstream({ serverId, session, watch, log, connectedAt: now() });
+  return toLiveUpstream({
+    serverId,
+    session,
+    watch,
+    log,
+    connectedAt: now(),
+    livenessTimeoutMs: config.livenessTimeoutMs,
+  });
 }

@@ -18,21 +18,26 @@ export function toLiveUpstream({
   watch,
   log,
   connectedAt,
+  livenessTimeoutMs,
 }: {
   serverId: string;
   session: Session;
   watch: CatalogWatch;
   log: Logger;
   connectedAt: number;
+  /** The ping timeout of a liveness check this connection makes itself (no actor listening). */
+  livenessTimeoutMs: number;
 }): LiveUpstream {
   const { client } = session;
+  const checkers = new Set<() => void>();
+  let checking = false;
   const closed = session.closed.then((error) => {
     watch.stop();
     if (error) log.warn({ err: error }, 'upstream closed unexpectedly');
     return { error };
   });
   log.info({ transport: session.transport, pid: session.pid, ...countCatalog(watch.catalog()) }, 'upstream connected');
-  return {
+  const live: LiveUpstream = {
     serverId,
     transport: session.transport,
     pid: session.pid,
@@ -67,10 +72,33 @@ export function toLiveUpstream({
       await client.ping(signal ? { timeout: timeoutMs, signal } : { timeout: timeoutMs });
       return Math.round((performance.now() - start) * 100) / 100;
     },
+    onLivenessCheck(listener) {
+      checkers.add(listener);
+      return () => checkers.delete(listener);
+    },
+    checkLiveness() {
+      if (checkers.size > 0) {
+        for (const checker of checkers) checker();
+        return;
+      }
+      // A connection no actor watches (`scope: "session"`) checks itself: failing, it closes.
+      if (checking) return;
+      checking = true;
+      client
+        .ping({ timeout: livenessTimeoutMs })
+        .catch(async (error: unknown) => {
+          log.warn({ err: error }, 'liveness check failed; closing the connection');
+          await live.close();
+        })
+        .finally(() => {
+          checking = false;
+        });
+    },
     close: once(async () => {
       watch.stop();
       await session.close();
       log.info('upstream closed');
     }),
   };
+  return live;
 }

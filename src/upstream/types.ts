@@ -83,6 +83,12 @@ export type UpstreamSession = {
   setLoggingLevel(level: LoggingLevel, options?: UpstreamRequestOptions): Promise<void>;
   /** Tell the upstream that the roots it may ask for changed. */
   rootsChanged(): Promise<void>;
+  /**
+   * A request met silence (no answer, no progress): check the connection now (X8). The
+   * hub's connection asks its actor (a short ping; failed: `reconnecting`); a connection
+   * of its own pings and, failing, closes. Never throws; repeated calls while one runs are cheap.
+   */
+  checkLiveness(): void;
 };
 
 /** A session that its holder also ends: the hub's own, or a `scope: "session"` connection. */
@@ -103,6 +109,8 @@ export type LiveUpstream = UpstreamHandle &
     watchCatalog(listener: CatalogListener): () => void;
     /** Ping with a timeout; resolves with the round trip in ms. */
     ping(timeoutMs: number, signal?: AbortSignal): Promise<number>;
+    /** Hear {@link UpstreamSession.checkLiveness} (the connection actor); returns a function that stops it. */
+    onLivenessCheck(listener: () => void): () => void;
   };
 
 /**

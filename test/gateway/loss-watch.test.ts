@@ -41,8 +41,14 @@ describe('createLossWatch', () => {
     const shared = losses.watch('s', fakeUpstream().upstream, true);
     const own = losses.watch('s', fakeUpstream().upstream, false);
     const other = losses.watch('t', fakeUpstream().upstream, true);
-    bus.publish({ type: 'reconnecting', server: 's', attempt: 1, delayMs: 500, error: null });
-    expect(await shared.lost).toBe('went reconnecting');
+    bus.publish({
+      type: 'reconnecting',
+      server: 's',
+      attempt: 1,
+      delayMs: 500,
+      error: { message: 'liveness check timed out after 2000 ms', code: 'timeout' },
+    });
+    expect(await shared.lost).toBe('went reconnecting (liveness check timed out after 2000 ms)');
     expect(await settled(own.lost)).toBe(false);
     expect(await settled(other.lost)).toBe(false);
     losses.stop();

@@ -32,6 +32,7 @@ export function makeSpec(overrides: Partial<Omit<ServerSpec, 'backoff'>> & { bac
     enabled: true,
     healthIntervalMs: 60_000,
     pingTimeoutMs: 5_000,
+    livenessTimeoutMs: 1_000,
     connectTimeoutMs: 20_000,
     ...rest,
     backoff: { ...BACKOFF, ...backoff },
