@@ -68,6 +68,9 @@ export async function relayRequest<T>(
     );
     return { ok: true, value };
   } catch (error) {
+    // Ended on purpose (shutdown, revocation, the client's cancel): the SDK hands the reason
+    // back wrapped as a timeout, so the true one is taken from the signal (X7).
+    if (ctx.signal.aborted && ctx.signal.reason instanceof HubError) return { ok: false, error: ctx.signal.reason };
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       return { ok: false, error: new UpstreamLostError(server, 'closed the connection') };
     }
