@@ -133,6 +133,20 @@ export class UpstreamTimeoutError extends HubError {
   }
 }
 
+/** A request too large for its server's `maxMessageBytes`: refused before it was sent (X8). */
+export class UpstreamMessageTooLargeError extends HubError {
+  constructor(
+    readonly server: string,
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(
+      'payload_too_large',
+      `the request is ${bytes} bytes, over the ${limit} bytes server "${server}" takes (maxMessageBytes); it was not sent`,
+    );
+  }
+}
+
 /** A name or URI that the caller's view does not route (unknown, filtered, quarantined or down). */
 export class NotInViewError extends HubError {
   constructor(what: 'tool' | 'prompt' | 'resource', name: string) {

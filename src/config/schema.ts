@@ -38,6 +38,12 @@ const CommonFields = {
   livenessTimeoutMs: z.number().int().positive().default(2_000),
   connectTimeoutMs: z.number().int().positive().default(30_000),
   requestTimeoutMs: z.number().int().positive().default(60_000),
+  /** The largest message sent to the server, as JSON (X8): a larger request is refused unsent. */
+  maxMessageBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
   backoff: BackoffSchema.prefault({}),
 };
 

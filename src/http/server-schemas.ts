@@ -38,6 +38,7 @@ export const SERVER_ENTRY_SHAPE = {
   livenessTimeoutMs: Millis.optional(),
   connectTimeoutMs: Millis.optional(),
   requestTimeoutMs: Millis.optional(),
+  maxMessageBytes: z.number().int().positive().optional(),
   backoff: z
     .object({
       baseMs: Millis.optional(),

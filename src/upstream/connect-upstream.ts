@@ -83,7 +83,7 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
       ? await options.openSession(common)
       : config.transport === 'stdio'
         ? await openStdioSession({ ...common, serverId, config, ledger, stderrLines, stderr: options.stderr })
-        : await openRemoteSession({ ...common, config, credentials: options.credentials });
+        : await openRemoteSession({ ...common, serverId, config, credentials: options.credentials });
     // The deadline is raced rather than passed down: the SDK never removes a request's abort
     // listener, and a long paginated listing would pile them onto one signal.
     watch.init(await raceSignal(listCatalog(session.client, { timeout: config.requestTimeoutMs }), deadline));

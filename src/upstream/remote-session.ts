@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { RemoteServerConfig } from '../config/schema.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
 import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackToSse } from './create-transport.js';
+import { limitOutgoing } from './limit-outgoing.js';
 import { raceSignal } from './race-signal.js';
 import { NO_STDERR, type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
 
@@ -15,6 +16,8 @@ export type CredentialSource = { get(name: string): Promise<string | null> };
 
 /** Options of {@link openRemoteSession}. */
 export type OpenRemoteSessionOptions = OpenSessionOptions & {
+  /** The server's name, for the errors its limits give. */
+  readonly serverId: string;
   readonly config: RemoteServerConfig;
   /** Resolves `config.credentialKey` into `Authorization: Bearer …` at each connect. */
   readonly credentials?: CredentialSource | undefined;
@@ -86,9 +89,10 @@ export async function requestHeaders(
 async function openOnce(
   kind: RemoteKind,
   headers: Readonly<Record<string, string>>,
-  { config, newClient, requestOptions, graceMs, log }: OpenRemoteSessionOptions,
+  { serverId, config, newClient, requestOptions, graceMs, log }: OpenRemoteSessionOptions,
 ) {
   const transport = createRemoteTransport({ kind, url: config.url, headers });
+  limitOutgoing(transport, { server: serverId, maxBytes: config.maxMessageBytes });
   const client = newClient();
   let phase: SessionPhase = 'connecting';
   const closed = trackClose(client, {

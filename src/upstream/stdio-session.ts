@@ -5,6 +5,7 @@
  */
 import type { StdioServerConfig } from '../config/schema.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
+import { limitOutgoing } from './limit-outgoing.js';
 import { killProcessTree, readStartTime } from './process-tree.js';
 import { raceSignal } from './race-signal.js';
 import { type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
@@ -72,6 +73,7 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
   // The child exited on its own: end what it may have left behind in its group.
   void closed.then(() => (phase === 'closing' ? undefined : close()));
 
+  limitOutgoing(transport, { server: serverId, maxBytes: config.maxMessageBytes });
   try {
     await raceSignal(client.connect(transport, requestOptions), requestOptions.signal);
   } catch (error) {

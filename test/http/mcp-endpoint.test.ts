@@ -85,4 +85,47 @@ describe('MCP endpoints', () => {
     const failed = rows.find((e) => !e.success);
     expect(failed?.inputHash).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it('refuses ten 20 MB initialize bodies at once, each as soon as it passes the limit; the service goes on', async () => {
+    const { request } = await import('node:http');
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    const post = (declared: boolean) =>
+      new Promise<{ status: number; sent: number }>((resolve, reject) => {
+        const req = request(`${svc.service.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            ...auth,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(declared ? { 'content-length': String(20 * chunk.length + 1) } : {}),
+          },
+        });
+        let sent = 0;
+        req.on('response', (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, sent });
+          req.destroy();
+        });
+        // The service closes the connection: writes after that fail, which is the point.
+        req.on('error', (error) => (sent > 0 ? undefined : reject(error)));
+        const write = () => {
+          while (sent < 20) {
+            sent += 1;
+            if (!req.write(chunk)) return void req.once('drain', write);
+          }
+          req.end('}');
+        };
+        req.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pad":"');
+        write();
+      });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => post(i % 2 === 0)));
+    for (const { status, sent } of results) {
+      expect(status).toBe(413);
+      // Refused long before the whole body: the service stops reading at the limit.
+      expect(sent).toBeLessThan(20);
+    }
+    expect((await agent.callTool({ name: 'tiny__echo', arguments: { text: 'after' } })).content).toEqual([
+      { type: 'text', text: 'after' },
+    ]);
+  });
 });

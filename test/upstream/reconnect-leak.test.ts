@@ -53,7 +53,7 @@ describe('reconnecting an upstream', () => {
           log,
           // The real remote opener; the test keeps only a weak reference to each client.
           openSession: async (options) => {
-            const session = await openRemoteSession({ ...options, config: config as RemoteServerConfig });
+            const session = await openRemoteSession({ ...options, serverId, config: config as RemoteServerConfig });
             clients.push(new WeakRef(session.client));
             return session;
           },
