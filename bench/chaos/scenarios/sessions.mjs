@@ -1,6 +1,8 @@
 // SESSIONS (default 10,000) agent sessions opened on /mcp with a bare initialize and never
 // closed: memory while they live (default idle timeout, 30 min: none is reaped meanwhile),
 // then, with the idle timeout lowered to 20 s by a config reload, when the sweep reaps them.
+// One token opens them all: with the caps of issue 11 (gateway.maxSessionsPerToken) only
+// its newest live, the older ones closed as it opens more; `/metrics` says how many live.
 import { allConnected, mb, round, sleep, slope, stdioServer, TINY, until, within } from '../harness.mjs';
 
 const SESSIONS = Number(process.env.CHAOS_SESSIONS ?? 10_000);
@@ -58,6 +60,7 @@ export default {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     const openSeconds = (performance.now() - t0) / 1_000;
+    const liveAfterOpen = await liveSessions(service);
     const openedAt = performance.now();
     const heapOpen = await within(service.heap(), 30_000);
     const rssOpen = service.rssMb();
@@ -78,6 +81,12 @@ export default {
       { timeoutMs: reapBy, intervalMs: 2_000 },
     );
     const reapedAfterS = reaped ? round((performance.now() - openedAt) / 1_000) : null;
+    // The sweep follows the timeout: wait (bounded) until none is left, by the metric.
+    const emptied = await until(async () => (await liveSessions(service)) === 0, {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
+    const liveGoneAfterS = emptied ? round((performance.now() - openedAt) / 1_000) : null;
     await sleep(500);
     // A few of the abandoned sessions, asked directly: 404 once reaped.
     const probes = await Promise.all(
@@ -116,6 +125,8 @@ export default {
       },
       rssMb: { before: rssBefore, open: rssOpen, end: rssEnd },
       reapedAfterS,
+      liveAfterOpen,
+      liveGoneAfterS,
       heapSlopeMbPerS: round(slope(samples), 3),
       heapSamples: samples,
       probedAfterwards: Object.fromEntries(
@@ -125,3 +136,15 @@ export default {
     };
   },
 };
+
+/** Live `/mcp` sessions by `boternity_sessions` (null when the metric is absent: an older build). */
+async function liveSessions(service) {
+  try {
+    const text = await (await fetch(`${service.url}/metrics`, { headers: service.auth })).text();
+    const match = /^boternity_sessions\{endpoint="\/mcp"\} (\d+)$/m.exec(text);
+    if (match) return Number(match[1]);
+    return /^boternity_sessions/m.test(text) ? 0 : null;
+  } catch {
+    return null;
+  }
+}
