@@ -30,7 +30,7 @@ export function toLiveUpstream({
 }): LiveUpstream {
   const { client } = session;
   const checkers = new Set<() => void>();
-  let checking = false;
+  let lastCheck = Number.NEGATIVE_INFINITY;
   const closed = session.closed.then((error) => {
     watch.stop();
     if (error) log.warn({ err: error }, 'upstream closed unexpectedly');
@@ -77,22 +77,19 @@ export function toLiveUpstream({
       return () => checkers.delete(listener);
     },
     checkLiveness() {
+      // Many silent calls ask at once: a check begun less than a check's length ago stands for them all.
+      const now = performance.now();
+      if (now - lastCheck < livenessTimeoutMs) return;
+      lastCheck = now;
       if (checkers.size > 0) {
         for (const checker of checkers) checker();
         return;
       }
       // A connection no actor watches (`scope: "session"`) checks itself: failing, it closes.
-      if (checking) return;
-      checking = true;
-      client
-        .ping({ timeout: livenessTimeoutMs })
-        .catch(async (error: unknown) => {
-          log.warn({ err: error }, 'liveness check failed; closing the connection');
-          await live.close();
-        })
-        .finally(() => {
-          checking = false;
-        });
+      void client.ping({ timeout: livenessTimeoutMs }).catch(async (error: unknown) => {
+        log.warn({ err: error }, 'liveness check failed; closing the connection');
+        await live.close();
+      });
     },
     close: once(async () => {
       watch.stop();

@@ -66,11 +66,17 @@ export default {
     const rssOpen = service.rssMb();
 
     // Heap after GC every 2 s: it falls when the sweep closes the idle sessions. The sweep's
-    // period was set at start from the default timeout (a minute); only the timeout reloads.
+    // period was once set at start (a minute); it now follows the timeout, reloaded here.
     service.writeConfig(config(IDLE_MS));
     const samples = [];
     const reapBy = 120_000;
     const growth = heapOpen.value ? heapOpen.value.heapUsed - heapBefore : 0;
+    // The sweep follows the timeout: wait (bounded) until none is left, by the metric.
+    const emptied =
+      liveAfterOpen === null
+        ? null
+        : await until(async () => (await liveSessions(service)) === 0, { timeoutMs: 90_000, intervalMs: 500 });
+    const liveGoneAfterS = emptied ? round((performance.now() - openedAt) / 1_000) : null;
     const reaped = await until(
       async () => {
         const heap = (await service.heap()).heapUsed;
@@ -78,15 +84,10 @@ export default {
         // Reaped: most of what opening them added is gone again.
         return growth > 0 && heapBefore + growth - heap > growth * 0.7;
       },
-      { timeoutMs: reapBy, intervalMs: 2_000 },
+      // Once the metric says they are gone, the heap has little left to show.
+      { timeoutMs: emptied ? 10_000 : reapBy, intervalMs: 2_000 },
     );
     const reapedAfterS = reaped ? round((performance.now() - openedAt) / 1_000) : null;
-    // The sweep follows the timeout: wait (bounded) until none is left, by the metric.
-    const emptied = await until(async () => (await liveSessions(service)) === 0, {
-      timeoutMs: 60_000,
-      intervalMs: 500,
-    });
-    const liveGoneAfterS = emptied ? round((performance.now() - openedAt) / 1_000) : null;
     await sleep(500);
     // A few of the abandoned sessions, asked directly: 404 once reaped.
     const probes = await Promise.all(
@@ -143,7 +144,7 @@ async function liveSessions(service) {
     const text = await (await fetch(`${service.url}/metrics`, { headers: service.auth })).text();
     const match = /^boternity_sessions\{endpoint="\/mcp"\} (\d+)$/m.exec(text);
     if (match) return Number(match[1]);
-    return /^boternity_sessions/m.test(text) ? 0 : null;
+    return /^# TYPE boternity_sessions gauge$/m.test(text) ? 0 : null;
   } catch {
     return null;
   }
