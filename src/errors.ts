@@ -133,20 +133,6 @@ export class UpstreamTimeoutError extends HubError {
   }
 }
 
-/** A request too large for its server's `maxMessageBytes`: refused before it was sent (X8). */
-export class UpstreamMessageTooLargeError extends HubError {
-  constructor(
-    readonly server: string,
-    readonly bytes: number,
-    readonly limit: number,
-  ) {
-    super(
-      'payload_too_large',
-      `the request is ${bytes} bytes, over the ${limit} bytes server "${server}" takes (maxMessageBytes); it was not sent`,
-    );
-  }
-}
-
 /** A name or URI that the caller's view does not route (unknown, filtered, quarantined or down). */
 export class NotInViewError extends HubError {
   constructor(what: 'tool' | 'prompt' | 'resource', name: string) {
@@ -305,37 +291,5 @@ export class UnknownBotToolError extends BotError {
     readonly item: string,
   ) {
     super('not_found', 'not_found', `no bot ${kind} "${item}" here`);
-  }
-}
-
-/** An agent session over a cap (X8): the token's own (`per_token`) or the service's (`total`). */
-export class SessionLimitError extends HubError {
-  constructor(
-    readonly which: 'per_token' | 'total',
-    readonly limit: number,
-  ) {
-    super(
-      'session_limit',
-      which === 'per_token'
-        ? `too many sessions for this token (gateway.maxSessionsPerToken: ${limit}), and none of them idle to close; end some with DELETE`
-        : `too many agent sessions on this service (gateway.maxSessions: ${limit}); retry later`,
-    );
-  }
-}
-
-/** The service is stopping: no new sessions or requests, and those still running are ended. */
-export class ShuttingDownError extends HubError {
-  constructor() {
-    super('shutting_down', 'server shutting down');
-  }
-}
-
-/**
- * A request ended by something other than its upstream (X7 records the true reason): the
- * agent cancelled it, its token was revoked, or its session closed while it ran.
- */
-export class RequestEndedError extends HubError {
-  constructor(readonly reason: 'client cancelled' | 'token revoked' | 'session closed') {
-    super('request_ended', reason === 'client cancelled' ? 'cancelled by the client' : reason);
   }
 }

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { AnswerSampling, BotToolCaller } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig } from '../config/schema.js';
-import { RequestEndedError, ShuttingDownError, UnknownBotError } from '../errors.js';
+import { UnknownBotError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
 import { admitSession } from './admit-session.js';
@@ -38,7 +38,7 @@ import { createServersSettled } from './servers-settled.js';
 import type { SessionContext } from './session-context.js';
 import type { SessionRegistry } from './session-registry.js';
 import { createSessionUpstreams, type OpenSessionUpstream } from './session-upstreams.js';
-import { endRequests, requestsSettled } from './track-request.js';
+import { endRequests, RequestEndedError, requestsSettled, ShuttingDownError } from './track-request.js';
 import { createUpstreamPeer } from './upstream-peer.js';
 import { createViewCache } from './view-cache.js';
 

@@ -9,7 +9,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { BotToolsAccess } from '../bots/ports.js';
-import { RequestEndedError } from '../errors.js';
 import type { AgentChannel, AgentSession } from './agent-session.js';
 import { auditRow } from './audit-request.js';
 import type { CallPath } from './call-path.js';
@@ -18,7 +17,7 @@ import { effectiveServers, type ViewSpec } from './effective-servers.js';
 import { sanitizeUpstreamText } from './sanitize-requests.js';
 import { serverChannel } from './sdk-channel.js';
 import { serveSession } from './serve-session.js';
-import { endRequests } from './track-request.js';
+import { endRequests, RequestEndedError } from './track-request.js';
 
 /** Who opens a session, and for which view. */
 export type SessionOptions = {

@@ -21,7 +21,6 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ShuttingDownError } from '../errors.js';
 import type { AgentSession } from './agent-session.js';
 import { auditRow } from './audit-request.js';
 import type { CallPath } from './call-path.js';
@@ -34,7 +33,7 @@ import { contextOf, type ServerExtra } from './sdk-channel.js';
 import type { SessionContext } from './session-context.js';
 import { setLevel } from './set-level.js';
 import { subscribeResource, unsubscribeResource } from './subscribe-resource.js';
-import { trackRequest } from './track-request.js';
+import { ShuttingDownError, trackRequest } from './track-request.js';
 import { answerFailure, WireError } from './wire-error.js';
 
 /** Answer `session`'s requests on `server`, for the kinds of capability it declares. */
