@@ -6,6 +6,7 @@
  * @module
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { AnswerSampling, BotToolCaller } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
@@ -20,7 +21,9 @@ import type { BotSurface, CallPath } from './call-path.js';
 import { callTool } from './call-tool.js';
 import type { CallTracker } from './call-tracker.js';
 import type { ViewSpec } from './effective-servers.js';
+import { endpointIdentity } from './endpoint-identity.js';
 import { createGatewaySanitizer } from './gateway-sanitizer.js';
+import { createInputFlows } from './input-flows.js';
 import { createLossWatch } from './loss-watch.js';
 import { notifyBotChange } from './notify-bot-changes.js';
 import { notifyListChanges } from './notify-list-changes.js';
@@ -31,8 +34,10 @@ import {
   openAgentSession,
   type TransportSessionOptions,
 } from './open-agent-session.js';
+import { type ModernViewOptions, openModernView } from './open-modern-view.js';
 import { renewSubscriptions } from './renew-subscriptions.js';
 import type { SamplingBudget } from './sampling-budget.js';
+import { createModernServer } from './serve-modern.js';
 import { createServersSettled } from './servers-settled.js';
 import type { SessionContext } from './session-context.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -69,6 +74,13 @@ export type GatewayDeps = {
   answerSampling?: AnswerSampling;
 };
 
+/** The view of MCP 2026-07-28 requests of one endpoint, token and client (ADR 013). */
+export type ModernView = {
+  readonly session: AgentSession;
+  /** A v2 SDK server for one request of this view (the endpoint's identity as of now). */
+  server(): Server;
+};
+
 /** The gateway. */
 export type Gateway = {
   /** The bots' tool port: a bot's calls take its view's call path, audited under the bot (B4). */
@@ -80,6 +92,8 @@ export type Gateway = {
    * made with its contexts take the same path (view, pins, sanitizer, audit) as an agent's.
    */
   attachSession(options: InProcessSessionOptions): AgentSession;
+  /** Open the view session MCP 2026-07-28 requests of one endpoint, token and client share. Throws like `openSession`. */
+  openModernView(options: ModernViewOptions): Promise<ModernView>;
   /** The live session with this id. */
   session(id: string): AgentSession | undefined;
   sessions(): AgentSession[];
@@ -160,6 +174,12 @@ export function createGateway({
         notifyBotChange({ sessions, log: gatewayLog }, change);
       })
     : () => undefined;
+  const flows = createInputFlows({ timeoutMs: () => config().gateway.inputRequestTimeoutMs });
+  const assertBot = async (spec: ViewSpec) => {
+    // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
+    if (spec.kind === 'bot' && !Object.hasOwn(config().bots, spec.slug) && !(await botExists?.(spec.slug)))
+      throw new UnknownBotError(spec.slug);
+  };
   const stopNotifying = notifyListChanges({ bus, sessions, views, log: gatewayLog });
   const stopRenewing = renewSubscriptions({ hub, bus, sessions, log: gatewayLog });
   const closeAll = async (chosen: AgentSession[]) => {
@@ -170,11 +190,18 @@ export function createGateway({
   return {
     botToolCaller,
     async openSession(options) {
-      const { spec } = options;
-      // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
-      if (spec.kind === 'bot' && !Object.hasOwn(config().bots, spec.slug) && !(await botExists?.(spec.slug)))
-        throw new UnknownBotError(spec.slug);
+      await assertBot(options.spec);
       return openAgentSession({ path, now }, options);
+    },
+    async openModernView(options) {
+      await assertBot(options.spec);
+      const session = openModernView({ path, now }, options);
+      const cacheScope = options.spec.kind === 'server' ? 'public' : 'private';
+      return {
+        session,
+        server: () =>
+          createModernServer({ path, session, flows, identity: endpointIdentity(path, session.spec), cacheScope }),
+      };
     },
     attachSession: (options) => attachAgentSession({ path, now }, options),
     session: (id) => sessions.get(id),
@@ -184,6 +211,7 @@ export function createGateway({
     closeSessionsOf: (clientId) => closeAll(sessions.all().filter((s) => s.clientId === clientId)),
     closeIdle: (idleMs) => closeAll(sessions.all().filter((s) => s.idles && now() - s.lastActivity > idleMs)),
     async close() {
+      flows.close();
       stopBotChanges();
       stopNotifying();
       stopRenewing();
