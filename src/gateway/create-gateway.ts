@@ -92,6 +92,8 @@ export type Gateway = {
    * made with its contexts take the same path (view, pins, sanitizer, audit) as an agent's.
    */
   attachSession(options: InProcessSessionOptions): AgentSession;
+  /** Throws when `spec` names a bot or server that does not exist (as opening a session would). */
+  checkView(spec: ViewSpec): Promise<void>;
   /** Open the view session MCP 2026-07-28 requests of one endpoint, token and client share. Throws like `openSession`. */
   openModernView(options: ModernViewOptions): Promise<ModernView>;
   /** The live session with this id. */
@@ -193,6 +195,7 @@ export function createGateway({
       await assertBot(options.spec);
       return openAgentSession({ path, now }, options);
     },
+    checkView: assertBot,
     async openModernView(options) {
       await assertBot(options.spec);
       const session = openModernView({ path, now }, options);
