@@ -7,22 +7,13 @@
  * @module
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import { CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, type Server } from '@modelcontextprotocol/server';
+import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { CLIENT_INFO_META_KEY, type Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { SessionOptions } from '../gateway/open-agent-session.js';
+import { metaOf, opensModernEra } from './opens-modern-era.js';
 import { PrimedTransport, readFirstMessage } from './primed-transport.js';
-
-type Meta = Record<string, unknown> | undefined;
-const metaOf = (message: JSONRPCMessage): Meta =>
-  'method' in message ? (message.params as { _meta?: Meta } | undefined)?._meta : undefined;
-
-/** Whether a connection's first message opens the 2026-07-28 era. */
-export function opensModernEra(message: JSONRPCMessage): boolean {
-  if (!('method' in message)) return false;
-  return message.method === 'server/discover' || typeof metaOf(message)?.[PROTOCOL_VERSION_META_KEY] === 'string';
-}
 
 /** Serve `transport` (not started) in the era its client opens with; `onClose` when the connection ends. */
 export async function serveStdioEras(
