@@ -14,6 +14,8 @@ const config = {
     alpha: { command: node, args: [GATEWAY_SERVER], env: { TOOL_PREFIX: 'a_' }, ...quiet },
   },
   bots: { researcher: { removedServers: ['everything', 'beta'] } },
+  // Short enough for the expiry test to wait out, long enough for an auto-fulfilling client.
+  gateway: { inputRequestTimeoutMs: 2_000 },
 };
 
 describe('MCP 2026-07-28 beside 2025-11-25', () => {
@@ -157,6 +159,66 @@ describe('MCP 2026-07-28 beside 2025-11-25', () => {
     expect(heard.bot).toBe(0);
     await listenAll.close();
     await listenBot.close();
+  });
+
+  it('expires an input request nobody answers: the upstream gets a clear error, the state is refused after', async () => {
+    const call = (params: Record<string, unknown>) =>
+      fetch(url('/mcp'), {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${TEST_TOKEN}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': 'alpha__a_ask',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tools/call',
+          params: {
+            name: 'alpha__a_ask',
+            arguments: { prompt: 'anyone?' },
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': MODERN,
+              'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+            },
+          },
+        }),
+      });
+    const asked = await call({});
+    expect(asked.status).toBe(200);
+    const { result } = (await asked.json()) as {
+      result: { resultType: string; requestState: string; inputRequests: Record<string, { method: string }> };
+    };
+    expect(result.resultType).toBe('input_required');
+    expect(Object.values(result.inputRequests).map((r) => r.method)).toEqual(['sampling/createMessage']);
+    const expired = await waitFor(
+      async () => {
+        const { body } = await svc.api<{ entries: Array<{ success: boolean; error: string | null }> }>(
+          '/api/audit?event=sampling_request&server=alpha',
+        );
+        return body.entries.find((e) => !e.success && /did not answer/.test(e.error ?? '')) ?? null;
+      },
+      { what: 'the expired sampling request in the audit' },
+    );
+    expect(expired.error).toBe('the agent did not answer sampling/createMessage within 2 s (an input_required round)');
+    const retried = await call({
+      requestState: result.requestState,
+      inputResponses: {
+        [Object.keys(result.inputRequests)[0] as string]: {
+          role: 'assistant',
+          model: 'late',
+          content: { type: 'text', text: 'too late' },
+        },
+      },
+    });
+    expect(await retried.json()).toMatchObject({
+      id: 9,
+      error: { code: -32602, message: 'Invalid or expired requestState' },
+    });
   });
 
   it("refuses a missing Mcp-Method header, a header that disagrees with the body, and no client capabilities with the spec's errors", async () => {
