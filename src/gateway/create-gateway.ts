@@ -24,6 +24,7 @@ import type { ViewSpec } from './effective-servers.js';
 import { endpointIdentity } from './endpoint-identity.js';
 import { createGatewaySanitizer } from './gateway-sanitizer.js';
 import { createInputFlows } from './input-flows.js';
+import { listenResources } from './listen-resources.js';
 import { createLossWatch } from './loss-watch.js';
 import { notifyBotChange } from './notify-bot-changes.js';
 import { notifyListChanges } from './notify-list-changes.js';
@@ -79,6 +80,8 @@ export type ModernView = {
   readonly session: AgentSession;
   /** A v2 SDK server for one request of this view (the endpoint's identity as of now). */
   server(): Server;
+  /** Hold the resources a `subscriptions/listen` stream asks about; resolves with their release. */
+  listenResources(uris: readonly string[]): Promise<() => Promise<void>>;
 };
 
 /** The gateway. */
@@ -200,8 +203,10 @@ export function createGateway({
       await assertBot(options.spec);
       const session = openModernView({ path, now }, options);
       const cacheScope = options.spec.kind === 'server' ? 'public' : 'private';
+      const streams = new Map<string, number>();
       return {
         session,
+        listenResources: (uris) => listenResources(path, session, streams, uris),
         server: () =>
           createModernServer({ path, session, flows, identity: endpointIdentity(path, session.spec), cacheScope }),
       };

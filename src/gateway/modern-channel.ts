@@ -94,3 +94,13 @@ export function modernContext(
       : null,
   };
 }
+
+/** What a request that asks the agent nothing runs with (lists, subscriptions): no flow, no notifications. */
+export function quietContext(session: AgentSession, signal: AbortSignal): SessionContext {
+  return modernContext(
+    session,
+    { capabilities: undefined, logLevel: null, progress: false },
+    { ask: () => Promise.reject(new Error('this request asks the agent nothing')), notify: () => Promise.resolve() },
+    signal,
+  );
+}

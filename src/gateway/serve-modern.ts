@@ -24,7 +24,7 @@ import type { EndpointIdentity } from './endpoint-identity.js';
 import { getPrompt } from './get-prompt.js';
 import type { InputFlows, RoundSink } from './input-flows.js';
 import { listItems } from './list-items.js';
-import { modernContext } from './modern-channel.js';
+import { modernContext, quietContext } from './modern-channel.js';
 import { readResource } from './read-resource.js';
 import type { SessionContext } from './session-context.js';
 
@@ -123,7 +123,8 @@ export function createModernServer(target: ModernTarget): Server {
     if (!wanted) continue;
     server.setRequestHandler(
       method as 'tools/list',
-      async (_request, ctx) => ({ [kind]: await listItems(path, listContext(session, ctx), kind) }) as never,
+      async (_request, ctx) =>
+        ({ [kind]: await listItems(path, quietContext(session, ctx.mcpReq.signal), kind) }) as never,
     );
   }
   if (capabilities.tools) {
@@ -154,14 +155,4 @@ export function createModernServer(target: ModernTarget): Server {
     );
   }
   return server;
-}
-
-/** A list asks nothing of the agent: its context has no flow. */
-function listContext(session: AgentSession, ctx: ServerContext): SessionContext {
-  return modernContext(
-    session,
-    { capabilities: undefined, logLevel: null, progress: false },
-    { ask: () => Promise.reject(new Error('a list asks the agent nothing')), notify: () => Promise.resolve() },
-    ctx.mcpReq.signal,
-  );
 }

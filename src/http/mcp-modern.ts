@@ -54,6 +54,13 @@ function clientInfoOf(body: unknown): { name: string; version: string } | null {
   return typeof info?.name === 'string' ? { name: info.name, version: String(info.version ?? '') } : null;
 }
 
+/** The resource URIs a `subscriptions/listen` request asks to hear of. */
+function resourcesOf(body: unknown): string[] {
+  const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications
+    ?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string').slice(0, 100) : [];
+}
+
 /** Create the modern side; `maxBodyBytes` as the endpoint reads bodies. */
 export function createModernEndpoint({
   gateway,
@@ -122,11 +129,13 @@ export function createModernEndpoint({
       if (listen) entry.listens += 1;
       const hangUp = new AbortController();
       res.once('close', () => hangUp.abort());
+      const release = listen ? await entry.view.listenResources(resourcesOf(body)) : null;
       try {
         const response = await entry.handler.fetch(toRequest(req, hangUp.signal), { parsedBody: body });
         await writeResponse(res, response);
       } finally {
         if (listen) entry.listens -= 1;
+        void release?.();
       }
     },
     async close() {

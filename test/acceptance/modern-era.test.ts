@@ -161,6 +161,22 @@ describe('MCP 2026-07-28 beside 2025-11-25', () => {
     await listenBot.close();
   });
 
+  it('gets resources/updated on a listen stream for the resources it names', async () => {
+    const client = await modern('/mcp/servers/everything');
+    const [resource] = (await client.listResources()).resources;
+    const uri = resource?.uri as string;
+    const updates: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params.uri);
+    });
+    const listening = await client.listen({ resourceSubscriptions: [uri] });
+    expect(listening.honoredFilter).toEqual({ resourceSubscriptions: [uri] });
+    await client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await waitFor(() => updates.includes(uri), { what: 'resources/updated on the listen stream' });
+    await client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await listening.close();
+  });
+
   it('expires an input request nobody answers: the upstream gets a clear error, the state is refused after', async () => {
     const call = (params: Record<string, unknown>) =>
       fetch(url('/mcp'), {
