@@ -7,10 +7,11 @@
 // calls/s; the server process's CPU per call is read from /proc. Writes
 // bench/results/modern-era-<timestamp>.json.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { cpuTicks, percentile } from './lib/measure.mjs';
 import { spawnServe } from './lib/spawn-serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,11 +20,6 @@ const WARMUP = Number(process.env.WARMUP ?? 200);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
 const TOKEN = 'bench-token';
 
-const cpuTicks = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-};
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 // The v2 client adds an abort listener per request to one long-lived signal (client side,
 // not the service): count Node's warnings about it per row instead of printing thousands.
 let clientListenerWarnings = 0;

@@ -5,18 +5,7 @@
  * the `_meta` log level.
  * @module
  */
-import type {
-  ClientCapabilities,
-  CreateMessageRequest,
-  CreateMessageResult,
-  CreateMessageResultWithTools,
-  ElicitRequest,
-  ElicitResult,
-  ListRootsRequest,
-  ListRootsResult,
-  LoggingLevel,
-  ServerNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, LoggingLevel, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentChannel, AgentRequestOptions, AgentSession } from './agent-session.js';
 import type { InputAsker } from './input-flows.js';
 import type { SessionContext } from './session-context.js';
@@ -31,6 +20,9 @@ const SEVERITY: Record<LoggingLevel, number> = {
   alert: 6,
   emergency: 7,
 };
+
+type Asked<K extends 'createMessage' | 'elicit' | 'listRoots'> = ReturnType<AgentChannel[K]>;
+type ParamsOf<K extends 'createMessage' | 'elicit' | 'listRoots'> = Parameters<AgentChannel[K]>[0];
 
 /** What a modern request declared in its `_meta`. */
 export type ModernMeta = {
@@ -52,20 +44,18 @@ class ModernChannel implements AgentChannel {
     return this.meta.capabilities;
   }
 
-  createMessage(params: CreateMessageRequest['params'], { signal }: AgentRequestOptions) {
-    return this.asker.ask({ method: 'sampling/createMessage', params }, signal) as Promise<
-      CreateMessageResult | CreateMessageResultWithTools
-    >;
+  createMessage(params: ParamsOf<'createMessage'>, { signal }: AgentRequestOptions) {
+    return this.asker.ask({ method: 'sampling/createMessage', params }, signal) as Asked<'createMessage'>;
   }
 
-  elicit(params: ElicitRequest['params'], { signal }: AgentRequestOptions) {
+  elicit(params: ParamsOf<'elicit'>, { signal }: AgentRequestOptions) {
     // The 2026-07-28 URL mode has no elicitationId: the requestState correlates.
-    const { elicitationId: _, ...wire } = params as ElicitRequest['params'] & { elicitationId?: string };
-    return this.asker.ask({ method: 'elicitation/create', params: wire }, signal) as Promise<ElicitResult>;
+    const { elicitationId: _, ...wire } = params as ParamsOf<'elicit'> & { elicitationId?: string };
+    return this.asker.ask({ method: 'elicitation/create', params: wire }, signal) as Asked<'elicit'>;
   }
 
-  listRoots(_params: ListRootsRequest['params'], { signal }: AgentRequestOptions) {
-    return this.asker.ask({ method: 'roots/list', params: {} }, signal) as Promise<ListRootsResult>;
+  listRoots(_params: ParamsOf<'listRoots'>, { signal }: AgentRequestOptions) {
+    return this.asker.ask({ method: 'roots/list', params: {} }, signal) as Asked<'listRoots'>;
   }
 
   notify(notification: ServerNotification) {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING_BIN } from '../support/everything.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
-import { connectV2Client, MODERN } from '../support/modern-client.js';
-import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
+import { connectV2Client, envelope, MODERN, postModern } from '../support/modern-client.js';
+import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
 const node = process.execPath;
@@ -179,17 +179,9 @@ describe('MCP 2026-07-28 beside 2025-11-25', () => {
 
   it('expires an input request nobody answers: the upstream gets a clear error, the state is refused after', async () => {
     const call = (params: Record<string, unknown>) =>
-      fetch(url('/mcp'), {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${TEST_TOKEN}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': MODERN,
-          'mcp-method': 'tools/call',
-          'mcp-name': 'alpha__a_ask',
-        },
-        body: JSON.stringify({
+      postModern(
+        url('/mcp'),
+        {
           jsonrpc: '2.0',
           id: 9,
           method: 'tools/call',
@@ -197,13 +189,11 @@ describe('MCP 2026-07-28 beside 2025-11-25', () => {
             name: 'alpha__a_ask',
             arguments: { prompt: 'anyone?' },
             ...params,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': MODERN,
-              'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
-            },
+            _meta: envelope({ sampling: {} }),
           },
-        }),
-      });
+        },
+        { headers: { 'mcp-method': 'tools/call', 'mcp-name': 'alpha__a_ask' } },
+      );
     const asked = await call({});
     expect(asked.status).toBe(200);
     const { result } = (await asked.json()) as {
@@ -239,25 +229,12 @@ describe('MCP 2026-07-28 beside 2025-11-25', () => {
 
   it("refuses a missing Mcp-Method header, a header that disagrees with the body, and no client capabilities with the spec's errors", async () => {
     const post = (headers: Record<string, string>, meta: Record<string, unknown>) =>
-      fetch(url('/mcp'), {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${TEST_TOKEN}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': MODERN,
-          ...headers,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: meta } }),
-      });
-    const envelope = {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
-    const noHeader = await post({}, envelope);
+      postModern(url('/mcp'), { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: meta } }, { headers });
+    const whole = envelope();
+    const noHeader = await post({}, whole);
     expect(noHeader.status).toBe(400);
     expect(await noHeader.json()).toMatchObject({ id: 7, error: { code: expect.any(Number) } });
-    const mismatch = await post({ 'mcp-method': 'prompts/list' }, envelope);
+    const mismatch = await post({ 'mcp-method': 'prompts/list' }, whole);
     expect(mismatch.status).toBe(400);
     expect(await mismatch.json()).toMatchObject({ id: 7, error: { code: -32020 } });
     const noCapabilities = await post(
@@ -267,7 +244,7 @@ describe('MCP 2026-07-28 beside 2025-11-25', () => {
     expect(noCapabilities.status).toBe(400);
     expect(await noCapabilities.json()).toMatchObject({ id: 7, error: { code: -32602 } });
     // Nothing was lost: the same request, whole, is answered.
-    const whole = await post({ 'mcp-method': 'tools/list' }, envelope);
-    expect(whole.status).toBe(200);
+    const answered = await post({ 'mcp-method': 'tools/list' }, whole);
+    expect(answered.status).toBe(200);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
-import { connectV2Client, MODERN } from '../support/modern-client.js';
+import { connectV2Client, envelope, postModern } from '../support/modern-client.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 describe('rate limits on the modern era', () => {
@@ -34,27 +34,11 @@ describe('rate limits on the modern era', () => {
     await expect(client.callTool({ name: 'alpha__echo', arguments: { text: '3' } })).rejects.toThrow(
       /429|rate limit exceeded/,
     );
-    const raw = await fetch(`${svc.service.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${made.body.token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'tools/list',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 3,
-        method: 'tools/list',
-        params: {
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': MODERN,
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-    });
+    const raw = await postModern(
+      `${svc.service.url}/mcp`,
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: envelope() } },
+      { token: made.body.token, headers: { 'mcp-method': 'tools/list' } },
+    );
     expect(raw.status).toBe(429);
     expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await raw.json()).toMatchObject({ id: 3, error: { code: -32000, data: { scope: 'client' } } });

@@ -28,3 +28,28 @@ export async function connectV2Client(
   );
   return client;
 }
+
+/** The `_meta` envelope of a 2026-07-28 request that declares `capabilities`. */
+export const envelope = (capabilities: Record<string, unknown> = {}) => ({
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': capabilities,
+});
+
+/** POST one hand-made 2026-07-28 JSON-RPC message to `url` (for the errors an SDK client never provokes). */
+export function postModern(
+  url: string,
+  body: unknown,
+  { token = TEST_TOKEN, headers = {} }: { token?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
