@@ -43,8 +43,18 @@ export async function bridgeStdio({ endpoint, token, say }: BridgeOptions): Prom
   });
   const stdio = new StdioServerTransport();
   // The client's first message picks the era: a modern client is bridged request by request.
-  const { first, read } = await readFirstMessage(stdio);
-  if (first === null) return 0;
+  // A client that leaves (or a SIGTERM) before its first message ends the bridge, exit 0.
+  const leaving = new Promise<{ first: null; read: JSONRPCMessage[] }>((resolve) => {
+    const leave = () => resolve({ first: null, read: [] });
+    process.stdin.once('end', leave);
+    process.once('SIGTERM', leave);
+    process.once('SIGINT', leave);
+  });
+  const { first, read } = await Promise.race([readFirstMessage(stdio), leaving]);
+  if (first === null) {
+    await stdio.close();
+    return 0;
+  }
   const client = new PrimedTransport(stdio, read);
   if (opensModernEra(first)) {
     const { bridgeModern } = await import('./bridge-modern.js');

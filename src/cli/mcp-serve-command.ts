@@ -90,8 +90,8 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
   try {
     // A server or bot that does not exist is an error here, as it is a 404 over HTTP.
     effectiveServers(service.config(), spec);
-    // The client's first message picks the protocol era (ADR 013).
-    await serveStdioEras(service.gateway, transport, {
+    // The client's first message picks the protocol era (ADR 013); a SIGTERM before it ends the wait.
+    const serving = serveStdioEras(service.gateway, transport, {
       spec,
       // The operator's own stdio session: the bot tools as the admin token has them (G8).
       botAccess:
@@ -103,6 +103,9 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
       onClose: () => end('session closed'),
       onerror: (error) => log.debug({ err: error }, 'stdio request refused'),
     });
+    // A refusal after the end is of no interest: the service is stopping anyway.
+    serving.catch(() => undefined);
+    await Promise.race([serving, ended]);
     await service.stop(await ended);
   } catch (error) {
     await service.stop('failed');

@@ -2,6 +2,7 @@
  * `bnity mcp serve --stdio`: the aggregated view for a client that launches boternity
  * itself (Claude Desktop style). stdout carries only MCP; logs go to stderr.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,6 +114,24 @@ describe('bnity mcp serve --stdio', () => {
       await waitFor(() => !isAlive(pid), { what: 'bnity to exit after stdin closed' });
     },
   );
+
+  it('stops on SIGTERM before the client has said anything (exit 0)', async () => {
+    home = await mkdtemp(join(tmpdir(), 'bnity-stdio-'));
+    const config = join(home, 'boternity.json');
+    await writeFile(config, JSON.stringify({ mcpServers: {} }));
+    const child = spawn(process.execPath, [BNITY, 'mcp', 'serve', '--stdio', '--config', config, '--home', home], {
+      env: { ...process.env, BOTERNITY_LOG_LEVEL: 'info' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await waitFor(() => /boternity started/.test(stderr), { what: 'the standalone service to start' });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
 
   it('refuses a bot that does not exist (exit 1, one line)', async () => {
     home = await mkdtemp(join(tmpdir(), 'bnity-stdio-'));
