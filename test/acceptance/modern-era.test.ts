@@ -13,10 +13,26 @@ const config = {
     everything: { command: node, args: [EVERYTHING_BIN, 'stdio'], ...quiet },
     alpha: { command: node, args: [GATEWAY_SERVER], env: { TOOL_PREFIX: 'a_' }, ...quiet },
   },
-  bots: { researcher: { removedServers: ['everything', 'beta'] } },
+  bots: { researcher: { removedServers: ['alpha', 'beta'] } },
   // Short enough for the expiry test to wait out, long enough for an auto-fulfilling client.
   gateway: { inputRequestTimeoutMs: 2_000 },
 };
+
+/** List and call tools, read a resource, get a prompt and complete an argument of server-everything. */
+async function exercise(client: Client, prefix: string) {
+  const echoed = await client.callTool({ name: `${prefix}echo`, arguments: { message: 'modern hello' } });
+  expect(JSON.stringify(echoed.content)).toContain('modern hello');
+  const [first] = (await client.listResources()).resources;
+  expect((await client.readResource({ uri: first?.uri as string })).contents.length).toBeGreaterThan(0);
+  expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain(`${prefix}simple-prompt`);
+  const prompt = await client.getPrompt({ name: `${prefix}simple-prompt`, arguments: {} });
+  expect(prompt.messages.length).toBeGreaterThan(0);
+  const completion = await client.complete({
+    ref: { type: 'ref/prompt', name: `${prefix}completable-prompt` },
+    argument: { name: 'department', value: 'S' },
+  });
+  expect(completion.completion.values).toEqual(['Sales', 'Support']);
+}
 
 describe('MCP 2026-07-28 beside 2025-11-25', () => {
   let svc: TestService;
@@ -45,22 +61,16 @@ describe('MCP 2026-07-28 beside 2025-11-25', () => {
     const names = tools.tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['everything__echo', 'alpha__a_echo']));
     expect(tools).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
-    const echoed = await client.callTool({ name: 'everything__echo', arguments: { message: 'modern hello' } });
-    expect(JSON.stringify(echoed.content)).toContain('modern hello');
-    const resources = (await client.listResources()).resources;
-    const first = resources[0];
-    expect(first).toBeDefined();
-    const read = await client.readResource({ uri: first?.uri as string });
-    expect(read.contents.length).toBeGreaterThan(0);
-    const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
-    expect(prompts).toContain('everything__simple-prompt');
-    const prompt = await client.getPrompt({ name: 'everything__simple-prompt', arguments: {} });
-    expect(prompt.messages.length).toBeGreaterThan(0);
-    const completion = await client.complete({
-      ref: { type: 'ref/prompt', name: 'everything__completable-prompt' },
-      argument: { name: 'department', value: 'S' },
-    });
-    expect(completion.completion.values).toEqual(['Sales', 'Support']);
+    await exercise(client, 'everything__');
+  });
+
+  it.each([
+    ['/mcp/servers/everything', ''],
+    ['/mcp/bots/researcher', 'everything__'],
+  ])('serves a pinned modern client on %s: tools, resources, prompts, completions', async (path, prefix) => {
+    const client = await modern(path);
+    expect(client.getProtocolEra()).toBe('modern');
+    await exercise(client, prefix);
   });
 
   it("answers /mcp/servers/{name} with the upstream's own identity and the same results as a 2025 client", async () => {
@@ -123,13 +133,13 @@ describe('MCP 2026-07-28 beside 2025-11-25', () => {
     expect(made.status).toBe(201);
     const client = await modern('/mcp', { token: made.body.token });
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toContain('alpha__a_echo');
-    expect(names.some((n) => n.startsWith('everything__'))).toBe(false);
-    await expect(client.callTool({ name: 'everything__echo', arguments: { message: 'no' } })).rejects.toThrow(
+    expect(names).toContain('everything__echo');
+    expect(names.some((n) => n.startsWith('alpha__'))).toBe(false);
+    await expect(client.callTool({ name: 'alpha__a_echo', arguments: { text: 'no' } })).rejects.toThrow(
       /not available in this view/,
     );
     const onBot = await modern('/mcp/bots/researcher', { token: made.body.token });
-    expect((await onBot.listTools()).tools.map((t) => t.name)).toContain('alpha__a_echo');
+    expect((await onBot.listTools()).tools.map((t) => t.name)).toContain('everything__echo');
     expect((await svc.api(`/api/tokens/${made.body.id}`, { method: 'DELETE' })).status).toBe(204);
     await expect(client.listTools()).rejects.toThrow(/401|invalid|token/i);
   });
