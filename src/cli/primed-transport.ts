@@ -14,13 +14,20 @@ export class PrimedTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private started = false;
 
+  /** Sees every message from the client before its owner does (read-only). */
+  observe: ((message: JSONRPCMessage) => void) | null = null;
+
   constructor(
     private readonly inner: Transport,
     private readonly read: JSONRPCMessage[],
   ) {
     inner.onmessage = (message) => {
-      if (this.started) this.onmessage?.(message);
-      else this.read.push(message);
+      if (!this.started) {
+        this.read.push(message);
+        return;
+      }
+      this.observe?.(message);
+      this.onmessage?.(message);
     };
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
@@ -31,7 +38,10 @@ export class PrimedTransport implements Transport {
     this.started = true;
     // After the owner's start() returns: it may still be wiring itself up.
     queueMicrotask(() => {
-      for (const message of this.read.splice(0)) this.onmessage?.(message);
+      for (const message of this.read.splice(0)) {
+        this.observe?.(message);
+        this.onmessage?.(message);
+      }
     });
   }
 

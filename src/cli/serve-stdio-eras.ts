@@ -7,10 +7,10 @@
  * @module
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { CLIENT_INFO_META_KEY, type Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Gateway } from '../gateway/create-gateway.js';
+import type { Gateway, ModernView } from '../gateway/create-gateway.js';
 import type { SessionOptions } from '../gateway/open-agent-session.js';
 import { metaOf, opensModernEra } from './opens-modern-era.js';
 import { PrimedTransport, readFirstMessage } from './primed-transport.js';
@@ -42,6 +42,7 @@ export async function serveStdioEras(
     listening: () => true,
     onClose: () => undefined,
   });
+  primed.observe = holdListenedResources(view);
   const handle = serveStdio(
     () => {
       server = view.server();
@@ -51,9 +52,40 @@ export async function serveStdioEras(
   );
   const closed = primed.onclose;
   primed.onclose = () => {
+    primed.observe?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: ALL } });
     closed?.();
     void handle.close();
     void view.session.close();
     options.onClose();
+  };
+}
+
+/** Stands for every listen stream in the cancellation the bridge makes up when the client leaves. */
+const ALL = '*';
+
+/**
+ * The SDK's stdio listen router keeps the streams: boternity watches them go by to hold the
+ * resources each names on the view session (so upstream updates reach it) until it is
+ * cancelled or the connection ends.
+ */
+function holdListenedResources(view: Pick<ModernView, 'listenResources'>): (message: JSONRPCMessage) => void {
+  const held = new Map<unknown, Promise<() => Promise<void>>>();
+  const release = (id: unknown) => {
+    void held.get(id)?.then((done) => done());
+    held.delete(id);
+  };
+  return (message) => {
+    if (!('method' in message)) return;
+    if (message.method === 'subscriptions/listen' && 'id' in message) {
+      const uris = (message.params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)
+        ?.notifications?.resourceSubscriptions;
+      const named = Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string').slice(0, 100) : [];
+      if (named.length > 0) held.set(message.id, view.listenResources(named));
+      return;
+    }
+    if (message.method !== 'notifications/cancelled') return;
+    const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+    if (id === ALL) for (const each of [...held.keys()]) release(each);
+    else release(id);
   };
 }

@@ -86,7 +86,10 @@ export function registerSession(
       input: { label: options.label, spec, ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}) },
     }),
   );
-  path.log.info({ session: session.id, label: options.label }, 'agent session started');
+  path.log.info(
+    { session: session.id, label: options.label, ...(options.clientInfo ? { client: options.clientInfo } : {}) },
+    'agent session started',
+  );
   return session;
 }
 

@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING_BIN } from '../support/everything.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';

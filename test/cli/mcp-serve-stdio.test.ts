@@ -110,6 +110,15 @@ describe('bnity mcp serve --stdio', () => {
         argument: { name: 'department', value: 'S' },
       });
       expect(completion.completion.values).toEqual(['Sales', 'Support']);
+      // A listen stream naming a resource hears of its updates (boternity subscribes upstream).
+      const updates: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', (n) => {
+        updates.push(n.params.uri);
+      });
+      const listening = await client.listen({ resourceSubscriptions: [first?.uri as string] });
+      await client.callTool({ name: 'ev__toggle-subscriber-updates', arguments: {} });
+      await waitFor(() => updates.includes(first?.uri as string), { what: `resources/updated over ${era} stdio` });
+      await listening.close();
       await client.close();
       await waitFor(() => !isAlive(pid), { what: 'bnity to exit after stdin closed' });
     },
