@@ -105,7 +105,11 @@ async function withInput<T>(
   return inputRequired({ inputRequests: answer.requests as never, requestState: answer.state }) as T;
 }
 
-/** A v2 server answering one modern request of `target`'s view. */
+/**
+ * A v2 server answering one modern request of `target`'s view. The call path speaks the v1
+ * SDK's types and the handlers the v2 SDK's: both describe the same JSON, so the results
+ * and params cross between the two type families with casts (`as never`), nowhere else.
+ */
 export function createModernServer(target: ModernTarget): Server {
   const { path, session, identity, cacheScope } = target;
   const { capabilities } = identity;
