@@ -45,10 +45,8 @@ export type McpEndpointDeps = {
   log: Logger;
 };
 
-/** A `node:http` handler for every path under `/mcp`; `close` ends the modern era's listen streams. */
-export type McpEndpoint = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & {
-  close(): Promise<void>;
-};
+/** A `node:http` handler for every path under `/mcp`. */
+export type McpEndpoint = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** Whether a request URL is for the MCP endpoints (anything under `/mcp`). */
 export const isMcpUrl = (url: string): boolean =>
@@ -144,7 +142,7 @@ export function createMcpEndpoint({ gateway, config, verify, limiter, port, log 
     if (!transport.sessionId) await session.close();
   };
 
-  const endpoint = async function mcpEndpoint(req: IncomingMessage, res: ServerResponse) {
+  return async function mcpEndpoint(req, res) {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const path = (query < 0 ? url : url.slice(0, query)).replace(/\/+$/, '');
@@ -161,7 +159,6 @@ export function createMcpEndpoint({ gateway, config, verify, limiter, port, log 
       else writeJson(res, 500, { error: { code: 'internal', message: 'internal error' } });
     }
   };
-  return Object.assign(endpoint, { close: () => modern.close() });
 }
 
 /** A header's single value. */

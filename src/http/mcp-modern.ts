@@ -23,12 +23,13 @@ import type { SessionOptions } from '../gateway/open-agent-session.js';
 /** Who asks, on which endpoint and view: what the endpoint worked out before classifying. */
 export type ModernCaller = SessionOptions & { readonly path: string; readonly owner: string };
 
-/** The modern side of the endpoints. */
+/**
+ * The modern side of the endpoints. Its handlers end (with their listen streams) when their
+ * view sessions do: idle, revoked, or the gateway closing.
+ */
 export type ModernEndpoint = {
   /** Answer one modern request whose JSON body was read already. */
   serve(req: IncomingMessage, res: ServerResponse, caller: ModernCaller, body: unknown): Promise<void>;
-  /** End every view's listen streams. */
-  close(): Promise<void>;
 };
 
 type Entry = { readonly view: ModernView; readonly handler: McpHttpHandler; listens: number };
@@ -137,11 +138,6 @@ export function createModernEndpoint({
         if (listen) entry.listens -= 1;
         void release?.();
       }
-    },
-    async close() {
-      const entries = await Promise.allSettled([...views.values()]);
-      views.clear();
-      await Promise.allSettled(entries.map((e) => (e.status === 'fulfilled' ? e.value.handler.close() : null)));
     },
   };
 }
