@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { BotToolsAccess } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
@@ -23,6 +24,7 @@ import { ShuttingDownError } from '../gateway/track-request.js';
 import type { Caller, VerifyToken } from '../guard/caller.js';
 import { createOriginCheck } from '../guard/origin-policy.js';
 import { errorReply } from './http-errors.js';
+import { createModernEndpoint } from './mcp-modern.js';
 import { McpHttpTransport } from './mcp-transport.js';
 import { type RateLimiter, requestIdOf, tooManyRpcBody } from './rate-limit.js';
 import { readJsonBody } from './read-json-body.js';
@@ -82,6 +84,7 @@ export function createMcpEndpoint({
   const checkOrigin = createOriginCheck();
   // Sessions of one view list the same arrays: serialize them once for all.
   const serialize = createMessageSerializer();
+  const modern = createModernEndpoint({ gateway, maxBodyBytes, log });
 
   const serve = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (port) {
@@ -114,7 +117,27 @@ export function createMcpEndpoint({
     if (req.method !== 'POST') return writeRefusal(res, NO_SESSION);
     const body = await readJsonBody(req, maxBodyBytes());
     if (!body.ok && body.reason === 'too_large') return writeRefusal(res, tooLarge(maxBodyBytes()));
-    if (!body.ok || !isInitializeRequest(body.value)) return writeRefusal(res, NO_SESSION);
+    if (!body.ok) return writeRefusal(res, NO_SESSION);
+    const owner = ownerOf(caller);
+    const clientId = caller.kind === 'admin' ? 'admin' : caller.tokenId;
+    if (!isInitializeRequest(body.value)) {
+      // No session and no handshake: MCP 2026-07-28 (ADR 013), or a 2025 request without its session.
+      const era = classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: header(req, 'mcp-protocol-version'),
+        mcpMethodHeader: header(req, 'mcp-method'),
+        mcpNameHeader: header(req, 'mcp-name'),
+        body: body.value,
+      });
+      if (era.kind === 'legacy') return writeRefusal(res, NO_SESSION);
+      if (era.kind === 'reject') {
+        const refusal = { status: era.httpStatus, code: era.code, message: era.message };
+        return writeRefusal(res, refusal, { id: requestIdOf(body.value), data: era.data });
+      }
+      const spec = specOf(route, caller);
+      const who = { spec, botAccess: botAccessOf(route, spec, caller), label: path, owner, clientId, path };
+      return modern.serve(req, res, who, body.value);
+    }
     const id = randomUUID();
     const { maxBufferBytesPerSession } = config().gateway;
     const eventLog = createSseEventLog({ maxBytes: maxBufferBytesPerSession, ...(buffers ? { pool: buffers } : {}) });
@@ -125,24 +148,9 @@ export function createMcpEndpoint({
       eventLog,
     });
     const spec = specOf(route, caller);
-    // The bot tools and skills: every bot's on /mcp (a bot token: its own), the bot's on its endpoint.
-    const botAccess: BotToolsAccess | null =
-      route.kind === 'server'
-        ? null
-        : route.kind === 'bot' && spec.kind === 'bot'
-          ? { caller, bot: spec.slug }
-          : { caller };
     // An endpoint for a server or bot that does not exist is refused here (404); over a cap, or stopping: refused.
     const session = await gateway
-      .openSession({
-        id,
-        transport,
-        spec,
-        botAccess,
-        label: path,
-        owner: ownerOf(caller),
-        clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,
-      })
+      .openSession({ id, transport, spec, botAccess: botAccessOf(route, spec, caller), label: path, owner, clientId })
       .catch((error: unknown) => {
         eventLog.dispose();
         if (error instanceof SessionLimitError || error instanceof ShuttingDownError) return error;
@@ -182,6 +190,18 @@ export function createMcpEndpoint({
       else writeJson(res, 500, { error: { code: 'internal', message: 'internal error' } });
     }
   };
+}
+
+/** A header's single value. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The bot tools and skills: every bot's on /mcp (a bot token: its own), the bot's on its endpoint. */
+function botAccessOf(route: Route, spec: ViewSpec, caller: Caller): BotToolsAccess | null {
+  if (route.kind === 'server') return null;
+  return route.kind === 'bot' && spec.kind === 'bot' ? { caller, bot: spec.slug } : { caller };
 }
 
 /** The endpoint a path names, or null. */
