@@ -43,5 +43,8 @@ export type CallPath = {
    * The last listing made from each view listing with bot items added: the same array while
    * neither part changed, so the audit hashes it and the transport serializes it once.
    */
-  readonly listings: WeakMap<readonly unknown[], { readonly key: string; readonly items: unknown[] }>;
+  readonly listings: WeakMap<
+    readonly unknown[],
+    { readonly bot: readonly unknown[]; readonly key: string; readonly items: unknown[] }
+  >;
 };
