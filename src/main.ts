@@ -138,7 +138,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // The config in force: every part reads it through `currentConfig`; `hub.applyConfig` replaces it.
     let inForce = config;
     const currentConfig = (): AppConfig => inForce;
-    // One Ajv for every upstream client's output-schema checks (not one per client).
+    // One Ajv for every upstream client's output-schema checks and every agent session.
     const schemaValidator = new AjvJsonSchemaValidator();
     const upstreamOptions = () => ({
       log,
@@ -212,6 +212,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       bots: (caller) => createBotSurface({ ...botBase, tools: caller }),
       botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
       answerSampling: sampling.answer,
+      schemaValidator,
     });
     undo.push(() => gateway.close());
     const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };
@@ -265,7 +266,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       onError: applier.reject,
     });
     undo.push(() => watcher.close());
-
     // After start-up and every later burst, the memory goes back once things are quiet.
     undo.push(trimHeapWhenIdle());
 

@@ -4,6 +4,7 @@
  * sanitizer, audit and the session registry.
  * @module
  */
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Logger } from 'pino';
 import type { BotPrompts, BotTools } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
@@ -47,4 +48,6 @@ export type CallPath = {
     readonly unknown[],
     { readonly bot: readonly unknown[]; readonly key: string; readonly items: unknown[] }
   >;
+  /** The JSON Schema validator every agent session's SDK `Server` shares. */
+  readonly schemaValidator: jsonSchemaValidator;
 };

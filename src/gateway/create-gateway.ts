@@ -5,7 +5,10 @@
  * and the session registry, which the upstream peer shares.
  * @module
  */
+
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Logger } from 'pino';
 import type { AnswerSampling, BotToolCaller } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
@@ -67,6 +70,8 @@ export type GatewayDeps = {
   botExists?: (slug: string) => Promise<boolean>;
   /** Answers sampling of `"sampling": "bot"` servers with the bot's provider (G6). */
   answerSampling?: AnswerSampling;
+  /** Checks elicitation answers in every agent session (one Ajv, not one per session); made here when absent. */
+  schemaValidator?: jsonSchemaValidator;
 };
 
 /** The gateway. */
@@ -109,6 +114,7 @@ export function createGateway({
   bots: serveBots,
   botExists,
   answerSampling,
+  schemaValidator = new AjvJsonSchemaValidator(),
   now = Date.now,
 }: GatewayDeps): Gateway {
   const gatewayLog = log.child({ mod: 'gateway' });
@@ -150,6 +156,7 @@ export function createGateway({
     log: gatewayLog,
     bots: null,
     listings: new WeakMap(),
+    schemaValidator,
   };
   const botToolCaller = createBotToolCaller({ path: core, now });
   const bots = serveBots ? serveBots(botToolCaller) : null;

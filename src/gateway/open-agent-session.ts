@@ -137,6 +137,7 @@ export async function openAgentSession(deps: OpenDeps, options: TransportSession
   const server = new Server(proxied?.serverInfo() ?? SERVER_INFO, {
     capabilities,
     ...(instructions ? { instructions } : {}),
+    jsonSchemaValidator: path.schemaValidator,
   });
   const { transport } = options;
   const session = register(
