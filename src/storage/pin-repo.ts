@@ -47,15 +47,13 @@ export async function insertPins(db: Db, server: string, pins: readonly NewPin[]
       db
         .insert(toolPinsTable)
         .values(
-          pins
-            .slice(start, start + ROWS_PER_INSERT)
-            .map(({ tool, hash, fields }) => ({
-              serverName: server,
-              toolName: tool,
-              hash,
-              status: 'pinned' as const,
-              fields,
-            })),
+          pins.slice(start, start + ROWS_PER_INSERT).map(({ tool, hash, fields }) => ({
+            serverName: server,
+            toolName: tool,
+            hash,
+            status: 'pinned' as const,
+            fields,
+          })),
         )
         .onConflictDoNothing(),
     );
