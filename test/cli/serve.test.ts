@@ -113,7 +113,15 @@ describe('bnity serve', () => {
     const second = await spawnServe(['--port', '0', '--config', config], env);
     try {
       await waitFor(() => leftovers.every((pid) => !isAlive(pid)), { what: 'orphans reaped', timeoutMs: 10_000 });
-      await allConnected(second.url, 1);
+      // The new child is spawned before the database opens: it is never taken for an orphan,
+      // and the ledger holds its row alone (the crashed run's were read and dropped first).
+      const [now] = await allConnected(second.url, 1);
+      expect(isAlive(now?.pid as number)).toBe(true);
+      const { createDb } = await import('../../src/storage/create-db.js');
+      const { createProcessLedger } = await import('../../src/storage/process-ledger.js');
+      const store = await createDb({ url: `file:${join(home, 'boternity.db')}` });
+      expect((await createProcessLedger(store.db).list()).map((row) => row.pid)).toEqual([now?.pid]);
+      await store.close();
     } finally {
       second.child.kill('SIGTERM');
       expect((await second.exited).code).toBe(0);
