@@ -9,6 +9,8 @@ import type { ProcessLedger } from './types.js';
 
 /** The ledger `ready` gives; records made before it are written once it is there. */
 export function deferLedger(ready: Promise<ProcessLedger>): ProcessLedger {
+  // A ledger that never opens fails the records that wait for it, not the process.
+  ready.catch(() => undefined);
   return {
     recordSpawn: async (entry) => (await ready).recordSpawn(entry),
     recordExit: async (pid) => (await ready).recordExit(pid),

@@ -9,6 +9,8 @@ import type { UpstreamPeer } from './types.js';
 
 /** The peer `ready` gives, answering in order from now on; `capabilities` are declared at once. */
 export function deferPeer(ready: Promise<UpstreamPeer>, capabilities: ClientCapabilities): UpstreamPeer {
+  // A peer that never comes fails the requests that wait for it, not the process.
+  ready.catch(() => undefined);
   return {
     capabilities,
     createMessage: async (server, params, signal) => (await ready).createMessage(server, params, signal),

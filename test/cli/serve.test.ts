@@ -2,7 +2,8 @@
  * `bnity serve` as a real process: first run with defaults, clean shutdown on SIGTERM with
  * SSE clients open, orphans of a crashed run reaped at the next start, and CLI errors.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -197,6 +198,31 @@ describe('bnity serve refuses to start', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it('when the database cannot open (after the upstreams were spawned): exit 1, one line, no child left', async () => {
+    const home = await newHome();
+    const config = join(home, 'boternity.json');
+    // A marker in the child's command line finds it among all processes, whatever its pid.
+    const marker = `--bnity-db-fail-${process.pid}-${Date.now()}`;
+    await writeFile(config, JSON.stringify({ mcpServers: { plain: { command: node, args: [TINY_SERVER, marker] } } }));
+    // A directory where the database file should be: SQLite cannot open it.
+    await mkdir(join(home, 'boternity.db'));
+    const result = await runBnity(['serve', '--port', '0', '--config', config], {
+      BOTERNITY_HOME: home,
+      BOTERNITY_ADMIN_TOKEN: TOKEN,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    const withMarker = (await readdir('/proc')).filter((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    });
+    expect(withMarker).toEqual([]);
   });
 
   it('when another instance uses the same home, leaving the first one and its children alone', async () => {

@@ -53,6 +53,7 @@ describe('deferPeer', () => {
   });
 
   it('refuses the requests when the peer never comes, and drops the notifications quietly', async () => {
+    deferPeer(Promise.reject(new Error('never used')), {});
     const peer = deferPeer(Promise.reject(new Error('start-up failed')), {});
     peer.resourceUpdated('s', 'file:///x');
     await expect(peer.listRoots('s', undefined, new AbortController().signal)).rejects.toThrow('start-up failed');
