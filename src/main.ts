@@ -24,6 +24,7 @@ import type { VerifyToken } from './guard/caller.js';
 import { listenHttp } from './http/serve-http.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import { createLogger } from './log/create-logger.js';
+import { lazySchemaValidator } from './start/lazy-schema-validator.js';
 import type { CallParts } from './start/open-call-parts.js';
 import type { Storage } from './start/open-storage.js';
 import { ensureAdminToken } from './storage/admin-token.js';
@@ -140,7 +141,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     undo.push(async () => (await settled(parts))?.audit.close());
     undo.push(async () => (await settled(parts))?.budget.flush());
     // One Ajv for every upstream client's output-schema checks and every agent session.
-    const schemaValidator = new AjvJsonSchemaValidator();
+    const schemaValidator = lazySchemaValidator(() => new AjvJsonSchemaValidator());
     const ledger = deferLedger(storage.then((opened) => opened.ledger));
     const upstreamOptions = () => ({
       log,
