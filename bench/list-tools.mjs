@@ -6,10 +6,11 @@
 // the timing), so the figure is what the gateway costs plus the loopback transfer, not the
 // client's own zod. Prints p50/p90/p99, reply size and the service's CPU per list; writes
 // bench/results/list-tools-<timestamp>.json. NODE_ARGS passes flags to the service's node.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuTicks, percentile } from './lib/measure.mjs';
 import { spawnServe } from './lib/spawn-serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,12 +19,6 @@ const TOOLS = Number(process.env.TOOLS ?? 200);
 const LISTS = Number(process.env.LISTS ?? 500);
 const WARMUP = Number(process.env.WARMUP ?? 50);
 const TOKEN = 'bench-token';
-
-const cpuTicks = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-};
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 const server = join(root, 'bench', 'many-tools-server.mjs');
 const mcpServers = Object.fromEntries(

@@ -15,6 +15,8 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { opensModernEra } from './opens-modern-era.js';
+import { PrimedTransport, readFirstMessage } from './primed-transport.js';
 
 /** Options of {@link bridgeStdio}: `endpoint` is the service's `/mcp…` URL. */
 export type BridgeOptions = {
@@ -39,7 +41,32 @@ export async function bridgeStdio({ endpoint, token, say }: BridgeOptions): Prom
       maxRetries: 4,
     },
   });
-  const client = new StdioServerTransport();
+  const stdio = new StdioServerTransport();
+  // The client's first message picks the era: a modern client is bridged request by request.
+  // A client that leaves (or a SIGTERM) before its first message ends the bridge, exit 0.
+  const leaving = new Promise<{ first: null; read: JSONRPCMessage[] }>((resolve) => {
+    const leave = () => resolve({ first: null, read: [] });
+    process.stdin.once('end', leave);
+    process.once('SIGTERM', leave);
+    process.once('SIGINT', leave);
+  });
+  const { first, read } = await Promise.race([readFirstMessage(stdio), leaving]);
+  if (first === null) {
+    await stdio.close();
+    return 0;
+  }
+  const client = new PrimedTransport(stdio, read);
+  if (opensModernEra(first)) {
+    const { bridgeModern } = await import('./bridge-modern.js');
+    return bridgeModern({
+      endpoint,
+      token,
+      client,
+      say,
+      describe: (error) => describe(error, endpoint),
+      gone: sessionGone,
+    });
+  }
   let finish: (ending: Ending) => void = () => undefined;
   const ended = new Promise<Ending>((resolve) => {
     finish = resolve;
@@ -86,27 +113,39 @@ export async function bridgeStdio({ endpoint, token, say }: BridgeOptions): Prom
   return ending.code;
 }
 
+/** The status and body of a refused POST: the v1 transport's error, or the v2 one's (a modern client's). */
+function httpFailure(error: unknown): { status: number; body: string } | null {
+  if (error instanceof StreamableHTTPError)
+    return { status: error.code ?? 0, body: /Error POSTing to endpoint: (.*)$/s.exec(error.message)?.[1] ?? '' };
+  const data = (error as { data?: { status?: unknown; text?: unknown } } | null)?.data;
+  if (error instanceof Error && typeof data?.status === 'number')
+    return { status: data.status, body: typeof data.text === 'string' ? data.text : '' };
+  return null;
+}
+
 /** The session or the service is gone: nothing more can pass. */
 function sessionGone(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404 || error.code === 401 || error.code === 403;
+  const failure = httpFailure(error);
+  if (failure) return failure.status === 404 || failure.status === 401 || failure.status === 403;
   if (error instanceof TypeError) return true; // fetch failed: nothing listens any more
   return error instanceof Error && /Maximum reconnection attempts/.test(error.message);
 }
 
 /** One line about a failed exchange with the service, with the service's own message when it sent one. */
 function describe(error: unknown, endpoint: string): string {
-  if (error instanceof StreamableHTTPError) {
-    const body = /Error POSTing to endpoint: (.*)$/s.exec(error.message)?.[1] ?? '';
+  const failure = httpFailure(error);
+  if (failure) {
+    const { status, body } = failure;
     let message = body;
     try {
       message = (JSON.parse(body) as { error?: { message?: string } }).error?.message ?? body;
     } catch {
       // Not JSON: keep the text.
     }
-    if (error.code === 401)
+    if (status === 401)
       return `${endpoint} refused the admin token: set BOTERNITY_ADMIN_TOKEN, or --home to the service's data directory`;
-    if (error.code === 404 && /session/i.test(message)) return `the service ended the session (${endpoint})`;
-    return `${endpoint} answered ${error.code}: ${message || 'no message'}`;
+    if (status === 404 && /session/i.test(message)) return `the service ended the session (${endpoint})`;
+    return `${endpoint} answered ${status}: ${message || 'no message'}`;
   }
   if (error instanceof TypeError) return `the service at ${endpoint} is gone (${error.message})`;
   return error instanceof Error ? error.message : String(error);

@@ -61,20 +61,23 @@ async function serviceRuns(target: Target): Promise<boolean> {
 
 /** No service in this home: supervise the config's servers in this process and serve one stdio session. */
 async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.ProcessEnv): Promise<number> {
-  const [{ StdioServerTransport }, { effectiveServers }, { createLogger }, { startService }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('../gateway/effective-servers.js'),
-    import('../log/create-logger.js'),
-    import('../main.js'),
-  ]);
+  const [{ StdioServerTransport }, { effectiveServers }, { createLogger }, { startService }, { serveStdioEras }] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('../gateway/effective-servers.js'),
+      import('../log/create-logger.js'),
+      import('../main.js'),
+      import('./serve-stdio-eras.js'),
+    ]);
   const secrets = new Set<string>();
+  const log = createLogger({ toStderr: true, secrets });
   const service = await startService({
     ...(flags.config ? { config: flags.config } : {}),
     ...(flags.home ? { home: flags.home } : {}),
     env,
     listen: false,
     secrets,
-    log: createLogger({ toStderr: true, secrets }),
+    log,
   });
   const transport = new StdioServerTransport();
   let end: (reason: string) => void = () => undefined;
@@ -87,8 +90,8 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
   try {
     // A server or bot that does not exist is an error here, as it is a 404 over HTTP.
     effectiveServers(service.config(), spec);
-    await service.gateway.openSession({
-      transport,
+    // The client's first message picks the protocol era (ADR 013); a SIGTERM before it ends the wait.
+    const serving = serveStdioEras(service.gateway, transport, {
       spec,
       // The operator's own stdio session: the bot tools as the admin token has them (G8).
       botAccess:
@@ -97,9 +100,12 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
           : { caller: { kind: 'admin' }, ...(spec.kind === 'bot' ? { bot: spec.slug } : {}) },
       label: 'stdio',
       clientId: 'stdio',
-      idles: false,
       onClose: () => end('session closed'),
+      onerror: (error) => log.debug({ err: error }, 'stdio request refused'),
     });
+    // A refusal after the end is of no interest: the service is stopping anyway.
+    serving.catch(() => undefined);
+    await Promise.race([serving, ended]);
     await service.stop(await ended);
   } catch (error) {
     await service.stop('failed');

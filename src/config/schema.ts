@@ -142,6 +142,15 @@ export const ConfigRestSchema = z.object({
         .int()
         .positive()
         .default(4 * 1024 * 1024),
+      /**
+       * How long an upstream's sampling, elicitation or roots request, sent to an MCP
+       * 2026-07-28 client as `input_required`, waits for the client's retry (ADR 013).
+       */
+      inputRequestTimeoutMs: z
+        .number()
+        .int()
+        .positive()
+        .default(5 * 60_000),
     })
     .strict()
     .prefault({}),

@@ -9,6 +9,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { AnswerSampling, BotToolCaller } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
@@ -23,7 +24,10 @@ import type { BotSurface, CallPath } from './call-path.js';
 import { callTool } from './call-tool.js';
 import type { CallTracker } from './call-tracker.js';
 import type { ViewSpec } from './effective-servers.js';
+import { endpointIdentity } from './endpoint-identity.js';
 import { createGatewaySanitizer } from './gateway-sanitizer.js';
+import { createInputFlows } from './input-flows.js';
+import { listenResources } from './listen-resources.js';
 import { createLossWatch } from './loss-watch.js';
 import { notifyBotChange } from './notify-bot-changes.js';
 import { notifyListChanges } from './notify-list-changes.js';
@@ -34,8 +38,10 @@ import {
   openAgentSession,
   type TransportSessionOptions,
 } from './open-agent-session.js';
+import { type ModernViewOptions, openModernView } from './open-modern-view.js';
 import { renewSubscriptions } from './renew-subscriptions.js';
 import type { SamplingBudget } from './sampling-budget.js';
+import { createModernServer } from './serve-modern.js';
 import { createServersSettled } from './servers-settled.js';
 import type { SessionContext } from './session-context.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -74,6 +80,15 @@ export type GatewayDeps = {
   schemaValidator?: jsonSchemaValidator;
 };
 
+/** The view of MCP 2026-07-28 requests of one endpoint, token and client (ADR 013). */
+export type ModernView = {
+  readonly session: AgentSession;
+  /** A v2 SDK server for one request of this view (the endpoint's identity as of now). */
+  server(): Server;
+  /** Hold the resources a `subscriptions/listen` stream asks about; resolves with their release. */
+  listenResources(uris: readonly string[]): Promise<() => Promise<void>>;
+};
+
 /** The gateway. */
 export type Gateway = {
   /** The bots' tool port: a bot's calls take its view's call path, audited under the bot (B4). */
@@ -85,6 +100,10 @@ export type Gateway = {
    * made with its contexts take the same path (view, pins, sanitizer, audit) as an agent's.
    */
   attachSession(options: InProcessSessionOptions): AgentSession;
+  /** Throws when `spec` names a bot or server that does not exist (as opening a session would). */
+  checkView(spec: ViewSpec): Promise<void>;
+  /** Open the view session MCP 2026-07-28 requests of one endpoint, token and client share. Throws like `openSession`. */
+  openModernView(options: ModernViewOptions): Promise<ModernView>;
   /** The live session with this id. */
   session(id: string): AgentSession | undefined;
   sessions(): AgentSession[];
@@ -167,6 +186,12 @@ export function createGateway({
         notifyBotChange({ sessions, log: gatewayLog }, change);
       })
     : () => undefined;
+  const flows = createInputFlows({ timeoutMs: () => config().gateway.inputRequestTimeoutMs });
+  const assertBot = async (spec: ViewSpec) => {
+    // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
+    if (spec.kind === 'bot' && !Object.hasOwn(config().bots, spec.slug) && !(await botExists?.(spec.slug)))
+      throw new UnknownBotError(spec.slug);
+  };
   const stopNotifying = notifyListChanges({ bus, sessions, views, log: gatewayLog });
   const stopRenewing = renewSubscriptions({ hub, bus, sessions, log: gatewayLog });
   const closeAll = async (chosen: AgentSession[]) => {
@@ -177,11 +202,21 @@ export function createGateway({
   return {
     botToolCaller,
     async openSession(options) {
-      const { spec } = options;
-      // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
-      if (spec.kind === 'bot' && !Object.hasOwn(config().bots, spec.slug) && !(await botExists?.(spec.slug)))
-        throw new UnknownBotError(spec.slug);
+      await assertBot(options.spec);
       return openAgentSession({ path, now }, options);
+    },
+    checkView: assertBot,
+    async openModernView(options) {
+      await assertBot(options.spec);
+      const session = openModernView({ path, now }, options);
+      const cacheScope = options.spec.kind === 'server' ? 'public' : 'private';
+      const streams = new Map<string, number>();
+      return {
+        session,
+        listenResources: (uris) => listenResources(path, session, streams, uris),
+        server: () =>
+          createModernServer({ path, session, flows, identity: endpointIdentity(path, session.spec), cacheScope }),
+      };
     },
     attachSession: (options) => attachAgentSession({ path, now }, options),
     session: (id) => sessions.get(id),
@@ -191,6 +226,7 @@ export function createGateway({
     closeSessionsOf: (clientId) => closeAll(sessions.all().filter((s) => s.clientId === clientId)),
     closeIdle: (idleMs) => closeAll(sessions.all().filter((s) => s.idles && now() - s.lastActivity > idleMs)),
     async close() {
+      flows.close();
       stopBotChanges();
       stopNotifying();
       stopRenewing();

@@ -7,14 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { BotToolsAccess } from '../bots/ports.js';
 import type { AgentChannel, AgentSession } from './agent-session.js';
 import { auditRow } from './audit-request.js';
 import type { CallPath } from './call-path.js';
 import { namingOf } from './compute-view.js';
 import { effectiveServers, type ViewSpec } from './effective-servers.js';
-import { sanitizeUpstreamText } from './sanitize-requests.js';
+import { endpointIdentity } from './endpoint-identity.js';
 import { serverChannel } from './sdk-channel.js';
 import { serveSession } from './serve-session.js';
 
@@ -27,6 +26,8 @@ export type SessionOptions = {
   clientId?: string | null;
   /** Serve the bot tools and skill prompts to this caller (G8); absent: none (a server's endpoint, a bot's own calls). */
   botAccess?: BotToolsAccess | null;
+  /** The client's name and version, when known before the first request (MCP 2026-07-28 `_meta`): audited. */
+  clientInfo?: { name: string; version: string } | null;
 };
 
 /** A session over an SDK transport. */
@@ -47,31 +48,8 @@ export type InProcessSessionOptions = SessionOptions & { channel: AgentChannel }
 /** What opening needs besides the options. */
 export type OpenDeps = { path: CallPath; now: () => number };
 
-const SERVER_INFO = { name: 'boternity', version: '0.1.0' };
-const CAPABILITIES: ServerCapabilities = {
-  tools: { listChanged: true },
-  resources: { subscribe: true, listChanged: true },
-  prompts: { listChanged: true },
-  completions: {},
-  logging: {},
-};
-
-/** Our capabilities, limited to the kinds the proxied upstream has (list changes are always ours to send). */
-function mirrorCapabilities(upstream: ServerCapabilities | undefined): ServerCapabilities {
-  const has = (kind: keyof ServerCapabilities) => upstream?.[kind] !== undefined;
-  return {
-    ...(has('tools') ? { tools: CAPABILITIES.tools } : {}),
-    ...(has('resources')
-      ? { resources: { listChanged: true, subscribe: upstream?.resources?.subscribe === true } }
-      : {}),
-    ...(has('prompts') ? { prompts: CAPABILITIES.prompts } : {}),
-    ...(has('completions') ? { completions: {} } : {}),
-    ...(has('logging') ? { logging: {} } : {}),
-  };
-}
-
 /** A registered session record; `close` ends it. */
-function register(
+export function registerSession(
   { path, now }: OpenDeps,
   options: SessionOptions & { id: string; owner: string | null; transport: Transport | null; idles: boolean },
   channel: AgentChannel,
@@ -103,9 +81,15 @@ function register(
   path.sessions.add(session);
   session.fingerprint = path.views.view(spec).view.fingerprint;
   path.audit?.record(
-    auditRow('server', session, null, { eventType: 'session_start', input: { label: options.label, spec } }),
+    auditRow('server', session, null, {
+      eventType: 'session_start',
+      input: { label: options.label, spec, ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}) },
+    }),
   );
-  path.log.info({ session: session.id, label: options.label }, 'agent session started');
+  path.log.info(
+    { session: session.id, label: options.label, ...(options.clientInfo ? { client: options.clientInfo } : {}) },
+    'agent session started',
+  );
   return session;
 }
 
@@ -130,17 +114,14 @@ export async function openAgentSession(deps: OpenDeps, options: TransportSession
   const { path, now } = deps;
   // One server's endpoint is a transparent proxy: it presents that server's name, version,
   // instructions and kinds of capability (as of when the session opens).
-  const proxied = options.spec.kind === 'server' ? path.hub.upstream(options.spec.server) : null;
-  const raw = proxied?.instructions();
-  const instructions = raw === undefined ? undefined : sanitizeUpstreamText(raw, 2_000);
-  const capabilities = proxied ? mirrorCapabilities(proxied.capabilities()) : CAPABILITIES;
-  const server = new Server(proxied?.serverInfo() ?? SERVER_INFO, {
+  const { serverInfo, capabilities, instructions } = endpointIdentity(path, options.spec);
+  const server = new Server(serverInfo, {
     capabilities,
     ...(instructions ? { instructions } : {}),
     jsonSchemaValidator: path.schemaValidator,
   });
   const { transport } = options;
-  const session = register(
+  const session = registerSession(
     deps,
     {
       ...options,
@@ -174,7 +155,7 @@ export async function openAgentSession(deps: OpenDeps, options: TransportSession
 
 /** Start a session with no transport; its requests take the same call path as any other. */
 export function attachAgentSession(deps: OpenDeps, options: InProcessSessionOptions): AgentSession {
-  return register(
+  return registerSession(
     deps,
     { ...options, id: randomUUID(), owner: null, transport: null, idles: false },
     options.channel,

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { BotToolsAccess } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
@@ -21,6 +22,7 @@ import type { ViewSpec } from '../gateway/effective-servers.js';
 import type { Caller, VerifyToken } from '../guard/caller.js';
 import { createOriginCheck } from '../guard/origin-policy.js';
 import { errorReply } from './http-errors.js';
+import { createModernEndpoint } from './mcp-modern.js';
 import { McpHttpTransport } from './mcp-transport.js';
 import { type RateLimiter, requestIdOf, tooManyRpcBody } from './rate-limit.js';
 import { readJsonBody } from './read-json-body.js';
@@ -68,6 +70,7 @@ export function createMcpEndpoint({ gateway, config, verify, limiter, port, log 
   const checkOrigin = createOriginCheck();
   // Sessions of one view list the same arrays: serialize them once for all.
   const serialize = createMessageSerializer();
+  const modern = createModernEndpoint({ gateway, maxBodyBytes, log });
 
   const serve = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (port) {
@@ -100,26 +103,39 @@ export function createMcpEndpoint({ gateway, config, verify, limiter, port, log 
     if (req.method !== 'POST') return writeRefusal(res, NO_SESSION);
     const body = await readJsonBody(req, maxBodyBytes());
     if (!body.ok && body.reason === 'too_large') return writeRefusal(res, tooLarge(maxBodyBytes()));
-    if (!body.ok || !isInitializeRequest(body.value)) return writeRefusal(res, NO_SESSION);
+    if (!body.ok) return writeRefusal(res, NO_SESSION);
+    const owner = ownerOf(caller);
+    const clientId = caller.kind === 'admin' ? 'admin' : caller.tokenId;
+    if (!isInitializeRequest(body.value)) {
+      // No session and no handshake: MCP 2026-07-28 (ADR 013), or a 2025 request without its session.
+      const era = classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: header(req, 'mcp-protocol-version'),
+        mcpMethodHeader: header(req, 'mcp-method'),
+        mcpNameHeader: header(req, 'mcp-name'),
+        body: body.value,
+      });
+      if (era.kind === 'legacy') return writeRefusal(res, NO_SESSION);
+      if (era.kind === 'reject') {
+        const refusal = { status: era.httpStatus, code: era.code, message: era.message };
+        return writeRefusal(res, refusal, { id: requestIdOf(body.value), data: era.data });
+      }
+      const spec = specOf(route, caller);
+      const who = { spec, botAccess: botAccessOf(route, spec, caller), label: path, owner, clientId, path };
+      return modern.serve(req, res, who, body.value);
+    }
     const id = randomUUID();
     const transport = new McpHttpTransport({ maxBodyBytes: maxBodyBytes(), serialize, newSessionId: () => id });
     const spec = specOf(route, caller);
-    // The bot tools and skills: every bot's on /mcp (a bot token: its own), the bot's on its endpoint.
-    const botAccess: BotToolsAccess | null =
-      route.kind === 'server'
-        ? null
-        : route.kind === 'bot' && spec.kind === 'bot'
-          ? { caller, bot: spec.slug }
-          : { caller };
     // An endpoint for a server or bot that does not exist is refused here (404).
     const session = await gateway.openSession({
       id,
       transport,
       spec,
-      botAccess,
+      botAccess: botAccessOf(route, spec, caller),
       label: path,
-      owner: ownerOf(caller),
-      clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,
+      owner,
+      clientId,
     });
     await transport.handleRequest(req, res, body.value);
     // The initialize was refused (a bad Accept or Content-Type): no session came of it.
@@ -143,6 +159,18 @@ export function createMcpEndpoint({ gateway, config, verify, limiter, port, log 
       else writeJson(res, 500, { error: { code: 'internal', message: 'internal error' } });
     }
   };
+}
+
+/** A header's single value. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The bot tools and skills: every bot's on /mcp (a bot token: its own), the bot's on its endpoint. */
+function botAccessOf(route: Route, spec: ViewSpec, caller: Caller): BotToolsAccess | null {
+  if (route.kind === 'server') return null;
+  return route.kind === 'bot' && spec.kind === 'bot' ? { caller, bot: spec.slug } : { caller };
 }
 
 /** The endpoint a path names, or null. */

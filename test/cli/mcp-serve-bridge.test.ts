@@ -3,6 +3,8 @@
  * gets the service's view through the bridge (tools, calls, list_changed, sampling), no
  * second supervisor starts, and the session ends on either side.
  */
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -105,6 +107,49 @@ describe('bnity mcp serve --stdio bridging to the running service', () => {
     expect(lost.stderr).toBe(
       `bnity: boternity (pid ${process.pid}) runs in ${svc.home} but nothing answers at http://127.0.0.1:1: give its address with --url or BOTERNITY_URL\n`,
     );
+  });
+
+  it('bridges a modern (2026-07-28) client: discover, calls, sampling as input_required, listen', async () => {
+    const transport = new V2StdioClientTransport({
+      command: process.execPath,
+      args: [BNITY, 'mcp', 'serve', '--stdio', '--home', svc.home],
+      env: { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, BOTERNITY_URL: svc.service.url } as Record<
+        string,
+        string
+      >,
+      stderr: 'ignore',
+    });
+    const client = new V2Client(
+      { name: 'modern-desktop', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { sampling: {} } },
+    );
+    client.setRequestHandler('sampling/createMessage', async () => ({
+      role: 'assistant',
+      model: 'stub',
+      content: { type: 'text', text: 'from the modern desktop' },
+    }));
+    await client.connect(transport);
+    const pid = transport.pid as number;
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(client.getServerVersion()?.name).toBe('boternity');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('fx__echo');
+    expect((await client.callTool({ name: 'fx__echo', arguments: { text: 'modern' } })).content).toEqual([
+      { type: 'text', text: 'echo:modern' },
+    ]);
+    expect((await client.callTool({ name: 'fx__ask', arguments: { prompt: 'hi' } })).content).toEqual([
+      { type: 'text', text: 'answer:from the modern desktop' },
+    ]);
+    let changed = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changed += 1;
+    });
+    const listening = await client.listen({ toolsListChanged: true });
+    await client.callTool({ name: 'dyn__add_tool', arguments: { name: 'later' } });
+    await waitFor(() => changed > 0, { what: 'tools/list_changed on a listen stream over the bridge' });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('dyn__later');
+    await listening.close();
+    await client.close();
+    await waitFor(() => !isAlive(pid), { what: 'the modern bridge to exit after stdin closed' });
   });
 
   it('ends when the service goes away (run last: it stops the shared service)', async () => {

@@ -2,13 +2,17 @@
  * `bnity mcp serve --stdio`: the aggregated view for a client that launches boternity
  * itself (Claude Desktop style). stdout carries only MCP; logs go to stderr.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, listDescendants } from '../../src/upstream/process-tree.js';
+import { EVERYTHING_BIN } from '../support/everything.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { BNITY, runBnity } from '../support/serve-process.js';
 import { waitFor } from '../support/wait-for.js';
@@ -63,6 +67,79 @@ describe('bnity mcp serve --stdio', () => {
     // Logs went to stderr as JSON lines; stdout carried nothing the client could not parse.
     expect(stderr).toMatch(/"msg":"upstream connected"/);
     expect(errors).toEqual([]);
+  });
+
+  it.each([
+    ['modern', { pin: '2026-07-28' }],
+    ['auto', 'auto'],
+  ] as const)(
+    'serves a %s-era v2 client: discover, lists, calls, reads, prompts and completions',
+    async (era, mode) => {
+      home = await mkdtemp(join(tmpdir(), 'bnity-stdio-'));
+      const config = join(home, 'boternity.json');
+      await writeFile(
+        config,
+        JSON.stringify({ mcpServers: { ev: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] } } }),
+      );
+      const transport = new V2StdioClientTransport({
+        command: process.execPath,
+        args: [BNITY, 'mcp', 'serve', '--stdio', '--config', config, '--home', home],
+        stderr: 'ignore',
+      });
+      const client = new V2Client({ name: 'modern-desktop', version: '1' }, { versionNegotiation: { mode } });
+      await client.connect(transport);
+      const pid = transport.pid as number;
+      expect(client.getProtocolEra()).toBe('modern');
+      expect(client.getServerVersion()?.name).toBe('boternity');
+      const names = await waitFor(
+        async () => {
+          const tools = (await client.listTools()).tools.map((t) => t.name);
+          return tools.length > 0 ? tools : null;
+        },
+        { what: 'tools over modern stdio' },
+      );
+      expect(names).toContain('ev__echo');
+      const echoed = await client.callTool({ name: 'ev__echo', arguments: { message: `stdio ${era}` } });
+      expect(JSON.stringify(echoed.content)).toContain(`stdio ${era}`);
+      const [first] = (await client.listResources()).resources;
+      expect((await client.readResource({ uri: first?.uri as string })).contents.length).toBeGreaterThan(0);
+      const prompt = await client.getPrompt({ name: 'ev__simple-prompt', arguments: {} });
+      expect(prompt.messages.length).toBeGreaterThan(0);
+      const completion = await client.complete({
+        ref: { type: 'ref/prompt', name: 'ev__completable-prompt' },
+        argument: { name: 'department', value: 'S' },
+      });
+      expect(completion.completion.values).toEqual(['Sales', 'Support']);
+      // A listen stream naming a resource hears of its updates (boternity subscribes upstream).
+      const updates: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', (n) => {
+        updates.push(n.params.uri);
+      });
+      const listening = await client.listen({ resourceSubscriptions: [first?.uri as string] });
+      await client.callTool({ name: 'ev__toggle-subscriber-updates', arguments: {} });
+      await waitFor(() => updates.includes(first?.uri as string), { what: `resources/updated over ${era} stdio` });
+      await listening.close();
+      await client.close();
+      await waitFor(() => !isAlive(pid), { what: 'bnity to exit after stdin closed' });
+    },
+  );
+
+  it('stops on SIGTERM before the client has said anything (exit 0)', async () => {
+    home = await mkdtemp(join(tmpdir(), 'bnity-stdio-'));
+    const config = join(home, 'boternity.json');
+    await writeFile(config, JSON.stringify({ mcpServers: {} }));
+    const child = spawn(process.execPath, [BNITY, 'mcp', 'serve', '--stdio', '--config', config, '--home', home], {
+      env: { ...process.env, BOTERNITY_LOG_LEVEL: 'info' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await waitFor(() => /boternity started/.test(stderr), { what: 'the standalone service to start' });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 
   it('refuses a bot that does not exist (exit 1, one line)', async () => {

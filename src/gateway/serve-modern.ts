@@ -1,0 +1,162 @@
+/**
+ * One MCP 2026-07-28 request served by a v2 SDK `Server` (ADR 013): the same call-path
+ * modules as a 2025 session, with a {@link SessionContext} built per request from its
+ * `_meta` (client capabilities, log level, progress token) and run as an input flow, so an
+ * upstream's sampling, elicitation or roots request comes back as `input_required`. Lists
+ * carry honest cache hints; `server/discover` is the v2 server's own answer from the
+ * capabilities, server info and instructions it is built with.
+ * @module
+ */
+import type { CallToolRequest, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  inputRequired,
+  LOG_LEVEL_META_KEY,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { AgentSession } from './agent-session.js';
+import type { CallPath } from './call-path.js';
+import { callTool } from './call-tool.js';
+import { complete } from './complete.js';
+import type { EndpointIdentity } from './endpoint-identity.js';
+import { getPrompt } from './get-prompt.js';
+import type { InputFlows, RoundSink } from './input-flows.js';
+import { listItems } from './list-items.js';
+import { modernContext, quietContext } from './modern-channel.js';
+import { readResource } from './read-resource.js';
+import type { SessionContext } from './session-context.js';
+
+/** Where a modern request runs: the view session of its endpoint, token and client. */
+export type ModernTarget = {
+  readonly path: CallPath;
+  readonly session: AgentSession;
+  readonly flows: InputFlows;
+  readonly identity: EndpointIdentity;
+  /** `private` when the view depends on the token (every endpoint but one server's). */
+  readonly cacheScope: 'public' | 'private';
+};
+
+const CACHEABLE = [
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'server/discover',
+] as const;
+
+type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+const LISTS: ReadonlyArray<readonly [string, ListKind]> = [
+  ['tools/list', 'tools'],
+  ['resources/list', 'resources'],
+  ['resources/templates/list', 'resourceTemplates'],
+  ['prompts/list', 'prompts'],
+];
+
+/** This request's mid-call notifications: progress under its own token, or none without one. */
+function roundSink(ctx: ServerContext): RoundSink {
+  const token = ctx.mcpReq._meta?.progressToken;
+  return {
+    notify(notification) {
+      if (notification.method !== 'notifications/progress') return ctx.mcpReq.notify(notification);
+      if (token === undefined) return Promise.resolve();
+      return ctx.mcpReq.notify({ ...notification, params: { ...notification.params, progressToken: token } });
+    },
+  };
+}
+
+/**
+ * Run `work` as this request's flow (or the flow its `requestState` names): its result, or
+ * the `input_required` result that asks the agent for what an upstream asked.
+ */
+async function withInput<T>(
+  target: ModernTarget,
+  ctx: ServerContext,
+  work: (context: SessionContext) => Promise<T>,
+): Promise<T> {
+  const { session, flows } = target;
+  const owner = `${ctx.mcpReq.method} ${session.label} ${session.owner}`;
+  const round = { sink: roundSink(ctx), signal: ctx.mcpReq.signal };
+  const state = ctx.mcpReq.requestState();
+  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+  const answer =
+    typeof state === 'string'
+      ? await flows.resume(owner, state, ctx.mcpReq.inputResponses ?? {}, round)
+      : await flows.start(
+          owner,
+          (asker, signal) =>
+            work(
+              modernContext(
+                session,
+                {
+                  capabilities: envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
+                  logLevel: (envelope[LOG_LEVEL_META_KEY] as LoggingLevel | undefined) ?? null,
+                  progress: ctx.mcpReq._meta?.progressToken !== undefined,
+                },
+                asker,
+                signal,
+              ),
+            ),
+          round,
+        );
+  if (answer.kind === 'done') return answer.value as T;
+  return inputRequired({ inputRequests: answer.requests as never, requestState: answer.state }) as T;
+}
+
+/**
+ * A v2 server answering one modern request of `target`'s view. The call path speaks the v1
+ * SDK's types and the handlers the v2 SDK's: both describe the same JSON, so the results
+ * and params cross between the two type families with casts (`as never`), nowhere else.
+ */
+export function createModernServer(target: ModernTarget): Server {
+  const { path, session, identity, cacheScope } = target;
+  const { capabilities } = identity;
+  const server = new Server(identity.serverInfo, {
+    capabilities: capabilities as never,
+    ...(identity.instructions ? { instructions: identity.instructions } : {}),
+    // A view changes when an upstream connects, drops or edits its lists, at no time known
+    // in advance: nothing may be reused (ttlMs 0), and only by this caller unless the view
+    // is the same for every token.
+    cacheHints: Object.fromEntries(CACHEABLE.map((method) => [method, { ttlMs: 0, cacheScope }])),
+  });
+  for (const [method, kind] of LISTS) {
+    const wanted =
+      kind === 'tools' ? capabilities.tools : kind === 'prompts' ? capabilities.prompts : capabilities.resources;
+    if (!wanted) continue;
+    server.setRequestHandler(
+      method as 'tools/list',
+      async (_request, ctx) =>
+        ({ [kind]: await listItems(path, quietContext(session, ctx.mcpReq.signal), kind) }) as never,
+    );
+  }
+  if (capabilities.tools) {
+    server.setRequestHandler(
+      'tools/call',
+      (request, ctx) =>
+        withInput(target, ctx, (context) =>
+          callTool(path, context, request.params as CallToolRequest['params']),
+        ) as never,
+    );
+  }
+  if (capabilities.resources) {
+    server.setRequestHandler(
+      'resources/read',
+      (request, ctx) => withInput(target, ctx, (context) => readResource(path, context, request.params)) as never,
+    );
+  }
+  if (capabilities.prompts) {
+    server.setRequestHandler(
+      'prompts/get',
+      (request, ctx) => withInput(target, ctx, (context) => getPrompt(path, context, request.params as never)) as never,
+    );
+  }
+  if (capabilities.completions) {
+    server.setRequestHandler(
+      'completion/complete',
+      (request, ctx) => withInput(target, ctx, (context) => complete(path, context, request.params as never)) as never,
+    );
+  }
+  return server;
+}
