@@ -94,6 +94,8 @@ try {
     await new Promise((r) => setTimeout(r, 500));
     quiet = cpuTicks(child.pid) - before <= 2 ? quiet + 1 : 0;
   }
+  const cpuMsUntilIdle = cpuTicks(child.pid) * 10;
+  const msUntilIdle = performance.now() - service.t0;
   // The server drops a kept-alive connection idle for 5 s: start on a fresh one.
   agent.destroy();
   agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -122,6 +124,9 @@ try {
     p90Ms: round(percentile(samples, 90)),
     p99Ms: round(percentile(samples, 99)),
     serviceCpuMsPerList: round(cpuMs / LISTS),
+    // From the spawn until idle after the first sight of every tool (start, connect, pins).
+    serviceCpuMsUntilIdle: cpuMsUntilIdle,
+    msUntilIdle: Math.round(msUntilIdle),
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
   const file = join(root, 'bench', 'results', `list-tools-${results.at.replace(/[:.]/g, '-')}.json`);

@@ -1,56 +1,39 @@
 /**
  * The composition root: the only place that creates real dependencies. Resolves paths,
- * loads the config, opens the database, reaps orphans of a crashed run, starts the hub,
- * the config watcher and the HTTP server, and drains all of it on stop.
+ * loads the config, takes the home lock, binds the port and spawns the upstreams first
+ * (issue 8: time to first call); the database (with the reaping of a crashed run's
+ * orphans), the audit, the bots, the gateway and the HTTP side are loaded and built while
+ * the upstreams start (`src/start/`). Drains all of it on stop.
  * @module
  */
 
 import { chmod, mkdir } from 'node:fs/promises';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Logger } from 'pino';
-import { createSamplingAnswerer } from './bots/answer-sampling.js';
-import type { BotDeps } from './bots/bot-deps.js';
-import { botLimits } from './bots/bot-limits.js';
-import { createBotSurface } from './bots/create-bot-surface.js';
-import type { BotChange } from './bots/ports.js';
-import { reportBotSources } from './bots/report-bot-sources.js';
 import { createEventBus } from './bus/create-event-bus.js';
-import { createConfigWriter } from './config/config-writer.js';
 import { writeDefaultConfig } from './config/default-config.js';
 import { loadConfigDetailed } from './config/load-config.js';
 import { resolveConfigPath, resolveHome } from './config/resolve-paths.js';
 import type { AppConfig } from './config/schema.js';
-import { watchConfig } from './config/watch-config.js';
 import type { HubEvent } from './events/hub-event.js';
 import { createCallTracker } from './gateway/call-tracker.js';
-import { createGateway, type Gateway } from './gateway/create-gateway.js';
-import { createPinGuard } from './gateway/pin-guard.js';
-import { createSamplingBudget } from './gateway/sampling-budget.js';
+import type { Gateway } from './gateway/create-gateway.js';
 import { createSessionRegistry } from './gateway/session-registry.js';
-import { sweepIdleSessions } from './gateway/sweep-idle-sessions.js';
-import { createUpstreamPeer } from './gateway/upstream-peer.js';
+import { PEER_CAPABILITIES } from './gateway/upstream-peer.js';
 import type { VerifyToken } from './guard/caller.js';
-import { createWebUi } from './http/create-web-ui.js';
 import { listenHttp } from './http/serve-http.js';
-import { createSseBufferPool } from './http/sse-buffer-pool.js';
-import { createConfigApplier } from './hub/apply-config-change.js';
 import { createHub, type Hub } from './hub/create-hub.js';
-import { persistConnections } from './hub/persist-connections.js';
 import { createLogger } from './log/create-logger.js';
-import { createMetrics } from './metrics/create-metrics.js';
-import { trimHeapWhenIdle } from './runtime/trim-heap-when-idle.js';
+import { lazySchemaValidator } from './start/lazy-schema-validator.js';
+import type { CallParts } from './start/open-call-parts.js';
+import type { Storage } from './start/open-storage.js';
 import { ensureAdminToken } from './storage/admin-token.js';
-import { auditBusEvents, startAuditRetention } from './storage/audit-retention.js';
-import { createAuditWriter } from './storage/audit-writer.js';
-import { findBotBySlug } from './storage/bot-repo.js';
-import { createDb, databaseUrlFor } from './storage/create-db.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
 import { maskedCredentials } from './storage/masked-credentials.js';
-import { createProcessLedger } from './storage/process-ledger.js';
-import { createTokenVerifier } from './storage/token-verifier.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
-import { reapLeftovers } from './upstream/reap-orphans.js';
+import { deferLedger } from './upstream/defer-ledger.js';
+import { deferPeer } from './upstream/defer-peer.js';
 
 /** Options of {@link startService}; the CLI maps flags onto them. */
 export type ServiceOptions = {
@@ -117,10 +100,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   try {
     const lock = await acquireHomeLock(home);
     undo.push(() => lock.release());
-    const store = await createDb({ url: databaseUrlFor(home, env) });
-    undo.push(() => store.close());
-    const ledger = createProcessLedger(store.db);
-    await reapLeftovers(ledger, config.shutdown.graceMs, log);
     const admin = await ensureAdminToken(home, env);
     // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
     const credentials = maskedCredentials(await openKeystore({ home, env }), secrets);
@@ -132,8 +111,31 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // The config in force: every part reads it through `currentConfig`; `hub.applyConfig` replaces it.
     let inForce = config;
     const currentConfig = (): AppConfig => inForce;
-    // One Ajv for every upstream client's output-schema checks (not one per client).
-    const schemaValidator = new AjvJsonSchemaValidator();
+    const tracker = createCallTracker();
+    const sessions = createSessionRegistry();
+    // Started in the next turn, after the spawns this turn begins: the database opens (and a
+    // crashed run's orphans are read and ended) while the upstreams start; the parts the
+    // calls need follow. The ledger and the peer the connections get wait for them.
+    const storage: Promise<Storage> = nextTurn().then(async () =>
+      (await import('./start/open-storage.js')).openStorage({ home, env, graceMs: config.shutdown.graceMs, log }),
+    );
+    const parts: Promise<CallParts> = storage.then(async (opened) =>
+      (await import('./start/open-call-parts.js')).openCallParts({
+        storage: opened,
+        log,
+        config: currentConfig,
+        credentials,
+        tracker,
+        sessions,
+      }),
+    );
+    // Closed after the hub (and all that audits) has stopped: pushed before it.
+    undo.push(async () => (await settled(storage))?.store.close());
+    undo.push(async () => (await settled(parts))?.audit.close());
+    undo.push(async () => (await settled(parts))?.budget.flush());
+    // One Ajv for every upstream client's output-schema checks and every agent session.
+    const schemaValidator = lazySchemaValidator(() => new AjvJsonSchemaValidator());
+    const ledger = deferLedger(storage.then((opened) => opened.ledger));
     const upstreamOptions = () => ({
       log,
       ledger,
@@ -142,27 +144,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       graceMs: currentConfig().shutdown.graceMs,
       credentials,
     });
-    // Audit (X7): batched writes, flushed on shutdown (after everything that audits has stopped).
-    const audit = createAuditWriter(store.db, { log, client: store.writer });
-    undo.push(() => audit.close());
-    const budget = await createSamplingBudget({
-      db: store.db,
-      budgetOf: (server) => currentConfig().mcpServers[server]?.samplingBudgetTokens,
-      log,
-    });
-    undo.push(() => budget.flush());
-    // The bots (B1–B4) without their tool port, which the gateway makes (it is its call path).
-    const changes = createEventBus<BotChange>({}, (error) => log.error({ err: error }, 'bot listener failed'));
-    const botBase = { db: store.db, log: log.child({ mod: 'bots' }), limits: botLimits(), credentials, changes };
-    const sampling = {
-      route: (server: string) => currentConfig().mcpServers[server]?.sampling ?? 'client',
-      answer: createSamplingAnswerer(botBase),
-    };
-    // The hub's connections and the gateway's sessions meet here: one call tracker and one
-    // session registry, shared by the upstream peer (the hub's side) and the gateway.
-    const tracker = createCallTracker();
-    const sessions = createSessionRegistry();
-    const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit, sampling });
+    const peer = deferPeer(
+      parts.then((built) => built.peer),
+      PEER_CAPABILITIES,
+    );
     const hub = createHub({
       log,
       bus,
@@ -176,97 +161,31 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         connectUpstream({ serverId, config: server, signal, stderr, peer, ...upstreamOptions() }),
     });
     undo.push(() => hub.stop());
-    // Rug-pull pins (X5): following the bus before the hub connects anything.
-    const pins = createPinGuard({
-      db: store.db,
-      bus,
-      log,
-      hub,
-      servers: () => Object.keys(currentConfig().mcpServers),
-      policy: () => currentConfig().pins.policy,
-    });
-    await pins.start();
-    undo.push(() => pins.stop());
-    const prune = startAuditRetention({ db: store.db, days: () => currentConfig().audit.retentionDays, log });
-    undo.push(() => clearInterval(prune));
-    undo.push(auditBusEvents(bus, audit));
-    const gateway = createGateway({
-      hub,
-      bus,
-      log,
-      config: currentConfig,
-      tracker,
-      sessions,
-      pins,
-      audit,
-      budget,
-      openUpstream: ({ serverId, config: server, peer: own }) =>
-        connectUpstream({ serverId, config: server, peer: own, ...upstreamOptions() }),
-      // Gateway and bots meet only here, through the ports of src/bots/ports.ts.
-      bots: (caller) => createBotSurface({ ...botBase, tools: caller }),
-      botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
-      answerSampling: sampling.answer,
-    });
-    undo.push(() => gateway.close());
-    const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };
-    const reportBots = () => void reportBotSources(bots, currentConfig().bots).catch(() => undefined);
-    undo.push(bus.subscribe(({ event }) => event.type === 'config_applied' && reportBots()));
-    const persisted = await persistConnections({ hub, bus, db: store.db, log });
-    undo.push(() => persisted.flush());
-    // The resumption buffers of every HTTP session share one budget (X8).
-    const buffers = createSseBufferPool({ maxBytes: () => currentConfig().gateway.maxBufferBytes });
-    const metrics = createMetrics({ hub, bus, sessions: gateway.sessions, bufferBytes: buffers.bytes });
-    undo.push(() => metrics.close());
-    // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
-    const applier = createConfigApplier({ hub, bus, log, configPath });
-    const writer = createConfigWriter({ path: configPath, env, apply: applier.apply });
-    const webUi = createWebUi(secrets);
-    undo.push(sweepIdleSessions({ gateway, config: currentConfig, log }));
-    applier.warn(loaded.warnings);
-    // Start the upstreams now: the HTTP side loads and builds while their processes start.
+    // Start the upstreams now: everything else loads and is built while their processes start.
     hub.applyConfig(config, { file: configPath });
-    if (http) {
-      await http.serve({
-        hub,
+    const [opened, built, { serveService }] = await Promise.all([storage, parts, import('./start/serve-service.js')]);
+    const { gateway, webUi } = await serveService(
+      {
+        env,
+        log,
+        secrets,
+        configPath,
+        loaded,
         config: currentConfig,
         bus,
-        log,
+        hub,
+        tracker,
+        sessions,
+        http,
         host,
         adminToken: admin.token,
-        metrics,
-        gateway,
-        port: () => http.port,
-        db: store.db,
-        pins,
-        sampling: budget,
-        configWriter: writer,
-        env,
-        bots,
-        ui: webUi,
-        buffers,
-        verifyToken:
-          options.verifyToken ??
-          createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
-      });
-      // On stop, requests end before anything they would use.
-      undo.push(() => http.close());
-    }
-    // First on stop: no new sessions or requests; those in flight answer within the grace period.
-    undo.push(() => gateway.drain(currentConfig().shutdown.graceMs));
-    reportBots();
-    const watcher = watchConfig(configPath, {
-      env,
-      initial: config,
-      claim: writer.claim,
-      onChange: (next) => applier.apply(next),
-      onWarnings: applier.warn,
-      onError: applier.reject,
-    });
-    undo.push(() => watcher.close());
-
-    // After start-up and every later burst, the memory goes back once things are quiet.
-    undo.push(trimHeapWhenIdle());
-
+        verifyToken: options.verifyToken,
+        upstreamOptions,
+        undo,
+      },
+      opened,
+      built,
+    );
     const url = http?.url ?? '';
     log.info({ url, config: configPath, home }, 'boternity started');
 
@@ -296,3 +215,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     throw error;
   }
 }
+
+/** A macrotask later: what this turn started (the spawns) goes first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The value of `promise`, or null when it failed (its failure is reported where it is awaited). */
+const settled = <T>(promise: Promise<T>): Promise<T | null> => promise.catch(() => null);

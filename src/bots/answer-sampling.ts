@@ -58,8 +58,8 @@ export function createSamplingAnswerer(deps: Pick<BotDeps, 'db' | 'credentials' 
           },
           request.signal ? { signal: request.signal } : {},
         )
-        .catch((error: unknown) => {
-          throw toProviderError(error, provider.baseUrl, deps.limits.providerTimeoutMs);
+        .catch(async (error: unknown) => {
+          throw await toProviderError(error, provider.baseUrl, deps.limits.providerTimeoutMs);
         });
       const result = toSamplingResult(completion, params, provider.model);
       const reported = completion.usage;

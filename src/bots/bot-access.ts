@@ -27,6 +27,9 @@ export function scopeOf({ caller, bot }: BotToolsAccess): BotScope {
     : { slug: bot, manage: false, prefixed: false };
 }
 
+/** A text naming `scope`, equal for equal scopes (the key of the cached listings). */
+export const scopeKey = ({ slug, manage, prefixed }: BotScope): string => JSON.stringify([slug, manage, prefixed]);
+
 /** Whether bot `slug` is in reach of `scope`. */
 export const reaches = (scope: BotScope, slug: string): boolean => scope.slug === null || scope.slug === slug;
 

@@ -8,9 +8,10 @@ import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { UnknownBotToolError } from '../errors.js';
 import { sanitizeText } from '../guard/sanitize-text.js';
 import { listAllSkillRows, listSkillRows } from '../storage/bot-skill-repo.js';
-import { type BotScope, scopeOf } from './bot-access.js';
+import { type BotScope, scopeKey, scopeOf } from './bot-access.js';
 import type { BotDeps } from './bot-deps.js';
 import { skillPromptName } from './bot-tool-names.js';
+import { cachePerChange } from './cache-per-change.js';
 import { completeArgument } from './complete-skill-argument.js';
 import { getBot } from './get-bot.js';
 import type { BotPrompts } from './ports.js';
@@ -48,14 +49,18 @@ const toPrompt = ({ name, skill }: Named): Prompt => ({
 });
 
 /** Create the skill prompts of one service. */
-export function createBotPrompts(deps: Pick<BotDeps, 'db'>): BotPrompts {
+export function createBotPrompts(deps: Pick<BotDeps, 'db' | 'changes'>): BotPrompts {
+  const cached = cachePerChange<Prompt[]>(deps.changes);
   const find = async (name: string, scope: BotScope): Promise<Named> => {
     const found = (await skillsInScope(deps, scope)).find((s) => s.name === name);
     if (!found) throw new UnknownBotToolError('prompt', name);
     return found;
   };
   return {
-    list: async (access) => (await skillsInScope(deps, scopeOf(access))).map(toPrompt),
+    async list(access) {
+      const scope = scopeOf(access);
+      return cached(scopeKey(scope), async () => (await skillsInScope(deps, scope)).map(toPrompt));
+    },
     async get(name, args, access) {
       const found = await find(name, scopeOf(access));
       const text = renderSkillText(found.skill, args);

@@ -3,19 +3,26 @@
  * when bots are created or deleted (so the gateway can send `tools/list_changed`).
  * @module
  */
-import { botsInScope, scopeOf } from './bot-access.js';
+
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { botsInScope, scopeKey, scopeOf } from './bot-access.js';
 import type { BotDeps } from './bot-deps.js';
 import { botToolSchemas, listBotToolDefinitions } from './bot-tool-list.js';
+import { cachePerChange } from './cache-per-change.js';
 import { callBotTool } from './call-bot-tool.js';
 import type { BotTools } from './ports.js';
 
 /** Create the bot tools of one service. */
 export function createBotTools(deps: BotDeps): BotTools {
   const schemas = botToolSchemas();
+  // The same array while no bot changes: the gateway's listing, its hash and bytes are then reused too.
+  const cached = cachePerChange<Tool[]>(deps.changes);
   return {
     async list(access) {
       const scope = scopeOf(access);
-      return listBotToolDefinitions(scope, await botsInScope(deps, scope), schemas);
+      return cached(scopeKey(scope), async () =>
+        listBotToolDefinitions(scope, await botsInScope(deps, scope), schemas),
+      );
     },
     call: (name, args, context) => callBotTool(deps, name, args, context),
     onChange: (listener) => deps.changes.subscribe((envelope) => listener(envelope.event)),

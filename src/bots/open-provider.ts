@@ -1,9 +1,10 @@
 /**
  * A bot's provider as an `openai` client (SPEC B4): any OpenAI-compatible endpoint, its key
- * read from the credentials port (the keystore) when the bot names one.
+ * read from the credentials port (the keystore) when the bot names one. `openai` is loaded
+ * at the first provider call, not with the service (issue 8: time to first call).
  * @module
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { ProviderError } from '../errors.js';
 import type { BotLimits } from './bot-limits.js';
 import type { Bot, BotProvider } from './bot-schemas.js';
@@ -33,7 +34,8 @@ export async function openProvider(
       );
     apiKey = secret;
   }
-  const client = new OpenAI({
+  const { default: OpenAIClient } = await import('openai');
+  const client = new OpenAIClient({
     baseURL: provider.baseUrl,
     apiKey,
     timeout: limits.providerTimeoutMs,

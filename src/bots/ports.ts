@@ -41,8 +41,11 @@ export type BotToolCaller = {
 /** Where provider credentials come from (the keystore in production); null when absent. */
 export type Credentials = { get(name: string): Promise<string | null> };
 
-/** A bot created or deleted (the bot tools and prompts changed), or its skills changed (the prompts). */
-export type BotChange = { readonly kind: 'created' | 'deleted' | 'skills'; readonly slug: string };
+/**
+ * A bot created or deleted (the bot tools and prompts changed), updated (its name or
+ * description may be in the tools' descriptions), or its skills changed (the prompts).
+ */
+export type BotChange = { readonly kind: 'created' | 'updated' | 'deleted' | 'skills'; readonly slug: string };
 
 /** Who asks for bot tools or prompts, and where: `bot` is set on `/mcp/bots/{slug}`. */
 export type BotToolsAccess = { readonly caller: Caller; readonly bot?: string };

@@ -3,7 +3,6 @@
  * reached, dropped the connection, or answered with an error. Never the credential.
  * @module
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { toErrorInfo } from '../../machines/index.js';
 import { ProviderError } from '../errors.js';
 
@@ -19,9 +18,13 @@ function causeCode(error: unknown): string | null {
   return null;
 }
 
-/** Map an `openai` client error (or any other) for the provider at `baseUrl` to a ProviderError. */
-export function toProviderError(error: unknown, baseUrl: string, timeoutMs: number): ProviderError {
+/**
+ * Map an `openai` client error (or any other) for the provider at `baseUrl` to a ProviderError.
+ * Async: `openai` is loaded with the first provider (already there when one of its calls failed).
+ */
+export async function toProviderError(error: unknown, baseUrl: string, timeoutMs: number): Promise<ProviderError> {
   if (error instanceof ProviderError) return error;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = await import('openai');
   const options = { cause: error };
   if (error instanceof APIConnectionTimeoutError)
     return new ProviderError(

@@ -86,7 +86,7 @@ export async function* runChatTurn(
           yield await end('cancelled', 'the chat was cancelled');
           return;
         }
-        const failure = toProviderError(error, provider.provider.baseUrl, limits.providerTimeoutMs);
+        const failure = await toProviderError(error, provider.provider.baseUrl, limits.providerTimeoutMs);
         yield await end(failure.reason as ChatErrorReason, failure.message);
         return;
       }

@@ -5,14 +5,18 @@
  */
 import { UnknownBotError } from '../errors.js';
 import { type BotValues, updateBotRow } from '../storage/bot-repo.js';
-import type { Db } from '../storage/create-db.js';
+import type { BotDeps } from './bot-deps.js';
 import { type Bot, UpdateBotInputSchema } from './bot-schemas.js';
 import { requireBotRow, toBot } from './get-bot.js';
 import { parseInput } from './parse-input.js';
 import { providerColumns } from './provider-columns.js';
 
 /** Apply `patch` (absent: unchanged, null: cleared); throws UnknownBotError or BotInputError. */
-export async function updateBot({ db }: { db: Db }, slug: string, patch: unknown): Promise<Bot> {
+export async function updateBot(
+  { db, changes }: Pick<BotDeps, 'db' | 'changes'>,
+  slug: string,
+  patch: unknown,
+): Promise<Bot> {
   const row = await requireBotRow(db, slug);
   const input = parseInput(UpdateBotInputSchema, patch, 'bot update');
   const values: Partial<BotValues> = {
@@ -25,5 +29,7 @@ export async function updateBot({ db }: { db: Db }, slug: string, patch: unknown
   };
   const updated = await updateBotRow(db, row.id, values);
   if (!updated) throw new UnknownBotError(slug);
+  // The name and description are in the bot tools' descriptions.
+  changes.publish({ kind: 'updated', slug });
   return toBot(updated);
 }

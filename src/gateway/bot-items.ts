@@ -33,10 +33,11 @@ export async function listBotItems<K extends Kind>(
   const items: (Tool | Prompt)[] =
     kind === 'tools' ? await path.bots.tools.list(access) : await path.bots.prompts.list(access);
   const kept = items.filter((item) => !isViewName(served, kind, item.name));
-  if (kept.length < items.length)
-    path.log.debug(
-      { session: session.id, shadowed: items.filter((i) => !kept.includes(i)).map((i) => i.name) },
-      'bot items left out: the view has those names',
-    );
+  // The bots' own array when nothing is left out: the listing built from it is then reused.
+  if (kept.length === items.length) return items as Items[K];
+  path.log.debug(
+    { session: session.id, shadowed: items.filter((i) => !kept.includes(i)).map((i) => i.name) },
+    'bot items left out: the view has those names',
+  );
   return kept as Items[K];
 }

@@ -4,6 +4,7 @@
  * sanitizer, audit and the session registry.
  * @module
  */
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Logger } from 'pino';
 import type { BotPrompts, BotTools } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
@@ -45,5 +46,10 @@ export type CallPath = {
    * The last listing made from each view listing with bot items added: the same array while
    * neither part changed, so the audit hashes it and the transport serializes it once.
    */
-  readonly listings: WeakMap<readonly unknown[], { readonly key: string; readonly items: unknown[] }>;
+  readonly listings: WeakMap<
+    readonly unknown[],
+    { readonly bot: readonly unknown[]; readonly key: string; readonly items: unknown[] }
+  >;
+  /** The JSON Schema validator every agent session's SDK `Server` shares. */
+  readonly schemaValidator: jsonSchemaValidator;
 };

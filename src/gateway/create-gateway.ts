@@ -5,7 +5,10 @@
  * and the session registry, which the upstream peer shares.
  * @module
  */
+
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { AnswerSampling, BotToolCaller } from '../bots/ports.js';
@@ -78,6 +81,8 @@ export type GatewayDeps = {
   botExists?: (slug: string) => Promise<boolean>;
   /** Answers sampling of `"sampling": "bot"` servers with the bot's provider (G6). */
   answerSampling?: AnswerSampling;
+  /** Checks elicitation answers in every agent session (one Ajv, not one per session); made here when absent. */
+  schemaValidator?: jsonSchemaValidator;
 };
 
 /** The view of MCP 2026-07-28 requests of one endpoint, token and client (ADR 013). */
@@ -138,6 +143,7 @@ export function createGateway({
   bots: serveBots,
   botExists,
   answerSampling,
+  schemaValidator = new AjvJsonSchemaValidator(),
   now = Date.now,
 }: GatewayDeps): Gateway {
   const gatewayLog = log.child({ mod: 'gateway' });
@@ -181,6 +187,7 @@ export function createGateway({
     log: gatewayLog,
     bots: null,
     listings: new WeakMap(),
+    schemaValidator,
   };
   const botToolCaller = createBotToolCaller({ path: core, now });
   const bots = serveBots ? serveBots(botToolCaller) : null;

@@ -43,13 +43,21 @@ export async function listItems<K extends keyof Lists>(
   return items;
 }
 
-/** The view's listing followed by the bot items: the array made last time when neither changed. */
+/**
+ * The view's listing followed by the bot items: the array made last time when neither
+ * changed. The bots give the same array while no bot changed, so the text comparison runs
+ * only after a change (or when some bot names were left out, a new array each time).
+ */
 function withBotItems(path: CallPath, own: readonly unknown[], bot: readonly unknown[]): unknown[] {
   if (bot.length === 0) return own as unknown[];
-  const key = JSON.stringify(bot);
   const last = path.listings.get(own);
-  if (last?.key === key) return last.items;
+  if (last?.bot === bot) return last.items;
+  const key = JSON.stringify(bot);
+  if (last?.key === key) {
+    path.listings.set(own, { ...last, bot });
+    return last.items;
+  }
   const items = [...own, ...bot];
-  path.listings.set(own, { key, items });
+  path.listings.set(own, { bot, key, items });
   return items;
 }

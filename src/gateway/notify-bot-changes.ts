@@ -1,6 +1,7 @@
 /**
  * SPEC G5, G8: when a bot is created or deleted, the sessions served that bot's tools get
- * `tools/list_changed` and `prompts/list_changed`; when its skills change, the prompts one.
+ * `tools/list_changed` and `prompts/list_changed`; when it is updated (name, description), the
+ * tools one; when its skills change, the prompts one.
  * Which sessions: those with bot access that reach the slug (the admin's and client tokens'
  * `/mcp` sessions, the bot's own token, and `/mcp/bots/{slug}`).
  * @module
@@ -24,7 +25,7 @@ export function notifyBotChange(
   { sessions, log }: { sessions: Pick<SessionRegistry, 'all'>; log: Logger },
   change: BotChange,
 ): void {
-  const notifications = change.kind === 'skills' ? [PROMPTS] : [TOOLS, PROMPTS];
+  const notifications = change.kind === 'skills' ? [PROMPTS] : change.kind === 'updated' ? [TOOLS] : [TOOLS, PROMPTS];
   for (const session of sessions.all()) {
     if (!session.botAccess || !reachesBot(session.botAccess, change.slug)) continue;
     for (const notification of notifications)

@@ -119,7 +119,11 @@ export async function openAgentSession(deps: OpenDeps, options: TransportSession
   // One server's endpoint is a transparent proxy: it presents that server's name, version,
   // instructions and kinds of capability (as of when the session opens).
   const { serverInfo, capabilities, instructions } = endpointIdentity(path, options.spec);
-  const server = new Server(serverInfo, { capabilities, ...(instructions ? { instructions } : {}) });
+  const server = new Server(serverInfo, {
+    capabilities,
+    ...(instructions ? { instructions } : {}),
+    jsonSchemaValidator: path.schemaValidator,
+  });
   const { transport } = options;
   const session = registerSession(
     deps,

@@ -17,10 +17,11 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { HubEvent } from '../events/hub-event.js';
-import { findShadowing, type OtherTool, pinnedFields, toolFingerprint } from '../guard/tool-fingerprint.js';
+import { type ShadowingIndex, shadowingIndex } from '../guard/find-shadowing.js';
+import { pinnedFields, toolFingerprint } from '../guard/tool-fingerprint.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { Db } from '../storage/create-db.js';
-import { approvePin, insertPin, listPins, quarantinePin, type ToolPin } from '../storage/pin-repo.js';
+import { approvePin, insertPins, listPins, type NewPin, quarantinePin, type ToolPin } from '../storage/pin-repo.js';
 
 /** The pin policy (config `pins.policy`). */
 export type PinPolicy = 'strict' | 'warn';
@@ -98,13 +99,16 @@ export function createPinGuard({ db, bus, log, hub, servers, policy }: PinGuardD
     return next;
   };
 
-  const othersOf = (server: string): OtherTool[] =>
-    servers()
-      .filter((other) => other !== server)
-      .flatMap((other) => (hub.upstream(other)?.catalog().tools ?? []).map((t) => ({ server: other, name: t.name })));
+  // The other servers' tools, indexed once per check of a catalog (not once per tool).
+  const othersOf = (server: string): ShadowingIndex =>
+    shadowingIndex(
+      servers()
+        .filter((other) => other !== server)
+        .flatMap((other) => (hub.upstream(other)?.catalog().tools ?? []).map((t) => ({ server: other, name: t.name }))),
+    );
 
-  const shadowsOf = (server: string, tool: Tool, hash: string): string[] => {
-    const shadows = findShadowing(server, tool, othersOf(server));
+  const shadowsOf = (server: string, tool: Tool, hash: string, others: ShadowingIndex): string[] => {
+    const shadows = others.find(server, tool);
     const warned = `${keyOf(server, tool.name)}\u0000${hash}`;
     if (shadows.length > 0 && !warnedShadows.has(warned)) {
       warnedShadows.add(warned);
@@ -113,21 +117,14 @@ export function createPinGuard({ db, bus, log, hub, servers, policy }: PinGuardD
     return shadows;
   };
 
-  const checkTool = async (server: string, tool: Tool): Promise<void> => {
-    const key = keyOf(server, tool.name);
+  /** Quarantine a pinned tool listed with another fingerprint, unless that change was reported already. */
+  const checkPinned = async (server: string, tool: Tool, pin: ToolPin, others: () => ShadowingIndex) => {
     const hash = fingerprint(tool);
-    const pin = pins.get(key);
-    if (!pin) {
-      await insertPin(db, server, tool.name, hash, pinnedFields(tool));
-      pins.set(key, { server, tool: tool.name, hash, status: 'pinned', pendingHash: null });
-      shadowsOf(server, tool, hash);
-      return;
-    }
     // Unchanged, or a change already reported (a tool that changes back stays quarantined).
     if (hash === pin.hash || (pin.status === 'quarantined' && pin.pendingHash === hash)) return;
     await quarantinePin(db, server, tool.name, hash, { fields: pinnedFields(tool) });
-    pins.set(key, { ...pin, status: 'quarantined', pendingHash: hash });
-    const shadows = shadowsOf(server, tool, hash);
+    pins.set(keyOf(server, tool.name), { ...pin, status: 'quarantined', pendingHash: hash });
+    const shadows = shadowsOf(server, tool, hash, others());
     const current = policy();
     guardLog.warn(
       { server, tool: tool.name, previousHash: pin.hash, hash, policy: current },
@@ -146,12 +143,48 @@ export function createPinGuard({ db, bus, log, hub, servers, policy }: PinGuardD
     });
   };
 
+  /** Pin the tools seen for the first time, in one transaction, and report their shadowing. */
+  const pinNew = async (server: string, tools: readonly Tool[], others: () => ShadowingIndex) => {
+    const fresh = tools.map((tool): NewPin & { source: Tool } => ({
+      source: tool,
+      tool: tool.name,
+      hash: fingerprint(tool),
+      fields: pinnedFields(tool),
+    }));
+    try {
+      await insertPins(db, server, fresh);
+    } catch (error) {
+      guardLog.error({ err: error, server, tools: fresh.length }, 'could not pin the new tools');
+      return;
+    }
+    for (const { source, tool, hash } of fresh) {
+      pins.set(keyOf(server, tool), { server, tool, hash, status: 'pinned', pendingHash: null });
+      shadowsOf(server, source, hash, others());
+    }
+  };
+
   const check = (server: string): Promise<void> =>
     serialized(server, async () => {
       const tools = hub.upstream(server)?.catalog().tools ?? [];
+      let index: ShadowingIndex | null = null;
+      const others = () => {
+        index ??= othersOf(server);
+        return index;
+      };
+      // First sights by name: a name listed twice is pinned as first listed, then checked as pinned.
+      const fresh = new Map<string, Tool>();
+      const again: Tool[] = [];
       for (const tool of tools) {
+        if (pins.has(keyOf(server, tool.name))) again.push(tool);
+        else if (fresh.has(tool.name)) again.push(tool);
+        else fresh.set(tool.name, tool);
+      }
+      if (fresh.size > 0) await pinNew(server, [...fresh.values()], others);
+      for (const tool of again) {
+        const pin = pins.get(keyOf(server, tool.name));
+        if (!pin) continue;
         try {
-          await checkTool(server, tool);
+          await checkPinned(server, tool, pin, others);
         } catch (error) {
           guardLog.error({ err: error, server, tool: tool.name }, 'could not check a tool pin');
         }

@@ -24,7 +24,8 @@ import { answerFailure } from './wire-error.js';
  */
 const AGENT_ANSWER_TIMEOUT_MS = 60 * 60_000;
 
-const CAPABILITIES: ClientCapabilities = {
+/** What boternity declares to every upstream: sampling, elicitation and roots (relayed to agents). */
+export const PEER_CAPABILITIES: ClientCapabilities = {
   sampling: {},
   elicitation: { form: {}, url: {} },
   roots: { listChanged: true },
@@ -130,7 +131,7 @@ export function createUpstreamPeer({
     });
 
   return {
-    capabilities: CAPABILITIES,
+    capabilities: PEER_CAPABILITIES,
     createMessage(server, params, signal) {
       const route = sampling?.route(server) ?? 'client';
       if (route === 'deny') {

@@ -68,50 +68,80 @@ export const PADDING: Readonly<Record<SanitizeKind, { spaces: number; blankLines
   result: { spaces: 200, blankLines: 20 },
 };
 
-/** Instruction-like phrases: flagged as `instruction:<name>`, never stripped. */
-export const INSTRUCTION_PHRASES: ReadonlyArray<{ readonly name: string; readonly pattern: RegExp }> = [
+/**
+ * Instruction-like phrases: flagged as `instruction:<name>`, never stripped. `leads` are the
+ * texts a match begins with (in any case): a pattern runs only on text holding one of its
+ * leads (`find-instructions.ts`). A pattern added here needs its leads; the tests in
+ * test/guard/find-instructions.test.ts hold every match to begin with one.
+ */
+export const INSTRUCTION_PHRASES: ReadonlyArray<{
+  readonly name: string;
+  readonly leads: readonly string[];
+  readonly pattern: RegExp;
+}> = [
   // The classic override of the agent's earlier instructions.
   {
     name: 'ignore_previous',
+    leads: ['ignore', 'disregard', 'forget', 'override'],
     pattern:
       /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|other)\s+(?:instructions|prompts?|rules|directions)/i,
   },
   // Imperatives addressed at the model.
-  { name: 'you_must', pattern: /\byou\s+must\b/i },
+  { name: 'you_must', leads: ['you'], pattern: /\byou\s+must\b/i },
   // Tool-poisoning preamble (Invariant Labs): a step to run before any use of the tool.
-  { name: 'before_using_tool', pattern: /\bbefore\s+using\s+(?:this|any|the|that)\s+tool/i },
+  { name: 'before_using_tool', leads: ['before'], pattern: /\bbefore\s+using\s+(?:this|any|the|that)\s+tool/i },
   // Hiding the attack from the person in the loop.
   {
     name: 'conceal_from_user',
+    leads: ['do', 'never'],
     pattern: /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention|reveal|notify|show|alert)\b[^.\n]{0,40}\buser/i,
   },
-  { name: 'secretly', pattern: /\bsecretly\b/i },
-  { name: 'hidden_instruction', pattern: /\bhidden\s+instructions?\b/i },
+  { name: 'secretly', leads: ['secretly'], pattern: /\bsecretly\b/i },
+  { name: 'hidden_instruction', leads: ['hidden'], pattern: /\bhidden\s+instructions?\b/i },
   // Talk about, or an attempt to replace, the system prompt.
-  { name: 'system_prompt', pattern: /\bsystem\s+prompt\b/i },
+  { name: 'system_prompt', leads: ['system'], pattern: /\bsystem\s+prompt\b/i },
   // Role reassignment.
-  { name: 'role_override', pattern: /\b(?:you\s+are\s+now|new\s+instructions\s*:|from\s+now\s+on,?\s+you)\b/i },
+  {
+    name: 'role_override',
+    leads: ['you', 'new', 'from'],
+    pattern: /\b(?:you\s+are\s+now|new\s+instructions\s*:|from\s+now\s+on,?\s+you)\b/i,
+  },
   // Cross-tool shadowing: rules about how another tool must behave.
   {
     name: 'tool_shadowing',
+    leads: ['when'],
     pattern: /\bwhen(?:ever)?\s+(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+tool\s+is\s+(?:used|called|invoked|run)/i,
   },
   // Redirecting data to a third party (an address or URL after send/forward/bcc/share …).
   {
     name: 'exfiltrate_to',
+    leads: ['send', 'forward', 'bcc', 'cc', 'copy', 'share', 'upload', 'post', 'exfiltrate', 'redirect'],
     pattern:
       /\b(?:send|forward|bcc|cc|copy|share|upload|post|exfiltrate|redirect)\b(?:[^.\n]|\.(?=\S)){0,100}?(?:[\w.+-]+@[\w-]+\.\w|https?:\/\/)/i,
   },
   // Credential files.
-  { name: 'ssh_key', pattern: /~\/\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b/i },
-  { name: 'aws_credentials', pattern: /~\/\.aws\b|\baws_secret_access_key\b/i },
-  { name: 'mcp_config', pattern: /~\/\.cursor\b|\bmcp\.json\b|\bclaude_desktop_config\.json\b/i },
+  { name: 'ssh_key', leads: ['~/.', 'id_'], pattern: /~\/\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b/i },
+  {
+    name: 'aws_credentials',
+    leads: ['~/.', 'aws_secret_access_key'],
+    pattern: /~\/\.aws\b|\baws_secret_access_key\b/i,
+  },
+  {
+    name: 'mcp_config',
+    leads: ['~/.', 'mcp', 'claude_desktop_config'],
+    pattern: /~\/\.cursor\b|\bmcp\.json\b|\bclaude_desktop_config\.json\b/i,
+  },
   // A secret moved somewhere: password/key/token near send/pass/forward, in either order.
   {
     name: 'credential_exfiltration',
+    leads: ['pass', 'api', 'private', 'credentials', 'send', 'forward', 'post', 'upload'],
     pattern:
       /\b(?:passwords?|passwd|api[_ -]?keys?|private\s+keys?|credentials)\b[^.\n]{0,60}\b(?:send|forward|pass|post|upload|include)\b|\b(?:send|forward|pass|post|upload)\b[^.\n]{0,60}\b(?:passwords?|passwd|api[_ -]?keys?|private\s+keys?|credentials)\b/i,
   },
   // A file's content smuggled through a tool argument (the `sidenote` trick).
-  { name: 'smuggle_parameter', pattern: /\bpass\b[^.\n]{0,60}\bas\b[^.\n]{0,30}\b(?:parameter|argument|sidenote)\b/i },
+  {
+    name: 'smuggle_parameter',
+    leads: ['pass'],
+    pattern: /\bpass\b[^.\n]{0,60}\bas\b[^.\n]{0,30}\b(?:parameter|argument|sidenote)\b/i,
+  },
 ];

@@ -4,6 +4,7 @@
  * flags instruction-like phrases without stripping them. Pure: no I/O, no logging.
  * @module
  */
+import { findInstructions, PLAIN_ASCII } from './find-instructions.js';
 import {
   BEACON_URL,
   CONTROL_CHARS,
@@ -11,13 +12,11 @@ import {
   HTML_COMMENT,
   HTML_TAG,
   INJECTION_BLOCK,
-  INSTRUCTION_PHRASES,
   INVISIBLE_UNICODE,
   MARKDOWN_IMAGE,
   MARKDOWN_LINK,
   PADDING,
   type SanitizeKind,
-  TAG_ASCII,
   TRUNCATION_MARKER,
 } from './sanitize-rules.js';
 
@@ -51,19 +50,49 @@ const STRIP_STEPS: readonly Step[] = [
 
 const MAX_PASSES = 8;
 
-/** Printable ASCII with tab, line feed and carriage return: no invisible, control or tag character is in it. */
-const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
-
-/** The padding patterns of each kind, built once. */
+/** The padding patterns of each kind, built once, with the shortest text each can match. */
 const PADDING_PATTERNS = Object.fromEntries(
   Object.entries(PADDING).map(([kind, { spaces, blankLines }]) => [
     kind,
     {
       runs: new RegExp(`[ \\t\\u00A0\\u1680\\u2000-\\u200A\\u202F\\u205F\\u3000]{${spaces + 1},}`, 'g'),
+      runLength: spaces + 1,
       blanks: new RegExp(`\\n(?:[ \\t]*\\r?\\n){${blankLines + 1},}`, 'g'),
+      blankNewlines: blankLines + 2,
     },
   ]),
-) as Record<SanitizeKind, { runs: RegExp; blanks: RegExp }>;
+) as Record<SanitizeKind, { runs: RegExp; runLength: number; blanks: RegExp; blankNewlines: number }>;
+
+/** The characters of the `runs` pattern's class. */
+const isPaddingSpace = (c: number) =>
+  c === 0x20 ||
+  c === 0x09 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000;
+
+/**
+ * Whether `text` may hold `length` padding spaces in a row: any such run covers an index
+ * `k·length − 1`, so when none of those is a space there is none (a few hundred reads for
+ * 64 KiB instead of a RegExp pass).
+ */
+function mayHaveRun(text: string, length: number): boolean {
+  for (let i = length - 1; i < text.length; i += length) if (isPaddingSpace(text.charCodeAt(i))) return true;
+  return false;
+}
+
+/** Whether `text` holds at least `count` line feeds (fewer cannot make the blank lines a pattern wants). */
+function hasNewlines(text: string, count: number): boolean {
+  let at = -1;
+  for (let seen = 0; seen < count; seen++) {
+    at = text.indexOf('\n', at + 1);
+    if (at < 0) return false;
+  }
+  return true;
+}
 
 function stripInvisible(text: string, flags: Set<string>): string {
   const visible = text.replace(INVISIBLE_UNICODE, '');
@@ -91,8 +120,9 @@ function stripStructure(text: string, flags: Set<string>): string {
 }
 
 function collapsePadding(text: string, kind: SanitizeKind, flags: Set<string>): string {
-  const { runs, blanks } = PADDING_PATTERNS[kind];
-  const out = text.replace(runs, ' ').replace(blanks, '\n\n');
+  const { runs, runLength, blanks, blankNewlines } = PADDING_PATTERNS[kind];
+  const spaced = mayHaveRun(text, runLength) ? text.replace(runs, ' ') : text;
+  const out = hasNewlines(spaced, blankNewlines) ? spaced.replace(blanks, '\n\n') : spaced;
   if (out !== text) flags.add('padding');
   return out;
 }
@@ -105,19 +135,6 @@ function truncate(text: string, maxLength: number, flags: Set<string>): string {
   const last = text.charCodeAt(cut - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut--; // never split a surrogate pair
   return text.slice(0, cut) + marker;
-}
-
-/** The text the phrase scan reads: the visible text plus any ASCII smuggled in tag characters. */
-function scanText(text: string): string {
-  const smuggled = (text.match(TAG_ASCII) ?? []).map((c) => String.fromCharCode((c.codePointAt(0) ?? 0) - 0xe0000));
-  const visible = text.replace(INVISIBLE_UNICODE, '');
-  return smuggled.length > 0 ? `${visible}\n${smuggled.join('')}` : visible;
-}
-
-/** Names of the instruction-like phrases in a text (hidden parts included), as `instruction:<name>`. */
-export function findInstructions(text: string, plain = PLAIN_ASCII.test(text)): string[] {
-  const scanned = plain ? text : scanText(text);
-  return INSTRUCTION_PHRASES.filter((p) => p.pattern.test(scanned)).map((p) => `instruction:${p.name}`);
 }
 
 /** Sanitizes one upstream string (a description or a tool result text). */

@@ -1,6 +1,6 @@
 /**
- * Rug-pull pins (SPEC X5), the pure part: what a tool's pinned hash covers, and which other
- * servers' tools a description names (cross-server shadowing, reported but never blocked).
+ * Rug-pull pins (SPEC X5), the pure part: what a tool's pinned hash covers (which other
+ * servers' tools a description names is `find-shadowing.ts`).
  *
  * The fingerprint covers what the model reads and what it is asked to send: `description`,
  * `title`, `inputSchema` and `outputSchema`. The name is the pin's key, not part of the hash;
@@ -45,41 +45,4 @@ export function canonicalJson(value: unknown): string {
     .sort()
     .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
   return `{${entries.join(',')}}`;
-}
-
-/** One tool of another server, as a shadowing check sees it. */
-export type OtherTool = { readonly server: string; readonly name: string };
-
-const IDENT = 'A-Za-z0-9_\\-';
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A bare name is specific enough to count only when it looks like an identifier, not a word. */
-const identifierLike = (name: string) => /[_\-.0-9]/.test(name) || /[a-z][A-Z]/.test(name);
-
-/**
- * Tools of other servers that `tool`'s description (or title) names, as `{server}__{tool}`,
- * sorted and unique. A tool counts when its public name appears, or its bare name appears as
- * a whole token and either looks like an identifier (`send_email`, `sendEmail`) or is quoted
- * (`` `send` ``, `"send"`). Tools of `server` itself, and other tools sharing this tool's own
- * name, never count.
- */
-export function findShadowing(
-  server: string,
-  tool: Pick<Tool, 'name' | 'description' | 'title'>,
-  otherTools: readonly OtherTool[],
-): string[] {
-  const text = [tool.description, tool.title].filter(Boolean).join('\n');
-  if (!text) return [];
-  const found = new Set<string>();
-  for (const other of otherTools) {
-    if (other.server === server) continue;
-    const publicName = `${other.server}__${other.name}`;
-    const token = (name: string) => new RegExp(`(^|[^${IDENT}])${escapeRegExp(name)}($|[^${IDENT}])`, 'iu');
-    const quoted = new RegExp(`[\`'"]${escapeRegExp(other.name)}[\`'"]`, 'u');
-    if (
-      token(publicName).test(text) ||
-      (other.name !== tool.name && ((identifierLike(other.name) && token(other.name).test(text)) || quoted.test(text)))
-    )
-      found.add(publicName);
-  }
-  return [...found].sort();
 }

@@ -30,20 +30,35 @@ export async function listPins(db: Db): Promise<ToolPin[]> {
   return rows;
 }
 
-/** Pin a tool seen for the first time, with the texts the hash covers; a pin already there is left as it is. */
-export async function insertPin(
-  db: Db,
-  server: string,
-  tool: string,
-  hash: string,
-  fields: PinnedFields | null = null,
-): Promise<void> {
-  await withBusyRetry(() =>
-    db
-      .insert(toolPinsTable)
-      .values({ serverName: server, toolName: tool, hash, status: 'pinned', fields })
-      .onConflictDoNothing(),
-  );
+/** A tool seen for the first time: its hash, and the texts the hash covers. */
+export type NewPin = { readonly tool: string; readonly hash: string; readonly fields: PinnedFields | null };
+
+/** Rows per INSERT: 7 bound values each, well under SQLite's limit of bound values. */
+const ROWS_PER_INSERT = 200;
+
+/**
+ * Pin the tools of `server` seen for the first time, all in one transaction (one commit for
+ * a whole catalog, not one per tool); a pin already there is left as it is.
+ */
+export async function insertPins(db: Db, server: string, pins: readonly NewPin[]): Promise<void> {
+  const inserts = [];
+  for (let start = 0; start < pins.length; start += ROWS_PER_INSERT)
+    inserts.push(
+      db
+        .insert(toolPinsTable)
+        .values(
+          pins.slice(start, start + ROWS_PER_INSERT).map(({ tool, hash, fields }) => ({
+            serverName: server,
+            toolName: tool,
+            hash,
+            status: 'pinned' as const,
+            fields,
+          })),
+        )
+        .onConflictDoNothing(),
+    );
+  const [first, ...rest] = inserts;
+  if (first) await withBusyRetry(() => db.batch([first, ...rest]));
 }
 
 /** Quarantine a pinned tool whose hash became `pendingHash`, with its new texts (the pinned hash stays). */

@@ -12,9 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBot } from '../../src/bots/create-bot.js';
 import { createBotPrompts } from '../../src/bots/create-bot-prompts.js';
 import { createBotTools } from '../../src/bots/create-bot-tools.js';
+import { deleteSkill } from '../../src/bots/delete-skill.js';
 import type { BotChange, BotTools, BotToolsAccess } from '../../src/bots/ports.js';
 import { saveSkill } from '../../src/bots/save-skill.js';
 import { saveWorkflow } from '../../src/bots/save-workflow.js';
+import { updateBot } from '../../src/bots/update-bot.js';
 import { ForbiddenError, UnknownBotToolError } from '../../src/errors.js';
 import type { Caller } from '../../src/guard/caller.js';
 import { createTestBotDeps } from '../support/bot-deps.js';
@@ -161,6 +163,32 @@ describe('bot tools and prompts', () => {
       content: [{ type: 'text', text: expect.stringMatching(/^invalid bot: slug:/) }],
     });
     expect(seen).toHaveLength(2);
+  });
+
+  it('lists from cache while no bot changes (no query), and anew after an update, a skill or a change mid-query', async () => {
+    const first = await tools.list({ caller: client });
+    expect(await tools.list({ caller: client })).toBe(first);
+    const prompts = createBotPrompts(deps);
+    const skills = await prompts.list({ caller: admin });
+    expect(await prompts.list({ caller: admin })).toBe(skills);
+    // The database changed behind the bots' back is not seen: proof the listing made no query.
+    await deps.store.client.execute("update bots set name = 'Sneaky' where slug = 'beta'");
+    expect(await tools.list({ caller: client })).toBe(first);
+    await updateBot(deps, 'beta', { name: 'Beta two' });
+    expect(deps.changed.at(-1)).toEqual({ kind: 'updated', slug: 'beta' });
+    const updated = await tools.list({ caller: client });
+    expect(updated.find((t) => t.name === 'chat__beta')?.description).toContain('"Beta two"');
+    expect(await prompts.list({ caller: admin })).not.toBe(skills);
+    await saveSkill(deps, 'beta', { name: 'second', template: 'y' });
+    deps.changes.publish({ kind: 'skills', slug: 'beta' });
+    expect((await prompts.list({ caller: admin })).map((p) => p.name)).toContain('beta__second');
+    // A change published while a listing queries: that answer is not kept.
+    const racing = tools.list({ caller: admin });
+    deps.changes.publish({ kind: 'updated', slug: 'beta' });
+    const raced = await racing;
+    expect(await tools.list({ caller: admin })).not.toBe(raced);
+    await deleteSkill(deps, 'beta', 'second');
+    await updateBot(deps, 'beta', { name: 'Beta' });
   });
 
   it('keeps long slugs within 64 characters and still routes them', async () => {

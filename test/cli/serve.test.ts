@@ -2,7 +2,8 @@
  * `bnity serve` as a real process: first run with defaults, clean shutdown on SIGTERM with
  * SSE clients open, orphans of a crashed run reaped at the next start, and CLI errors.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -113,7 +114,15 @@ describe('bnity serve', () => {
     const second = await spawnServe(['--port', '0', '--config', config], env);
     try {
       await waitFor(() => leftovers.every((pid) => !isAlive(pid)), { what: 'orphans reaped', timeoutMs: 10_000 });
-      await allConnected(second.url, 1);
+      // The new child is spawned before the database opens: it is never taken for an orphan,
+      // and the ledger holds its row alone (the crashed run's were read and dropped first).
+      const [now] = await allConnected(second.url, 1);
+      expect(isAlive(now?.pid as number)).toBe(true);
+      const { createDb } = await import('../../src/storage/create-db.js');
+      const { createProcessLedger } = await import('../../src/storage/process-ledger.js');
+      const store = await createDb({ url: `file:${join(home, 'boternity.db')}` });
+      expect((await createProcessLedger(store.db).list()).map((row) => row.pid)).toEqual([now?.pid]);
+      await store.close();
     } finally {
       second.child.kill('SIGTERM');
       expect((await second.exited).code).toBe(0);
@@ -189,6 +198,31 @@ describe('bnity serve refuses to start', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it('when the database cannot open (after the upstreams were spawned): exit 1, one line, no child left', async () => {
+    const home = await newHome();
+    const config = join(home, 'boternity.json');
+    // A marker in the child's command line finds it among all processes, whatever its pid.
+    const marker = `--bnity-db-fail-${process.pid}-${Date.now()}`;
+    await writeFile(config, JSON.stringify({ mcpServers: { plain: { command: node, args: [TINY_SERVER, marker] } } }));
+    // A directory where the database file should be: SQLite cannot open it.
+    await mkdir(join(home, 'boternity.db'));
+    const result = await runBnity(['serve', '--port', '0', '--config', config], {
+      BOTERNITY_HOME: home,
+      BOTERNITY_ADMIN_TOKEN: TOKEN,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    const withMarker = (await readdir('/proc')).filter((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    });
+    expect(withMarker).toEqual([]);
   });
 
   it('when another instance uses the same home, leaving the first one and its children alone', async () => {

@@ -170,6 +170,31 @@ describe('pin guard', () => {
     expect(guard.isHidden('calc', 'note')).toBe(false);
   });
 
+  it('pins a catalog of 2,000 tools at once (a name listed twice as first listed), then checks it as pinned', async () => {
+    const many = Array.from({ length: 2000 }, (_, i) => tool(`t${i}`, `Tool ${i}; see t${(i + 1) % 2000}`));
+    await setCatalog('big', [...many, tool('t7', 'A second t7')], 'connected');
+    const rows = await store.db.select().from(toolPinsTable);
+    expect(rows).toHaveLength(2000);
+    expect(rows.find((r) => r.toolName === 't7')?.fields?.description).toBe('Tool 7; see t8');
+    expect(guard.pin('big', 't7')?.hash).toBe(rows.find((r) => r.toolName === 't7')?.hash);
+    // The duplicate differs from the pin: quarantined like any change (and hidden under strict).
+    expect(quarantines()).toEqual([expect.objectContaining({ server: 'big', tool: 't7' })]);
+    await setCatalog('big', many);
+    expect(quarantines()).toHaveLength(1);
+  });
+
+  it('a failed pinning is logged and tried again at the next catalog', async () => {
+    await store.client.execute(
+      "create temp trigger refuse before insert on tool_pins begin select raise(abort, 'refused'); end",
+    );
+    await setCatalog('calc', [tool('add', 'Adds')], 'connected');
+    expect(guard.pin('calc', 'add')).toBeNull();
+    await store.client.execute('drop trigger refuse');
+    await setCatalog('calc', [tool('add', 'Adds')]);
+    expect(guard.pin('calc', 'add')).toMatchObject({ status: 'pinned' });
+    expect(await store.db.select().from(toolPinsTable)).toHaveLength(1);
+  });
+
   it('does not pin twice when catalog events overlap', async () => {
     hub.catalogs.set('calc', [tool('add', 'Adds')]);
     for (let i = 0; i < 5; i += 1) bus.publish({ type: 'catalog_changed', server: 'calc', changes: [], ...counts });

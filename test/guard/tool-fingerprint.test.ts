@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, findShadowing, toolFingerprint } from '../../src/guard/tool-fingerprint.js';
+import { findShadowing } from '../../src/guard/find-shadowing.js';
+import { canonicalJson, toolFingerprint } from '../../src/guard/tool-fingerprint.js';
 
 const schema = {
   type: 'object' as const,

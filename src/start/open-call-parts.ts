@@ -1,0 +1,76 @@
+/**
+ * What the calls of agents and upstreams need from the database, built once it is open
+ * (issue 8: after the upstreams were spawned): the audit writer (X7), the sampling budgets
+ * (X6), the bots' base deps (B1–B4) and their sampling answerer, and the upstream peer
+ * (G6) that the spawned connections were promised.
+ * @module
+ */
+import type { Logger } from 'pino';
+import { createSamplingAnswerer } from '../bots/answer-sampling.js';
+import { botLimits } from '../bots/bot-limits.js';
+import type { AnswerSampling, BotChange, Credentials } from '../bots/ports.js';
+import { createEventBus, type EventBus } from '../bus/create-event-bus.js';
+import type { AppConfig } from '../config/schema.js';
+import type { CallTracker } from '../gateway/call-tracker.js';
+import { createSamplingBudget, type SamplingBudget } from '../gateway/sampling-budget.js';
+import type { SessionRegistry } from '../gateway/session-registry.js';
+import { createUpstreamPeer } from '../gateway/upstream-peer.js';
+import { type AuditWriter, createAuditWriter } from '../storage/audit-writer.js';
+import type { Db } from '../storage/create-db.js';
+import type { UpstreamPeer } from '../upstream/types.js';
+import type { Storage } from './open-storage.js';
+
+/** The parts, for the rest of start-up and for shutdown (`audit.close`, `budget.flush`). */
+export type CallParts = {
+  audit: AuditWriter;
+  budget: SamplingBudget;
+  /** The bots' deps without their tool port, which the gateway makes (it is its call path). */
+  botBase: {
+    db: Db;
+    log: Logger;
+    limits: ReturnType<typeof botLimits>;
+    credentials: Credentials;
+    changes: EventBus<BotChange>;
+  };
+  /** Who answers each server's sampling (G6), and the bots' answerer. */
+  sampling: { route(server: string): 'client' | 'bot' | 'deny'; answer: AnswerSampling };
+  peer: UpstreamPeer;
+};
+
+/** Build the parts over the open `storage`. */
+export async function openCallParts({
+  storage: { store },
+  log,
+  config,
+  credentials,
+  tracker,
+  sessions,
+}: {
+  storage: Storage;
+  log: Logger;
+  config: () => AppConfig;
+  credentials: Credentials;
+  tracker: CallTracker;
+  sessions: SessionRegistry;
+}): Promise<CallParts> {
+  // Audit (X7): batched writes, flushed on shutdown (after everything that audits has stopped).
+  const audit = createAuditWriter(store.db, { log, client: store.writer });
+  const budget = await createSamplingBudget({
+    db: store.db,
+    budgetOf: (server) => config().mcpServers[server]?.samplingBudgetTokens,
+    log,
+  }).catch(async (error: unknown) => {
+    await audit.close();
+    throw error;
+  });
+  const changes = createEventBus<BotChange>({}, (error) => log.error({ err: error }, 'bot listener failed'));
+  const botBase = { db: store.db, log: log.child({ mod: 'bots' }), limits: botLimits(), credentials, changes };
+  const sampling = {
+    route: (server: string) => config().mcpServers[server]?.sampling ?? 'client',
+    answer: createSamplingAnswerer(botBase),
+  };
+  // The hub's connections and the gateway's sessions meet here: one call tracker and one
+  // session registry, shared by the upstream peer (the hub's side) and the gateway.
+  const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit, sampling });
+  return { audit, budget, botBase, sampling, peer };
+}

@@ -1,0 +1,159 @@
+/**
+ * The rest of start-up, once the upstreams are starting and the database is open (issue 8):
+ * rug-pull pins, the gateway and the bots on it, the connection mirror, metrics, the config
+ * applier, writer and watcher, the web UI's parts, and the HTTP side. Each step that must be
+ * undone is pushed on `undo`, in order.
+ * @module
+ */
+import type { Logger } from 'pino';
+import type { BotDeps } from '../bots/bot-deps.js';
+import { createBotSurface } from '../bots/create-bot-surface.js';
+import { reportBotSources } from '../bots/report-bot-sources.js';
+import type { EventBus } from '../bus/create-event-bus.js';
+import { replayFromStart } from '../bus/replay-from-start.js';
+import { createConfigWriter } from '../config/config-writer.js';
+import type { ParsedConfig } from '../config/parse-config.js';
+import type { AppConfig } from '../config/schema.js';
+import { watchConfig } from '../config/watch-config.js';
+import type { HubEvent } from '../events/hub-event.js';
+import type { CallTracker } from '../gateway/call-tracker.js';
+import { createGateway, type Gateway } from '../gateway/create-gateway.js';
+import { createPinGuard } from '../gateway/pin-guard.js';
+import type { SessionRegistry } from '../gateway/session-registry.js';
+import { sweepIdleSessions } from '../gateway/sweep-idle-sessions.js';
+import type { VerifyToken } from '../guard/caller.js';
+import { createWebUi, type WebUi } from '../http/create-web-ui.js';
+import type { HttpServer } from '../http/serve-http.js';
+import { createSseBufferPool } from '../http/sse-buffer-pool.js';
+import { createConfigApplier } from '../hub/apply-config-change.js';
+import type { Hub } from '../hub/create-hub.js';
+import { persistConnections } from '../hub/persist-connections.js';
+import { createMetrics } from '../metrics/create-metrics.js';
+import { trimHeapWhenIdle } from '../runtime/trim-heap-when-idle.js';
+import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.js';
+import { findBotBySlug } from '../storage/bot-repo.js';
+import { createTokenVerifier } from '../storage/token-verifier.js';
+import { connectUpstream } from '../upstream/connect-upstream.js';
+import type { CallParts } from './open-call-parts.js';
+import type { Storage } from './open-storage.js';
+
+/** What the first part of start-up made. */
+export type Started = {
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  secrets: Set<string>;
+  configPath: string;
+  loaded: ParsedConfig;
+  config: () => AppConfig;
+  bus: EventBus<HubEvent>;
+  hub: Hub;
+  tracker: CallTracker;
+  sessions: SessionRegistry;
+  http: HttpServer | null;
+  host: string;
+  adminToken: string;
+  verifyToken: VerifyToken | undefined;
+  /** The options every upstream connection is opened with (logger, ledger, limits, credentials). */
+  upstreamOptions: () => Omit<Parameters<typeof connectUpstream>[0], 'serverId' | 'config' | 'peer'>;
+  undo: (() => Promise<unknown> | unknown)[];
+};
+
+/** Build and serve the rest; resolves once the HTTP side answers. */
+export async function serveService(
+  started: Started,
+  { store }: Storage,
+  { audit, budget, botBase, sampling }: CallParts,
+): Promise<{ gateway: Gateway; webUi: WebUi }> {
+  const { env, log, bus, hub, config, configPath, http, undo } = started;
+  // Rug-pull pins (X5): the servers connected by now are checked at start, later ones on the bus.
+  const pins = createPinGuard({
+    db: store.db,
+    bus,
+    log,
+    hub,
+    servers: () => Object.keys(config().mcpServers),
+    policy: () => config().pins.policy,
+  });
+  await pins.start();
+  undo.push(() => pins.stop());
+  const prune = startAuditRetention({ db: store.db, days: () => config().audit.retentionDays, log });
+  undo.push(() => clearInterval(prune));
+  // Started after the upstreams: what the bus said before is replayed to these.
+  const early = replayFromStart(bus);
+  undo.push(auditBusEvents(early, audit));
+  const gateway = createGateway({
+    hub,
+    bus,
+    log,
+    config,
+    tracker: started.tracker,
+    sessions: started.sessions,
+    pins,
+    audit,
+    budget,
+    openUpstream: ({ serverId, config: server, peer: own }) =>
+      connectUpstream({ serverId, config: server, peer: own, ...started.upstreamOptions() }),
+    // Gateway and bots meet only here, through the ports of src/bots/ports.ts.
+    bots: (caller) => createBotSurface({ ...botBase, tools: caller }),
+    botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
+    answerSampling: sampling.answer,
+    schemaValidator: started.upstreamOptions().schemaValidator,
+  });
+  undo.push(() => gateway.close());
+  const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };
+  const reportBots = () => void reportBotSources(bots, config().bots).catch(() => undefined);
+  undo.push(bus.subscribe(({ event }) => event.type === 'config_applied' && reportBots()));
+  const persisted = await persistConnections({ hub, bus: early, db: store.db, log });
+  undo.push(() => persisted.flush());
+  // The resumption buffers of every HTTP session share one budget (X8).
+  const buffers = createSseBufferPool({ maxBytes: () => config().gateway.maxBufferBytes });
+  const metrics = createMetrics({ hub, bus: early, sessions: gateway.sessions, bufferBytes: buffers.bytes });
+  undo.push(() => metrics.close());
+  // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
+  const applier = createConfigApplier({ hub, bus, log, configPath });
+  const writer = createConfigWriter({ path: configPath, env, apply: applier.apply });
+  const webUi = createWebUi(started.secrets);
+  undo.push(sweepIdleSessions({ gateway, config, log }));
+  applier.warn(started.loaded.warnings);
+  if (http) {
+    await http.serve({
+      hub,
+      config,
+      bus,
+      log,
+      host: started.host,
+      adminToken: started.adminToken,
+      metrics,
+      gateway,
+      port: () => http.port,
+      db: store.db,
+      pins,
+      sampling: budget,
+      configWriter: writer,
+      env,
+      bots,
+      ui: webUi,
+      buffers,
+      verifyToken:
+        started.verifyToken ??
+        createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
+    });
+    // On stop, requests end before anything they would use.
+    undo.push(() => http.close());
+  }
+  // First on stop: no new sessions or requests; those in flight answer within the grace period.
+  undo.push(() => gateway.drain(config().shutdown.graceMs));
+  reportBots();
+  const watcher = watchConfig(configPath, {
+    env,
+    initial: started.loaded.config,
+    claim: writer.claim,
+    onChange: (next) => applier.apply(next),
+    onWarnings: applier.warn,
+    onError: applier.reject,
+  });
+  undo.push(() => watcher.close());
+  // After start-up and every later burst, the memory goes back once things are quiet.
+  undo.push(trimHeapWhenIdle());
+  return { gateway, webUi };
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { createEventBus } from '../../src/bus/create-event-bus.js';
+import { replayFromStart } from '../../src/bus/replay-from-start.js';
+
+describe('replayFromStart', () => {
+  it('gives a late subscriber what the bus said before, then what comes, once each', () => {
+    const bus = createEventBus<string>({ capacity: 10 });
+    bus.publish('a');
+    bus.publish('b');
+    const seen: string[] = [];
+    const stop = replayFromStart(bus).subscribe(({ event }) => seen.push(event));
+    bus.publish('c');
+    stop();
+    bus.publish('d');
+    expect(seen).toEqual(['a', 'b', 'c']);
+  });
+
+  it('keeps subscribing when the listener fails on an old event', () => {
+    const bus = createEventBus<string>();
+    bus.publish('bad');
+    const seen: string[] = [];
+    replayFromStart(bus).subscribe(({ event }) => {
+      if (event === 'bad') throw new Error('listener failed');
+      seen.push(event);
+    });
+    bus.publish('good');
+    expect(seen).toEqual(['good']);
+  });
+});
