@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HttpHandlerDeps } from './create-http-handler.js';
 
@@ -12,14 +12,20 @@ export type HttpServer = {
   /** Start serving with `listener`; until then every request gets 503 (the service is starting). */
   handle(listener: RequestListener): void;
   /**
-   * Load the HTTP side (its own chunk of the bundle: the app, the API, the MCP endpoints)
-   * and serve it: done once the upstreams are starting, so it overlaps with their start.
+   * Load the HTTP side (its own chunks of the bundle: the MCP endpoints, then the app and the
+   * API) and serve it: done once the upstreams are starting, so it overlaps with their start.
+   * The MCP endpoints answer as soon as they are built; resolves once the app does too.
    */
   serve(deps: HttpHandlerDeps): Promise<void>;
   close(): Promise<void>;
 };
 
 const STARTING = JSON.stringify({ error: { code: 'starting', message: 'boternity is starting; retry shortly' } });
+
+/** Answer 503 while the service (or the part of it asked for) is starting. */
+export function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(STARTING);
+}
 
 /**
  * Listen on host:port (port 0 picks a free one); resolves once listening. Binding comes
@@ -30,7 +36,7 @@ export function listenHttp({ host, port }: { host: string; port: number }): Prom
   let closing: Promise<void> | null = null;
   const server = createServer((req, res) => {
     if (serve) return serve(req, res);
-    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(STARTING);
+    answerStarting(req, res);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -47,7 +53,9 @@ export function listenHttp({ host, port }: { host: string; port: number }): Prom
         },
         serve: async (deps) => {
           const { createHttpHandler } = await import('./create-http-handler.js');
-          serve = createHttpHandler(deps);
+          const handler = createHttpHandler(deps);
+          serve = handler.listener;
+          await handler.ready;
         },
         close: () => {
           closing ??= new Promise<void>((done) => {

@@ -42,7 +42,8 @@ describe('/mcp over HTTP', () => {
       verifyToken: (token) =>
         token === 'researcher-token' ? { kind: 'bot', slug: 'researcher', tokenId: 't1' } : null,
     });
-    http.handle(handler);
+    http.handle(handler.listener);
+    await handler.ready;
     base = `http://127.0.0.1:${listening.port}`;
   });
   afterAll(async () => {
@@ -128,5 +129,46 @@ describe('/mcp over HTTP', () => {
     const refused = await postInitialize(`${base}/mcp`, { ...admin, accept: 'text/html' });
     expect(refused.status).toBe(406);
     expect(gw.gateway.sessions().length).toBe(before);
+  });
+
+  it('serves /mcp while the app is still loading, and answers 503 "starting" elsewhere until it is built', async () => {
+    const early = await listenHttp({ host: '127.0.0.1', port: 0 });
+    try {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const handler = createHttpHandler(
+        {
+          host: '127.0.0.1',
+          hub: gw.hub,
+          config: gw.config,
+          bus: gw.bus,
+          log: testLogger(),
+          adminToken: TEST_TOKEN,
+          gateway: gw.gateway,
+          verifyToken: () => null,
+        },
+        async () => {
+          await held;
+          return import('../../src/http/listen-app.js');
+        },
+      );
+      early.handle(handler.listener);
+      const api = () => fetch(`${early.url}/api/servers`, { headers: admin });
+      const waiting = await api();
+      expect(waiting.status).toBe(503);
+      expect(await waiting.json()).toEqual({ error: { code: 'starting', message: expect.stringMatching(/starting/) } });
+      const client = await connectHttpClient(`${early.url}/mcp`);
+      expect((await client.callTool({ name: 'beta__b_echo', arguments: { text: 'early' } })).content).toEqual([
+        { type: 'text', text: 'echo:early' },
+      ]);
+      await client.close();
+      release();
+      await handler.ready;
+      expect((await api()).status).toBe(200);
+    } finally {
+      await early.close();
+    }
   });
 });
