@@ -24,6 +24,7 @@ import type { VerifyToken } from './guard/caller.js';
 import { listenHttp } from './http/serve-http.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import { createLogger } from './log/create-logger.js';
+import { capYoungGeneration } from './runtime/cap-young-generation.js';
 import { lazySchemaValidator } from './start/lazy-schema-validator.js';
 import type { CallParts } from './start/open-call-parts.js';
 import type { Storage } from './start/open-storage.js';
@@ -100,6 +101,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   try {
     const lock = await acquireHomeLock(home);
     undo.push(() => lock.release());
+    // Before the connect burst: V8 would grow its young generation to 32 MB and keep it.
+    undo.push(capYoungGeneration());
     const admin = await ensureAdminToken(home, env);
     // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
     const credentials = maskedCredentials(await openKeystore({ home, env }), secrets);
