@@ -30,6 +30,10 @@ await build({
   mainFields: ['module', 'main'],
   format: 'esm',
   target: 'node20',
+  // Less source to scan at start (ADR 015 §6): 5.1 → 3.7 MB, about 10% of the CPU before the
+  // first spawn. Names are kept (errors and profiles stay readable); the map has the rest.
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
