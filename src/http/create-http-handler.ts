@@ -2,9 +2,10 @@
  * Everything HTTP serves, as one `node:http` listener: the MCP endpoints on `node:http`
  * directly (ADR 006) and the rest through the Hono app, with one rate limiter for both.
  * `main.ts` loads this module after the upstreams are started: none of it is needed to
- * start them, so its loading overlaps with theirs. The MCP endpoints answer first; the app
- * (the control API with its schemas, the web UI) is loaded from a chunk of its own and
- * built after them (ADR 015: time to first call), 503 "starting" until then.
+ * start them, so its loading overlaps with theirs. The MCP endpoints answer at once; the
+ * app (the control API with its schemas, the web UI) is loaded from a chunk of its own and
+ * built at its first request, or once start-up is over (ADR 015 §6: its CPU is not in the
+ * way of the upstreams' start and the first call).
  * @module
  */
 import type { RequestListener } from 'node:http';
@@ -12,8 +13,8 @@ import { callerVerifier, type VerifyToken } from '../guard/caller.js';
 import type { AppDeps } from './create-app.js';
 import { createMcpEndpoint, isMcpUrl } from './mcp-endpoint.js';
 import { createRateLimiter } from './rate-limit.js';
-import { answerStarting } from './serve-http.js';
 import type { SseBufferPool } from './sse-buffer-pool.js';
+import { writeJson } from './write-json.js';
 
 /** What the listener needs: the app's deps, with the gateway, and the tokens besides the admin's. */
 export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken'> & {
@@ -24,16 +25,21 @@ export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken
   buffers?: SseBufferPool;
 };
 
-/** Loads the app's listener (its own chunk); tests may hold it back. */
-export type LoadApp = () => Promise<typeof import('./listen-app.js')>;
+/** How the app is loaded and when it is built unasked. */
+export type AppLoading = {
+  /** Loads the app's listener (its own chunk); tests may hold it back. */
+  load?: () => Promise<typeof import('./listen-app.js')>;
+  /** Builds the app this long after the listener, if no request asked for it before. */
+  prefetchMs?: number;
+};
 
-/** The listener, serving `/mcp` at once, and the promise that the rest is served too. */
-export type HttpHandler = { listener: RequestListener; ready: Promise<void> };
+/** The listener; the app's build (started now if not yet); `stop` cancels the build not yet begun. */
+export type HttpHandler = { listener: RequestListener; app(): Promise<RequestListener>; stop(): void };
 
-/** Build the listener: the MCP endpoints now, the app once its chunk is loaded. */
+/** Build the listener: the MCP endpoints now, the app when first needed. */
 export function createHttpHandler(
   { host, buffers, ...deps }: HttpHandlerDeps,
-  loadApp: LoadApp = () => import('./listen-app.js'),
+  { load = () => import('./listen-app.js'), prefetchMs = 2_000 }: AppLoading = {},
 ): HttpHandler {
   // One budget for the API and the MCP endpoints (X3).
   const limiter = createRateLimiter({ limits: () => deps.config().limits });
@@ -46,15 +52,31 @@ export function createHttpHandler(
     ...(deps.port ? { port: deps.port } : {}),
     log: deps.log.child({ mod: 'http' }),
   });
-  let app: RequestListener = answerStarting;
-  const ready = loadApp().then(({ appListener }) => {
-    app = appListener({ ...deps, limiter }, host);
-  });
+  let built: RequestListener | null = null;
+  let building: Promise<RequestListener> | null = null;
+  const app = () => {
+    building ??= load().then(({ appListener }) => {
+      built = appListener({ ...deps, limiter }, host);
+      return built;
+    });
+    return building;
+  };
+  const prefetch = setTimeout(() => void app().catch(() => undefined), prefetchMs);
+  prefetch.unref();
   return {
     listener: (req, res) => {
       if (isMcpUrl(req.url ?? '/')) void mcp(req, res);
-      else void app(req, res);
+      else if (built) void built(req, res);
+      else
+        app().then(
+          (listener) => listener(req, res),
+          (error: unknown) => {
+            deps.log.error({ err: error }, 'the HTTP app failed to load');
+            writeJson(res, 500, { error: { code: 'internal', message: 'internal error' } });
+          },
+        );
     },
-    ready,
+    app,
+    stop: () => clearTimeout(prefetch),
   };
 }

@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HttpHandlerDeps } from './create-http-handler.js';
+import type { HttpHandler, HttpHandlerDeps } from './create-http-handler.js';
 
 /** A listening HTTP server whose `close()` also ends open SSE streams. */
 export type HttpServer = {
@@ -14,18 +14,14 @@ export type HttpServer = {
   /**
    * Load the HTTP side (its own chunks of the bundle: the MCP endpoints, then the app and the
    * API) and serve it: done once the upstreams are starting, so it overlaps with their start.
-   * The MCP endpoints answer as soon as they are built; resolves once the app does too.
+   * Resolves once the MCP endpoints answer; the app is built at its first request or soon
+   * after (a request meanwhile waits for it).
    */
   serve(deps: HttpHandlerDeps): Promise<void>;
   close(): Promise<void>;
 };
 
 const STARTING = JSON.stringify({ error: { code: 'starting', message: 'boternity is starting; retry shortly' } });
-
-/** Answer 503 while the service (or the part of it asked for) is starting. */
-export function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(STARTING);
-}
 
 /**
  * Listen on host:port (port 0 picks a free one); resolves once listening. Binding comes
@@ -34,9 +30,10 @@ export function answerStarting(_req: IncomingMessage, res: ServerResponse): void
 export function listenHttp({ host, port }: { host: string; port: number }): Promise<HttpServer> {
   let serve: RequestListener | null = null;
   let closing: Promise<void> | null = null;
+  let handler: HttpHandler | null = null;
   const server = createServer((req, res) => {
     if (serve) return serve(req, res);
-    answerStarting(req, res);
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(STARTING);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -53,11 +50,11 @@ export function listenHttp({ host, port }: { host: string; port: number }): Prom
         },
         serve: async (deps) => {
           const { createHttpHandler } = await import('./create-http-handler.js');
-          const handler = createHttpHandler(deps);
+          handler = createHttpHandler(deps);
           serve = handler.listener;
-          await handler.ready;
         },
         close: () => {
+          handler?.stop();
           closing ??= new Promise<void>((done) => {
             server.close(() => done());
             // close() waits for open connections (SSE clients) unless they are ended.

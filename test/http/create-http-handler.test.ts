@@ -43,7 +43,6 @@ describe('/mcp over HTTP', () => {
         token === 'researcher-token' ? { kind: 'bot', slug: 'researcher', tokenId: 't1' } : null,
     });
     http.handle(handler.listener);
-    await handler.ready;
     base = `http://127.0.0.1:${listening.port}`;
   });
   afterAll(async () => {
@@ -131,43 +130,78 @@ describe('/mcp over HTTP', () => {
     expect(gw.gateway.sessions().length).toBe(before);
   });
 
-  it('serves /mcp while the app is still loading, and answers 503 "starting" elsewhere until it is built', async () => {
+  it('serves /mcp while the app is still loading; a request for the app waits for it, then is answered', async () => {
     const early = await listenHttp({ host: '127.0.0.1', port: 0 });
-    try {
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const handler = createHttpHandler(
-        {
-          host: '127.0.0.1',
-          hub: gw.hub,
-          config: gw.config,
-          bus: gw.bus,
-          log: testLogger(),
-          adminToken: TEST_TOKEN,
-          gateway: gw.gateway,
-          verifyToken: () => null,
-        },
-        async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let loads = 0;
+    const handler = createHttpHandler(
+      {
+        host: '127.0.0.1',
+        hub: gw.hub,
+        config: gw.config,
+        bus: gw.bus,
+        log: testLogger(),
+        adminToken: TEST_TOKEN,
+        gateway: gw.gateway,
+        verifyToken: () => null,
+      },
+      {
+        load: async () => {
+          loads++;
           await held;
           return import('../../src/http/listen-app.js');
         },
-      );
+        prefetchMs: 60_000,
+      },
+    );
+    try {
       early.handle(handler.listener);
-      const api = () => fetch(`${early.url}/api/servers`, { headers: admin });
-      const waiting = await api();
-      expect(waiting.status).toBe(503);
-      expect(await waiting.json()).toEqual({ error: { code: 'starting', message: expect.stringMatching(/starting/) } });
+      // Not loaded before it is asked for.
+      expect(loads).toBe(0);
+      const api = fetch(`${early.url}/api/servers`, { headers: admin });
+      const health = fetch(`${early.url}/healthz`);
       const client = await connectHttpClient(`${early.url}/mcp`);
       expect((await client.callTool({ name: 'beta__b_echo', arguments: { text: 'early' } })).content).toEqual([
         { type: 'text', text: 'echo:early' },
       ]);
       await client.close();
+      expect(loads).toBe(1);
       release();
-      await handler.ready;
-      expect((await api()).status).toBe(200);
+      expect((await api).status).toBe(200);
+      expect((await health).status).toBe(200);
+      expect(loads).toBe(1);
     } finally {
+      handler.stop();
+      await early.close();
+    }
+  });
+
+  it('answers 500 with a one-line error when the app fails to load; /mcp goes on', async () => {
+    const early = await listenHttp({ host: '127.0.0.1', port: 0 });
+    const handler = createHttpHandler(
+      {
+        host: '127.0.0.1',
+        hub: gw.hub,
+        config: gw.config,
+        bus: gw.bus,
+        log: testLogger(),
+        adminToken: TEST_TOKEN,
+        gateway: gw.gateway,
+        verifyToken: () => null,
+      },
+      { load: () => Promise.reject(new Error('chunk missing')), prefetchMs: 60_000 },
+    );
+    try {
+      early.handle(handler.listener);
+      const failed = await fetch(`${early.url}/api/servers`, { headers: admin });
+      expect(failed.status).toBe(500);
+      expect(await failed.json()).toEqual({ error: { code: 'internal', message: 'internal error' } });
+      expect((await postInitialize(`${early.url}/mcp`, admin)).status).toBe(200);
+    } finally {
+      handler.stop();
       await early.close();
     }
   });
