@@ -10,11 +10,20 @@ import type { AgentSession } from './agent-session.js';
 export type AuditSink = { record(entry: AuditEntry): void };
 
 /** What the event says about itself; `error` is whatever failed it (its message is kept). */
-export type AuditFields = Omit<AuditEntry, 'direction' | 'durationMs' | 'botId' | 'clientId' | 'error' | 'success'> & {
+export type AuditFields = Omit<
+  AuditEntry,
+  'direction' | 'durationMs' | 'botId' | 'clientId' | 'clientName' | 'error' | 'success'
+> & {
   error?: unknown;
   /** Defaults to "no error". */
   success?: boolean;
 };
+
+/** How the audit names an MCP client from its `clientInfo`: `name/version` (the name alone without a version). */
+export function clientNameOf(info: { name: string; version?: string } | null | undefined): string | null {
+  if (!info) return null;
+  return info.version ? `${info.name}/${info.version}` : info.name;
+}
 
 /** The row of an event of `session` (null: none known) that began at `started` (`performance.now()`; null: instant). */
 export function auditRow(
@@ -28,6 +37,7 @@ export function auditRow(
     direction,
     botId: session?.bot ?? null,
     clientId: session?.clientId ?? null,
+    clientName: session?.clientName ?? null,
     ...(started === null ? {} : { durationMs: Math.round(performance.now() - started) }),
     success: success ?? !failed,
     error: !failed ? null : error instanceof Error ? error.message : String(error),

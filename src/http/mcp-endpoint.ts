@@ -155,7 +155,17 @@ export function createMcpEndpoint({
     const spec = specOf(route, caller);
     // An endpoint for a server or bot that does not exist is refused here (404); over a cap, or stopping: refused.
     const session = await gateway
-      .openSession({ id, transport, spec, botAccess: botAccessOf(route, spec, caller), label: path, owner, clientId })
+      .openSession({
+        id,
+        transport,
+        spec,
+        botAccess: botAccessOf(route, spec, caller),
+        label: path,
+        owner,
+        clientId,
+        // Named from the start, so the session's first audit row says which client opened it.
+        clientInfo: body.value.params.clientInfo,
+      })
       .catch((error: unknown) => {
         eventLog.dispose();
         const refusal = capRefusal(error);

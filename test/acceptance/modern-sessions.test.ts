@@ -4,15 +4,23 @@
  * not escape a token's cap; a modern call in flight is tracked, so a revoked token's call
  * is answered `token revoked` and a drain answers `server shutting down` after the grace
  * period, with the audit rows saying so; a call waiting for an `input_required` retry ends
- * at once on drain, and its upstream hears why. One service; the drain comes last.
+ * at once on drain, and its upstream hears why. Every audit row of a session, in either
+ * era, names its client (`clientInfo` as `name/version`). One service; the drain comes last.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
+import { connectHttpClient } from '../support/mcp-client.js';
 import { envelope, postModern } from '../support/modern-client.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-type Entry = { eventType: string; error: string | null; success: boolean; clientId: string | null };
+type Entry = {
+  eventType: string;
+  error: string | null;
+  success: boolean;
+  clientId: string | null;
+  clientName: string | null;
+};
 
 describe('the modern era under the session caps and the shutdown rules', () => {
   let svc: TestService;
@@ -96,6 +104,27 @@ describe('the modern era under the session caps and the shutdown rules', () => {
     );
     expect(rows.every((e) => !e.success)).toBe(true);
     expect(viewsOf(id)).toHaveLength(0);
+  });
+
+  it("names the client in its session's audit rows, in both eras, and filters by it", async () => {
+    const legacy = await connectHttpClient(`${svc.service.url}/mcp`);
+    await legacy.callTool({ name: 'gw__echo', arguments: { text: '2025' } });
+    await legacy.close();
+    const answer = await call(undefined, 'modern-agent', 'gw__echo', { text: '2026' });
+    expect(await answer.json()).toMatchObject({ result: { content: [{ text: 'echo:2026' }] } });
+    const named = (clientName: string, count: number) =>
+      waitFor(
+        async () => {
+          const rows = await audit(`clientName=${encodeURIComponent(clientName)}`);
+          return rows.length === count ? rows : null;
+        },
+        { what: `the rows of ${clientName}` },
+      );
+    const legacyRows = await named('boternity-test-agent/1.0.0', 2);
+    expect(legacyRows.map((e) => e.eventType).sort()).toEqual(['session_start', 'tool_call']);
+    const modernRows = await named('modern-agent/1.0', 2);
+    expect(modernRows.map((e) => e.eventType).sort()).toEqual(['session_start', 'tool_call']);
+    expect(modernRows.every((e) => e.clientId === 'admin')).toBe(true);
   });
 
   it('on drain answers a modern call in flight after the grace period, ends a waiting one at once, and refuses new ones', async () => {
