@@ -3,7 +3,7 @@
  * event is over: who (the session's client and bot), what, how long, and how it ended.
  * @module
  */
-import type { AuditEntry } from '../storage/audit-writer.js';
+import { type AuditEntry, boundName } from '../storage/audit-writer.js';
 import type { AgentSession } from './agent-session.js';
 
 /** Where audit rows go (X7). */
@@ -19,10 +19,13 @@ export type AuditFields = Omit<
   success?: boolean;
 };
 
-/** How the audit names an MCP client from its `clientInfo`: `name/version` (the name alone without a version). */
+/**
+ * How the audit names an MCP client from its `clientInfo`: `name/version` (the name alone
+ * without a version), bounded already, so a session never holds a huge name for its life.
+ */
 export function clientNameOf(info: { name: string; version?: string } | null | undefined): string | null {
   if (!info) return null;
-  return info.version ? `${info.name}/${info.version}` : info.name;
+  return boundName(info.version ? `${info.name}/${info.version}` : info.name);
 }
 
 /** The row of an event of `session` (null: none known) that began at `started` (`performance.now()`; null: instant). */
