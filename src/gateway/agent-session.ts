@@ -60,6 +60,8 @@ export type AgentSession = {
   readonly label: string;
   /** Who opened it, for the audit: `admin`, a token id, or `stdio`. */
   readonly clientId: string | null;
+  /** The client as it named itself (`clientInfo` as `name/version`), for the audit; null until known. */
+  clientName: string | null;
   /** The bot whose view it is, for the audit; null for other views. */
   readonly bot: string | null;
   /** Who reaches the bot tools and skill prompts here, and on which endpoint; null: none served (G8). */

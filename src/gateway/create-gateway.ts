@@ -230,7 +230,10 @@ export function createGateway({
     },
     checkView: assertBot,
     async openModernView(options) {
+      if (stopping) throw new ShuttingDownError();
       await assertBot(options.spec);
+      // A view session is capped like any session: a new client name cannot escape the token's cap (X8).
+      admitSession({ sessions, limits: () => config().gateway, log: gatewayLog }, options.owner);
       const session = openModernView({ path, now }, options);
       const cacheScope = options.spec.kind === 'server' ? 'public' : 'private';
       const streams = new Map<string, number>();
@@ -255,6 +258,9 @@ export function createGateway({
       closeAll(sessions.all().filter((s) => s.idles && s.requests.size === 0 && now() - s.lastActivity > idleMs)),
     async drain(graceMs) {
       stopping = true;
+      // Modern calls waiting for an input_required retry get none: they end now.
+      const waiting = flows.stop(new ShuttingDownError());
+      if (waiting > 0) gatewayLog.info({ waiting }, 'ended modern calls waiting for input: server shutting down');
       const open = sessions.all();
       const inFlight = open.reduce((n, s) => n + s.requests.size, 0);
       if (inFlight === 0) return;

@@ -44,6 +44,12 @@ export type InputFlows = {
   resume(owner: string, state: string, responses: Record<string, unknown>, round: Round): Promise<RoundAnswer>;
   /** Flows waiting for an agent now. */
   size(): number;
+  /**
+   * The service is draining: flows waiting for a retry end now (the upstream hears why, the
+   * call is cancelled with `reason`), and a flow still answering a round ends the same way
+   * when it would wait for one; returns how many ended at once.
+   */
+  stop(reason: Error): number;
   /** Fail and cancel every flow (shutdown). */
   close(): void;
 };
@@ -73,15 +79,23 @@ const ASKED = Symbol('asked');
 /** Create the flows; `timeoutMs`: how long an `input_required` round may wait for its retry. */
 export function createInputFlows({ timeoutMs }: { timeoutMs: () => number }): InputFlows {
   const flows = new Map<string, Flow>();
+  /** Set once the service drains: the reason flows that would wait are ended with. */
+  let stopped: Error | null = null;
 
-  const end = (flow: Flow, why: string | null) => {
+  /** End `flow`; `upstream`: what its pending requests fail with; `reason`: why the call is cancelled. */
+  const end = (flow: Flow, upstream: WireError | null, reason: Error | null = upstream) => {
     if (flow.timer) clearTimeout(flow.timer);
     flows.delete(flow.id);
-    if (why === null) return;
-    const error = new WireError(ErrorCode.RequestTimeout, why);
-    for (const pending of flow.pending.values()) pending.reject(error);
+    if (upstream === null) return;
+    for (const pending of flow.pending.values()) pending.reject(upstream);
     flow.pending.clear();
-    flow.controller.abort(error);
+    flow.controller.abort(reason);
+  };
+  const expire = (flow: Flow, why: string) => end(flow, new WireError(ErrorCode.RequestTimeout, why));
+  /** End `flow` because the service is stopping: its upstream hears that nobody will answer. */
+  const endStopped = (flow: Flow, reason: Error) => {
+    const what = [...flow.pending.values()].map((p) => p.request.method).join(', ') || 'input';
+    end(flow, new WireError(ErrorCode.ConnectionClosed, `${reason.message}: ${what} will not be answered`), reason);
   };
 
   const nextAsk = (flow: Flow) =>
@@ -95,13 +109,18 @@ export function createInputFlows({ timeoutMs }: { timeoutMs: () => number }): In
     if (flow.timer) clearTimeout(flow.timer);
     flow.timer = null;
     flow.sink = sink;
-    const hangUp = () => end(flow, 'the agent hung up before the call finished');
+    const hangUp = () => expire(flow, 'the agent hung up before the call finished');
     if (signal.aborted) hangUp();
     signal.addEventListener('abort', hangUp, { once: true });
     try {
-      const next = await Promise.race([flow.outcome, nextAsk(flow)]);
+      let next = await Promise.race([flow.outcome, nextAsk(flow)]);
       flow.wake = null;
       flow.sink = null;
+      if (next === ASKED && stopped) {
+        // No retry will be taken: the call ends now, and this round answers with how.
+        endStopped(flow, stopped);
+        next = await flow.outcome;
+      }
       if (next !== ASKED) {
         end(flow, null);
         if (next.ok) return { kind: 'done', value: next.value };
@@ -110,7 +129,7 @@ export function createInputFlows({ timeoutMs }: { timeoutMs: () => number }): In
       const limit = timeoutMs();
       flow.timer = setTimeout(() => {
         const what = [...flow.pending.values()].map((p) => p.request.method).join(', ');
-        end(flow, `the agent did not answer ${what} within ${Math.round(limit / 1000)} s (an input_required round)`);
+        expire(flow, `the agent did not answer ${what} within ${Math.round(limit / 1000)} s (an input_required round)`);
       }, limit);
       flow.timer.unref();
       const requests = Object.fromEntries([...flow.pending].map(([key, p]) => [key, p.request]));
@@ -168,8 +187,14 @@ export function createInputFlows({ timeoutMs }: { timeoutMs: () => number }): In
       return round(flow, next);
     },
     size: () => flows.size,
+    stop(reason) {
+      stopped = reason;
+      const waiting = [...flows.values()].filter((flow) => flow.sink === null);
+      for (const flow of waiting) endStopped(flow, reason);
+      return waiting.length;
+    },
     close() {
-      for (const flow of [...flows.values()]) end(flow, 'boternity is shutting down');
+      for (const flow of [...flows.values()]) expire(flow, 'boternity is shutting down');
     },
   };
 }

@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { BotToolsAccess } from '../bots/ports.js';
 import type { AgentChannel, AgentSession } from './agent-session.js';
-import { auditRow } from './audit-request.js';
+import { auditRow, clientNameOf } from './audit-request.js';
 import type { CallPath } from './call-path.js';
 import { namingOf } from './compute-view.js';
 import { effectiveServers, type ViewSpec } from './effective-servers.js';
@@ -65,6 +65,7 @@ export function registerSession(
     naming: namingOf(spec),
     label: options.label,
     clientId: options.clientId ?? null,
+    clientName: clientNameOf(options.clientInfo),
     bot: spec.kind === 'bot' ? spec.slug : null,
     botAccess: options.botAccess ?? null,
     owner: options.owner,
@@ -138,6 +139,10 @@ export async function openAgentSession(deps: OpenDeps, options: TransportSession
     () => server.close(),
   );
   serveSession(server, session, path, capabilities);
+  // Every row after the handshake names the client as its `initialize` did (stdio learns it only here).
+  server.oninitialized = () => {
+    session.clientName = clientNameOf(server.getClientVersion()) ?? session.clientName;
+  };
   server.onclose = () => {
     void endSession(path, session);
     options.onClose?.();

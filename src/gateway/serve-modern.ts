@@ -27,6 +27,8 @@ import { listItems } from './list-items.js';
 import { modernContext, quietContext } from './modern-channel.js';
 import { readResource } from './read-resource.js';
 import type { SessionContext } from './session-context.js';
+import { runTracked, ShuttingDownError } from './track-request.js';
+import { answerFailure } from './wire-error.js';
 
 /** Where a modern request runs: the view session of its endpoint, token and client. */
 export type ModernTarget = {
@@ -67,6 +69,11 @@ function roundSink(ctx: ServerContext): RoundSink {
   };
 }
 
+/** A draining service takes no new request, modern or not (the retry of a flow included). */
+function refuseWhenStopping(path: CallPath): void {
+  if (path.stopping()) throw answerFailure(new ShuttingDownError(), false).error;
+}
+
 /**
  * Run `work` as this request's flow (or the flow its `requestState` names): its result, or
  * the `input_required` result that asks the agent for what an upstream asked.
@@ -76,7 +83,8 @@ async function withInput<T>(
   ctx: ServerContext,
   work: (context: SessionContext) => Promise<T>,
 ): Promise<T> {
-  const { session, flows } = target;
+  const { session, flows, path } = target;
+  refuseWhenStopping(path);
   const owner = `${ctx.mcpReq.method} ${session.label} ${session.owner}`;
   const round = { sink: roundSink(ctx), signal: ctx.mcpReq.signal };
   const state = ctx.mcpReq.requestState();
@@ -86,17 +94,20 @@ async function withInput<T>(
       ? await flows.resume(owner, state, ctx.mcpReq.inputResponses ?? {}, round)
       : await flows.start(
           owner,
-          (asker, signal) =>
-            work(
-              modernContext(
-                session,
-                {
-                  capabilities: envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
-                  logLevel: (envelope[LOG_LEVEL_META_KEY] as LoggingLevel | undefined) ?? null,
-                  progress: ctx.mcpReq._meta?.progressToken !== undefined,
-                },
-                asker,
-                signal,
+          // Tracked from its first round to its outcome: shutdown and revocation end it with their reason.
+          (asker, flowSignal) =>
+            runTracked(session, flowSignal, (signal) =>
+              work(
+                modernContext(
+                  session,
+                  {
+                    capabilities: envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
+                    logLevel: (envelope[LOG_LEVEL_META_KEY] as LoggingLevel | undefined) ?? null,
+                    progress: ctx.mcpReq._meta?.progressToken !== undefined,
+                  },
+                  asker,
+                  signal,
+                ),
               ),
             ),
           round,
@@ -125,11 +136,13 @@ export function createModernServer(target: ModernTarget): Server {
     const wanted =
       kind === 'tools' ? capabilities.tools : kind === 'prompts' ? capabilities.prompts : capabilities.resources;
     if (!wanted) continue;
-    server.setRequestHandler(
-      method as 'tools/list',
-      async (_request, ctx) =>
-        ({ [kind]: await listItems(path, quietContext(session, ctx.mcpReq.signal), kind) }) as never,
-    );
+    server.setRequestHandler(method as 'tools/list', async (_request, ctx) => {
+      refuseWhenStopping(path);
+      const items = await runTracked(session, ctx.mcpReq.signal, (signal) =>
+        listItems(path, quietContext(session, signal), kind),
+      );
+      return { [kind]: items } as never;
+    });
   }
   if (capabilities.tools) {
     server.setRequestHandler(

@@ -33,7 +33,7 @@ import { contextOf, type ServerExtra } from './sdk-channel.js';
 import type { SessionContext } from './session-context.js';
 import { setLevel } from './set-level.js';
 import { subscribeResource, unsubscribeResource } from './subscribe-resource.js';
-import { ShuttingDownError, trackRequest } from './track-request.js';
+import { runTracked, ShuttingDownError } from './track-request.js';
 import { answerFailure, WireError } from './wire-error.js';
 
 /** Answer `session`'s requests on `server`, for the kinds of capability it declares. */
@@ -46,12 +46,7 @@ export function serveSession(
   // Each request is tracked while it runs, so shutdown and revocation can end it with their reason.
   const run = async <T>(extra: ServerExtra, work: (ctx: SessionContext) => Promise<T>): Promise<T> => {
     if (path.stopping()) throw answerFailure(new ShuttingDownError(), false).error;
-    const request = trackRequest(session, extra.signal);
-    try {
-      return await work(contextOf(session, extra, request.signal));
-    } finally {
-      request.end();
-    }
+    return runTracked(session, extra.signal, (signal) => work(contextOf(session, extra, signal)));
   };
   if (capabilities.tools) {
     server.setRequestHandler(ListToolsRequestSchema, (_r, extra) =>

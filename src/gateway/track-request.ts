@@ -11,10 +11,16 @@ import type { AgentSession, InflightRequest } from './agent-session.js';
 /** One request being served: its signal, and `end()` once it has answered. */
 export type TrackedRequest = { readonly signal: AbortSignal; end(): void };
 
-/** Begin a request of `session`; `cancelled` is the caller's own signal (the agent's cancellation). */
+/**
+ * Begin a request of `session`; `cancelled` is the caller's own signal (the agent's
+ * cancellation, or a modern call's flow, which may end it with a reason of its own).
+ */
 export function trackRequest(session: AgentSession, cancelled: AbortSignal): TrackedRequest {
   const controller = new AbortController();
-  const onCancel = () => controller.abort(new RequestEndedError('client cancelled'));
+  const onCancel = () =>
+    controller.abort(
+      cancelled.reason instanceof HubError ? cancelled.reason : new RequestEndedError('client cancelled'),
+    );
   if (cancelled.aborted) onCancel();
   else cancelled.addEventListener('abort', onCancel, { once: true });
   let settle: () => void = () => undefined;
@@ -32,6 +38,20 @@ export function trackRequest(session: AgentSession, cancelled: AbortSignal): Tra
       settle();
     },
   };
+}
+
+/** Run `work` under a tracked request of `session` (see {@link trackRequest}); ends it however `work` ends. */
+export async function runTracked<T>(
+  session: AgentSession,
+  cancelled: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const request = trackRequest(session, cancelled);
+  try {
+    return await work(request.signal);
+  } finally {
+    request.end();
+  }
 }
 
 /** End every request `session` has in flight with `reason` (each answers with it); returns how many. */

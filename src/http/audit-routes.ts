@@ -4,6 +4,7 @@
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { AUDIT_MAX_LIMIT, queryAudit } from '../storage/audit-query.js';
+import { AUDIT_NAME_MAX } from '../storage/audit-writer.js';
 import type { Db } from '../storage/create-db.js';
 import { auditDirections } from '../storage/schema.js';
 import { createApi, errorResponses, jsonResponse, wholeNumberQuery } from './api-schemas.js';
@@ -37,6 +38,7 @@ export const EntrySchema = z
     serverName: z.string().nullable(),
     botId: z.string().nullable(),
     clientId: z.string().nullable(),
+    clientName: z.string().nullable().openapi({ description: "The MCP client's clientInfo as name/version" }),
     toolName: z.string().nullable(),
     inputHash: z.string().nullable(),
     outputHash: z.string().nullable(),
@@ -53,6 +55,8 @@ export const AuditQuerySchema = z.object({
   server: name,
   bot: name,
   client: name,
+  // As stored: up to the audit's bound on names.
+  clientName: z.string().min(1).max(AUDIT_NAME_MAX).optional(),
   direction: z.enum(auditDirections).optional(),
   event: name,
   tool: name,

@@ -136,7 +136,12 @@ export function createMcpEndpoint({
       }
       const spec = specOf(route, caller);
       const who = { spec, botAccess: botAccessOf(route, spec, caller), label: path, owner, clientId, path };
-      return modern.serve(req, res, who, body.value);
+      // Its view session opens through the same caps as a session (X8), and not while stopping.
+      return modern.serve(req, res, who, body.value).catch((error: unknown) => {
+        const refusal = capRefusal(error);
+        if (!refusal || res.headersSent) throw error;
+        writeRefusal(res, refusal, { id: requestIdOf(body.value) });
+      });
     }
     const id = randomUUID();
     const { maxBufferBytesPerSession } = config().gateway;
@@ -150,24 +155,24 @@ export function createMcpEndpoint({
     const spec = specOf(route, caller);
     // An endpoint for a server or bot that does not exist is refused here (404); over a cap, or stopping: refused.
     const session = await gateway
-      .openSession({ id, transport, spec, botAccess: botAccessOf(route, spec, caller), label: path, owner, clientId })
+      .openSession({
+        id,
+        transport,
+        spec,
+        botAccess: botAccessOf(route, spec, caller),
+        label: path,
+        owner,
+        clientId,
+        // Named from the start, so the session's first audit row says which client opened it.
+        clientInfo: body.value.params.clientInfo,
+      })
       .catch((error: unknown) => {
         eventLog.dispose();
-        if (error instanceof SessionLimitError || error instanceof ShuttingDownError) return error;
+        const refusal = capRefusal(error);
+        if (refusal) return refusal;
         throw error;
       });
-    if (session instanceof SessionLimitError) {
-      const status = session.which === 'per_token' ? 429 : 503;
-      return writeRefusal(res, { status, code: -32000, message: session.message, headers: { 'retry-after': '1' } });
-    }
-    if (session instanceof ShuttingDownError) {
-      return writeRefusal(res, {
-        status: 503,
-        code: -32000,
-        message: session.message,
-        headers: { connection: 'close' },
-      });
-    }
+    if ('status' in session) return writeRefusal(res, session);
     await transport.handleRequest(req, res, body.value);
     // The initialize was refused (a bad Accept or Content-Type): no session came of it.
     if (!transport.sessionId) await session.close();
@@ -190,6 +195,17 @@ export function createMcpEndpoint({
       else writeJson(res, 500, { error: { code: 'internal', message: 'internal error' } });
     }
   };
+}
+
+/** How a session (or modern view) refused for a cap (X8) or a shutdown is answered; null: not such a refusal. */
+function capRefusal(error: unknown): RpcRefusal | null {
+  if (error instanceof SessionLimitError) {
+    const status = error.which === 'per_token' ? 429 : 503;
+    return { status, code: -32000, message: error.message, headers: { 'retry-after': '1' } };
+  }
+  if (error instanceof ShuttingDownError)
+    return { status: 503, code: -32000, message: error.message, headers: { connection: 'close' } };
+  return null;
 }
 
 /** A header's single value. */

@@ -17,6 +17,7 @@ export const AUDIT_ROW_FIELDS = [
   'serverName',
   'botId',
   'clientId',
+  'clientName',
   'toolName',
   'inputHash',
   'outputHash',
@@ -36,6 +37,8 @@ export type AuditRow = {
   serverName: string | null;
   botId: string | null;
   clientId: string | null;
+  /** The MCP client's `clientInfo` as `name/version`; null when the session did not know it. */
+  clientName: string | null;
   toolName: string | null;
   inputHash: string | null;
   outputHash: string | null;
@@ -51,6 +54,8 @@ export type AuditFilters = {
   server?: string;
   bot?: string;
   client?: string;
+  /** The client's `name/version` as stored. */
+  clientName?: string;
   direction?: 'client' | 'server';
   event?: string;
   tool?: string;
@@ -72,6 +77,7 @@ export async function queryAudit(db: Db, filters: AuditFilters = {}): Promise<Au
   if (filters.server !== undefined) conditions.push(eq(t.serverName, filters.server));
   if (filters.bot !== undefined) conditions.push(eq(t.botId, filters.bot));
   if (filters.client !== undefined) conditions.push(eq(t.clientId, filters.client));
+  if (filters.clientName !== undefined) conditions.push(eq(t.clientName, filters.clientName));
   if (filters.direction !== undefined) conditions.push(eq(t.direction, filters.direction));
   if (filters.event !== undefined) conditions.push(eq(t.eventType, filters.event));
   if (filters.tool !== undefined) conditions.push(eq(t.toolName, filters.tool));
@@ -93,6 +99,7 @@ export async function queryAudit(db: Db, filters: AuditFilters = {}): Promise<Au
     serverName: r.serverName,
     botId: r.botId,
     clientId: r.clientId,
+    clientName: r.clientName,
     toolName: r.toolName,
     inputHash: r.inputHash,
     outputHash: r.outputHash,

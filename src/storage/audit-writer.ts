@@ -25,6 +25,8 @@ export type AuditEntry = {
   serverName?: string | null;
   botId?: string | null;
   clientId?: string | null;
+  /** The MCP client's `clientInfo` as `name/version`; bounded like the other names. */
+  clientName?: string | null;
   toolName?: string | null;
   /** Hashed (SHA-256 of canonical JSON); `undefined` means absent and hashes to null. */
   input?: unknown;
@@ -76,7 +78,7 @@ type AuditInsert = typeof mcpAuditTable.$inferInsert;
 export const AUDIT_ERROR_MAX = 500;
 /** Longest name (tool, server, event, bot, client) kept; a longer one is cut and says how long it was. */
 export const AUDIT_NAME_MAX = 256;
-// 16 bound parameters a row: stay well below SQLite's 32766 variables a statement.
+// 17 bound parameters a row: stay well below SQLite's 32766 variables a statement.
 const MAX_ROWS_PER_STATEMENT = 1_000;
 const MAX_RETRY_DELAY_MS = 5_000;
 /** Arrays this long are hashed as listings (item by item, cached). */
@@ -176,6 +178,7 @@ export function createAuditWriter(
       serverName: boundName(entry.serverName),
       botId: boundName(entry.botId),
       clientId: boundName(entry.clientId),
+      clientName: boundName(entry.clientName),
       toolName: boundName(entry.toolName),
       inputHash,
       outputHash,

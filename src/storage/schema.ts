@@ -83,6 +83,8 @@ export const mcpAuditTable = sqliteTable(
     botId: text('bot_id'),
     /** For server-side events: which MCP client (token id or session). */
     clientId: text('client_id'),
+    /** The MCP client as it named itself (`clientInfo` `name/version`), when the session knows it. */
+    clientName: text('client_name'),
     toolName: text('tool_name'),
     inputHash: text('input_hash'),
     outputHash: text('output_hash'),

@@ -1,6 +1,6 @@
 /**
  * Issue 11 acceptance (SPEC X7, X8): a shutdown that answers. `bnity serve` with 20 calls in
- * flight gets SIGTERM: new sessions are refused at once, the calls that finish within
+ * flight (and one on the 2026-07-28 era) gets SIGTERM: new sessions are refused at once, the calls that finish within
  * `shutdown.graceMs` answer normally, each still open then gets a JSON-RPC error (`server
  * shutting down`) before its stream closes; exit 0, no process left, and the audit rows
  * say why each call ended. In-process: a revoked token's call in flight and a call the
@@ -17,6 +17,7 @@ import { isAlive } from '../../src/upstream/process-tree.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { postInitialize } from '../support/initialize.js';
 import { connectHttpClient } from '../support/mcp-client.js';
+import { envelope, postModern } from '../support/modern-client.js';
 import { spawnServe } from '../support/serve-process.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
@@ -65,14 +66,25 @@ describe('SIGTERM with calls in flight', () => {
             (e: unknown): Ended => ({ ok: false, message: (e as Error).message, at: Date.now() }),
           ),
       );
+      // And one on the 2026-07-28 era, which the same rules hold for.
+      const modern = postModern(
+        `${serve.url}/mcp`,
+        {
+          jsonrpc: '2.0',
+          id: 21,
+          method: 'tools/call',
+          params: { name: 'gw__slow', arguments: { ms: 60_000 }, _meta: envelope() },
+        },
+        { token, headers: { 'mcp-method': 'tools/call', 'mcp-name': 'gw__slow' } },
+      ).then(async (r) => ({ body: await r.json(), at: Date.now() }));
       await waitFor(
         async () => {
           const { lines } = (await (await fetch(`${serve.url}/api/servers/gw/stderr`, { headers: auth })).json()) as {
             lines: string[];
           };
-          return lines.filter((l) => l.includes('slow started')).length >= 20;
+          return lines.filter((l) => l.includes('slow started')).length >= 21;
         },
-        { what: '20 calls in flight' },
+        { what: '21 calls in flight' },
       );
       const termAt = Date.now();
       serve.child.kill('SIGTERM');
@@ -89,6 +101,9 @@ describe('SIGTERM with calls in flight', () => {
         expect(e.at - termAt).toBeGreaterThanOrEqual(GRACE_MS - 100);
         expect(e.at - termAt).toBeLessThan(GRACE_MS + 2_000);
       }
+      const late = await modern;
+      expect(late.body).toEqual({ jsonrpc: '2.0', id: 21, error: { code: -32000, message: 'server shutting down' } });
+      expect(late.at - termAt).toBeGreaterThanOrEqual(GRACE_MS - 100);
       expect(await serve.exited).toEqual({ code: 0, signal: null });
       expect(isAlive(gw.pid as number)).toBe(false);
     } finally {
@@ -98,10 +113,10 @@ describe('SIGTERM with calls in flight', () => {
     const store = await createDb({ url: `file:${join(home, 'boternity.db')}` });
     try {
       const rows = await queryAudit(store.db, { event: 'tool_call', limit: 100 });
-      expect(rows).toHaveLength(20);
+      expect(rows).toHaveLength(21);
       expect(rows.filter((r) => r.success)).toHaveLength(10);
       const failed = rows.filter((r) => !r.success);
-      expect(failed.map((r) => r.error)).toEqual(Array(10).fill('server shutting down'));
+      expect(failed.map((r) => r.error)).toEqual(Array(11).fill('server shutting down'));
     } finally {
       await store.close();
       await rm(home, { recursive: true, force: true });

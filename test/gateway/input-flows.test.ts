@@ -76,4 +76,24 @@ describe('input flows', () => {
     await expect(answer).rejects.toThrow(/hung up/);
     expect(aborted).toBe(true);
   });
+
+  it('on stop ends a flow that would wait for a retry: the upstream hears why, the round answers with the call', async () => {
+    const flows = createInputFlows({ timeoutMs: () => 60_000 });
+    const stopping = new Error('server shutting down');
+    expect(flows.stop(stopping)).toBe(0);
+    let upstreamHeard: unknown = null;
+    const answer = await flows.start(
+      'a',
+      async (asker, signal) => {
+        await asker.ask(sampling, signal).catch((error: unknown) => {
+          upstreamHeard = error;
+        });
+        return { cancelledWith: signal.reason };
+      },
+      round(),
+    );
+    expect(answer).toEqual({ kind: 'done', value: { cancelledWith: stopping } });
+    expect(String(upstreamHeard)).toBe('WireError: server shutting down: sampling/createMessage will not be answered');
+    expect(flows.size()).toBe(0);
+  });
 });

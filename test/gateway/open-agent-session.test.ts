@@ -56,10 +56,11 @@ describe('agent sessions', () => {
     expect(gw.gateway.session(session.id)).toBe(session);
     await session.close();
     expect(gw.gateway.session(session.id)).toBeUndefined();
-    const rows = gw.audit.filter((r) => r.clientId === 'auditor').map((r) => [r.eventType, r.success]);
+    const rows = gw.audit.filter((r) => r.clientId === 'auditor').map((r) => [r.eventType, r.success, r.clientName]);
+    // Opened before its initialize (as on stdio): named from the handshake on.
     expect(rows).toEqual([
-      ['session_start', true],
-      ['session_end', true],
+      ['session_start', true, null],
+      ['session_end', true, 'test-agent/1.0.0'],
     ]);
   });
 

@@ -21,6 +21,7 @@ describe('GET /api/audit', () => {
         serverName: minute <= 3 ? 'fs' : 'git',
         botId: 'scout',
         clientId: 'tok',
+        clientName: minute === 5 ? 'claude-code/2.1.330' : minute === 4 ? 'x'.repeat(1_000) : null,
         toolName: `t${minute}`,
         input: { minute },
         output: { ok: true },
@@ -51,6 +52,7 @@ describe('GET /api/audit', () => {
       serverName: 'git',
       botId: 'scout',
       clientId: 'tok',
+      clientName: 'claude-code/2.1.330',
       toolName: 't5',
       inputHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       outputHash: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -72,6 +74,12 @@ describe('GET /api/audit', () => {
     expect(await tools('?since=2025-01-02')).toEqual([]);
     expect(await tools('?limit=2')).toEqual(['t5', 't4']);
     expect(await tools('?bot=nobody')).toEqual([]);
+    expect(await tools('?clientName=claude-code%2F2.1.330')).toEqual(['t5']);
+    // A name longer than the audit keeps is stored cut, saying how long it was.
+    const long = ((await (await get('?tool=t4')).json()) as Entries).entries[0]?.clientName as string;
+    expect(long).toHaveLength(256);
+    expect(long.endsWith('… (1000 chars)')).toBe(true);
+    expect(await tools(`?clientName=${encodeURIComponent(long)}`)).toEqual(['t4']);
   });
 
   it.each([
@@ -82,6 +90,8 @@ describe('GET /api/audit', () => {
     ['?since=yesterday', 'since'],
     ['?since=2025-13-45', 'since'],
     ['?server=', 'server'],
+    ['?clientName=', 'clientName'],
+    [`?clientName=${'x'.repeat(257)}`, 'clientName'],
   ])('answers 400 with the error shape for %s', async (query, field) => {
     const response = await get(query);
     expect(response.status).toBe(400);

@@ -22,7 +22,7 @@ export function AuditTable({ entries, caption }: { entries: readonly AuditEntry[
           <td>{entry.eventType}</td>
           <td>{entry.serverName}</td>
           <td>{entry.toolName}</td>
-          <td>{[entry.clientId, entry.botId].filter(Boolean).join(' / ')}</td>
+          <td>{[entry.clientId, entry.clientName, entry.botId].filter(Boolean).join(' / ')}</td>
           <td class="num">{entry.durationMs ?? ''}</td>
           <td>
             {entry.success ? 'ok' : 'failed'}
