@@ -8,7 +8,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpHandler } from '../../src/http/create-http-handler.js';
+import { type AppLoading, createHttpHandler } from '../../src/http/create-http-handler.js';
 import { type HttpServer, listenHttp } from '../../src/http/serve-http.js';
 import { alphaAndBeta } from '../support/fixture-server.js';
 import { testLogger } from '../support/fixtures.js';
@@ -130,13 +130,9 @@ describe('/mcp over HTTP', () => {
     expect(gw.gateway.sessions().length).toBe(before);
   });
 
-  it('serves /mcp while the app is still loading; a request for the app waits for it, then is answered', async () => {
+  /** A second listener over the same gateway whose app is loaded by `load` (never unasked). */
+  const serveEarly = async (load: AppLoading['load']) => {
     const early = await listenHttp({ host: '127.0.0.1', port: 0 });
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let loads = 0;
     const handler = createHttpHandler(
       {
         host: '127.0.0.1',
@@ -148,17 +144,24 @@ describe('/mcp over HTTP', () => {
         gateway: gw.gateway,
         verifyToken: () => null,
       },
-      {
-        load: async () => {
-          loads++;
-          await held;
-          return import('../../src/http/listen-app.js');
-        },
-        prefetchMs: 60_000,
-      },
+      { ...(load ? { load } : {}), prefetchMs: 60_000 },
     );
+    early.handle(handler.listener);
+    return { early, handler };
+  };
+
+  it('serves /mcp while the app is still loading; a request for the app waits for it, then is answered', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let loads = 0;
+    const { early, handler } = await serveEarly(async () => {
+      loads++;
+      await held;
+      return import('../../src/http/listen-app.js');
+    });
     try {
-      early.handle(handler.listener);
       // Not loaded before it is asked for.
       expect(loads).toBe(0);
       const api = fetch(`${early.url}/api/servers`, { headers: admin });
@@ -180,22 +183,8 @@ describe('/mcp over HTTP', () => {
   });
 
   it('answers 500 with a one-line error when the app fails to load; /mcp goes on', async () => {
-    const early = await listenHttp({ host: '127.0.0.1', port: 0 });
-    const handler = createHttpHandler(
-      {
-        host: '127.0.0.1',
-        hub: gw.hub,
-        config: gw.config,
-        bus: gw.bus,
-        log: testLogger(),
-        adminToken: TEST_TOKEN,
-        gateway: gw.gateway,
-        verifyToken: () => null,
-      },
-      { load: () => Promise.reject(new Error('chunk missing')), prefetchMs: 60_000 },
-    );
+    const { early, handler } = await serveEarly(() => Promise.reject(new Error('chunk missing')));
     try {
-      early.handle(handler.listener);
       const failed = await fetch(`${early.url}/api/servers`, { headers: admin });
       expect(failed.status).toBe(500);
       expect(await failed.json()).toEqual({ error: { code: 'internal', message: 'internal error' } });
