@@ -23,6 +23,17 @@ describe('/mcp over HTTP', () => {
   let gw: GatewayHarness;
   let http: HttpServer;
   let base: string;
+  /** The listener's deps over the shared gateway; only the admin token is accepted. */
+  const handlerDeps = () => ({
+    host: '127.0.0.1',
+    hub: gw.hub,
+    config: gw.config,
+    bus: gw.bus,
+    log: testLogger(),
+    adminToken: TEST_TOKEN,
+    gateway: gw.gateway,
+    verifyToken: (): null => null,
+  });
   beforeAll(async () => {
     gw = await startGateway({
       servers: alphaAndBeta(),
@@ -31,13 +42,7 @@ describe('/mcp over HTTP', () => {
     http = await listenHttp({ host: '127.0.0.1', port: 0 });
     const listening = { port: http.address().port };
     const handler = createHttpHandler({
-      host: '127.0.0.1',
-      hub: gw.hub,
-      config: gw.config,
-      bus: gw.bus,
-      log: testLogger(),
-      adminToken: TEST_TOKEN,
-      gateway: gw.gateway,
+      ...handlerDeps(),
       port: () => listening.port,
       verifyToken: (token) =>
         token === 'researcher-token' ? { kind: 'bot', slug: 'researcher', tokenId: 't1' } : null,
@@ -133,19 +138,7 @@ describe('/mcp over HTTP', () => {
   /** A second listener over the same gateway whose app is loaded by `load` (never unasked). */
   const serveEarly = async (load: AppLoading['load']) => {
     const early = await listenHttp({ host: '127.0.0.1', port: 0 });
-    const handler = createHttpHandler(
-      {
-        host: '127.0.0.1',
-        hub: gw.hub,
-        config: gw.config,
-        bus: gw.bus,
-        log: testLogger(),
-        adminToken: TEST_TOKEN,
-        gateway: gw.gateway,
-        verifyToken: () => null,
-      },
-      { ...(load ? { load } : {}), prefetchMs: 60_000 },
-    );
+    const handler = createHttpHandler(handlerDeps(), { ...(load ? { load } : {}), prefetchMs: 60_000 });
     early.handle(handler.listener);
     return { early, handler };
   };
