@@ -8,7 +8,6 @@
  */
 
 import { chmod, mkdir } from 'node:fs/promises';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus/create-event-bus.js';
 import { writeDefaultConfig } from './config/default-config.js';
@@ -18,8 +17,8 @@ import type { AppConfig } from './config/schema.js';
 import type { HubEvent } from './events/hub-event.js';
 import { createCallTracker } from './gateway/call-tracker.js';
 import type { Gateway } from './gateway/create-gateway.js';
+import { PEER_CAPABILITIES } from './gateway/peer-capabilities.js';
 import { createSessionRegistry } from './gateway/session-registry.js';
-import { PEER_CAPABILITIES } from './gateway/upstream-peer.js';
 import type { VerifyToken } from './guard/caller.js';
 import { listenHttp } from './http/serve-http.js';
 import { createHub, type Hub } from './hub/create-hub.js';
@@ -137,7 +136,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     undo.push(async () => (await settled(parts))?.audit.close());
     undo.push(async () => (await settled(parts))?.budget.flush());
     // One Ajv for every upstream client's output-schema checks and every agent session.
-    const schemaValidator = lazySchemaValidator(() => new AjvJsonSchemaValidator());
+    // Loaded after the spawns, as the SDK is (ADR 015 §8): Ajv is a sixth of the bundle before them.
+    const schemaValidator = nextTurn().then(async () => {
+      const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
+      return lazySchemaValidator(() => new AjvJsonSchemaValidator());
+    });
     const ledger = deferLedger(storage.then((opened) => opened.ledger));
     const upstreamOptions = () => ({
       log,

@@ -4,7 +4,7 @@
  * caused it, on that call's own channel (so it travels on the call's stream), audited.
  * @module
  */
-import type { ClientCapabilities, CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { AnswerSampling } from '../bots/ports.js';
 import { AgentUnsupportedError, SamplingRefusedError, UnattributedRequestError } from '../errors.js';
@@ -12,6 +12,7 @@ import type { UpstreamPeer } from '../upstream/types.js';
 import type { AgentChannel, AgentSession } from './agent-session.js';
 import { type AuditSink, auditRow } from './audit-request.js';
 import { type CallTracker, connectionKey } from './call-tracker.js';
+import { PEER_CAPABILITIES } from './peer-capabilities.js';
 import type { SamplingBudget, SamplingHold } from './sampling-budget.js';
 import { sanitizeElicitation, sanitizeSampling } from './sanitize-requests.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -23,13 +24,6 @@ import { answerFailure } from './wire-error.js';
  * An elicitation can wait on a person.
  */
 const AGENT_ANSWER_TIMEOUT_MS = 60 * 60_000;
-
-/** What boternity declares to every upstream: sampling, elicitation and roots (relayed to agents). */
-export const PEER_CAPABILITIES: ClientCapabilities = {
-  sampling: {},
-  elicitation: { form: {}, url: {} },
-  roots: { listChanged: true },
-};
 
 type Capability = 'sampling' | 'elicitation' | 'roots';
 type SamplingParams = CreateMessageRequest['params'];

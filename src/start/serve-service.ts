@@ -97,7 +97,7 @@ export async function serveService(
     bots: (caller) => createBotSurface({ ...botBase, tools: caller }),
     botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
     answerSampling: sampling.answer,
-    schemaValidator: started.upstreamOptions().schemaValidator,
+    schemaValidator: await started.upstreamOptions().schemaValidator,
   });
   undo.push(() => gateway.close());
   const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };

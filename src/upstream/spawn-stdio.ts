@@ -1,110 +1,139 @@
 /**
- * The stdio transport of one upstream (S6): the SDK's `StdioClientTransport`, launched
- * through util-linux `setsid` so that the child leads its own process group and
- * everything it forks can be ended with it.
+ * Spawning a stdio upstream (S6) with nothing but `node:child_process`: through util-linux
+ * `setsid`, so the child leads its own process group and everything it forks can be ended
+ * with it. Kept free of the MCP SDK so the child starts before the SDK loads (ADR 015 §8):
+ * the transport ({@link ../upstream/stdio-transport.ts}) is wrapped around it afterwards.
  * @module
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, resolve } from 'node:path';
-import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-  type StdioServerParameters,
-} from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioServerConfig } from '../config/schema.js';
-import type { StderrSink } from './stderr-log.js';
+import { readStartTime } from './proc-stat.js';
+import { createStderrLog, type StderrSink } from './stderr-log.js';
 
 /** Where util-linux `setsid` is expected; it execs in place, so the pid is the server's. */
 export const SETSID_PATH = '/usr/bin/setsid';
 
 /**
- * A stdio transport that reports its child's pid as soon as the process is spawned, and
- * writes the messages sent in one turn of the event loop to the child's stdin in one
- * write: concurrent calls share a syscall (and a wake-up of the child).
+ * What a child inherits of our environment besides its config's `env`: the SDK's
+ * `getDefaultEnvironment` list (sudo's), repeated here because importing it loads the SDK.
  */
-export class SpawnedStdioTransport extends StdioClientTransport {
-  readonly #onSpawn: (pid: number) => void;
-  #stdin: Writable | null = null;
-  #corked = false;
+const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'] as const;
 
-  constructor(params: StdioServerParameters, onSpawn: (pid: number) => void) {
-    super(params);
-    this.#onSpawn = onSpawn;
-  }
+/** A spawned stdio child, before any transport reads it. */
+export type StdioChild = {
+  readonly process: ChildProcess;
+  /** Null when the spawn failed; {@link StdioChild.spawnError} then says why. */
+  readonly pid: number | null;
+  /** From /proc, read at the spawn (the ledger matches orphans by it); null if unreadable. */
+  readonly startTime: string | null;
+  /** The spawn's `error` event, if it came before a transport listened. */
+  spawnError(): Error | null;
+  /** True once the child and its pipes have closed. */
+  hasClosed(): boolean;
+  /** Hands `onData` what stdout held so far, then each chunk as it comes. */
+  readStdout(onData: (chunk: Buffer) => void): void;
+};
 
-  override async start(): Promise<void> {
-    await super.start();
-    // The SDK keeps the child in a field TypeScript calls private; its stdin is all we need.
-    this.#stdin = (this as unknown as { _process?: ChildProcess })._process?.stdin ?? null;
-    if (this.pid !== null) this.#onSpawn(this.pid);
-  }
-
-  override send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.#stdin;
-    if (stdin && !this.#corked && stdin.writable) {
-      this.#corked = true;
-      stdin.cork();
-      // After this turn's I/O callbacks: every call that arrived in it goes in one write.
-      setImmediate(() => {
-        this.#corked = false;
-        stdin.uncork();
-      });
-    }
-    return super.send(message).catch((error: unknown) => {
-      // JSON.stringify recurses: arguments nested thousands deep cannot be written at all.
-      if (error instanceof RangeError) {
-        throw new McpError(ErrorCode.InvalidParams, 'the request is nested too deeply to send to the server');
-      }
-      throw error;
-    });
-  }
-}
-
-/** Options of {@link createStdioTransport}. */
-export type CreateStdioTransportOptions = {
+/** Options of {@link spawnStdio}. */
+export type SpawnStdioOptions = {
   readonly config: Pick<StdioServerConfig, 'command' | 'args' | 'env' | 'cwd'>;
-  /** Receives the child's stderr; the pipe is always drained (the SDK stalls otherwise). */
+  /** Receives the child's stderr; the pipe is always drained (the child stalls otherwise). */
   readonly stderr: StderrSink;
+  /** Called at once with the pid, before any of the child's stderr is written. */
   readonly onSpawn: (pid: number) => void;
   /** Path of `setsid`; null launches the command directly. Default: {@link SETSID_PATH} if present. */
   readonly setsidPath?: string | null;
 };
 
 /**
- * Build (not start) the transport. Throws an ENOENT error naming the command, or the cwd,
- * when it does not exist: through `setsid` a missing command would only show as an exit.
+ * Spawn the child now. Throws an ENOENT error naming the command, or the cwd, when it does
+ * not exist: through `setsid` a missing command would only show as an exit.
  */
-export function createStdioTransport({
+export function spawnStdio({
   config,
   stderr,
   onSpawn,
   setsidPath = isExecutable(SETSID_PATH) ? SETSID_PATH : null,
-}: CreateStdioTransportOptions): SpawnedStdioTransport {
-  const env = { ...getDefaultEnvironment(), ...config.env };
+}: SpawnStdioOptions): StdioChild {
+  const env = { ...inheritedEnv(), ...config.env };
   const cwd = config.cwd === undefined ? process.cwd() : resolve(config.cwd);
   if (!isDirectory(cwd)) throw enoent(`cwd ${config.cwd} does not exist`, cwd);
   const command = resolveCommand(config.command, { cwd, path: env.PATH ?? '' });
   if (command === null) throw enoent(`spawn ${config.command} ENOENT`, config.command);
-  const transport = new SpawnedStdioTransport(
+  const child = spawn(
+    setsidPath ?? config.command,
+    setsidPath === null ? config.args : ['--', command, ...config.args],
     {
-      command: setsidPath ?? config.command,
-      args: setsidPath === null ? config.args : ['--', command, ...config.args],
       env,
       cwd,
-      stderr: 'pipe',
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
     },
-    onSpawn,
   );
+  let spawnError: Error | null = null;
+  let closed = false;
+  // Kept until a transport listens: an unheard `error` event would end the service.
+  child.on('error', (error) => {
+    spawnError ??= error;
+  });
+  child.once('close', () => {
+    closed = true;
+  });
+  // Read from the start: Node discards the unread output of a child that exits.
+  const early: Buffer[] = [];
+  let reader: ((chunk: Buffer) => void) | null = null;
+  child.stdout?.on('data', (chunk: Buffer) => (reader ? reader(chunk) : early.push(chunk)));
+  const pid = child.pid ?? null;
+  if (pid !== null) onSpawn(pid);
   // A decoder keeps multi-byte characters split across chunks intact.
   const decoder = new StringDecoder('utf8');
-  transport.stderr?.on('data', (chunk: Buffer | string) =>
-    stderr.write(typeof chunk === 'string' ? chunk : decoder.write(chunk)),
-  );
-  return transport;
+  child.stderr?.on('data', (chunk: Buffer) => stderr.write(decoder.write(chunk)));
+  return {
+    process: child,
+    pid,
+    startTime: pid === null ? null : readStartTime(pid),
+    spawnError: () => spawnError,
+    hasClosed: () => closed,
+    readStdout(onData) {
+      reader = onData;
+      for (const chunk of early.splice(0)) onData(chunk);
+    },
+  };
+}
+
+/** A stdio upstream's child with the stderr log it writes to, or why it could not be spawned. */
+export type SpawnedUpstream = { readonly stderr: StderrSink; readonly spawned: StdioChild | Error };
+
+/** Options of {@link spawnUpstream}. */
+export type SpawnUpstreamOptions = {
+  readonly config: SpawnStdioOptions['config'];
+  /** A log kept across restarts of the same server (marked with each pid); a fresh one otherwise. */
+  readonly stderr?: StderrSink | undefined;
+  readonly stderrLines: number;
+};
+
+/** Spawn a stdio upstream now; a failure to spawn is returned, to be reported by the connect. */
+export function spawnUpstream({ config, stderr: kept, stderrLines }: SpawnUpstreamOptions): SpawnedUpstream {
+  const stderr = kept ?? createStderrLog(stderrLines);
+  try {
+    const onSpawn = (pid: number) => kept?.mark(`[boternity] started pid ${pid}`);
+    return { stderr, spawned: spawnStdio({ config, stderr, onSpawn }) };
+  } catch (error) {
+    return { stderr, spawned: error instanceof Error ? error : new Error(String(error)) };
+  }
+}
+
+/** The variables of {@link INHERITED_ENV} we have, except exported shell functions. */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED_ENV) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith('()')) env[key] = value;
+  }
+  return env;
 }
 
 /** The path `execvp` would run for `command` (PATH lookup when it has no slash), or null. */

@@ -1,16 +1,16 @@
 /**
- * Opening a stdio upstream (S6): spawn the child in its own process group, record it in the
- * ledger, initialize; closing ends the whole tree, and so does the child's own exit.
+ * Opening a stdio upstream (S6) over its child, spawned in its own process group: record it in
+ * the ledger, initialize; closing ends the whole tree, and so does the child's own exit.
  * @module
  */
 import type { StdioServerConfig } from '../config/schema.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
 import { limitOutgoing } from './limit-outgoing.js';
-import { killProcessTree, readStartTime } from './process-tree.js';
+import { killProcessTree } from './process-tree.js';
 import { raceSignal } from './race-signal.js';
 import { type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
-import { createStdioTransport } from './spawn-stdio.js';
-import { createStderrLog, type StderrSink } from './stderr-log.js';
+import type { SpawnedUpstream } from './spawn-stdio.js';
+import { ChildStdioTransport } from './stdio-transport.js';
 import type { ProcessLedger } from './types.js';
 
 /** Options of {@link openStdioSession}. */
@@ -18,16 +18,16 @@ export type OpenStdioSessionOptions = OpenSessionOptions & {
   readonly serverId: string;
   readonly config: StdioServerConfig;
   readonly ledger?: ProcessLedger | undefined;
-  readonly stderrLines: number;
-  /** A log kept across restarts of the same server; a fresh one per session otherwise. */
-  readonly stderr?: StderrSink | undefined;
+  /** The child, spawned before the SDK loaded (ADR 015 §8), and its stderr log. */
+  readonly upstream: SpawnedUpstream;
 };
 
-/** Spawn and initialize; on failure nothing of the child is left and the error names the cause. */
+/** Record and initialize; on failure nothing of the child is left and the error names the cause. */
 export async function openStdioSession(options: OpenStdioSessionOptions): Promise<Session> {
   const { serverId, config, ledger, graceMs, log, newClient, requestOptions } = options;
-  const stderr = options.stderr ?? createStderrLog(options.stderrLines);
-  const child: { pid: number | null; startTime: string | null } = { pid: null, startTime: null };
+  const { stderr, spawned } = options.upstream;
+  if (spawned instanceof Error) throw spawned;
+  const { pid, startTime } = spawned;
   // Spawn and exit records are chained so an exit is never written before its spawn.
   let ledgerWork: Promise<void> = Promise.resolve();
   const record = (what: string, write: (l: ProcessLedger) => Promise<void>) => {
@@ -35,16 +35,10 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
     ledgerWork = ledgerWork.then(() => write(ledger)).catch((error: unknown) => log.warn({ err: error }, what));
   };
 
-  const transport = createStdioTransport({
-    config,
-    stderr,
-    onSpawn: (pid) => {
-      if (options.stderr) stderr.mark(`[boternity] started pid ${pid}`);
-      const startTime = readStartTime(pid);
-      Object.assign(child, { pid, startTime });
-      if (startTime !== null) record('ledger spawn record failed', (l) => l.recordSpawn({ serverId, pid, startTime }));
-    },
-  });
+  if (pid !== null && startTime !== null) {
+    record('ledger spawn record failed', (l) => l.recordSpawn({ serverId, pid, startTime }));
+  }
+  const transport = new ChildStdioTransport(spawned);
   const client = newClient();
   let phase: SessionPhase = 'connecting';
   const withStderr = (message: string) => (stderr.last() ? `${message}; stderr: ${stderr.last()}` : message);
@@ -55,18 +49,11 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
     unexpected: (lastError) => connectFailed(withStderr('upstream process exited'), lastError ?? undefined),
   });
 
-  const endTree = () => {
-    const { pid, startTime } = child;
-    return pid === null ? null : killProcessTree({ pid, graceMs, startTime: startTime ?? undefined });
-  };
+  const endTree = () => (pid === null ? null : killProcessTree({ pid, graceMs, startTime: startTime ?? undefined }));
   const close = once(async () => {
     phase = 'closing';
     // The SDK's close() ends only the direct child; the tree kill covers everything it forked.
-    const tree = endTree();
-    await Promise.allSettled([tree, client.close()]);
-    // Spawned while we were already closing (an abort right at the start): end it now.
-    if (tree === null) await endTree()?.catch(() => undefined);
-    const { pid } = child;
+    await Promise.allSettled([endTree(), client.close()]);
     if (pid !== null) record('ledger exit record failed', (l) => l.recordExit(pid));
     await ledgerWork;
   });
@@ -86,7 +73,7 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
   return {
     client,
     transport: 'stdio',
-    pid: child.pid,
+    pid,
     stderr,
     closed,
     close,

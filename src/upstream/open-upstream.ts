@@ -1,0 +1,95 @@
+/**
+ * Opening an upstream session (S6, S7): transport, initialize, discovery, then a
+ * {@link LiveUpstream} that watches list_changed, pings and closes without leftovers.
+ * Loaded by {@link connectUpstream} once a stdio child is spawned (ADR 015 §8).
+ * @module
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { HubError } from '../errors.js';
+import { attachPeer } from './attach-peer.js';
+import { connectFailed, describeConnectError } from './connect-error.js';
+import type { ConnectUpstreamOptions } from './connect-upstream.js';
+import { listCatalog } from './discover.js';
+import { linkSignals } from './link-signals.js';
+import { raceSignal } from './race-signal.js';
+import { openRemoteSession } from './remote-session.js';
+import type { Session } from './session.js';
+import { type SpawnedUpstream, spawnUpstream } from './spawn-stdio.js';
+import { openStdioSession } from './stdio-session.js';
+import { toLiveUpstream } from './to-live-upstream.js';
+import type { LiveUpstream } from './types.js';
+import { createCatalogWatch } from './watch-catalog.js';
+
+const DEFAULT_CLIENT_INFO = { name: 'boternity', version: '0.1.0' };
+
+/** What {@link openUpstream} takes: a stdio server's child may already be spawned. */
+export type OpenUpstreamOptions = ConnectUpstreamOptions & { readonly upstream?: SpawnedUpstream | undefined };
+
+/** Connect within `config.connectTimeoutMs` and list the catalog; rejects with a one-line reason. */
+export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUpstream> {
+  const { serverId, config, ledger, graceMs = 3_000, stderrLines = 500, now = Date.now } = options;
+  const log = options.log.child({ server: serverId });
+  // Loaded (main.ts) while the child starts; settled long before a client checks a schema.
+  const schemaValidator = await options.schemaValidator;
+  const timeout = AbortSignal.timeout(config.connectTimeoutMs);
+  // Not AbortSignal.any: the SDK's listener on it would keep every old Client (ADR 009).
+  const linked = linkSignals([options.signal, timeout]);
+  const deadline = linked.signal;
+  // The SDK's own request timeout is set past the deadline, so the deadline's message wins.
+  const requestOptions = { signal: deadline, timeout: config.connectTimeoutMs + 1_000 };
+  const watch = createCatalogWatch({ log, requestTimeoutMs: config.requestTimeoutMs });
+  const newClient = () => {
+    const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
+      capabilities: options.peer?.capabilities ?? {},
+      ...(schemaValidator ? { jsonSchemaValidator: schemaValidator } : {}),
+    });
+    if (options.peer) attachPeer(client, serverId, options.peer);
+    return watch.attach(client);
+  };
+
+  log.info({ transport: config.transport }, 'upstream connecting');
+  let session: Session | null = null;
+  try {
+    // Spawning is not abortable half-way: do not start what is already cancelled. A child
+    // already spawned is ended by its session, whose connect fails on the aborted signal.
+    if (!options.upstream) deadline.throwIfAborted();
+    const common = { newClient, requestOptions, graceMs, log };
+    session = options.openSession
+      ? await options.openSession(common)
+      : config.transport === 'stdio'
+        ? await openStdioSession({
+            ...common,
+            serverId,
+            config,
+            ledger,
+            upstream: options.upstream ?? spawnUpstream({ config, stderr: options.stderr, stderrLines }),
+          })
+        : await openRemoteSession({ ...common, serverId, config, credentials: options.credentials });
+    // The deadline is raced rather than passed down: the SDK never removes a request's abort
+    // listener, and a long paginated listing would pile them onto one signal.
+    watch.init(await raceSignal(listCatalog(session.client, { timeout: config.requestTimeoutMs }), deadline));
+  } catch (error) {
+    watch.stop();
+    await session?.close();
+    const failure = timeout.aborted
+      ? connectFailed(`connect timed out after ${config.connectTimeoutMs} ms`, error)
+      : options.signal?.aborted
+        ? connectFailed('connect aborted', error)
+        : error instanceof HubError
+          ? error
+          : connectFailed(describeConnectError(error), error);
+    if (options.signal?.aborted) log.info('upstream connect abandoned');
+    else log.warn({ err: failure }, 'upstream connect failed');
+    throw failure;
+  } finally {
+    linked.unlink();
+  }
+  return toLiveUpstream({
+    serverId,
+    session,
+    watch,
+    log,
+    connectedAt: now(),
+    livenessTimeoutMs: config.livenessTimeoutMs,
+  });
+}

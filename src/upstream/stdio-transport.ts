@@ -1,0 +1,138 @@
+/**
+ * The stdio transport of one upstream (S6) over an already spawned child ({@link spawnStdio}),
+ * on the SDK's `Transport` interface with the SDK's own line framing (`ReadBuffer`,
+ * `serializeMessage`). It exists because the SDK's `StdioClientTransport` spawns in
+ * `start()`, after the SDK has loaded; ours lets the child start first (ADR 015 §8).
+ * Behaves as the SDK's does: same close sequence, same errors.
+ * @module
+ */
+import type { Writable } from 'node:stream';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { StdioChild } from './spawn-stdio.js';
+
+/** How long `close()` waits for the child after ending its stdin, and again after SIGTERM (the SDK's). */
+const CLOSE_WAIT_MS = 2_000;
+
+/**
+ * A transport on `child`'s stdin and stdout that writes the messages sent in one turn of
+ * the event loop in one write: concurrent calls share a syscall (and a wake-up of the child).
+ */
+export class ChildStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #child: StdioChild;
+  readonly #readBuffer = new ReadBuffer();
+  #live = false;
+  #corked = false;
+
+  constructor(child: StdioChild) {
+    this.#child = child;
+  }
+
+  /** The child's pid; null if the spawn failed. */
+  get pid(): number | null {
+    return this.#child.pid;
+  }
+
+  async start(): Promise<void> {
+    if (this.#live) throw new Error('ChildStdioTransport already started');
+    const child = this.#child.process;
+    if (this.#child.pid === null) {
+      // A failed spawn reports its error on the next tick, maybe not yet heard.
+      throw this.#child.spawnError() ?? (await new Promise<Error>((resolve) => child.once('error', resolve)));
+    }
+    this.#live = true;
+    child.on('error', (error) => this.onerror?.(error));
+    child.stdin?.on('error', (error) => this.onerror?.(error));
+    child.stdout?.on('error', (error) => this.onerror?.(error));
+    this.#child.readStdout((chunk) => {
+      try {
+        this.#readBuffer.append(chunk);
+        this.#readMessages();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        this.close().catch(() => undefined);
+      }
+    });
+    const closed = () => {
+      this.#live = false;
+      this.onclose?.();
+    };
+    // A child that exited while the SDK loaded: its output went first (above), then its close.
+    if (this.#child.hasClosed()) setImmediate(closed);
+    else child.once('close', closed);
+  }
+
+  #readMessages(): void {
+    for (;;) {
+      try {
+        const message = this.#readBuffer.readMessage();
+        if (message === null) return;
+        this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#live ? this.#child.process.stdin : null;
+    if (!stdin) return Promise.reject(new Error('Not connected'));
+    let json: string;
+    try {
+      json = serializeMessage(message);
+    } catch (error) {
+      // JSON.stringify recurses: arguments nested thousands deep cannot be written at all.
+      if (error instanceof RangeError) {
+        return Promise.reject(
+          new McpError(ErrorCode.InvalidParams, 'the request is nested too deeply to send to the server'),
+        );
+      }
+      return Promise.reject(error);
+    }
+    this.#cork(stdin);
+    return new Promise((resolve) => {
+      if (stdin.write(json)) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  #cork(stdin: Writable): void {
+    if (this.#corked || !stdin.writable) return;
+    this.#corked = true;
+    stdin.cork();
+    // After this turn's I/O callbacks: every call that arrived in it goes in one write.
+    setImmediate(() => {
+      this.#corked = false;
+      stdin.uncork();
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.#child.process;
+    if (this.#live) {
+      this.#live = false;
+      const exited = new Promise<void>((resolve) => {
+        if (this.#child.hasClosed()) resolve();
+        else child.once('close', () => resolve());
+      });
+      const wait = () =>
+        Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+      try {
+        child.stdin?.end();
+      } catch {
+        // Already gone: the waits below see it.
+      }
+      await wait();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await wait();
+      }
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    this.#readBuffer.clear();
+  }
+}

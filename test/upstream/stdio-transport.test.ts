@@ -1,0 +1,70 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { spawnUpstream } from '../../src/upstream/spawn-stdio.js';
+import { createStderrLog } from '../../src/upstream/stderr-log.js';
+import { ChildStdioTransport } from '../../src/upstream/stdio-transport.js';
+import { waitFor } from '../support/wait-for.js';
+
+const node = process.execPath;
+
+/** A child that writes one message and a line of stderr, then exits. */
+const SAY_AND_EXIT = `process.stderr.write('bye\\n'); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/hello' }) + '\\n');`;
+
+function spawnChild(script: string) {
+  const { spawned, stderr } = spawnUpstream({
+    config: { command: node, args: ['-e', script], env: {} },
+    stderrLines: 10,
+  });
+  if (spawned instanceof Error) throw spawned;
+  return { child: spawned, stderr };
+}
+
+describe('ChildStdioTransport', () => {
+  it('delivers what a child wrote before the transport started, then its close', async () => {
+    const { child, stderr } = spawnChild(SAY_AND_EXIT);
+    // The child is gone before anything reads its stdout, as when it exits while the SDK loads.
+    await waitFor(() => child.process.exitCode !== null, { what: 'the child to exit' });
+    await waitFor(() => stderr.last() === 'bye', { what: 'its stderr' });
+    const transport = new ChildStdioTransport(child);
+    const events: (JSONRPCMessage | 'closed')[] = [];
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = () => {
+        events.push('closed');
+        resolve();
+      };
+    });
+    transport.onmessage = (message) => events.push(message);
+    await transport.start();
+    await closed;
+    expect(events).toEqual([{ jsonrpc: '2.0', method: 'notifications/hello' }, 'closed']);
+    await expect(transport.send({ jsonrpc: '2.0', method: 'notifications/x' })).rejects.toThrow('Not connected');
+  });
+
+  it('refuses a message nested too deeply to serialize, and stays usable', async () => {
+    const { child } = spawnChild(`process.stdin.on('data', (d) => process.stdout.write(d));`);
+    const transport = new ChildStdioTransport(child);
+    const got: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => got.push(message);
+    await transport.start();
+    let deep: unknown = {};
+    for (let i = 0; i < 100_000; i++) deep = { deep };
+    const tooDeep = { jsonrpc: '2.0' as const, id: 1, method: 'tools/call', params: { deep } };
+    await expect(transport.send(tooDeep as JSONRPCMessage)).rejects.toThrow('nested too deeply');
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/ok' });
+    await waitFor(() => got.length === 1, { what: 'the echo' });
+    expect(got).toEqual([{ jsonrpc: '2.0', method: 'notifications/ok' }]);
+    await transport.close();
+    expect(child.process.exitCode ?? child.process.signalCode).not.toBeNull();
+  });
+
+  it('returns a missing command as an ENOENT error naming it, spawning nothing', async () => {
+    const stderr = createStderrLog(10);
+    const { spawned } = spawnUpstream({
+      config: { command: 'no-such-command-bnity', args: [], env: {} },
+      stderr,
+      stderrLines: 10,
+    });
+    expect(spawned).toBeInstanceOf(Error);
+    expect((spawned as Error).message).toBe('spawn no-such-command-bnity ENOENT');
+  });
+});
