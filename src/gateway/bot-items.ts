@@ -8,7 +8,7 @@
  */
 import type { Prompt, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentSession } from './agent-session.js';
-import type { CallPath } from './call-path.js';
+import type { BotSurface, CallPath } from './call-path.js';
 import { toPublicName } from './public-names.js';
 import type { ServedView } from './view-cache.js';
 
@@ -19,6 +19,20 @@ type Items = { tools: Tool[]; prompts: Prompt[] };
 export function isViewName(served: ServedView, kind: Kind, name: string): boolean {
   const routed = kind === 'tools' ? served.view.tool(name) : served.view.prompt(name);
   return routed !== null || served.servers.some((server) => name.startsWith(toPublicName(server, '')));
+}
+
+/**
+ * The bots to ask for `name`, which the view does not route: only for a caller with bot
+ * access, and never for a name the view holds (its items win).
+ */
+export function botsFor(
+  path: CallPath,
+  session: AgentSession,
+  served: ServedView,
+  kind: Kind,
+  name: string,
+): BotSurface | null {
+  return path.bots && session.botAccess && !isViewName(served, kind, name) ? path.bots : null;
 }
 
 /** The bot items of `kind` served to `session` (none without bot access), minus names the view holds. */

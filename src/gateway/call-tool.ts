@@ -8,7 +8,7 @@
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { NotInViewError } from '../errors.js';
 import { auditRow } from './audit-request.js';
-import { isViewName } from './bot-items.js';
+import { botsFor } from './bot-items.js';
 import type { CallPath } from './call-path.js';
 import { andThen, relayRouted } from './relay-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
@@ -31,14 +31,10 @@ export async function callTool(
   const served = path.views.view(ctx.session.spec);
   const routed = routeName(path.hub, served, 'tool', params.name);
   // Not the view's: a bot tool served to this caller, if the bots have it (G8).
-  if (
-    !routed.ok &&
-    routed.error instanceof NotInViewError &&
-    path.bots &&
-    ctx.session.botAccess &&
-    !isViewName(served, 'tools', params.name)
-  )
-    return serveBotTool(path, path.bots, ctx, params, routed.error);
+  if (!routed.ok && routed.error instanceof NotInViewError) {
+    const bots = botsFor(path, ctx.session, served, 'tools', params.name);
+    if (bots) return serveBotTool(path, bots, ctx, params, routed.error);
+  }
   const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
     upstream.callTool({ ...params, name: route.name }, options),
   );

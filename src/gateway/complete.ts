@@ -6,7 +6,7 @@
  */
 import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/sdk/types.js';
 import { NotInViewError } from '../errors.js';
-import { isViewName } from './bot-items.js';
+import { botsFor } from './bot-items.js';
 import type { CallPath } from './call-path.js';
 import { completeBotPrompt } from './complete-bot-prompt.js';
 import { finishRequest } from './finish-request.js';
@@ -28,14 +28,10 @@ export async function complete(
   const routed = routeRef(served, params.ref);
   const ref = params.ref;
   // A prompt outside the view: a bot's skill served to this caller, if the bots have it (G8).
-  if (
-    !routed.ok &&
-    ref.type === 'ref/prompt' &&
-    path.bots &&
-    ctx.session.botAccess &&
-    !isViewName(served, 'prompts', ref.name)
-  )
-    return completeBotPrompt(path, path.bots, ctx, ref.name, params, routed.error as Error);
+  if (!routed.ok && ref.type === 'ref/prompt') {
+    const bots = botsFor(path, ctx.session, served, 'prompts', ref.name);
+    if (bots) return completeBotPrompt(path, bots, ctx, ref.name, params, routed.error as Error);
+  }
   const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
     upstream.complete({ ...params, ref: route.ref }, options),
   );

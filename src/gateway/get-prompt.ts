@@ -6,7 +6,7 @@
  */
 import type { GetPromptRequest, GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { NotInViewError } from '../errors.js';
-import { isViewName } from './bot-items.js';
+import { botsFor } from './bot-items.js';
 import type { CallPath } from './call-path.js';
 import { finishRequest } from './finish-request.js';
 import { getBotPrompt } from './get-bot-prompt.js';
@@ -24,14 +24,10 @@ export async function getPrompt(
   const served = path.views.view(ctx.session.spec);
   const routed = routeName(path.hub, served, 'prompt', params.name);
   // Not the view's: a bot's skill served to this caller, if the bots have it (G8).
-  if (
-    !routed.ok &&
-    routed.error instanceof NotInViewError &&
-    path.bots &&
-    ctx.session.botAccess &&
-    !isViewName(served, 'prompts', params.name)
-  )
-    return getBotPrompt(path, path.bots, ctx, params, routed.error);
+  if (!routed.ok && routed.error instanceof NotInViewError) {
+    const bots = botsFor(path, ctx.session, served, 'prompts', params.name);
+    if (bots) return getBotPrompt(path, bots, ctx, params, routed.error);
+  }
   const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
     upstream.getPrompt({ ...params, name: route.name }, options),
   );
