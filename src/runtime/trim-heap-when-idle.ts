@@ -3,7 +3,8 @@
  * many upstreams connect or agents are busy, and keeps the garbage of that time in the old
  * generation until it next needs room; a quiet service keeps the memory of its busiest
  * moment. Once the event loop has been nearly idle for `quietMs` after busier times, a full
- * collection frees the old generation, and a young one `quietMs` later lets V8 shrink the
+ * collection frees and compacts the old generation and drops the code of functions not
+ * running ({@link collectDeeply}), and a young one `quietMs` later lets V8 shrink the
  * young generation (it does when it has seen little allocation over its last 5 s). Once
  * per quiet spell, so a busy service never pays.
  * @module
@@ -11,6 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { collectDeeply } from './collect-deeply.js';
 
 /** Options of {@link trimHeapWhenIdle}; the defaults suit the service. */
 export type TrimOptions = {
@@ -77,7 +79,7 @@ export function trimHeapWhenIdle({
 function exposedGc(): { full(): void; young(): void } {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as (options?: { type: 'minor' }) => void;
-  return { full: () => gc(), young: () => gc({ type: 'minor' }) };
+  return { full: () => collectDeeply(() => gc()), young: () => gc({ type: 'minor' }) };
 }
 
 function loopUtilization(): () => number {

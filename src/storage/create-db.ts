@@ -102,7 +102,13 @@ async function openWriter(url: string, busyTimeoutMs: number): Promise<Client> {
  * the WebSocket library they bring) are loaded for a remote URL alone.
  */
 async function openClient(config: Config): Promise<Client> {
-  if (config.url.startsWith('file:') || config.url === ':memory:') return createLocalClient(config);
+  // Every local statement runs synchronously in native code, so a second connection buys no
+  // parallelism; the client's default pool (20) opens one per call made in the same turn
+  // (50 upstreams connecting: 19) and keeps each idle with its page cache and parsed schema,
+  // about 0.2 MB apiece (ADR 015 §9). With one, calls queue. An interactive `transaction()`
+  // would hold it and make other calls fail at once: use `batch`.
+  if (config.url.startsWith('file:') || config.url === ':memory:')
+    return createLocalClient({ ...config, concurrency: 1 });
   const { createClient } = await import('@libsql/client');
   return createClient(config);
 }

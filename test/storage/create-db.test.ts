@@ -76,6 +76,21 @@ describe('createDb', () => {
     expect(mode.rows[0]?.journal_mode).toBe('wal');
   });
 
+  it('keeps one connection to a file however many calls come in one turn (ADR 015 §9)', async () => {
+    const store = await open(`file:${join(await tempDir(), 'one.db')}`);
+    // A connection's own setting: a second connection would answer SQLite's default (-2000).
+    await store.client.execute('PRAGMA cache_size = 123');
+    const sizes = await Promise.all(
+      Array.from({ length: 30 }, () => store.client.execute('PRAGMA cache_size').then((r) => r.rows[0]?.cache_size)),
+    );
+    expect(new Set(sizes)).toEqual(new Set([123]));
+    // The queued calls still all run, reads and writes mixed.
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => store.db.insert(botsTable).values({ slug: `b${i}`, name: `B${i}` })),
+    );
+    expect(await store.db.$count(botsTable)).toBe(30);
+  });
+
   it('accepts a file:// URL', async () => {
     const path = join(await tempDir(), 'sub', 'x.db');
     await open(`file://${path}`);
