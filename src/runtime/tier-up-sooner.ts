@@ -13,8 +13,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-/** The interrupt budget of the service: a quarter of V8's default. */
-export const SERVICE_INTERRUPT_BUDGET = 16 * 1024;
+/** The interrupt budget of the service: an eighth of V8's default (measured best of 4, 8, 16 and 66 KB). */
+export const SERVICE_INTERRUPT_BUDGET = 8 * 1024;
 
 /** Set V8's interrupt budget for this process (default {@link SERVICE_INTERRUPT_BUDGET}). */
 export function tierUpSooner(budget = SERVICE_INTERRUPT_BUDGET): void {
