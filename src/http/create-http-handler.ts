@@ -61,7 +61,11 @@ export function createHttpHandler(
     });
     return building;
   };
-  const prefetch = setTimeout(() => void app().catch(() => undefined), prefetchMs);
+  // Once start-up is over, what no request asked for yet: the app and the MCP 2026-07-28 side.
+  const prefetch = setTimeout(() => {
+    mcp.prefetch();
+    void app().catch(() => undefined);
+  }, prefetchMs);
   prefetch.unref();
   return {
     listener: (req, res) => {
