@@ -1,10 +1,12 @@
 /**
- * Which agent call caused an upstream's request (SPEC G6). Each relayed call runs inside
- * an AsyncLocalStorage context: over Streamable HTTP the upstream's request arrives on
- * that call's own response stream, whose reader inherits the context, so attribution is
- * exact whatever the concurrency. Over stdio and SSE there is one stream for everything:
- * the request belongs to a call only when every call in flight to that upstream comes
- * from one session; otherwise it is ambiguous and `scope: "session"` is the remedy.
+ * Which agent call caused an upstream's request (SPEC G6). A call to an upstream over
+ * HTTP runs inside an AsyncLocalStorage context: over Streamable HTTP the upstream's
+ * request arrives on that call's own response stream, whose reader inherits the context,
+ * so attribution is exact whatever the concurrency. Over stdio there is one stream for
+ * everything (SSE too), and a context would say nothing: the request belongs to a call only when
+ * every call in flight to that upstream comes from one session; otherwise it is ambiguous
+ * and `scope: "session"` is the remedy. Calls over stdio run outside any context, so a
+ * service without HTTP upstreams never turns Node's promise hooks on (ADR 015 §10).
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -15,8 +17,12 @@ export function connectionKey(server: string, session: string | null): string {
   return session === null ? server : `${server}#${session}`;
 }
 
-/** One agent call being relayed to an upstream connection (`key`: see {@link connectionKey}). */
-export type TrackedCall = { readonly key: string; readonly context: SessionContext };
+/**
+ * One agent call being relayed to an upstream connection (`key`: see {@link connectionKey});
+ * `ownStream`: the upstream may answer on a stream of the call's own (HTTP), so its
+ * requests are attributed by the async context.
+ */
+export type TrackedCall = { readonly key: string; readonly context: SessionContext; readonly ownStream: boolean };
 
 /** The answer to "whose request is this?". */
 export type Attribution =
@@ -47,7 +53,7 @@ export function createCallTracker(): CallTracker {
       }
       calls.add(call);
       try {
-        return await storage.run(call, work);
+        return await (call.ownStream ? storage.run(call, work) : work());
       } finally {
         calls.delete(call);
         if (calls.size === 0) inflight.delete(call.key);

@@ -42,7 +42,6 @@ import {
 import { type ModernViewOptions, openModernView } from './open-modern-view.js';
 import { renewSubscriptions } from './renew-subscriptions.js';
 import type { SamplingBudget } from './sampling-budget.js';
-import { createModernServer } from './serve-modern.js';
 import { createServersSettled } from './servers-settled.js';
 import type { SessionContext } from './session-context.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -234,6 +233,8 @@ export function createGateway({
       await assertBot(options.spec);
       // A view session is capped like any session: a new client name cannot escape the token's cap (X8).
       admitSession({ sessions, limits: () => config().gateway, log: gatewayLog }, options.owner);
+      // The v2 SDK loads with the first modern request, not at start (ADR 015 §10).
+      const { createModernServer } = await import('./serve-modern.js');
       const session = openModernView({ path, now }, options);
       const cacheScope = options.spec.kind === 'server' ? 'public' : 'private';
       const streams = new Map<string, number>();

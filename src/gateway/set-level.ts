@@ -25,7 +25,9 @@ export async function setLevel(
       const upstream = scope === 'session' ? path.upstreams.peek(session, server) : path.hub.upstream(server);
       if (!upstream?.capabilities()?.logging) return;
       const key = connectionKey(server, scope === 'session' ? session.id : null);
-      await path.tracker.run({ key, context: ctx }, () => upstream.setLoggingLevel(params.level));
+      await path.tracker.run({ key, context: ctx, ownStream: upstream.transport === 'http' }, () =>
+        upstream.setLoggingLevel(params.level),
+      );
     }),
   );
   return {};

@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /** Compare two secrets in constant time (hashing first makes lengths equal). */
 export function sameSecret(given: string, expected: string): boolean {
@@ -8,10 +8,18 @@ export function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * {@link sameSecret} against one `expected` secret, hashed once rather than on every
- * check (the admin token, compared on every request).
+ * {@link sameSecret} against one `expected` secret, for the check made on every request
+ * (the admin token): no hashing (ADR 015 §10). The given secret's bytes are written over a
+ * buffer of the expected one's length and compared in constant time, so the time taken
+ * depends on the given secret and the expected one's length only; the string comparison
+ * after it runs only when every byte matched.
  */
 export function secretMatcher(expected: string): (given: string) => boolean {
-  const want = digest(expected);
-  return (given) => timingSafeEqual(digest(given), want) && given.length === expected.length;
+  const want = Buffer.from(expected, 'utf8');
+  const got = Buffer.alloc(want.length);
+  return (given) => {
+    got.fill(0);
+    got.write(given, 'utf8');
+    return timingSafeEqual(got, want) && given === expected;
+  };
 }

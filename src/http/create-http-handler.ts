@@ -4,12 +4,13 @@
  * `main.ts` loads this module after the upstreams are started: none of it is needed to
  * start them, so its loading overlaps with theirs. The MCP endpoints answer at once; the
  * app (the control API with its schemas, the web UI) is loaded from a chunk of its own and
- * built at its first request, or once start-up is over (ADR 015 §6: its CPU is not in the
- * way of the upstreams' start and the first call).
+ * built at its first request, or once start-up is over and the service idle (ADR 015 §6,
+ * §10: its CPU is not in the way of the upstreams' start, the first call, or later calls).
  * @module
  */
 import type { RequestListener } from 'node:http';
 import { callerVerifier, type VerifyToken } from '../guard/caller.js';
+import { whenIdle } from '../runtime/when-idle.js';
 import type { AppDeps } from './create-app.js';
 import { createMcpEndpoint, isMcpUrl } from './mcp-endpoint.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -29,7 +30,7 @@ export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken
 export type AppLoading = {
   /** Loads the app's listener (its own chunk); tests may hold it back. */
   load?: () => Promise<typeof import('./listen-app.js')>;
-  /** Builds the app this long after the listener, if no request asked for it before. */
+  /** Builds the app (and the MCP 2026-07-28 side) unasked, at the earliest this long after the listener, once the service is idle. */
   prefetchMs?: number;
 };
 
@@ -61,8 +62,15 @@ export function createHttpHandler(
     });
     return building;
   };
-  const prefetch = setTimeout(() => void app().catch(() => undefined), prefetchMs);
-  prefetch.unref();
+  // Once start-up is over and nothing keeps the service busy, what no request asked for yet:
+  // the app and the MCP 2026-07-28 side (their loading is not in the middle of calls).
+  const stopPrefetch = whenIdle(
+    () => {
+      mcp.prefetch();
+      void app().catch(() => undefined);
+    },
+    { afterMs: prefetchMs },
+  );
   return {
     listener: (req, res) => {
       if (isMcpUrl(req.url ?? '/')) void mcp(req, res);
@@ -77,6 +85,6 @@ export function createHttpHandler(
         );
     },
     app,
-    stop: () => clearTimeout(prefetch),
+    stop: stopPrefetch,
   };
 }

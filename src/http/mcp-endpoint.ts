@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import type { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { BotToolsAccess } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
@@ -24,7 +24,7 @@ import { ShuttingDownError } from '../gateway/track-request.js';
 import type { Caller, VerifyToken } from '../guard/caller.js';
 import { createOriginCheck } from '../guard/origin-policy.js';
 import { errorReply } from './http-errors.js';
-import { createModernEndpoint } from './mcp-modern.js';
+import type { ModernEndpoint } from './mcp-modern.js';
 import { McpHttpTransport } from './mcp-transport.js';
 import { type RateLimiter, requestIdOf, tooManyRpcBody } from './rate-limit.js';
 import { readJsonBody } from './read-json-body.js';
@@ -51,8 +51,11 @@ export type McpEndpointDeps = {
   log: Logger;
 };
 
-/** A `node:http` handler for every path under `/mcp`. */
-export type McpEndpoint = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/** A `node:http` handler for every path under `/mcp`; `prefetch` loads its MCP 2026-07-28 side unasked. */
+export type McpEndpoint = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & { prefetch(): void };
+
+/** The MCP 2026-07-28 side of the endpoints: the v2 SDK's classifier and the modern endpoint. */
+type ModernSide = { readonly classify: typeof classifyInboundRequest; readonly endpoint: ModernEndpoint };
 
 /** Whether a request URL is for the MCP endpoints (anything under `/mcp`). */
 export const isMcpUrl = (url: string): boolean =>
@@ -84,7 +87,18 @@ export function createMcpEndpoint({
   const checkOrigin = createOriginCheck();
   // Sessions of one view list the same arrays: serialize them once for all.
   const serialize = createMessageSerializer();
-  const modern = createModernEndpoint({ gateway, maxBodyBytes, log });
+  // The v2 SDK (MCP 2026-07-28) builds its schemas at import: it loads when a sessionless
+  // request first needs it, or soon after start-up, not on the first call's path (ADR 015 §10).
+  let modernSide: Promise<ModernSide> | null = null;
+  const modern = (): Promise<ModernSide> => {
+    modernSide ??= Promise.all([import('@modelcontextprotocol/server'), import('./mcp-modern.js')]).then(
+      ([{ classifyInboundRequest }, { createModernEndpoint }]) => ({
+        classify: classifyInboundRequest,
+        endpoint: createModernEndpoint({ gateway, maxBodyBytes, log }),
+      }),
+    );
+    return modernSide;
+  };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (port) {
@@ -122,7 +136,8 @@ export function createMcpEndpoint({
     const clientId = caller.kind === 'admin' ? 'admin' : caller.tokenId;
     if (!isInitializeRequest(body.value)) {
       // No session and no handshake: MCP 2026-07-28 (ADR 013), or a 2025 request without its session.
-      const era = classifyInboundRequest({
+      const side = await modern();
+      const era = side.classify({
         httpMethod: 'POST',
         protocolVersionHeader: header(req, 'mcp-protocol-version'),
         mcpMethodHeader: header(req, 'mcp-method'),
@@ -137,7 +152,7 @@ export function createMcpEndpoint({
       const spec = specOf(route, caller);
       const who = { spec, botAccess: botAccessOf(route, spec, caller), label: path, owner, clientId, path };
       // Its view session opens through the same caps as a session (X8), and not while stopping.
-      return modern.serve(req, res, who, body.value).catch((error: unknown) => {
+      return side.endpoint.serve(req, res, who, body.value).catch((error: unknown) => {
         const refusal = capRefusal(error);
         if (!refusal || res.headersSent) throw error;
         writeRefusal(res, refusal, { id: requestIdOf(body.value) });
@@ -178,7 +193,7 @@ export function createMcpEndpoint({
     if (!transport.sessionId) await session.close();
   };
 
-  return async function mcpEndpoint(req, res) {
+  const endpoint = async function mcpEndpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const path = (query < 0 ? url : url.slice(0, query)).replace(/\/+$/, '');
@@ -195,6 +210,9 @@ export function createMcpEndpoint({
       else writeJson(res, 500, { error: { code: 'internal', message: 'internal error' } });
     }
   };
+  return Object.assign(endpoint, {
+    prefetch: () => void modern().catch((error: unknown) => log.error({ err: error }, 'MCP 2026-07-28 failed to load')),
+  });
 }
 
 /** How a session (or modern view) refused for a cap (X8) or a shutdown is answered; null: not such a refusal. */

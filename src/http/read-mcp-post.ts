@@ -1,12 +1,13 @@
 /**
  * The checks the SDK's Streamable HTTP transport makes on a POST (SPEC G1), with its
  * statuses and messages: `Accept` (406), `Content-Type` (415), the body size (413, SPEC X8),
- * JSON (400) and each message against the SDK's `JSONRPCMessageSchema` (400).
+ * JSON (400) and each message against the SDK's `JSONRPCMessageSchema` (400; by its shape first).
  * @module
  */
 import type { IncomingMessage } from 'node:http';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { safeParseMessage } from '../protocol/parse-message.js';
 import { readJsonBody } from './read-json-body.js';
 import type { RpcRefusal } from './write-json.js';
 
@@ -50,7 +51,7 @@ export async function readMcpPost(
   if (items.length > MAX_BATCH_SIZE) return BATCH_TOO_LARGE;
   const messages: JSONRPCMessage[] = [];
   for (const item of items) {
-    const parsed = JSONRPCMessageSchema.safeParse(item);
+    const parsed = safeParseMessage(item);
     if (!parsed.success) return NOT_JSON_RPC;
     messages.push(parsed.data);
   }

@@ -9,10 +9,10 @@
  * per quiet spell, so a busy service never pays.
  * @module
  */
-import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { collectDeeply } from './collect-deeply.js';
+import { loopUtilization } from './when-idle.js';
 
 /** Options of {@link trimHeapWhenIdle}; the defaults suit the service. */
 export type TrimOptions = {
@@ -80,14 +80,4 @@ function exposedGc(): { full(): void; young(): void } {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as (options?: { type: 'minor' }) => void;
   return { full: () => collectDeeply(() => gc()), young: () => gc({ type: 'minor' }) };
-}
-
-function loopUtilization(): () => number {
-  let last = performance.eventLoopUtilization();
-  return () => {
-    const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, last);
-    last = now;
-    return utilization;
-  };
 }

@@ -29,6 +29,7 @@ import { createConfigApplier } from '../hub/apply-config-change.js';
 import type { Hub } from '../hub/create-hub.js';
 import { persistConnections } from '../hub/persist-connections.js';
 import { createMetrics } from '../metrics/create-metrics.js';
+import { tierUpSooner } from '../runtime/tier-up-sooner.js';
 import { trimHeapWhenIdle } from '../runtime/trim-heap-when-idle.js';
 import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.js';
 import { findBotBySlug } from '../storage/bot-repo.js';
@@ -155,5 +156,7 @@ export async function serveService(
   undo.push(() => watcher.close());
   // After start-up and every later burst, the memory goes back once things are quiet.
   undo.push(trimHeapWhenIdle());
+  // Start-up is over: what runs from now on runs again, and is worth optimizing soon.
+  tierUpSooner();
   return { gateway, webUi };
 }

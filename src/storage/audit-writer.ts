@@ -7,7 +7,7 @@
  * at the front of the queue and is retried later: rows are never dropped for a failed write.
  * @module
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Client, InValue } from '@libsql/client';
 import { getTableColumns } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -92,9 +92,7 @@ const LISTING_LENGTH = 64;
 export function auditHash(value: unknown): string | null {
   if (value === undefined) return null;
   // A bare function or symbol has no JSON: hash a marker instead.
-  return createHash('sha256')
-    .update(canonicalJson(value) ?? 'undefined', 'utf8')
-    .digest('hex');
+  return hash('sha256', canonicalJson(value) ?? 'undefined', 'hex');
 }
 
 /** A name cut to {@link AUDIT_NAME_MAX}, marked with its full length when cut. */

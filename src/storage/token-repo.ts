@@ -3,7 +3,7 @@
  * token names a client and, optionally, the bot whose view it gets.
  * @module
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from './create-db.js';
 import { apiTokensTable } from './schema.js';
@@ -20,7 +20,7 @@ export type TokenInfo = {
   revokedAt: string | null;
 };
 
-const hashOf = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+const hashOf = (token: string): string => hash('sha256', token, 'hex');
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /** Make a token; the returned `token` is the only time it exists in clear. */

@@ -1,16 +1,19 @@
 /**
  * The stdio transport of one upstream (S6) over an already spawned child ({@link spawnStdio}),
- * on the SDK's `Transport` interface with the SDK's own line framing (`ReadBuffer`,
- * `serializeMessage`). It exists because the SDK's `StdioClientTransport` spawns in
- * `start()`, after the SDK has loaded; ours lets the child start first (ADR 015 §8).
- * Behaves as the SDK's does: same close sequence, same errors.
+ * on the SDK's `Transport` interface, the SDK's `serializeMessage` and message schemas. It
+ * exists because the SDK's `StdioClientTransport` spawns in `start()`, after the SDK has
+ * loaded; ours lets the child start first (ADR 015 §8), and reads lines without copying
+ * and checks each by its shape (§10). Behaves as the SDK's does: same close sequence,
+ * same errors.
  * @module
  */
 import type { Writable } from 'node:stream';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { parseMessage } from '../protocol/parse-message.js';
 import type { StdioChild } from './spawn-stdio.js';
+import { LineSplitter } from './split-lines.js';
 
 /** How long `close()` waits for the child after ending its stdin, and again after SIGTERM (the SDK's). */
 const CLOSE_WAIT_MS = 2_000;
@@ -24,7 +27,15 @@ export class ChildStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #child: StdioChild;
-  readonly #readBuffer = new ReadBuffer();
+  readonly #lines = new LineSplitter();
+  // A line that is not a message is reported and skipped; the next one is read.
+  readonly #onLine = (line: string): void => {
+    try {
+      this.onmessage?.(parseMessage(JSON.parse(line)));
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  };
   #live = false;
   #corked = false;
 
@@ -50,8 +61,7 @@ export class ChildStdioTransport implements Transport {
     child.stdout?.on('error', (error) => this.onerror?.(error));
     this.#child.readStdout((chunk) => {
       try {
-        this.#readBuffer.append(chunk);
-        this.#readMessages();
+        this.#lines.push(chunk, this.#onLine);
       } catch (error) {
         this.onerror?.(error as Error);
         this.close().catch(() => undefined);
@@ -64,18 +74,6 @@ export class ChildStdioTransport implements Transport {
     // A child that exited while the SDK loaded: its output went first (above), then its close.
     if (this.#child.hasClosed()) setImmediate(closed);
     else child.once('close', closed);
-  }
-
-  #readMessages(): void {
-    for (;;) {
-      try {
-        const message = this.#readBuffer.readMessage();
-        if (message === null) return;
-        this.onmessage?.(message);
-      } catch (error) {
-        this.onerror?.(error as Error);
-      }
-    }
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -133,6 +131,6 @@ export class ChildStdioTransport implements Transport {
       }
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
-    this.#readBuffer.clear();
+    this.#lines.clear();
   }
 }

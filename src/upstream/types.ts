@@ -65,6 +65,12 @@ export type UpstreamRequestOptions = {
  */
 export type UpstreamSession = {
   readonly serverId: string;
+  /**
+   * How it is reached. Over `http` a request's own response stream carries what the server
+   * sends for it (the call tracker attributes by the async context); over stdio and SSE one
+   * stream carries everything.
+   */
+  readonly transport: 'stdio' | 'http' | 'sse';
   /** The stdio child's pid; null for remote upstreams. */
   readonly pid: number | null;
   /** The current catalog; replaced on every `list_changed`. */

@@ -102,7 +102,8 @@ async function inMemorySession(
     await client.close();
     await upstream.close();
   });
-  return { client, transport: 'stdio', pid: null, stderr: NO_STDERR, closed, close };
+  // Without one stream for everything, each request's context reaches boternity, as over HTTP.
+  return { client, transport: server.singleStream ? 'stdio' : 'http', pid: null, stderr: NO_STDERR, closed, close };
 }
 
 /** Start a gateway over `servers`. */

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { LineSplitter } from '../../src/upstream/split-lines.js';
+
+const lines = (splitter: LineSplitter, ...chunks: (string | Buffer)[]): string[] => {
+  const out: string[] = [];
+  for (const chunk of chunks) splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, (l) => out.push(l));
+  return out;
+};
+
+describe('LineSplitter', () => {
+  it('reads whole lines in one chunk, \\n and \\r\\n', () => {
+    expect(lines(new LineSplitter(), 'a\nbb\r\n\nccc\n')).toEqual(['a', 'bb', '', 'ccc']);
+  });
+
+  it('joins a line cut across chunks, however many', () => {
+    const s = new LineSplitter();
+    expect(lines(s, '{"a":', '1,', '"b":2}\n{"c"', ':3}\n')).toEqual(['{"a":1,"b":2}', '{"c":3}']);
+  });
+
+  it('keeps a character whose bytes are cut between chunks', () => {
+    const bytes = Buffer.from('né€😀\n');
+    const s = new LineSplitter();
+    const out: string[] = [];
+    for (let i = 0; i < bytes.length; i++) s.push(bytes.subarray(i, i + 1), (l) => out.push(l));
+    expect(out).toEqual(['né€😀']);
+  });
+
+  it('refuses an unfinished line over the limit with the SDK error, and forgets it', () => {
+    const s = new LineSplitter(8);
+    expect(lines(s, '12345')).toEqual([]);
+    expect(() => lines(s, '6789')).toThrow('ReadBuffer exceeded maximum size of 8 bytes');
+    // Nothing of the refused line is left: the next line is read alone.
+    expect(lines(s, 'ok\n')).toEqual(['ok']);
+  });
+
+  it('forgets a held line on clear()', () => {
+    const s = new LineSplitter();
+    expect(lines(s, 'half')).toEqual([]);
+    s.clear();
+    expect(lines(s, 'new\n')).toEqual(['new']);
+  });
+});
