@@ -1,5 +1,5 @@
-import fc from 'fast-check';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseMessage, safeParseMessage } from '../../src/protocol/parse-message.js';
 
