@@ -2,14 +2,15 @@
  * Which agent call caused an upstream's request (SPEC G6). A call to an upstream over
  * HTTP runs inside an AsyncLocalStorage context: over Streamable HTTP the upstream's
  * request arrives on that call's own response stream, whose reader inherits the context,
- * so attribution is exact whatever the concurrency. Over stdio there is one stream for
- * everything (SSE too), and a context would say nothing: the request belongs to a call only when
+ * so attribution is exact whatever the concurrency. Over stdio and SSE one stream carries
+ * everything, and a context would say nothing: the request belongs to a call only when
  * every call in flight to that upstream comes from one session; otherwise it is ambiguous
- * and `scope: "session"` is the remedy. Calls over stdio run outside any context, so a
- * service without HTTP upstreams never turns Node's promise hooks on (ADR 015 §10).
+ * and `scope: "session"` is the remedy. Calls over stdio and SSE run outside any context,
+ * so a service without HTTP upstreams never turns Node's promise hooks on (ADR 015 §10).
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { UpstreamSession } from '../upstream/types.js';
 import type { SessionContext } from './session-context.js';
 
 /** The key of a connection: the server's shared one, or the one `session` owns (`scope: "session"`). */
@@ -18,11 +19,14 @@ export function connectionKey(server: string, session: string | null): string {
 }
 
 /**
- * One agent call being relayed to an upstream connection (`key`: see {@link connectionKey});
- * `ownStream`: the upstream may answer on a stream of the call's own (HTTP), so its
- * requests are attributed by the async context.
+ * One agent call being relayed to an upstream connection (`key`: see {@link connectionKey})
+ * reached over `transport`.
  */
-export type TrackedCall = { readonly key: string; readonly context: SessionContext; readonly ownStream: boolean };
+export type TrackedCall = {
+  readonly key: string;
+  readonly context: SessionContext;
+  readonly transport: UpstreamSession['transport'];
+};
 
 /** The answer to "whose request is this?". */
 export type Attribution =
@@ -53,7 +57,8 @@ export function createCallTracker(): CallTracker {
       }
       calls.add(call);
       try {
-        return await (call.ownStream ? storage.run(call, work) : work());
+        // Only over HTTP can the upstream's requests come on a stream of the call's own.
+        return await (call.transport === 'http' ? storage.run(call, work) : work());
       } finally {
         calls.delete(call);
         if (calls.size === 0) inflight.delete(call.key);

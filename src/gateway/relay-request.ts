@@ -55,7 +55,7 @@ export async function relayRequest<T>(
   const key = connectionKey(server, shared ? null : ctx.session.id);
   const watch = path.losses.watch(server, upstream, shared);
   try {
-    const value = await path.tracker.run({ key, context: ctx, ownStream: upstream.transport === 'http' }, () =>
+    const value = await path.tracker.run({ key, context: ctx, transport: upstream.transport }, () =>
       Promise.race([
         send(upstream, options).then(async (result) => {
           await progressSent;

@@ -25,7 +25,7 @@ export async function setLevel(
       const upstream = scope === 'session' ? path.upstreams.peek(session, server) : path.hub.upstream(server);
       if (!upstream?.capabilities()?.logging) return;
       const key = connectionKey(server, scope === 'session' ? session.id : null);
-      await path.tracker.run({ key, context: ctx, ownStream: upstream.transport === 'http' }, () =>
+      await path.tracker.run({ key, context: ctx, transport: upstream.transport }, () =>
         upstream.setLoggingLevel(params.level),
       );
     }),
