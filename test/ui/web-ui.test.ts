@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/find-chromium.js';
 import { TINY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
@@ -23,16 +24,6 @@ import { waitFor } from '../support/wait-for.js';
 const TOKEN = 'web-ui-test-admin-token';
 const RUG_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/ui/', import.meta.url)) : null;
-// STACK.md section 0: without the background-networking flags Chromium keeps calling hosts.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** One state change of a server's row, as the page saw it. */
 type Transition = { state: string; t: number; eventAt: string | null; attempt: string | null };
@@ -80,7 +71,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
       BOTERNITY_LOG_LEVEL: 'info',
     });
     link = /web UI\s+(\S+)/.exec(serve.stdout())?.[1] ?? '';
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: serve.url });
     page = await context.newPage();
