@@ -51,6 +51,9 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
   const heading = () => page.locator('h1').textContent();
+  // A link re-renders the page on `hashchange`, a task after the click: wait for the new heading.
+  const headingBecomes = (text: string) =>
+    waitFor(async () => (await heading()) === text, { what: `the heading "${text}"`, timeoutMs: 5_000 });
   // The page's CSP forbids eval, which waitForFunction's string form needs: ask from here instead.
   const until = (expression: string, what: string, timeoutMs = 15_000) =>
     waitFor(() => page.evaluate(expression), { what, timeoutMs });
@@ -207,7 +210,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
 
   it('a server page: tools with their schemas; the generated form runs a tool and shows the result', async () => {
     await page.getByRole('link', { name: 'everything', exact: true }).click();
-    expect(await heading()).toBe('Servers / everything');
+    await headingBecomes('Servers / everything');
     const card = page.locator('[data-tool="get-sum"]');
     await card.waitFor();
     expect(await card.locator('table').textContent()).toContain('First number');
@@ -304,7 +307,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
 
     await page.getByRole('link', { name: 'Bots' }).click();
     await page.locator('tr[data-bot="scout"] th a').click();
-    expect(await heading()).toBe('Bots / scout');
+    await headingBecomes('Bots / scout');
     await page.locator('li[data-server="memory"][data-state="connected"]').waitFor();
     await page.getByText('The operator prefers short answers.').waitFor();
     const readGraph = page.getByRole('switch', { name: /^read_graph/ });
