@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/find-chromium.js';
 import { TINY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
@@ -23,16 +24,6 @@ import { waitFor } from '../support/wait-for.js';
 const TOKEN = 'web-ui-test-admin-token';
 const RUG_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/ui/', import.meta.url)) : null;
-// STACK.md section 0: without the background-networking flags Chromium keeps calling hosts.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** One state change of a server's row, as the page saw it. */
 type Transition = { state: string; t: number; eventAt: string | null; attempt: string | null };
@@ -60,6 +51,9 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
   const heading = () => page.locator('h1').textContent();
+  // A link re-renders the page on `hashchange`, a task after the click: wait for the new heading.
+  const headingBecomes = (text: string) =>
+    waitFor(async () => (await heading()) === text, { what: `the heading "${text}"`, timeoutMs: 5_000 });
   // The page's CSP forbids eval, which waitForFunction's string form needs: ask from here instead.
   const until = (expression: string, what: string, timeoutMs = 15_000) =>
     waitFor(() => page.evaluate(expression), { what, timeoutMs });
@@ -80,7 +74,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
       BOTERNITY_LOG_LEVEL: 'info',
     });
     link = /web UI\s+(\S+)/.exec(serve.stdout())?.[1] ?? '';
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: serve.url });
     page = await context.newPage();
@@ -216,7 +210,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
 
   it('a server page: tools with their schemas; the generated form runs a tool and shows the result', async () => {
     await page.getByRole('link', { name: 'everything', exact: true }).click();
-    expect(await heading()).toBe('Servers / everything');
+    await headingBecomes('Servers / everything');
     const card = page.locator('[data-tool="get-sum"]');
     await card.waitFor();
     expect(await card.locator('table').textContent()).toContain('First number');
@@ -313,7 +307,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
 
     await page.getByRole('link', { name: 'Bots' }).click();
     await page.locator('tr[data-bot="scout"] th a').click();
-    expect(await heading()).toBe('Bots / scout');
+    await headingBecomes('Bots / scout');
     await page.locator('li[data-server="memory"][data-state="connected"]').waitFor();
     await page.getByText('The operator prefers short answers.').waitFor();
     const readGraph = page.getByRole('switch', { name: /^read_graph/ });
