@@ -14,8 +14,17 @@ import { promisify } from 'node:util';
 import { withFileLock } from '../../src/config/with-file-lock.js';
 
 const INFLATE = fileURLToPath(new URL('./inflate-chromium.mjs', import.meta.url));
-// The package exports only its entry (build/index.js), not its package.json.
-const PACKAGE_JSON = join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..', 'package.json');
+// The package exports only its entry (build/esm/index.js), not its package.json.
+const PACKAGE_JSON = packageJsonOf(createRequire(import.meta.url).resolve('@sparticuz/chromium'));
+
+function packageJsonOf(entry: string): string {
+  for (let dir = dirname(entry); dirname(dir) !== dir; dir = dirname(dir)) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate) && JSON.parse(readFileSync(candidate, 'utf8')).name === '@sparticuz/chromium')
+      return candidate;
+  }
+  throw new Error(`@sparticuz/chromium: no package.json above ${entry}`);
+}
 
 /** A browser ready to launch: its executable and the environment it needs beyond ours. */
 export type UnpackedChromium = { path: string; version: string; env: Record<string, string> };
