@@ -9,7 +9,8 @@
  * VS Code) does not. So the file is read again right before the rename: if it is no longer
  * the text the edit was made on, nothing is written and the edit is made again on the new
  * text (a few times, then refused). What remains is the time between that last read and the
- * rename, two system calls back to back: a save landing exactly there is overwritten.
+ * rename, made back to back with nothing else run between them: a save landing exactly there
+ * is overwritten.
  * @module
  */
 import { readFileSync } from 'node:fs';
