@@ -59,14 +59,8 @@ export function parseConfigJson(text: string, file: string | null): unknown {
   } catch (error) {
     // Not expected once the depth is bounded; a parser failure is still this file's error.
     const why = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(
-      `${file ?? '(config)'}: cannot parse: ${why}`,
-      file,
-      [{ server: null, field: '', message: why }],
-      {
-        cause: error,
-      },
-    );
+    const message = `${file ?? '(config)'}: cannot parse: ${why}`;
+    throw new ConfigError(message, file, [{ server: null, field: '', message: why }], { cause: error });
   }
   const first = errors[0];
   if (first === undefined) return value;
