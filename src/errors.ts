@@ -8,6 +8,7 @@
 export type HubErrorCode =
   | 'config_invalid'
   | 'config_unreadable'
+  | 'config_file_invalid'
   | 'unknown_server'
   | 'not_found'
   | 'unknown_bot'
@@ -41,20 +42,30 @@ export class HubError extends Error {
   }
 }
 
-/** A config file that cannot be read or does not validate. `issues` name path and field. */
+/**
+ * A config file that cannot be read or does not validate. `issues` name path and field.
+ * `config_file_invalid`: an edit refused because the file on disk, which it would build on, is
+ * one the service refuses (fix or revert the file first).
+ */
 export class ConfigError extends HubError {
   constructor(
     message: string,
     readonly file: string | null,
     readonly issues: readonly ConfigIssue[] = [],
-    options?: { cause?: unknown; code?: 'config_invalid' | 'config_unreadable' },
+    options?: { cause?: unknown; code?: 'config_invalid' | 'config_unreadable' | 'config_file_invalid' },
   ) {
     super(options?.code ?? 'config_invalid', message, options);
   }
 }
 
-/** One problem in a config file: `server` is null for top-level fields. */
-export type ConfigIssue = { readonly server: string | null; readonly field: string; readonly message: string };
+/** One problem in a config file: `server` is null for top-level fields; `line`/`column` where known (1-based). */
+export type ConfigIssue = {
+  readonly server: string | null;
+  readonly field: string;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+};
 
 /** A server name that is not configured. */
 export class UnknownServerError extends HubError {

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { createEventBus } from './bus/create-event-bus.js';
 import { writeDefaultConfig } from './config/default-config.js';
 import { loadConfigDetailed } from './config/load-config.js';
+import { removeStaleTemps } from './config/remove-stale-temps.js';
 import { resolveConfigPath, resolveHome } from './config/resolve-paths.js';
 import type { AppConfig } from './config/schema.js';
 import type { HubEvent } from './events/hub-event.js';
@@ -104,7 +105,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     undo.push(capYoungGeneration());
     const admin = await ensureAdminToken(home, env);
     // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
-    const credentials = maskedCredentials(await openKeystore({ home, env }), secrets);
+    const keystore = await openKeystore({ home, env });
+    const credentials = maskedCredentials(keystore, secrets);
+    // Temp files of a write killed half-way (kill -9) in an earlier run: ours by name, writer gone.
+    for (const removed of await Promise.all([removeStaleTemps(configPath), removeStaleTemps(keystore.path)]))
+      if (removed.length > 0) log.info({ removed }, 'removed temp files left by an interrupted write');
     // Bind first: a taken port fails before anything starts (503 until the app is built).
     const host = options.host ?? '127.0.0.1';
     const http = options.listen === false ? null : await listenHttp({ host, port: options.port ?? 7777 });

@@ -8,13 +8,14 @@ import bigBodies from './scenarios/big-bodies.mjs';
 import crashLoop from './scenarios/crash-loop.mjs';
 import flood from './scenarios/flood.mjs';
 import garbage from './scenarios/garbage.mjs';
+import handEdits from './scenarios/hand-edits.mjs';
 import hugeAnswer from './scenarios/huge-answer.mjs';
 import kill9 from './scenarios/kill9.mjs';
 import noInit from './scenarios/no-init.mjs';
 import sessions from './scenarios/sessions.mjs';
 import sigstop from './scenarios/sigstop.mjs';
 
-const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, noInit, crashLoop, sessions, bigBodies];
+const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, noInit, crashLoop, sessions, bigBodies, handEdits];
 const only = (process.env.CHAOS_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())

@@ -34,12 +34,13 @@ export function toConfigIssue(issue: PathIssue): ConfigIssue {
   return { server: null, field: formatJsonPath(issue.path), message: issue.message };
 }
 
-/** One issue as one line: `mcpServers.<server>.<field>: <message>`; `(root)` for the file itself. */
+/** One issue as one line: `mcpServers.<server>.<field> (line 4, column 7): <message>`; `(root)` for the file itself. */
 export function formatConfigIssue(issue: ConfigIssue): string {
   const prefix = issue.server === null ? '' : formatJsonPath(['mcpServers', issue.server]);
   const joiner = prefix === '' || issue.field === '' || issue.field.startsWith('[') ? '' : '.';
   const where = `${prefix}${joiner}${issue.field}`;
-  return `${where === '' ? '(root)' : where}: ${issue.message}`;
+  const at = issue.line === undefined ? '' : ` (line ${issue.line}, column ${issue.column})`;
+  return `${where === '' ? '(root)' : where}${at}: ${issue.message}`;
 }
 
 /** One path issue as one line: `servers.web.url: <message>`; `(root)` for the file itself. */
@@ -53,9 +54,16 @@ export function prefixIssues(prefix: JsonPath, issues: readonly PathIssue[]): Pa
   return issues.map((issue) => ({ path: [...prefix, ...issue.path], message: issue.message }));
 }
 
+/** Where a JSON path is in the text parsed (1-based), when the caller knows the text. */
+export type LocatePath = (path: JsonPath) => { line: number; column: number } | null;
+
 /** The error for an invalid file: its message starts with the path, then one issue per line. */
-export function invalidConfigError(file: string | null, issues: readonly PathIssue[]): ConfigError {
-  const configIssues = issues.map(toConfigIssue);
+export function invalidConfigError(
+  file: string | null,
+  issues: readonly PathIssue[],
+  locate?: LocatePath,
+): ConfigError {
+  const configIssues = issues.map((issue) => ({ ...toConfigIssue(issue), ...locate?.(issue.path) }));
   // Lines name the path as written (VS Code's file says `servers`, ours `mcpServers`).
   const lines = issues.map((issue) => `  ${formatPathIssue(issue)}`);
   return new ConfigError(`${file ?? '(config)'}: invalid config\n${lines.join('\n')}`, file, configIssues);

@@ -1,25 +1,26 @@
 /**
  * The service's writer of its config file (SPEC C4): API edits go through one in-process
- * queue and the file lock, and each written config is applied at once through the same path
- * as a hot reload. The watcher asks `claim(text)` whether a text it read is one of these
- * writes, so the service's own write is never applied a second time.
+ * queue and the file lock, start only from a file the service would accept, and each written
+ * config is applied at once through the same path as a hot reload. The watcher reads the file
+ * in the same queue, so it never applies a text older than an edit already applied, and it
+ * compares what it reads with the config in force, so an edit is not applied twice.
  * @module
  */
 import type { PathIssue } from './config-issues.js';
 import { type ConfigDocument, type ConfigEdit, editConfig } from './edit-config.js';
-import { createEditQueue } from './edit-queue.js';
+import { createEditQueue, type EditQueue } from './edit-queue.js';
 import { type ImportResult, importServers } from './import-client-config.js';
 import type { AppConfig } from './schema.js';
 
 /** Edits of the config file made by the service itself. */
 export type ConfigWriter = {
   readonly path: string;
-  /** Lock, edit, validate, write, apply; resolves with the applied edit. */
+  /** Lock, edit, validate, write, apply; resolves with the applied edit. `change` may run again on a newer text. */
   edit(change: (doc: ConfigDocument) => void): Promise<ConfigEdit>;
   /** Add servers read from another client's file (names kept; replaced only with `force`). */
   importServers(servers: Record<string, Record<string, unknown>>, force: boolean): Promise<ImportResult>;
-  /** The config a text means if this writer wrote it (it and older writes are then forgotten). */
-  claim(text: string): AppConfig | undefined;
+  /** The queue every edit runs in; the watcher's reads run there too. */
+  readonly queue: EditQueue;
 };
 
 /** Options of {@link createConfigWriter}. */
@@ -28,36 +29,26 @@ export type ConfigWriterDeps = {
   env: NodeJS.ProcessEnv;
   /** Applies a written config (the hot-reload path). */
   apply(config: AppConfig, warnings: readonly PathIssue[]): void;
+  /** The config in force, when a service runs it: an edit never builds on a file it would refuse. */
+  inForce?: () => AppConfig;
+  /** Passed to every edit (a test seam: see `EditConfigOptions.beforeWrite`). */
+  beforeWrite?(): Promise<void> | void;
 };
 
 /** Create the writer of one service's config file. */
-export function createConfigWriter({ path, env, apply }: ConfigWriterDeps): ConfigWriter {
+export function createConfigWriter({ path, env, apply, inForce, beforeWrite }: ConfigWriterDeps): ConfigWriter {
   const queue = createEditQueue();
-  // Texts written (or being written), oldest first, with the config each means.
-  const written = new Map<string, AppConfig>();
-  const hooks = {
+  const options = {
     env,
     queue,
-    beforeWrite: (edit: ConfigEdit) => {
-      written.set(edit.text, edit.config);
-    },
-    writeFailed: (edit: ConfigEdit) => {
-      written.delete(edit.text);
-    },
     afterWrite: (edit: ConfigEdit) => apply(edit.config, edit.warnings),
+    ...(inForce ? { inForce } : {}),
+    ...(beforeWrite ? { beforeWrite } : {}),
   };
   return {
     path,
-    edit: (change) => editConfig(path, change, hooks),
-    importServers: (servers, force) => importServers(path, servers, { ...hooks, force }),
-    claim(text) {
-      const config = written.get(text);
-      if (config === undefined) return undefined;
-      for (const key of written.keys()) {
-        written.delete(key);
-        if (key === text) break;
-      }
-      return config;
-    },
+    queue,
+    edit: (change) => editConfig(path, change, options),
+    importServers: (servers, force) => importServers(path, servers, { ...options, force }),
   };
 }

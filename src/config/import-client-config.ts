@@ -87,11 +87,13 @@ export async function importServers(
   servers: Record<string, Record<string, unknown>>,
   options: { force?: boolean; env?: NodeJS.ProcessEnv } & EditConfigOptions = {},
 ): Promise<ImportResult> {
-  const result: ImportResult = { added: [], skipped: [], replaced: [] };
+  let result: ImportResult = { added: [], skipped: [], replaced: [] };
   const { force = false, ...editOptions } = options;
   await editConfig(
     configPath,
     (doc) => {
+      // Made again from the start when the file changed under the edit.
+      result = { added: [], skipped: [], replaced: [] };
       for (const [name, entry] of Object.entries(servers)) {
         const present = doc.serverNames().includes(name);
         if (present && !force) {

@@ -22,13 +22,18 @@ export async function readConfigText(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    const why = READ_FAILURES[code] ?? (error as Error).message;
-    throw new ConfigError(`${file}: cannot read config: ${why}`, file, [{ server: null, field: '', message: why }], {
-      cause: error,
-      code: 'config_unreadable',
-    });
+    throw unreadableConfigError(file, error);
   }
+}
+
+/** The `config_unreadable` error for a failed read of `file` (`error` as `fs` threw it). */
+export function unreadableConfigError(file: string, error: unknown): ConfigError {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  const why = READ_FAILURES[code] ?? (error as Error).message;
+  return new ConfigError(`${file}: cannot read config: ${why}`, file, [{ server: null, field: '', message: why }], {
+    cause: error,
+    code: 'config_unreadable',
+  });
 }
 
 /** Validate config text as if read from `file` (for editors and API writes that check before saving). */

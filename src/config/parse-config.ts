@@ -7,7 +7,7 @@
  */
 import { dirname } from 'node:path';
 import { checkKeys } from './check-keys.js';
-import { invalidConfigError, type PathIssue, prefixIssues } from './config-issues.js';
+import { invalidConfigError, type LocatePath, type PathIssue, prefixIssues } from './config-issues.js';
 import { interpolateEnv } from './interpolate-env.js';
 import { isJsonObject } from './json-object.js';
 import { parseServerEntry } from './parse-server.js';
@@ -35,18 +35,24 @@ export function parseConfig(raw: unknown, file: string | null, env: NodeJS.Proce
   return parseConfigDetailed(raw, file, env).config;
 }
 
-/** Like {@link parseConfig}, with the warnings and whether servers are declared. */
+/** Like {@link parseConfig}, with the warnings and whether servers are declared; `locate` adds line and column to issues. */
 export function parseConfigDetailed(
   raw: unknown,
   file: string | null,
   env: NodeJS.ProcessEnv = process.env,
+  locate?: LocatePath,
 ): ParsedConfig {
   if (!isJsonObject(raw)) {
-    throw invalidConfigError(file, [{ path: [], message: `expected a JSON object, got ${describeValue(raw)}` }]);
+    throw invalidConfigError(
+      file,
+      [{ path: [], message: `expected a JSON object, got ${describeValue(raw)}` }],
+      locate,
+    );
   }
   const key = serversKeyOf(raw);
   const { mcpServers: _ours, servers: _vscode, ...rawRest } = raw;
-  const rawServers = raw[key] ?? {};
+  // Absent means "none declared" (see `declaresServers`); null is not an object of servers.
+  const rawServers = Object.hasOwn(raw, key) ? raw[key] : {};
   const known = [...Object.keys(ConfigRestSchema.shape), 'mcpServers', 'servers'];
   const keys = checkKeys(raw, known, FOREIGN_TOP_KEYS, []);
   const issues: PathIssue[] = [...keys.issues];
@@ -81,7 +87,7 @@ export function parseConfigDetailed(
   const parsedRest = ConfigRestSchema.safeParse(rest.value, { error: configErrorMap });
   issues.push(...rest.issues);
   if (!parsedRest.success) issues.push(...fromZodIssues(parsedRest.error.issues, rest.issues));
-  if (!parsedRest.success || issues.length > 0) throw invalidConfigError(file, issues);
+  if (!parsedRest.success || issues.length > 0) throw invalidConfigError(file, issues, locate);
   return {
     config: { ...parsedRest.data, mcpServers: servers },
     warnings,

@@ -47,14 +47,22 @@ const CommonFields = {
   backoff: BackoffSchema.prefault({}),
 };
 
+/** Text handed to a child process: with a NUL byte every spawn would fail, forever. */
+const ProcessText = z.string().refine((text) => !text.includes('\0'), 'must not contain a NUL character (\\u0000)');
+
+/** A header name that `fetch` accepts (an HTTP token): anything else fails every request. */
+const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid HTTP header name');
+/** A header value that `fetch` accepts: no NUL, CR or LF. */
+const HeaderValue = z.string().refine((text) => !/[\0\r\n]/.test(text), 'must not contain NUL, CR or LF');
+
 /** A server launched as a child process speaking MCP over stdin/stdout. */
 export const StdioServerSchema = z.object({
   ...CommonFields,
   type: z.literal('stdio').optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  cwd: z.string().min(1).optional(),
+  command: ProcessText.min(1),
+  args: z.array(ProcessText).default([]),
+  env: z.record(ProcessText, ProcessText).default({}),
+  cwd: ProcessText.min(1).optional(),
 });
 
 /** A remote server: Streamable HTTP (`http`), legacy HTTP+SSE (`sse`), or `auto`-detected. */
@@ -62,7 +70,7 @@ export const RemoteServerSchema = z.object({
   ...CommonFields,
   type: z.enum(['http', 'sse', 'auto']).default('auto'),
   url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
-  headers: z.record(z.string(), z.string()).default({}),
+  headers: z.record(HeaderName, HeaderValue).default({}),
 });
 
 export type StdioServerConfig = z.infer<typeof StdioServerSchema> & { readonly transport: 'stdio' };

@@ -1,9 +1,11 @@
 /**
  * Hot reload (SPEC C2, C3): watch the config file, debounce bursts of writes, re-validate, and
- * report a new config only when it differs from the last good one. The directory is watched,
+ * report a new config only when it differs from the one in force. The directory is watched,
  * not the file: editors and atomic writes replace the file, which ends a watch on the file.
- * The service's own writes are recognised through `claim` and not applied twice;
- * a file that names no servers at all cannot stop every running server (it is refused).
+ * The service's own writes are already in force, so reading them back changes nothing; reads
+ * run in the writer's queue, so a read never lands in the middle of an edit. A file that names
+ * no servers at all cannot stop every running server (it is refused), and nothing that goes
+ * wrong while reloading can end the process: it becomes an `onError`, the config in force stays.
  * @module
  */
 import { watch } from 'node:fs';
@@ -11,7 +13,9 @@ import { basename, dirname, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../errors.js';
 import type { PathIssue } from './config-issues.js';
+import type { EditQueue } from './edit-queue.js';
 import { loadConfigDetailed } from './load-config.js';
+import { refuseReload } from './refuse-reload.js';
 import type { AppConfig } from './schema.js';
 
 /** Options of `watchConfig`; `initial` is the config already in use (what changes are compared to). */
@@ -19,22 +23,24 @@ export type WatchConfigOptions = {
   readonly debounceMs?: number;
   readonly initial?: AppConfig;
   readonly env?: NodeJS.ProcessEnv;
-  /** A valid config that differs from the last good one. */
+  /** The config in force, when more than this watcher changes it (the service's API edits): what a read is compared to. */
+  readonly inForce?: () => AppConfig;
+  /** The config writer's queue: each read runs there, between edits. */
+  readonly queue?: EditQueue;
+  /** A valid config that differs from the one in force. */
   onChange(config: AppConfig): void;
-  /** The file is unreadable or invalid; the caller keeps its last good config. */
+  /** The file is unreadable or invalid, or reloading it failed; the caller keeps its config in force. */
   onError(error: ConfigError): void;
-  /** The file was re-read and is valid but means the same config (e.g. only formatting changed). */
+  /** The file was re-read and is valid but means the config in force (e.g. only formatting changed). */
   onUnchanged?(): void;
   /** Warnings of a valid file that was applied (unknown keys kept). */
   onWarnings?(warnings: readonly PathIssue[]): void;
-  /** The config a text means when the service wrote it itself (and applied it already). */
-  claim?(text: string): AppConfig | undefined;
 };
 
 /** A running watch; `close()` stops it and no callback runs afterwards. */
 export type ConfigWatcher = { close(): void };
 
-/** Watch `file` for changes until `close()`. Without `initial`, the first valid read counts as a change. */
+/** Watch `file` for changes until `close()`. Without `initial` or `inForce`, the first valid read counts as a change. */
 export function watchConfig(file: string, options: WatchConfigOptions): ConfigWatcher {
   const path = resolve(file);
   const name = basename(path);
@@ -46,28 +52,26 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
   let dirty = false;
 
   const check = async () => {
-    let loaded: Awaited<ReturnType<typeof loadConfigDetailed>>;
-    try {
-      loaded = await loadConfigDetailed(path, options.env);
-    } catch (error) {
-      if (closed) return;
-      if (error instanceof ConfigError) return options.onError(error);
-      throw error;
-    }
     if (closed) return;
-    const { config, text } = loaded;
-    const ours = options.claim?.(text);
-    if (ours !== undefined) {
-      // The service's own write, already applied.
-      lastGood = ours;
-      return options.onUnchanged?.();
-    }
-    if (isDeepStrictEqual(config, lastGood)) return options.onUnchanged?.();
-    const running = Object.keys(lastGood?.mcpServers ?? {}).length;
-    if (!loaded.declaresServers && running > 0) return options.onError(removesEverything(path, running));
-    lastGood = config;
+    const loaded = await loadConfigDetailed(path, options.env);
+    if (closed) return;
+    const current = options.inForce?.() ?? lastGood;
+    if (isDeepStrictEqual(loaded.config, current)) return options.onUnchanged?.();
+    const refusal = refuseReload(loaded, current, path);
+    if (refusal !== null) return options.onError(refusal);
     if (loaded.warnings.length > 0) options.onWarnings?.(loaded.warnings);
-    options.onChange(config);
+    options.onChange(loaded.config);
+    lastGood = loaded.config;
+  };
+
+  /** Report `error` as this file's; a failure to report it cannot end the process either. */
+  const fail = (error: unknown) => {
+    if (closed) return;
+    try {
+      options.onError(asConfigError(error, path));
+    } catch (reporting) {
+      process.emitWarning(`config watcher: could not report an error of ${path}: ${String(reporting)}`);
+    }
   };
 
   // One read at a time; changes seen during a read cause one more read afterwards.
@@ -80,7 +84,11 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
     try {
       do {
         dirty = false;
-        await check();
+        try {
+          await (options.queue ? options.queue.run(check) : check());
+        } catch (error) {
+          fail(error);
+        }
       } while (dirty && !closed);
     } finally {
       reading = false;
@@ -98,9 +106,8 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
     if (changed === null || changed === name) schedule();
   });
   watcher.on('error', (error) => {
-    if (closed) return;
     const reason = `cannot watch ${dirname(path)}: ${error.message}`;
-    options.onError(
+    fail(
       new ConfigError(`${path}: ${reason}`, path, [{ server: null, field: '', message: reason }], {
         cause: error,
         code: 'config_unreadable',
@@ -117,8 +124,10 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
   };
 }
 
-/** The refusal of a file without a servers key while servers run: it may be a typo, never "remove them all". */
-function removesEverything(path: string, running: number): ConfigError {
-  const reason = `names no servers (no "mcpServers" key) and would stop all ${running} running; write "mcpServers": {} to remove them all on purpose`;
-  return new ConfigError(`${path}: ${reason}`, path, [{ server: null, field: 'mcpServers', message: reason }]);
+/** Any error of a reload as a `ConfigError` naming the file (a parser, the validator or the apply failing unexpectedly). */
+function asConfigError(error: unknown, path: string): ConfigError {
+  if (error instanceof ConfigError) return error;
+  const why = error instanceof Error ? error.message : String(error);
+  const reason = `could not be reloaded: ${why}`;
+  return new ConfigError(`${path}: ${reason}`, path, [{ server: null, field: '', message: reason }], { cause: error });
 }

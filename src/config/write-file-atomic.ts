@@ -1,27 +1,45 @@
 /**
  * Atomic file writes (SPEC C4): the text goes to a temp file beside the target, is flushed,
  * and then replaces (rename) or creates (hard link) the target, so a reader or a crash never
- * sees half a file.
+ * sees half a file. A writer that must not overwrite someone else's save checks, with
+ * `commitIf`, right before the rename (the check and the rename are back to back, with no
+ * turn of the event loop between them).
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { link, open, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { renameSync } from 'node:fs';
+import { link, open, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { tempFileName } from './temp-file-name.js';
 
 /** Options for atomic writes; `mode` defaults to the existing file's (or the umask default). */
-export type WriteFileAtomicOptions = { readonly mode?: number };
+export type WriteFileAtomicOptions = {
+  readonly mode?: number;
+  /** Asked once the text is on disk, just before it replaces `path`: false writes nothing. */
+  readonly commitIf?: () => boolean;
+};
 
-/** Replace `path` with `text` atomically; the temp file never outlives the call. */
-export async function writeFileAtomic(path: string, text: string, options: WriteFileAtomicOptions = {}): Promise<void> {
+/** Replace `path` with `text` atomically; false when `commitIf` said no. The temp file never outlives the call. */
+export async function writeFileAtomic(
+  path: string,
+  text: string,
+  options: WriteFileAtomicOptions = {},
+): Promise<boolean> {
   const mode = options.mode ?? (await existingMode(path));
   const temp = await writeTemp(path, text, mode);
   try {
-    await rename(temp, path);
+    if (options.commitIf && !options.commitIf()) {
+      await rm(temp, { force: true });
+      return false;
+    }
+    // Synchronous, so that nothing runs between `commitIf`'s look at the file and the rename.
+    renameSync(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
   }
   await syncDirectory(dirname(path));
+  return true;
 }
 
 /** Create `path` with `text` atomically unless it exists; false if it already did (never overwrites). */
@@ -58,7 +76,7 @@ async function createExclusive(path: string, text: string, mode: number | undefi
 }
 
 async function writeTemp(path: string, text: string, mode: number | undefined): Promise<string> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dirname(path), tempFileName(path, process.pid, randomBytes(6).toString('hex')));
   const handle = await open(temp, 'wx', mode);
   try {
     // The umask applies to open(); chmod gives the exact mode asked for (e.g. a 0600 keystore).

@@ -12,7 +12,13 @@ import { SERVER_NAME } from '../config/schema.js';
 
 /** One problem with a request: the field (a dotted path; empty for the whole body) and what is wrong. */
 export const IssueSchema = z
-  .object({ field: z.string(), message: z.string(), server: z.string().nullable().optional() })
+  .object({
+    field: z.string(),
+    message: z.string(),
+    server: z.string().nullable().optional(),
+    line: z.number().int().optional().openapi({ description: 'Where in the config file (1-based), when known' }),
+    column: z.number().int().optional(),
+  })
   .openapi('Issue');
 
 /** The one error shape of `/api`: `{"error":{"code","message","issues"?}}`. */
@@ -31,7 +37,7 @@ const ERROR_TEXT: Readonly<Record<number, string>> = Object.freeze({
   401: 'Missing or invalid bearer token',
   403: 'A token for the MCP endpoints, or an Origin not allowed',
   404: 'No such server, tool, token or route',
-  409: 'The name is in use, or the config file is locked by another writer',
+  409: 'The name is in use; the config file is locked by another writer or kept changing; or (`config_file_invalid`) the file on disk is invalid: fix or revert it',
   413: 'The body is over `http.maxBodyBytes`',
   415: 'The body is not `application/json`',
   429: 'Rate limited; see `Retry-After`',

@@ -152,11 +152,12 @@ export function botsRoutes({ bots, config, writer }: BotsRoutesDeps): OpenAPIHon
     const hasView = configuredView(config(), slug) !== null;
     const profile = await profileOf(bots, slug);
     if (!profile && !(withView && hasView)) throw new UnknownBotError(slug);
-    if (profile) await deleteBot(bots, slug);
     if (withView && hasView) {
       if (!writer) throw new UnknownBotError(slug);
+      // The file first: an edit refused (a config file the service refuses) deletes nothing.
       await writer.edit((doc) => doc.setBot(slug, undefined));
     }
+    if (profile) await deleteBot(bots, slug);
     return c.json({ removed: slug, profile: profile !== null, view: withView && hasView }, 200);
   });
   routes.openapi(sampling, async (c) => {

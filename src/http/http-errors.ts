@@ -21,6 +21,8 @@ import {
 const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
   config_invalid: 400,
   config_unreadable: 400,
+  // The request is fine; the file on disk it would be written into is not (fix it, then retry).
+  config_file_invalid: 409,
   unknown_server: 404,
   not_found: 404,
   unknown_bot: 404,
@@ -58,6 +60,7 @@ const apiIssue = (issue: ConfigIssue) => ({
       : `${formatJsonPath(['mcpServers', issue.server])}${issue.field === '' || issue.field.startsWith('[') ? '' : '.'}${issue.field}`,
   server: issue.server,
   message: issue.message,
+  ...(issue.line === undefined ? {} : { line: issue.line, column: issue.column }),
 });
 
 /** A multi-line config error as one line: `<file>: invalid config: a.b: why; c: why`. */

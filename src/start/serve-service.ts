@@ -112,7 +112,7 @@ export async function serveService(
   undo.push(() => metrics.close());
   // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
   const applier = createConfigApplier({ hub, bus, log, configPath });
-  const writer = createConfigWriter({ path: configPath, env, apply: applier.apply });
+  const writer = createConfigWriter({ path: configPath, env, apply: applier.apply, inForce: config });
   const webUi = createWebUi(started.secrets);
   undo.push(sweepIdleSessions({ gateway, config, log }));
   applier.warn(started.loaded.warnings);
@@ -147,8 +147,8 @@ export async function serveService(
   reportBots();
   const watcher = watchConfig(configPath, {
     env,
-    initial: started.loaded.config,
-    claim: writer.claim,
+    inForce: config,
+    queue: writer.queue,
     onChange: (next) => applier.apply(next),
     onWarnings: applier.warn,
     onError: applier.reject,

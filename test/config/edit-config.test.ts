@@ -2,9 +2,10 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
-import { editConfig, editConfigFile, openConfigDocument } from '../../src/config/edit-config.js';
+import { editConfig, editConfigFile } from '../../src/config/edit-config.js';
 import { createEditQueue } from '../../src/config/edit-queue.js';
 import { loadConfig } from '../../src/config/load-config.js';
+import { openConfigDocument } from '../../src/config/open-config-document.js';
 import { ConfigError, HubError, UnknownServerError } from '../../src/errors.js';
 import { useTempDirs } from '../support/temp-dir.js';
 
@@ -153,17 +154,14 @@ describe('editConfigFile', () => {
     expect(await readFile(file, 'utf8')).toBe(COMMENTED);
   });
 
-  it('runs the hooks around the write, and skips writing an edit that changes nothing', async () => {
+  it('runs afterWrite once the text is written, and skips writing an edit that changes nothing', async () => {
     const file = await configFile();
     const seen: string[] = [];
-    const hooks = {
-      beforeWrite: () => seen.push('before'),
-      afterWrite: () => seen.push('after'),
-    };
+    const hooks = { afterWrite: () => seen.push('after') };
     await editConfig(file, (doc) => doc.patchServer('a', { enabled: false }), hooks);
-    expect(seen).toEqual(['before', 'after']);
+    expect(seen).toEqual(['after']);
     const edit = await editConfig(file, (doc) => doc.patchServer('a', { enabled: false }), hooks);
-    expect(seen).toEqual(['before', 'after']);
+    expect(seen).toEqual(['after']);
     expect(edit.config.mcpServers.a?.enabled).toBe(false);
   });
 });

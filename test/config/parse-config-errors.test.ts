@@ -184,3 +184,23 @@ describe('parseConfig: several problems', () => {
     expect(() => parseConfig({ mcpServers: 1 }, null, {})).toThrow(/^\(config\): invalid config\n {2}mcpServers: /);
   });
 });
+
+describe('parseConfig: text a child process or a request would refuse forever (issue 17)', () => {
+  const NUL = 'must not contain a NUL character (\\u0000)';
+  it.each([
+    ['command', { command: 'node\u0000' }, 'command', NUL],
+    ['an argument', { command: 'node', args: ['a', '\u0000'] }, 'args[1]', NUL],
+    ['an env value', { command: 'node', env: { A: 'x\u0000' } }, 'env.A', NUL],
+    ['an env name', { command: 'node', env: { 'A\u0000': 'x' } }, 'env["A\\u0000"]', `invalid name: ${NUL}`],
+    ['cwd', { command: 'node', cwd: '/srv\u0000' }, 'cwd', NUL],
+    ['a header value', { url: 'http://x/mcp', headers: { A: 'a\nb' } }, 'headers.A', 'must not contain NUL, CR or LF'],
+    [
+      'a header name',
+      { url: 'http://x/mcp', headers: { 'A:': 'b' } },
+      'headers["A:"]',
+      'invalid name: not a valid HTTP header name',
+    ],
+  ])('%s', (_what, entry, field, message) => {
+    expect(onlyIssue(entry)).toEqual({ server: 's', field, message });
+  });
+});

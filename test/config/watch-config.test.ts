@@ -55,7 +55,7 @@ const configText = (servers: Record<string, unknown>) => `${JSON.stringify({ mcp
 async function setup(
   initialServers: Record<string, unknown> = { a: { command: 'node' } },
   debounceMs = 100,
-  claim?: (text: string) => AppConfig | undefined,
+  inForce?: () => AppConfig,
 ) {
   const dir = await tempDir();
   const file = join(dir, 'boternity.json');
@@ -71,7 +71,7 @@ async function setup(
     env: {},
     ...rec.callbacks,
     onWarnings,
-    ...(claim ? { claim } : {}),
+    ...(inForce ? { inForce } : {}),
   });
   watchers.push(watcher);
   return { dir, file, warnings, ...rec };
@@ -158,11 +158,13 @@ describe('watchConfig', () => {
     expect((await next('change')).mcpServers).toEqual({});
   });
 
-  it("does not apply the service's own write a second time", async () => {
-    const own = new Map<string, AppConfig>();
-    const { file, next, events } = await setup(undefined, 100, (text) => own.get(text));
+  it("does not apply the service's own write a second time: what is read is compared with the config in force", async () => {
+    const cell: { inForce: AppConfig | null } = { inForce: null };
+    const { file, next, events } = await setup(undefined, 100, () => cell.inForce as AppConfig);
+    cell.inForce = await loadConfig(file, {});
     const text = configText({ a: { command: 'node' }, mine: { command: 'node' } });
-    own.set(text, parseConfigText(text, file, {}));
+    // The service applies its own edit, then writes it.
+    cell.inForce = parseConfigText(text, file, {});
     await writeFileAtomic(file, text);
     await next('unchanged');
     // An edit by someone else afterwards is a change again.
@@ -194,5 +196,51 @@ describe('watchConfig', () => {
     );
     await next('change');
     expect(warnings).toEqual([['toolX', 'mcpServers.a.myNote']]);
+  });
+
+  it('refuses a file nested 10,000 deep naming line and column, and goes on watching', async () => {
+    const { file, next, events } = await setup();
+    await writeFile(file, `{"mcpServers": {}, "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+    const error = await next('error');
+    expect(error.message).toBe(`${file}: invalid JSON at line 1, column 124: nested deeper than 100 levels`);
+    await writeFile(file, configText({ back: { command: 'node' } }));
+    expect(Object.keys((await next('change')).mcpServers)).toEqual(['back']);
+    expect(events.error).toHaveLength(1);
+  });
+
+  it('turns any failure while reloading into an error of the file, and goes on watching', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'boternity.json');
+    await writeFile(file, configText({ a: { command: 'node' } }));
+    const { next, callbacks } = recorder();
+    let failures = 1;
+    watchers.push(
+      watchConfig(file, {
+        debounceMs: 50,
+        env: {},
+        initial: await loadConfig(file, {}),
+        ...callbacks,
+        onChange: (config) => {
+          if (failures-- > 0) throw new RangeError('Maximum call stack size exceeded');
+          callbacks.onChange(config);
+        },
+      }),
+    );
+    await writeFile(file, configText({ b: { command: 'node' } }));
+    const error = await next('error');
+    expect(error.message).toBe(`${file}: could not be reloaded: Maximum call stack size exceeded`);
+    expect(error.code).toBe('config_invalid');
+    // Not applied, so the same file is still a change when read again.
+    await writeFile(file, `${configText({ b: { command: 'node' } })}\n`);
+    expect(Object.keys((await next('change')).mcpServers)).toEqual(['b']);
+  });
+
+  it('refuses "mcpServers": null while servers run (it is not an object of servers)', async () => {
+    const { file, next, events } = await setup();
+    await writeFile(file, '{"mcpServers": null}\n');
+    expect((await next('error')).message).toBe(
+      `${file}: invalid config\n  mcpServers: expected an object of servers by name, got null`,
+    );
+    expect(events.change).toEqual([]);
   });
 });

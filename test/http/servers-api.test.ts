@@ -104,6 +104,55 @@ describe('/api/servers', { timeout: 60_000 }, () => {
         'bad_request',
         /^preset filesystem needs arguments/,
       ],
+      [
+        'a NUL byte in command',
+        { name: 'z', command: `${process.execPath}\u0000` },
+        400,
+        'config_invalid',
+        /invalid config: mcpServers\.z\.command: must not contain a NUL character \(\\u0000\)$/,
+      ],
+      [
+        'a NUL byte in an argument',
+        tiny({ name: 'z', args: [TINY_SERVER, 'a\u0000b'] }),
+        400,
+        'config_invalid',
+        /invalid config: mcpServers\.z\.args\[1\]: must not contain a NUL character/,
+      ],
+      [
+        'a NUL byte in an env value',
+        tiny({ name: 'z', env: { A: '\u0000' } }),
+        400,
+        'config_invalid',
+        /invalid config: mcpServers\.z\.env\.A: must not contain a NUL character/,
+      ],
+      [
+        'a NUL byte in an env name',
+        tiny({ name: 'z', env: { 'A\u0000': '1' } }),
+        400,
+        'config_invalid',
+        /invalid config: mcpServers\.z\.env\["A\\u0000"\]: invalid name: must not contain a NUL character/,
+      ],
+      [
+        'a NUL byte in cwd',
+        tiny({ name: 'z', cwd: '/tmp\u0000' }),
+        400,
+        'config_invalid',
+        /invalid config: mcpServers\.z\.cwd: must not contain a NUL character/,
+      ],
+      [
+        'a line break in a header value',
+        { name: 'z', url: 'http://127.0.0.1:1/mcp', headers: { 'X-Key': 'a\r\nEvil: 1' } },
+        400,
+        'config_invalid',
+        /invalid config: mcpServers\.z\.headers\.X-Key: must not contain NUL, CR or LF$/,
+      ],
+      [
+        'a header name fetch refuses',
+        { name: 'z', url: 'http://127.0.0.1:1/mcp', headers: { 'X Key': '1' } },
+        400,
+        'config_invalid',
+        /invalid config: mcpServers\.z\.headers\["X Key"\]: invalid name: not a valid HTTP header name$/,
+      ],
       ['a body that is not JSON', '{"name": "x", ', 400, 'bad_request', /^request body is not valid JSON$/],
       [
         'a body over the limit (413)',
@@ -121,6 +170,19 @@ describe('/api/servers', { timeout: 60_000 }, () => {
       expect(response.body.error.message).toMatch(message);
       expect(await readFile(svc.configPath, 'utf8')).toBe(before);
       expect((await svc.servers()).map((s) => s.name)).toEqual(servers);
+    });
+
+    it('refuses a NUL byte set by PATCH or PUT, naming the field', async () => {
+      const before = await readFile(svc.configPath, 'utf8');
+      const patch = await send<ErrorBody>('PATCH', '/api/servers/base', { args: [TINY_SERVER, '\u0000'] });
+      expect(patch.status).toBe(400);
+      expect(patch.body.error.issues).toEqual([
+        { field: 'mcpServers.base.args[1]', server: 'base', message: 'must not contain a NUL character (\\u0000)' },
+      ]);
+      const put = await send<ErrorBody>('PUT', '/api/servers/base', tiny({ env: { HOME: '\u0000' } }));
+      expect(put.status).toBe(400);
+      expect(put.body.error.issues?.[0]?.field).toBe('mcpServers.base.env.HOME');
+      expect(await readFile(svc.configPath, 'utf8')).toBe(before);
     });
 
     it('names the field in issues', async () => {
