@@ -105,7 +105,8 @@ export function createMcpEndpoint({
       const verdict = checkOrigin({ host: req.headers.host, origin: req.headers.origin }, port(), config().http);
       if (!verdict.ok) return writeJson(res, 403, { error: { code: 'forbidden', message: verdict.reason } });
     }
-    const auth = await bearerCaller(req.headers.authorization, verify);
+    // Each value: node keeps only the first of repeated Authorization headers in `headers`.
+    const auth = await bearerCaller(req.headersDistinct.authorization, verify);
     if ('refusal' in auth) return writeJson(res, 401, auth.refusal, { 'www-authenticate': BEARER_CHALLENGE });
     const { caller } = auth;
     const limited = await limiter.take(caller);
