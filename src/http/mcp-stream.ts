@@ -84,6 +84,26 @@ export class McpStream {
     return last ? 'done' : 'open';
   }
 
+  /**
+   * One of this stream's requests was cancelled: it gets no answer (the SDK sends none after
+   * a cancellation), so the response ends once it owes nothing else instead of staying open.
+   */
+  forgo(): Delivery {
+    this.#owed -= 1;
+    if (this.#owed > 0) return 'open';
+    const res = this.#res;
+    if (!res || res.writableEnded) return 'done';
+    if (this.#held.length > 0) {
+      this.#answerJson();
+      return 'done';
+    }
+    this.#res = null;
+    if (this.#sse) res.end();
+    // Nothing was sent yet: accepted, and no answer is to come.
+    else res.writeHead(202).end();
+    return 'done';
+  }
+
   /** Write raw SSE text (the GET stream's events, a keep-alive comment). */
   write(chunk: string): void {
     if (this.#res && !this.#res.writableEnded) this.#res.write(chunk);
