@@ -33,6 +33,7 @@ import { BEARER_CHALLENGE, bearerCaller } from './require-token.js';
 import { createMessageSerializer } from './serialize-message.js';
 import type { SseBufferPool } from './sse-buffer-pool.js';
 import { createSseEventLog } from './sse-event-log.js';
+import { createSseWriteGuard, type SseWriteGuard } from './sse-write-guard.js';
 import { type RpcRefusal, writeJson, writeRefusal } from './write-json.js';
 
 /** What the endpoints need. */
@@ -48,6 +49,8 @@ export type McpEndpointDeps = {
   buffers?: SseBufferPool;
   /** The port listened on: turns on the Host/Origin check (off for in-process tests). */
   port?: () => number;
+  /** The bound on an SSE stream's unsent bytes, shared with `/api/events` (X8); absent: one of its own. */
+  writeGuard?: SseWriteGuard;
   log: Logger;
 };
 
@@ -82,6 +85,7 @@ export function createMcpEndpoint({
   buffers,
   port,
   log,
+  writeGuard = createSseWriteGuard({ maxUnsentBytes: () => config().http.maxUnsentBytesPerStream, log }),
 }: McpEndpointDeps): McpEndpoint {
   const maxBodyBytes = () => config().gateway.maxBodyBytes;
   const checkOrigin = createOriginCheck();
@@ -94,7 +98,7 @@ export function createMcpEndpoint({
     modernSide ??= Promise.all([import('@modelcontextprotocol/server'), import('./mcp-modern.js')]).then(
       ([{ classifyInboundRequest }, { createModernEndpoint }]) => ({
         classify: classifyInboundRequest,
-        endpoint: createModernEndpoint({ gateway, maxBodyBytes, log }),
+        endpoint: createModernEndpoint({ gateway, maxBodyBytes, writeGuard, log }),
       }),
     );
     return modernSide;
@@ -167,6 +171,7 @@ export function createMcpEndpoint({
       serialize,
       newSessionId: () => id,
       eventLog,
+      writeGuard,
     });
     const spec = specOf(route, caller);
     // An endpoint for a server or bot that does not exist is refused here (404); over a cap, or stopping: refused.

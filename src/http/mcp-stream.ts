@@ -3,13 +3,16 @@
  * that owes answers to its requests, or the standalone GET stream. It starts silent; the
  * POST's answers leave as one JSON body when they are all it carries, and anything else
  * first (progress, logging, a server-to-client request) turns it into an SSE stream whose
- * events are logged for resumption. Each write leaves in one piece, headers included.
+ * events are logged for resumption. Each write leaves in one piece, headers included. A
+ * client that stops reading is let go once its unsent bytes pass the bound (X8,
+ * sse-write-guard.ts): its events wait in the log, for a resume with `Last-Event-ID`.
  * @module
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type Serialized, textOf } from './serialize-message.js';
 import type { SseEventLog } from './sse-event-log.js';
+import type { SseStreamLabel, SseWriteGuard } from './sse-write-guard.js';
 
 /** The id of the standalone (GET) stream in the event log. */
 export const STANDALONE = '_GET_stream';
@@ -39,6 +42,10 @@ export type McpStreamOptions = {
   readonly sseHeaders: OutgoingHttpHeaders;
   readonly jsonHeaders: OutgoingHttpHeaders;
   readonly opened: number;
+  /** The bound on what the client has not taken yet (X8): a stream over it is closed, to be resumed. */
+  readonly guard: SseWriteGuard;
+  /** The session, for the guard's log line. */
+  readonly session: string | undefined;
 };
 
 /** What {@link McpStream.deliver} left behind: more to come, or every answer sent. */
@@ -48,6 +55,7 @@ export type Delivery = 'open' | 'done';
 export class McpStream {
   readonly id: string;
   readonly #options: McpStreamOptions;
+  readonly #label: SseStreamLabel;
   #res: ServerResponse | null;
   #owed: number;
   #sse = false;
@@ -57,6 +65,7 @@ export class McpStream {
   constructor(options: McpStreamOptions) {
     this.id = options.id;
     this.#options = options;
+    this.#label = { kind: options.id === STANDALONE ? 'mcp_get' : 'mcp_post', session: options.session };
     this.#owed = options.owed;
     this.#res = options.res;
   }
@@ -104,9 +113,10 @@ export class McpStream {
     return 'done';
   }
 
-  /** Write raw SSE text (the GET stream's events, a keep-alive comment). */
+  /** Write raw SSE text (the GET stream's events, a keep-alive comment); a client not reading is let go. */
   write(chunk: string): void {
-    if (this.#res && !this.#res.writableEnded) this.#res.write(chunk);
+    const res = this.#res;
+    if (res && !res.writableEnded && !this.#options.guard.write(res, chunk, this.#label)) this.#res = null;
   }
 
   /** Send the SSE headers now, with `initial` text; the GET stream's start. */
@@ -183,15 +193,17 @@ export class McpStream {
     return streamFrame(this.#options.log.append(this.id, data), data);
   }
 
+  /** Send on the stream; over the unsent bound it is closed instead, and what was not sent waits in the log. */
   #send(chunk: string, last: boolean): void {
     const res = this.#res;
     if (!res || res.writableEnded) return;
-    if (last) {
-      this.#res = null;
-      res.end(chunk);
-    } else {
-      res.write(chunk);
+    if (!last) {
+      this.write(chunk);
+      return;
     }
+    this.#res = null;
+    if (this.#options.guard.overBound(res.writableLength, this.#label)) res.destroy();
+    else res.end(chunk);
   }
 
   #answerJson(): void {

@@ -6,7 +6,8 @@
  * turns the response into an SSE stream (the spec lets the server choose per request).
  * SSE events carry ids and are kept in a bounded log for `Last-Event-ID` resumption; the
  * standalone GET stream carries what belongs to no request. A request under an id already
- * in flight is refused; a request the client cancelled ends its POST.
+ * in flight is refused; a request the client cancelled ends its POST. A stream whose client
+ * stops reading is closed at a bound on its unsent bytes (X8), to be resumed.
  * @module
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -25,6 +26,7 @@ import { McpStream, STANDALONE, streamFrame } from './mcp-stream.js';
 import { readMcpPost } from './read-mcp-post.js';
 import { type Serialized, textOf } from './serialize-message.js';
 import { createSseEventLog, type SseEventLog } from './sse-event-log.js';
+import { createSseWriteGuard, type SseWriteGuard } from './sse-write-guard.js';
 import { type RpcRefusal, writeRefusal } from './write-json.js';
 
 /** Options of {@link McpHttpTransport}. */
@@ -39,6 +41,8 @@ export type McpHttpTransportOptions = {
   /** The `retry:` advice sent with a priming event. */
   retryMs?: number;
   eventLog?: SseEventLog;
+  /** The bound on a stream's unsent bytes (X8); default: 1 MiB, not counted anywhere. */
+  writeGuard?: SseWriteGuard;
   /** How messages become JSON; an endpoint shares one among its sessions. */
   serialize?: (message: JSONRPCMessage) => Serialized;
   now?: () => number;
@@ -60,6 +64,7 @@ export class McpHttpTransport implements Transport {
   readonly #streams = new Map<string, McpStream>();
   readonly #byRequest = new Map<RequestId, McpStream>();
   readonly #log: SseEventLog;
+  readonly #guard: SseWriteGuard;
   readonly #onSessionInitialized: ((sessionId: string) => void) | undefined;
   readonly #newSessionId: () => string;
   readonly #maxBodyBytes: number;
@@ -75,6 +80,7 @@ export class McpHttpTransport implements Transport {
 
   constructor(options: McpHttpTransportOptions = {}) {
     this.#log = options.eventLog ?? createSseEventLog();
+    this.#guard = options.writeGuard ?? createSseWriteGuard();
     this.#onSessionInitialized = options.onSessionInitialized;
     this.#newSessionId = options.newSessionId ?? (() => crypto.randomUUID());
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -260,6 +266,8 @@ export class McpHttpTransport implements Transport {
       sseHeaders: this.#sseHeaders(),
       jsonHeaders: this.#built().json,
       opened: this.#now(),
+      guard: this.#guard,
+      session: this.sessionId,
     });
     this.#streams.set(id, stream);
     return stream;
