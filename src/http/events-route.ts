@@ -113,6 +113,8 @@ export function eventsRoute({
       // go at the bound instead of holding every event published meanwhile.
       const queue: string[] = [];
       let queued = 0;
+      // The replay, while the client takes it: its own backlog, not a sign that it stopped.
+      let replayed = 0;
       let open = true;
       let wake: (() => void) | null = null;
       const close = () => {
@@ -129,7 +131,9 @@ export function eventsRoute({
       // The batch being written is not counted: at most one, no larger than the bound (or the replay).
       const enqueue = (frame: string) => {
         if (!open) return;
-        if (writeGuard.overBound(queued + (outgoing?.writableLength ?? 0), label)) close();
+        const unsent = (outgoing?.writableLength ?? 0) + queued;
+        replayed = Math.min(replayed, unsent);
+        if (writeGuard.overBound(unsent - replayed, label)) close();
         else push(frame);
       };
       // The snapshot and the subscription in the same tick, so no event falls between them.
@@ -156,6 +160,7 @@ export function eventsRoute({
           });
         // The replay is the client's to take whatever its size (it is bounded by the bus's window).
         for (const envelope of missed ?? []) if (wanted(envelope.event)) push(frameOf(envelope));
+        replayed = queued;
         while (open) {
           if (queue.length === 0) {
             await new Promise<void>((resolve) => {

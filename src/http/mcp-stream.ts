@@ -57,6 +57,11 @@ export class McpStream {
   readonly #options: McpStreamOptions;
   readonly #label: SseStreamLabel;
   #res: ServerResponse | null;
+  /**
+   * Bytes of a resume's replay the client may not have taken yet: they are its own to read,
+   * not a sign that it stopped, so they do not count against the bound until it has.
+   */
+  #replayed = 0;
   #owed: number;
   #sse = false;
   /** Answers held back while the POST carries several requests and might still answer in JSON. */
@@ -116,7 +121,10 @@ export class McpStream {
   /** Write raw SSE text (the GET stream's events, a keep-alive comment); a client not reading is let go. */
   write(chunk: string): void {
     const res = this.#res;
-    if (res && !res.writableEnded && !this.#options.guard.write(res, chunk, this.#label)) this.#res = null;
+    if (!res || res.writableEnded) return;
+    // Less of the replay is left to take than is unsent now: the rest is the client's own backlog.
+    this.#replayed = Math.min(this.#replayed, res.writableLength);
+    if (!this.#options.guard.write(res, chunk, this.#label, this.#replayed)) this.#res = null;
   }
 
   /** Send the SSE headers now, with `initial` text; the GET stream's start. */
@@ -124,6 +132,7 @@ export class McpStream {
     const chunk = this.#becomeSse() + initial;
     const res = this.#res;
     if (!res) return;
+    this.#replayed = initial.length;
     if (chunk) res.write(chunk);
     // Nothing to send yet: the client still needs the headers to start reading.
     else res.flushHeaders();
@@ -147,6 +156,7 @@ export class McpStream {
     this.#watch(res);
     res.writeHead(200, this.#options.sseHeaders);
     this.#sse = true;
+    this.#replayed = missed.length;
     if (missed) res.write(missed);
     else res.flushHeaders();
   }
@@ -202,7 +212,8 @@ export class McpStream {
       return;
     }
     this.#res = null;
-    if (this.#options.guard.overBound(res.writableLength, this.#label)) res.destroy();
+    this.#replayed = Math.min(this.#replayed, res.writableLength);
+    if (this.#options.guard.overBound(res.writableLength - this.#replayed, this.#label)) res.destroy();
     else res.end(chunk);
   }
 

@@ -4,7 +4,8 @@
  * past `maxUnsentBytes` the stream is closed instead of written to, counted by kind and
  * logged. Its events stay where they were (the session's replay log, the bus's window), so
  * the client resumes with `Last-Event-ID`. The check is made before each write: a stream
- * holds at most the bound plus the one event that crossed it.
+ * holds at most the bound plus the one event that crossed it (plus, after a resume, the
+ * replay it has not taken yet: that is its own backlog, bounded by the replay window).
  * @module
  */
 import type { ServerResponse } from 'node:http';
@@ -23,8 +24,11 @@ export type SseWriteGuard = {
    * is counted and logged, and the caller closes the stream and writes nothing more to it.
    */
   overBound(unsent: number, stream: SseStreamLabel): boolean;
-  /** Write `chunk` on `res`; over the bound `res` is destroyed instead and false returned. */
-  write(res: ServerResponse, chunk: string | Uint8Array, stream: SseStreamLabel): boolean;
+  /**
+   * Write `chunk` on `res`; over the bound `res` is destroyed instead and false returned.
+   * `allowance`: unsent bytes that do not count (a resume's replay the client is taking).
+   */
+  write(res: ServerResponse, chunk: string | Uint8Array, stream: SseStreamLabel, allowance?: number): boolean;
   /** Streams closed for not reading since the start, by kind. */
   closed(): Readonly<Record<SseStreamKind, number>>;
 };
@@ -53,8 +57,8 @@ export function createSseWriteGuard({
   };
   return {
     overBound,
-    write(res, chunk, stream) {
-      if (overBound(res.writableLength, stream)) {
+    write(res, chunk, stream, allowance = 0) {
+      if (overBound(res.writableLength - allowance, stream)) {
         // Not end(): that would wait for the client to read what is queued, which it does not.
         res.destroy();
         return false;

@@ -137,10 +137,15 @@ describe('a client that stops reading its SSE stream', () => {
         headers: { accept: 'text/event-stream', 'last-event-id': first, ...session },
       });
       expect(resumed.status).toBe(200);
-      const last = String(Number(first) + sent);
+      // Live events come on while the replay (far over the bound) is still on its way: the
+      // replay is the client's to take, not a reason to close the stream again.
+      const live = 10;
+      for (let i = 0; i < live; i++) await notify(`live ${i}`);
+      const last = String(Number(first) + sent + live);
       const text = await readUntil(resumed.body as ReadableStream<Uint8Array>, (t) => eventIds(t).includes(last));
       const ids = eventIds(text);
-      expect(ids).toEqual(Array.from({ length: sent }, (_, i) => String(Number(first) + 1 + i)));
+      expect(ids).toEqual(Array.from({ length: sent + live }, (_, i) => String(Number(first) + 1 + i)));
+      expect(guard.closed().mcp_get).toBe(1);
     } finally {
       await s.close();
     }
@@ -175,9 +180,15 @@ describe('a client that stops reading its SSE stream', () => {
     await stalled.body?.cancel();
 
     const resumed = await app.request('/api/events', { headers: { ...auth, 'last-event-id': snapshotId } });
+    // Published while the replay (over the bound) waits to be read: it does not close the stream.
+    for (let i = 0; i < 10; i++) {
+      bus.publish({ type: 'config_error', server: null, file: null, message, issues: [] });
+      await yieldToIo();
+    }
     const last = `${bus.bootId}-${bus.lastId()}`;
     const text = await readUntil(resumed.body as ReadableStream<Uint8Array>, (t) => eventIds(t).includes(last));
     expect(text).not.toContain('event: snapshot');
-    expect(eventIds(text)).toHaveLength(published);
+    expect(eventIds(text)).toHaveLength(published + 10);
+    expect(guard.closed().api_events).toBe(1);
   });
 });
