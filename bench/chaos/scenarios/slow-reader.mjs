@@ -4,7 +4,7 @@
 // for as long by a raw socket that reads the first event and nothing more. Then, with a
 // larger resumption buffer, a fresh non-reading GET stream gets a burst of SLOW_BURST (800)
 // updates and is resumed with Last-Event-ID. Then /api/events, read and then not read,
-// while an upstream whose tool list never stays the same keeps the bus busy.
+// while three upstreams whose tool lists never stay the same keep the bus busy.
 // Figures: the service's RSS before and at its peak in each phase, whether and when the
 // stream was closed (`boternity_sse_streams_closed_slow_reader_total`), what the resume got.
 import { connect } from 'node:net';
@@ -15,6 +15,8 @@ const SECONDS = Number(process.env.SLOW_SECONDS ?? 45);
 const BURST = Number(process.env.SLOW_BURST ?? 800);
 const VERSION = '2025-11-25';
 const BIG_BUFFER = 32 * 1024 * 1024;
+// Enough catalog changes that a phase outlasts the bus's window (1000 events) several times.
+const CHURNS = ['churn1', 'churn2', 'churn3'];
 
 export default {
   name: 'slow-reader',
@@ -24,7 +26,9 @@ export default {
     const config = (buffer) => (marker) => ({
       mcpServers: {
         busy: stdioServer(join(UPSTREAMS, 'updates.mjs'), marker),
-        churn: stdioServer(join(UPSTREAMS, 'churn.mjs'), marker, { enabled: buffer !== null }),
+        ...Object.fromEntries(
+          CHURNS.map((name) => [name, stdioServer(join(UPSTREAMS, 'churn.mjs'), marker, { enabled: buffer !== null })]),
+        ),
       },
       ...(buffer ? { gateway: { maxBufferBytesPerSession: buffer } } : {}),
     });
@@ -60,7 +64,7 @@ export default {
     });
     const resume = await burstAndResume(service, await subscribedSession(service), burst);
 
-    if (!(await allConnected(service, ['churn']))) return { error: 'churn did not connect' };
+    if (!(await allConnected(service, CHURNS))) return { error: 'the churn servers did not connect' };
     const eventsBefore = await busEvents(service);
     const apiEventsRead = await phase(service, {
       open: () => readingGet(service, '/api/events', {}),
@@ -174,8 +178,10 @@ async function burstAndResume(service, session, burst) {
     const { value, done } = await within(reader.read(), 5_000).then((r) => r.value ?? { done: true });
     if (done) break;
     text += value;
-    for (const m of text.matchAll(/^id: (\S+)$/gm)) ids.add(m[1]);
-    text = text.slice(text.lastIndexOf('\n'));
+    // Whole lines only: an id cut in two by a chunk's end is read with its next part.
+    const end = text.lastIndexOf('\n') + 1;
+    for (const m of text.slice(0, end).matchAll(/^id: (\S+)\n/gm)) ids.add(m[1]);
+    text = text.slice(end);
   }
   await reader.cancel().catch(() => undefined);
   const numbers = [...ids].map(Number);
