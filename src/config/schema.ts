@@ -118,6 +118,15 @@ export const ConfigRestSchema = z.object({
         .int()
         .positive()
         .default(1024 * 1024),
+      /**
+       * Bytes an SSE stream (`/mcp` GET and POST streams, `subscriptions/listen`, `/api/events`)
+       * may hold that its client has not taken: a client that stops reading is let go past it (X8).
+       */
+      maxUnsentBytesPerStream: z
+        .number()
+        .int()
+        .positive()
+        .default(1024 * 1024),
     })
     .strict()
     .prefault({}),

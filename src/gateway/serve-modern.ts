@@ -3,11 +3,22 @@
  * modules as a 2025 session, with a {@link SessionContext} built per request from its
  * `_meta` (client capabilities, log level, progress token) and run as an input flow, so an
  * upstream's sampling, elicitation or roots request comes back as `input_required`. Lists
- * carry honest cache hints; `server/discover` is the v2 server's own answer from the
- * capabilities, server info and instructions it is built with.
+ * carry honest cache hints; params are checked as on a 2025 session (-32602, one line);
+ * `server/discover` is the v2 server's own answer from the capabilities, server info and
+ * instructions it is built with.
  * @module
  */
-import type { CallToolRequest, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolRequest,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  type LoggingLevel,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
@@ -15,6 +26,7 @@ import {
   LOG_LEVEL_META_KEY,
   Server,
   type ServerContext,
+  type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import type { AgentSession } from './agent-session.js';
 import type { CallPath } from './call-path.js';
@@ -28,7 +40,7 @@ import { modernContext, quietContext } from './modern-channel.js';
 import { readResource } from './read-resource.js';
 import type { SessionContext } from './session-context.js';
 import { runTracked, ShuttingDownError } from './track-request.js';
-import { answerFailure } from './wire-error.js';
+import { answerFailure, invalidParams, type ParamsSchema } from './wire-error.js';
 
 /** Where a modern request runs: the view session of its endpoint, token and client. */
 export type ModernTarget = {
@@ -50,12 +62,17 @@ const CACHEABLE = [
 ] as const;
 
 type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
-const LISTS: ReadonlyArray<readonly [string, ListKind]> = [
-  ['tools/list', 'tools'],
-  ['resources/list', 'resources'],
-  ['resources/templates/list', 'resourceTemplates'],
-  ['prompts/list', 'prompts'],
+const LISTS: ReadonlyArray<readonly [string, ListKind, ParamsSchema<unknown>]> = [
+  ['tools/list', 'tools', ListToolsRequestSchema.shape.params],
+  ['resources/list', 'resources', ListResourcesRequestSchema.shape.params],
+  ['resources/templates/list', 'resourceTemplates', ListResourceTemplatesRequestSchema.shape.params],
+  ['prompts/list', 'prompts', ListPromptsRequestSchema.shape.params],
 ];
+
+/** Params handed to the handler as they came, to be checked there (see `createModernServer`). */
+const AS_SENT: StandardSchemaV1<unknown> = {
+  '~standard': { version: 1, vendor: 'boternity', validate: (value) => ({ value }) },
+};
 
 /** This request's mid-call notifications: progress under its own token, or none without one. */
 function roundSink(ctx: ServerContext): RoundSink {
@@ -132,19 +149,28 @@ export function createModernServer(target: ModernTarget): Server {
     // is the same for every token.
     cacheHints: Object.fromEntries(CACHEABLE.map((method) => [method, { ttlMs: 0, cacheScope }])),
   });
-  for (const [method, kind] of LISTS) {
+  // Params are checked by the v1 SDK's schemas here, as on a 2025 session: the v2 SDK's own
+  // check answers -32603 with its zod issues as JSON. Its 3-argument form hands them over as sent.
+  const on = <P>(method: string, schema: ParamsSchema<P>, work: (params: P, ctx: ServerContext) => Promise<unknown>) =>
+    server.setRequestHandler(method, { params: AS_SENT }, (params, ctx) => {
+      const parsed = schema.safeParse(params);
+      if (!parsed.success) throw invalidParams(method, parsed.error);
+      return work(parsed.data, ctx) as never;
+    });
+  for (const [method, kind, schema] of LISTS) {
     const wanted =
       kind === 'tools' ? capabilities.tools : kind === 'prompts' ? capabilities.prompts : capabilities.resources;
     if (!wanted) continue;
-    server.setRequestHandler(method as 'tools/list', async (_request, ctx) => {
+    on(method, schema, async (_params, ctx) => {
       refuseWhenStopping(path);
       const items = await runTracked(session, ctx.mcpReq.signal, (signal) =>
         listItems(path, quietContext(session, signal), kind),
       );
-      return { [kind]: items } as never;
+      return { [kind]: items };
     });
   }
   if (capabilities.tools) {
+    // The v2 server checks a tools/call itself, before any handler (-32602 with its issues).
     server.setRequestHandler(
       'tools/call',
       (request, ctx) =>
@@ -154,21 +180,18 @@ export function createModernServer(target: ModernTarget): Server {
     );
   }
   if (capabilities.resources) {
-    server.setRequestHandler(
-      'resources/read',
-      (request, ctx) => withInput(target, ctx, (context) => readResource(path, context, request.params)) as never,
+    on('resources/read', ReadResourceRequestSchema.shape.params, (params, ctx) =>
+      withInput(target, ctx, (context) => readResource(path, context, params)),
     );
   }
   if (capabilities.prompts) {
-    server.setRequestHandler(
-      'prompts/get',
-      (request, ctx) => withInput(target, ctx, (context) => getPrompt(path, context, request.params as never)) as never,
+    on('prompts/get', GetPromptRequestSchema.shape.params, (params, ctx) =>
+      withInput(target, ctx, (context) => getPrompt(path, context, params)),
     );
   }
   if (capabilities.completions) {
-    server.setRequestHandler(
-      'completion/complete',
-      (request, ctx) => withInput(target, ctx, (context) => complete(path, context, request.params as never)) as never,
+    on('completion/complete', CompleteRequestSchema.shape.params, (params, ctx) =>
+      withInput(target, ctx, (context) => complete(path, context, params)),
     );
   }
   return server;

@@ -1,7 +1,7 @@
 /**
  * A session served by the v1 SDK `Server` (MCP 2025-11-25 and older, over Streamable HTTP
- * or stdio): one table from each method to its call-path module, which gets a
- * {@link SessionContext} built from the handler's `extra`.
+ * or stdio): one table from each method to its call-path module, which gets the request's
+ * params checked against the SDK's schema and a {@link SessionContext} built from `extra`.
  * @module
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -17,6 +17,7 @@ import {
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
   type ServerCapabilities,
+  type ServerResult,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
@@ -34,7 +35,9 @@ import type { SessionContext } from './session-context.js';
 import { setLevel } from './set-level.js';
 import { subscribeResource, unsubscribeResource } from './subscribe-resource.js';
 import { runTracked, ShuttingDownError } from './track-request.js';
-import { answerFailure, WireError } from './wire-error.js';
+import { answerFailure, invalidParams, type ParamsSchema, WireError } from './wire-error.js';
+
+type Handler = (params: unknown, extra: ServerExtra) => Promise<ServerResult>;
 
 /** Answer `session`'s requests on `server`, for the kinds of capability it declares. */
 export function serveSession(
@@ -48,53 +51,67 @@ export function serveSession(
     if (path.stopping()) throw answerFailure(new ShuttingDownError(), false).error;
     return runTracked(session, extra.signal, (signal) => work(contextOf(session, extra, signal)));
   };
+  // Params are checked here, not by the SDK, whose refusal is a -32603 with a dump of every
+  // zod issue: the agent gets -32602 and one line. So every method is served from this table.
+  const handlers = new Map<string, Handler>();
+  const on = <P>(
+    method: string,
+    schema: ParamsSchema<P>,
+    work: (params: P, ctx: SessionContext) => Promise<ServerResult>,
+    refused?: (error: WireError) => void,
+  ) => {
+    handlers.set(method, async (params, extra) => {
+      const parsed = schema.safeParse(params);
+      if (parsed.success) return run(extra, (ctx) => work(parsed.data, ctx));
+      const error = invalidParams(method, parsed.error);
+      refused?.(error);
+      throw error;
+    });
+  };
   if (capabilities.tools) {
-    server.setRequestHandler(ListToolsRequestSchema, (_r, extra) =>
-      run(extra, async (ctx) => ({ tools: await listItems(path, ctx, 'tools') })),
+    on('tools/list', ListToolsRequestSchema.shape.params, async (_p, ctx) => ({
+      tools: await listItems(path, ctx, 'tools'),
+    }));
+    on(
+      'tools/call',
+      CallToolRequestParamsSchema,
+      (params, ctx) => callTool(path, ctx, params),
+      (error) => path.audit?.record(auditRow('server', session, null, { eventType: 'tool_call', error })),
     );
   }
   if (capabilities.resources) {
-    server.setRequestHandler(ListResourcesRequestSchema, (_r, extra) =>
-      run(extra, async (ctx) => ({ resources: await listItems(path, ctx, 'resources') })),
+    on('resources/list', ListResourcesRequestSchema.shape.params, async (_p, ctx) => ({
+      resources: await listItems(path, ctx, 'resources'),
+    }));
+    on('resources/templates/list', ListResourceTemplatesRequestSchema.shape.params, async (_p, ctx) => ({
+      resourceTemplates: await listItems(path, ctx, 'resourceTemplates'),
+    }));
+    on('resources/read', ReadResourceRequestSchema.shape.params, (params, ctx) => readResource(path, ctx, params));
+    on('resources/subscribe', SubscribeRequestSchema.shape.params, (params, ctx) =>
+      subscribeResource(path, ctx, params),
     );
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, (_r, extra) =>
-      run(extra, async (ctx) => ({ resourceTemplates: await listItems(path, ctx, 'resourceTemplates') })),
-    );
-    server.setRequestHandler(ReadResourceRequestSchema, (r, extra) =>
-      run(extra, (ctx) => readResource(path, ctx, r.params)),
-    );
-    server.setRequestHandler(SubscribeRequestSchema, (r, extra) =>
-      run(extra, (ctx) => subscribeResource(path, ctx, r.params)),
-    );
-    server.setRequestHandler(UnsubscribeRequestSchema, (r, extra) =>
-      run(extra, (ctx) => unsubscribeResource(path, ctx, r.params)),
+    on('resources/unsubscribe', UnsubscribeRequestSchema.shape.params, (params, ctx) =>
+      unsubscribeResource(path, ctx, params),
     );
   }
   if (capabilities.prompts) {
-    server.setRequestHandler(ListPromptsRequestSchema, (_r, extra) =>
-      run(extra, async (ctx) => ({ prompts: await listItems(path, ctx, 'prompts') })),
-    );
-    server.setRequestHandler(GetPromptRequestSchema, (r, extra) => run(extra, (ctx) => getPrompt(path, ctx, r.params)));
+    on('prompts/list', ListPromptsRequestSchema.shape.params, async (_p, ctx) => ({
+      prompts: await listItems(path, ctx, 'prompts'),
+    }));
+    on('prompts/get', GetPromptRequestSchema.shape.params, (params, ctx) => getPrompt(path, ctx, params));
   }
   if (capabilities.completions) {
-    server.setRequestHandler(CompleteRequestSchema, (r, extra) => run(extra, (ctx) => complete(path, ctx, r.params)));
+    on('completion/complete', CompleteRequestSchema.shape.params, (params, ctx) => complete(path, ctx, params));
   }
   if (capabilities.logging) {
-    server.setRequestHandler(SetLevelRequestSchema, (r, extra) => run(extra, (ctx) => setLevel(path, ctx, r.params)));
+    // The SDK answers logging/setLevel itself when it declares logging: ours relays it upstream.
+    server.removeRequestHandler('logging/setLevel');
+    on('logging/setLevel', SetLevelRequestSchema.shape.params, (params, ctx) => setLevel(path, ctx, params));
   }
-  // `tools/call` params are checked here, not by the SDK, whose refusal is a -32603 with a
-  // dump of every zod issue: the agent gets -32602 and one line.
   server.fallbackRequestHandler = async (request, extra) => {
-    if (request.method !== 'tools/call' || !capabilities.tools) {
-      throw new WireError(ErrorCode.MethodNotFound, 'Method not found');
-    }
-    const parsed = CallToolRequestParamsSchema.safeParse(request.params);
-    if (parsed.success) return run(extra, (ctx) => callTool(path, ctx, parsed.data));
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-    const refusal = new WireError(ErrorCode.InvalidParams, `invalid tools/call params: ${where}${issue?.message}`);
-    path.audit?.record(auditRow('server', session, null, { eventType: 'tool_call', error: refusal }));
-    throw refusal;
+    const handler = handlers.get(request.method);
+    if (!handler) throw new WireError(ErrorCode.MethodNotFound, 'Method not found');
+    return handler(request.params, extra);
   };
   // The agent's roots are its own: only its own upstream connections hear that they changed.
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {

@@ -55,6 +55,30 @@ const WIRE_CODES: Partial<Record<HubErrorCode, number>> = {
   session_limit: ErrorCode.ConnectionClosed,
 };
 
+/** A request's params schema (the SDK's): what `safeParse` gives is all that is used of it. */
+export type ParamsSchema<P> = {
+  safeParse(value: unknown): { success: true; data: P } | { success: false; error: ParamsIssues };
+};
+
+/** The issues of a failed schema check, as zod gives them. */
+export type ParamsIssues = {
+  readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[];
+};
+
+/** Where an issue is, each step cut short: a key is the agent's text, of any length. */
+const where = (path: readonly PropertyKey[]): string =>
+  path.length === 0 ? '' : `${path.map((step) => String(step).slice(0, 64)).join('.')}: `;
+
+/**
+ * A request whose params fail their schema: the agent's fault, so -32602 (not the SDK's
+ * -32603 with every zod issue as JSON), in one line naming the first issue and where it is.
+ */
+export function invalidParams(method: string, error: ParamsIssues): WireError {
+  const issue = error.issues[0];
+  const what = issue ? `${where(issue.path)}${issue.message.slice(0, 200)}` : 'malformed';
+  return new WireError(ErrorCode.InvalidParams, `invalid ${method} params: ${what}`.replaceAll('\n', ' '));
+}
+
 /** Map anything thrown on the call path; internal failures never become InvalidParams. */
 export function answerFailure(error: unknown, asToolResult: false): ErrorAnswer;
 export function answerFailure(error: unknown, asToolResult: boolean): FailureAnswer;

@@ -27,6 +27,7 @@ import { quarantinesRoutes } from './quarantines-routes.js';
 import { type ApprovePins, serverActionsRoutes } from './server-actions-routes.js';
 import type { SamplingUsage } from './server-view.js';
 import { serversRoutes } from './servers-routes.js';
+import type { SseWriteGuard } from './sse-write-guard.js';
 import { tokensRoutes } from './tokens-routes.js';
 
 /** What the API needs; the optional parts turn their routes on. */
@@ -36,6 +37,8 @@ export type ApiDeps = {
   config: () => AppConfig;
   bus: EventBus<HubEvent>;
   heartbeatMs?: number;
+  /** The bound on what an SSE client leaves unsent (X8). */
+  writeGuard?: SseWriteGuard;
   /** Writes the config file: the routes that add, change, remove and import servers. */
   writer?: ConfigWriter;
   /** The environment presets' variables may come from. */
@@ -63,7 +66,13 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
   };
   api.openapi(
     eventsRouteSpec,
-    eventsRoute({ hub, config, bus, ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) }),
+    eventsRoute({
+      hub,
+      config,
+      bus,
+      ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}),
+      ...(deps.writeGuard ? { writeGuard: deps.writeGuard } : {}),
+    }),
   );
   if (writer) api.route('/servers', importRoutes({ writer, env }));
   api.route('/servers', serversRoutes({ hub, config, env, ...(writer ? { writer } : {}), ...optional }));

@@ -28,6 +28,7 @@ import { requireOrigin } from './require-origin.js';
 import { requireAdmin, requireToken } from './require-token.js';
 import type { ApprovePins } from './server-actions-routes.js';
 import type { SamplingUsage } from './server-view.js';
+import type { SseWriteGuard } from './sse-write-guard.js';
 import type { UiAssets } from './ui-assets.js';
 import { uiRoutes } from './ui-routes.js';
 import type { UiSessions } from './ui-sessions.js';
@@ -52,6 +53,8 @@ export type AppDeps = {
   /** The port listened on: turns on the Host/Origin check (off for in-process tests). */
   port?: () => number;
   heartbeatMs?: number;
+  /** The bound on what an SSE client leaves unsent (X8), shared with the MCP endpoints. */
+  writeGuard?: SseWriteGuard;
   /** The rug-pull pin guard, for `POST /api/servers/{name}/tools/{tool}/approve`. */
   pins?: ApprovePins;
   /** Sampling usage per server and its reset (X6). */
@@ -79,6 +82,7 @@ export function createApp({
   gateway,
   port,
   heartbeatMs,
+  writeGuard,
   pins,
   sampling,
   configWriter,
@@ -132,6 +136,7 @@ export function createApp({
       config,
       bus,
       ...(heartbeatMs ? { heartbeatMs } : {}),
+      ...(writeGuard ? { writeGuard } : {}),
       ...(configWriter ? { writer: configWriter } : {}),
       ...(env ? { env } : {}),
       ...(gateway ? { gateway } : {}),

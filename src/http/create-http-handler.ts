@@ -15,6 +15,7 @@ import type { AppDeps } from './create-app.js';
 import { createMcpEndpoint, isMcpUrl } from './mcp-endpoint.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { SseBufferPool } from './sse-buffer-pool.js';
+import { createSseWriteGuard } from './sse-write-guard.js';
 import { writeJson } from './write-json.js';
 
 /** What the listener needs: the app's deps, with the gateway, and the tokens besides the admin's. */
@@ -44,6 +45,13 @@ export function createHttpHandler(
 ): HttpHandler {
   // One budget for the API and the MCP endpoints (X3).
   const limiter = createRateLimiter({ limits: () => deps.config().limits });
+  // One bound and one count for every SSE stream, /mcp's and /api/events' (X8).
+  const writeGuard =
+    deps.writeGuard ??
+    createSseWriteGuard({
+      maxUnsentBytes: () => deps.config().http.maxUnsentBytesPerStream,
+      log: deps.log.child({ mod: 'http' }),
+    });
   const mcp = createMcpEndpoint({
     gateway: deps.gateway,
     config: deps.config,
@@ -52,12 +60,13 @@ export function createHttpHandler(
     ...(buffers ? { buffers } : {}),
     ...(deps.port ? { port: deps.port } : {}),
     log: deps.log.child({ mod: 'http' }),
+    writeGuard,
   });
   let built: RequestListener | null = null;
   let building: Promise<RequestListener> | null = null;
   const app = () => {
     building ??= load().then(({ appListener }) => {
-      built = appListener({ ...deps, limiter }, host);
+      built = appListener({ ...deps, limiter, writeGuard }, host);
       return built;
     });
     return building;

@@ -3,8 +3,11 @@
  * resumes with `Last-Event-ID` inside the replay window), then every bus event live,
  * with heartbeats. `?server=a,b` keeps the events of those servers; `?bot=SLUG` those of
  * the servers in that bot's view (as it is when each event comes) and events naming the bot.
+ * A client that stops reading is let go once it leaves more than the bound unsent (X8); it
+ * resumes with `Last-Event-ID` while the bus's window still holds what it missed.
  * @module
  */
+import type { HttpBindings } from '@hono/node-server';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -15,6 +18,7 @@ import type { HubEvent } from '../events/hub-event.js';
 import { effectiveServers } from '../gateway/effective-servers.js';
 import type { Hub } from '../hub/create-hub.js';
 import { errorResponses } from './api-schemas.js';
+import { createSseWriteGuard, type SseWriteGuard } from './sse-write-guard.js';
 
 /** The route as the OpenAPI document describes it. */
 export const eventsRouteSpec = createRoute({
@@ -57,6 +61,8 @@ export type EventsRouteOptions = {
   config: () => AppConfig;
   bus: EventBus<HubEvent>;
   heartbeatMs?: number;
+  /** The bound on what a client leaves unsent (X8), shared with the MCP endpoints; absent: one of its own. */
+  writeGuard?: SseWriteGuard;
 };
 
 /**
@@ -70,7 +76,13 @@ const parseLastId = (value: string | undefined, bootId: string): number | null =
 };
 
 /** The route handler. */
-export function eventsRoute({ hub, config, bus, heartbeatMs = 15_000 }: EventsRouteOptions) {
+export function eventsRoute({
+  hub,
+  config,
+  bus,
+  heartbeatMs = 15_000,
+  writeGuard = createSseWriteGuard({ maxUnsentBytes: () => config().http.maxUnsentBytesPerStream }),
+}: EventsRouteOptions) {
   return function events(c: Context) {
     const servers = c.req.query('server')?.split(',').filter(Boolean) ?? [];
     const bot = c.req.query('bot');
@@ -94,28 +106,51 @@ export function eventsRoute({ hub, config, bus, heartbeatMs = 15_000 }: EventsRo
     const sseId = (seq: number) => `${bus.bootId}-${seq}`;
 
     return streamSSE(c, async (stream) => {
-      // Subscribe and take the snapshot in the same tick, so no event falls between them.
-      const queue: Envelope<HubEvent>[] = [];
+      // Behind node:http, the response: what it holds unsent counts against the bound (X8).
+      const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+      const label = { kind: 'api_events' } as const;
+      // Frames wait here, counted, while the client reads: a client that stops reading is let
+      // go at the bound instead of holding every event published meanwhile.
+      const queue: string[] = [];
+      let queued = 0;
+      // The replay, while the client takes it: its own backlog, not a sign that it stopped.
+      let replayed = 0;
+      let open = true;
       let wake: (() => void) | null = null;
-      const unsubscribe = bus.subscribe((envelope) => {
-        queue.push(envelope);
+      const close = () => {
+        open = false;
+        queue.length = 0;
+        outgoing?.destroy();
+        stream.abort();
+      };
+      const push = (frame: string) => {
+        queue.push(frame);
+        queued += frame.length;
         wake?.();
-      });
+      };
+      // The batch being written is not counted: at most one, no larger than the bound (or the replay).
+      const enqueue = (frame: string) => {
+        if (!open) return;
+        const unsent = (outgoing?.writableLength ?? 0) + queued;
+        replayed = Math.min(replayed, unsent);
+        if (writeGuard.overBound(unsent - replayed, label)) close();
+        else push(frame);
+      };
+      // The snapshot and the subscription in the same tick, so no event falls between them.
       const missed = lastId === null ? null : bus.since(lastId);
       const snapshotId = bus.lastId();
       const snapshot =
         missed === null
           ? hub.listServers().filter((s) => (servers.length === 0 && bot === undefined) || serverWanted(s.name))
           : null;
-
-      let open = true;
+      const unsubscribe = bus.subscribe((envelope) => {
+        if (envelope.id > snapshotId && wanted(envelope.event)) enqueue(frameOf(envelope));
+      });
       stream.onAbort(() => {
         open = false;
         wake?.();
       });
-      const heartbeat = setInterval(() => {
-        void stream.write(': heartbeat\n\n').catch(() => undefined);
-      }, heartbeatMs);
+      const heartbeat = setInterval(() => enqueue(': heartbeat\n\n'), heartbeatMs);
       try {
         if (snapshot)
           await stream.writeSSE({
@@ -123,27 +158,33 @@ export function eventsRoute({ hub, config, bus, heartbeatMs = 15_000 }: EventsRo
             id: sseId(snapshotId),
             data: JSON.stringify({ servers: snapshot }),
           });
-        for (const envelope of missed ?? []) if (wanted(envelope.event)) await write(envelope);
+        // The replay is the client's to take whatever its size (it is bounded by the bus's window).
+        for (const envelope of missed ?? []) if (wanted(envelope.event)) push(frameOf(envelope));
+        replayed = queued;
         while (open) {
-          const envelope = queue.shift();
-          if (!envelope) {
+          if (queue.length === 0) {
             await new Promise<void>((resolve) => {
               wake = resolve;
             });
             wake = null;
             continue;
           }
-          if (envelope.id > snapshotId && wanted(envelope.event)) await write(envelope);
+          // What waited goes in one write.
+          const batch = queue.join('');
+          queue.length = 0;
+          queued = 0;
+          await stream.write(batch);
         }
       } finally {
         clearInterval(heartbeat);
         unsubscribe();
       }
-
-      async function write(envelope: Envelope<HubEvent>) {
-        const data = JSON.stringify({ ...envelope.event, at: new Date(envelope.at).toISOString() });
-        await stream.writeSSE({ event: envelope.event.type, id: sseId(envelope.id), data });
-      }
     });
   };
+
+  /** One bus event as an SSE frame (its JSON has no line breaks: one `data:` line). */
+  function frameOf(envelope: Envelope<HubEvent>): string {
+    const data = JSON.stringify({ ...envelope.event, at: new Date(envelope.at).toISOString() });
+    return `event: ${envelope.event.type}\ndata: ${data}\nid: ${bus.bootId}-${envelope.id}\n\n`;
+  }
 }

@@ -33,6 +33,7 @@ import { BEARER_CHALLENGE, bearerCaller } from './require-token.js';
 import { createMessageSerializer } from './serialize-message.js';
 import type { SseBufferPool } from './sse-buffer-pool.js';
 import { createSseEventLog } from './sse-event-log.js';
+import { createSseWriteGuard, type SseWriteGuard } from './sse-write-guard.js';
 import { type RpcRefusal, writeJson, writeRefusal } from './write-json.js';
 
 /** What the endpoints need. */
@@ -48,6 +49,8 @@ export type McpEndpointDeps = {
   buffers?: SseBufferPool;
   /** The port listened on: turns on the Host/Origin check (off for in-process tests). */
   port?: () => number;
+  /** The bound on an SSE stream's unsent bytes, shared with `/api/events` (X8); absent: one of its own. */
+  writeGuard?: SseWriteGuard;
   log: Logger;
 };
 
@@ -82,6 +85,7 @@ export function createMcpEndpoint({
   buffers,
   port,
   log,
+  writeGuard = createSseWriteGuard({ maxUnsentBytes: () => config().http.maxUnsentBytesPerStream, log }),
 }: McpEndpointDeps): McpEndpoint {
   const maxBodyBytes = () => config().gateway.maxBodyBytes;
   const checkOrigin = createOriginCheck();
@@ -94,7 +98,7 @@ export function createMcpEndpoint({
     modernSide ??= Promise.all([import('@modelcontextprotocol/server'), import('./mcp-modern.js')]).then(
       ([{ classifyInboundRequest }, { createModernEndpoint }]) => ({
         classify: classifyInboundRequest,
-        endpoint: createModernEndpoint({ gateway, maxBodyBytes, log }),
+        endpoint: createModernEndpoint({ gateway, maxBodyBytes, writeGuard, log }),
       }),
     );
     return modernSide;
@@ -105,7 +109,8 @@ export function createMcpEndpoint({
       const verdict = checkOrigin({ host: req.headers.host, origin: req.headers.origin }, port(), config().http);
       if (!verdict.ok) return writeJson(res, 403, { error: { code: 'forbidden', message: verdict.reason } });
     }
-    const auth = await bearerCaller(req.headers.authorization, verify);
+    // Each value: node keeps only the first of repeated Authorization headers in `headers`.
+    const auth = await bearerCaller(req.headersDistinct.authorization, verify);
     if ('refusal' in auth) return writeJson(res, 401, auth.refusal, { 'www-authenticate': BEARER_CHALLENGE });
     const { caller } = auth;
     const limited = await limiter.take(caller);
@@ -166,6 +171,7 @@ export function createMcpEndpoint({
       serialize,
       newSessionId: () => id,
       eventLog,
+      writeGuard,
     });
     const spec = specOf(route, caller);
     // An endpoint for a server or bot that does not exist is refused here (404); over a cap, or stopping: refused.

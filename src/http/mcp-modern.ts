@@ -19,6 +19,7 @@ import {
 import type { Logger } from 'pino';
 import type { Gateway, ModernView } from '../gateway/create-gateway.js';
 import type { SessionOptions } from '../gateway/open-agent-session.js';
+import type { SseStreamLabel, SseWriteGuard } from './sse-write-guard.js';
 
 /** Who asks, on which endpoint and view: what the endpoint worked out before classifying. */
 export type ModernCaller = SessionOptions & { readonly path: string; readonly owner: string };
@@ -62,15 +63,17 @@ function resourcesOf(body: unknown): string[] {
   return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string').slice(0, 100) : [];
 }
 
-/** Create the modern side; `maxBodyBytes` as the endpoint reads bodies. */
+/** Create the modern side; `maxBodyBytes` as the endpoint reads bodies, `writeGuard` bounds its streams (X8). */
 export function createModernEndpoint({
   gateway,
   maxBodyBytes,
+  writeGuard,
   now = Date.now,
   log,
 }: {
   gateway: Pick<Gateway, 'openModernView'>;
   maxBodyBytes: () => number;
+  writeGuard: SseWriteGuard;
   now?: () => number;
   log: Logger;
 }): ModernEndpoint {
@@ -133,7 +136,8 @@ export function createModernEndpoint({
       const release = listen ? await entry.view.listenResources(resourcesOf(body)) : null;
       try {
         const response = await entry.handler.fetch(toRequest(req, hangUp.signal), { parsedBody: body });
-        await writeResponse(res, response);
+        const label: SseStreamLabel = { kind: listen ? 'mcp_listen' : 'mcp_post' };
+        await writeResponse(res, response, { guard: writeGuard, label });
       } finally {
         if (listen) entry.listens -= 1;
         void release?.();
@@ -159,8 +163,17 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   });
 }
 
-/** Write a web `Response` to `res`: a JSON body, or an SSE stream until either side ends it. */
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+/**
+ * Write a web `Response` to `res`: a JSON body, or an SSE stream until either side ends it.
+ * A stream is read as fast as it comes, whether the client reads or not (the SDK's listen
+ * stream queues without bound while it is not read): what the client leaves unsent is
+ * bounded by the guard instead, which closes the stream; a JSON body waits for the client.
+ */
+async function writeResponse(
+  res: ServerResponse,
+  response: Response,
+  { guard, label }: { guard: SseWriteGuard; label: SseStreamLabel },
+): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -171,14 +184,17 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
     return;
   }
   res.flushHeaders();
+  const stream = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   res.once('close', cancel);
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) {
+      if (done || res.destroyed) break;
+      if (stream) {
+        if (!guard.write(res, value, label)) break;
+      } else if (!res.write(value)) {
         await new Promise<void>((resolve) => {
           const go = () => {
             res.off('drain', go);
@@ -194,6 +210,7 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
     // The client went away mid-stream: nothing more to write.
   } finally {
     res.off('close', cancel);
-    res.end();
+    if (res.destroyed) cancel();
+    else res.end();
   }
 }

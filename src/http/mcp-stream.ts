@@ -3,13 +3,16 @@
  * that owes answers to its requests, or the standalone GET stream. It starts silent; the
  * POST's answers leave as one JSON body when they are all it carries, and anything else
  * first (progress, logging, a server-to-client request) turns it into an SSE stream whose
- * events are logged for resumption. Each write leaves in one piece, headers included.
+ * events are logged for resumption. Each write leaves in one piece, headers included. A
+ * client that stops reading is let go once its unsent bytes pass the bound (X8,
+ * sse-write-guard.ts): its events wait in the log, for a resume with `Last-Event-ID`.
  * @module
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type Serialized, textOf } from './serialize-message.js';
 import type { SseEventLog } from './sse-event-log.js';
+import type { SseStreamLabel, SseWriteGuard } from './sse-write-guard.js';
 
 /** The id of the standalone (GET) stream in the event log. */
 export const STANDALONE = '_GET_stream';
@@ -39,6 +42,10 @@ export type McpStreamOptions = {
   readonly sseHeaders: OutgoingHttpHeaders;
   readonly jsonHeaders: OutgoingHttpHeaders;
   readonly opened: number;
+  /** The bound on what the client has not taken yet (X8): a stream over it is closed, to be resumed. */
+  readonly guard: SseWriteGuard;
+  /** The session, for the guard's log line. */
+  readonly session: string | undefined;
 };
 
 /** What {@link McpStream.deliver} left behind: more to come, or every answer sent. */
@@ -48,7 +55,13 @@ export type Delivery = 'open' | 'done';
 export class McpStream {
   readonly id: string;
   readonly #options: McpStreamOptions;
+  readonly #label: SseStreamLabel;
   #res: ServerResponse | null;
+  /**
+   * Bytes of a resume's replay the client may not have taken yet: they are its own to read,
+   * not a sign that it stopped, so they do not count against the bound until it has.
+   */
+  #replayed = 0;
   #owed: number;
   #sse = false;
   /** Answers held back while the POST carries several requests and might still answer in JSON. */
@@ -57,6 +70,7 @@ export class McpStream {
   constructor(options: McpStreamOptions) {
     this.id = options.id;
     this.#options = options;
+    this.#label = { kind: options.id === STANDALONE ? 'mcp_get' : 'mcp_post', session: options.session };
     this.#owed = options.owed;
     this.#res = options.res;
   }
@@ -84,9 +98,33 @@ export class McpStream {
     return last ? 'done' : 'open';
   }
 
-  /** Write raw SSE text (the GET stream's events, a keep-alive comment). */
+  /**
+   * One of this stream's requests was cancelled: it gets no answer (the SDK sends none after
+   * a cancellation), so the response ends once it owes nothing else instead of staying open.
+   */
+  forgo(): Delivery {
+    this.#owed -= 1;
+    if (this.#owed > 0) return 'open';
+    const res = this.#res;
+    if (!res || res.writableEnded) return 'done';
+    if (this.#held.length > 0) {
+      this.#answerJson();
+      return 'done';
+    }
+    this.#res = null;
+    if (this.#sse) res.end();
+    // Nothing was sent yet: accepted, and no answer is to come.
+    else res.writeHead(202).end();
+    return 'done';
+  }
+
+  /** Write raw SSE text (the GET stream's events, a keep-alive comment); a client not reading is let go. */
   write(chunk: string): void {
-    if (this.#res && !this.#res.writableEnded) this.#res.write(chunk);
+    const res = this.#res;
+    if (!res || res.writableEnded) return;
+    // Less of the replay is left to take than is unsent now: the rest is the client's own backlog.
+    this.#replayed = Math.min(this.#replayed, res.writableLength);
+    if (!this.#options.guard.write(res, chunk, this.#label, this.#replayed)) this.#res = null;
   }
 
   /** Send the SSE headers now, with `initial` text; the GET stream's start. */
@@ -94,6 +132,7 @@ export class McpStream {
     const chunk = this.#becomeSse() + initial;
     const res = this.#res;
     if (!res) return;
+    this.#replayed = initial.length;
     if (chunk) res.write(chunk);
     // Nothing to send yet: the client still needs the headers to start reading.
     else res.flushHeaders();
@@ -117,6 +156,7 @@ export class McpStream {
     this.#watch(res);
     res.writeHead(200, this.#options.sseHeaders);
     this.#sse = true;
+    this.#replayed = missed.length;
     if (missed) res.write(missed);
     else res.flushHeaders();
   }
@@ -163,15 +203,18 @@ export class McpStream {
     return streamFrame(this.#options.log.append(this.id, data), data);
   }
 
+  /** Send on the stream; over the unsent bound it is closed instead, and what was not sent waits in the log. */
   #send(chunk: string, last: boolean): void {
     const res = this.#res;
     if (!res || res.writableEnded) return;
-    if (last) {
-      this.#res = null;
-      res.end(chunk);
-    } else {
-      res.write(chunk);
+    if (!last) {
+      this.write(chunk);
+      return;
     }
+    this.#res = null;
+    this.#replayed = Math.min(this.#replayed, res.writableLength);
+    if (this.#options.guard.overBound(res.writableLength - this.#replayed, this.#label)) res.destroy();
+    else res.end(chunk);
   }
 
   #answerJson(): void {

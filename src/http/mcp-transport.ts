@@ -5,7 +5,9 @@
  * notification or server-to-client request tied to one of its requests comes first: that
  * turns the response into an SSE stream (the spec lets the server choose per request).
  * SSE events carry ids and are kept in a bounded log for `Last-Event-ID` resumption; the
- * standalone GET stream carries what belongs to no request.
+ * standalone GET stream carries what belongs to no request. A request under an id already
+ * in flight is refused; a request the client cancelled ends its POST. A stream whose client
+ * stops reading is closed at a bound on its unsent bytes (X8), to be resumed.
  * @module
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -18,10 +20,13 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { checkMcpSession } from './check-mcp-session.js';
+import { clashingRequestId } from './clashing-request-id.js';
+import { type McpHeaders, mcpHeaders } from './mcp-headers.js';
 import { McpStream, STANDALONE, streamFrame } from './mcp-stream.js';
 import { readMcpPost } from './read-mcp-post.js';
 import { type Serialized, textOf } from './serialize-message.js';
 import { createSseEventLog, type SseEventLog } from './sse-event-log.js';
+import { createSseWriteGuard, type SseWriteGuard } from './sse-write-guard.js';
 import { type RpcRefusal, writeRefusal } from './write-json.js';
 
 /** Options of {@link McpHttpTransport}. */
@@ -36,6 +41,8 @@ export type McpHttpTransportOptions = {
   /** The `retry:` advice sent with a priming event. */
   retryMs?: number;
   eventLog?: SseEventLog;
+  /** The bound on a stream's unsent bytes (X8); default: 1 MiB, not counted anywhere. */
+  writeGuard?: SseWriteGuard;
   /** How messages become JSON; an endpoint shares one among its sessions. */
   serialize?: (message: JSONRPCMessage) => Serialized;
   now?: () => number;
@@ -46,12 +53,6 @@ const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId; me
   'method' in m && 'id' in m;
 const refusal = (status: number, code: number, message: string): RpcRefusal => ({ status, code, message });
 const SESSION_NOT_FOUND = refusal(404, -32001, 'Session not found');
-const SSE_HEADERS: OutgoingHttpHeaders = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-};
 
 /** One agent session's transport; the endpoint hands it each HTTP request of the session. */
 export class McpHttpTransport implements Transport {
@@ -63,6 +64,7 @@ export class McpHttpTransport implements Transport {
   readonly #streams = new Map<string, McpStream>();
   readonly #byRequest = new Map<RequestId, McpStream>();
   readonly #log: SseEventLog;
+  readonly #guard: SseWriteGuard;
   readonly #onSessionInitialized: ((sessionId: string) => void) | undefined;
   readonly #newSessionId: () => string;
   readonly #maxBodyBytes: number;
@@ -71,13 +73,14 @@ export class McpHttpTransport implements Transport {
   readonly #now: () => number;
   readonly #serialize: (message: JSONRPCMessage) => Serialized;
   /** Built once the session id is known, not per request. */
-  #headers: { session: OutgoingHttpHeaders; sse: OutgoingHttpHeaders; json: OutgoingHttpHeaders } | null = null;
+  #headers: McpHeaders | null = null;
   #streamCount = 0;
   #closed = false;
   #keepAlive: NodeJS.Timeout | undefined;
 
   constructor(options: McpHttpTransportOptions = {}) {
     this.#log = options.eventLog ?? createSseEventLog();
+    this.#guard = options.writeGuard ?? createSseWriteGuard();
     this.#onSessionInitialized = options.onSessionInitialized;
     this.#newSessionId = options.newSessionId ?? (() => crypto.randomUUID());
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -167,9 +170,19 @@ export class McpHttpTransport implements Transport {
     }
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
     const requests = messages.filter(isRequest);
+    // A second request under an id in flight would take over the first one's stream, which
+    // would then never get its answer: it is refused, and nothing of its POST is handled.
+    const clash = clashingRequestId(requests, this.#byRequest);
+    if (clash) {
+      writeRefusal(res, refusal(400, -32600, clash.message), { id: clash.id });
+      return null;
+    }
     if (requests.length === 0) {
       res.writeHead(202, this.#sessionHeader()).end();
-      for (const message of messages) this.onmessage?.(message, extra);
+      for (const message of messages) {
+        this.onmessage?.(message, extra);
+        this.#forgoCancelled(message);
+      }
       return null;
     }
     const version = init
@@ -189,8 +202,19 @@ export class McpHttpTransport implements Transport {
             }
           : {};
       this.onmessage?.(message, { ...extra, ...polling });
+      this.#forgoCancelled(message);
     }
     return null;
+  }
+
+  /** A request the client cancelled gets no answer: its stream stops owing one (no stream without an end). */
+  #forgoCancelled(message: JSONRPCMessage): void {
+    if (!('method' in message) || message.method !== 'notifications/cancelled') return;
+    const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+    const stream = requestId === undefined ? undefined : this.#byRequest.get(requestId);
+    if (!stream || requestId === undefined) return;
+    this.#byRequest.delete(requestId);
+    if (stream.forgo() === 'done') this.#streams.delete(stream.id);
   }
 
   #get(req: IncomingMessage, res: ServerResponse): RpcRefusal | null {
@@ -242,6 +266,8 @@ export class McpHttpTransport implements Transport {
       sseHeaders: this.#sseHeaders(),
       jsonHeaders: this.#built().json,
       opened: this.#now(),
+      guard: this.#guard,
+      session: this.sessionId,
     });
     this.#streams.set(id, stream);
     return stream;
@@ -260,14 +286,9 @@ export class McpHttpTransport implements Transport {
     return this.#built().sse;
   }
 
-  #built(): { session: OutgoingHttpHeaders; sse: OutgoingHttpHeaders; json: OutgoingHttpHeaders } {
+  #built(): McpHeaders {
     if (this.#headers) return this.#headers;
-    const session: OutgoingHttpHeaders = this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId };
-    const built = {
-      session,
-      sse: { ...SSE_HEADERS, ...session },
-      json: { ...session, 'content-type': 'application/json' },
-    };
+    const built = mcpHeaders(this.sessionId);
     // Before initialize there is no id yet: build again next time.
     if (this.sessionId !== undefined) this.#headers = built;
     return built;

@@ -11,17 +11,33 @@ declare module 'hono' {
 /** The `WWW-Authenticate` challenge sent with every 401. */
 export const BEARER_CHALLENGE = 'Bearer realm="boternity"';
 
-/** The caller behind an `Authorization` header, or the 401 body that says what is wrong. */
+type Unauthorized = { refusal: { error: { code: 'unauthorized'; message: string } } };
+
+const unauthorized = (message: string): Unauthorized => ({ refusal: { error: { code: 'unauthorized', message } } });
+
+/** How many values an `Authorization` header carries: several headers, or one joined with commas. */
+const valueCount = (header: string | readonly string[]): number =>
+  typeof header === 'string'
+    ? // A token (RFC 6750 b64token) has no comma: one is where two values were joined.
+      header.split(',').length
+    : header.reduce((n, value) => n + valueCount(value), 0);
+
+/**
+ * The caller behind an `Authorization` header, or the 401 body that says what is wrong.
+ * `header` is its value, or each value when it came more than once (node's `headersDistinct`).
+ */
 export async function bearerCaller(
-  header: string | undefined,
+  header: string | readonly string[] | undefined,
   verify: VerifyToken,
-): Promise<{ caller: Caller } | { refusal: { error: { code: 'unauthorized'; message: string } } }> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  const caller = match?.[1] ? await verify(match[1]) : null;
-  if (caller) return { caller };
-  return {
-    refusal: { error: { code: 'unauthorized', message: match ? 'invalid bearer token' : 'missing bearer token' } },
-  };
+): Promise<{ caller: Caller } | Unauthorized> {
+  if (header === undefined || header.length === 0) return unauthorized('missing bearer token');
+  const values = valueCount(header);
+  // Which of two would be the caller is not for us to guess.
+  if (values > 1) return unauthorized(`the Authorization header has ${values} values; send one: Bearer <token>`);
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(typeof header === 'string' ? header : (header[0] ?? ''));
+  if (!match?.[1]) return unauthorized('missing bearer token');
+  const caller = await verify(match[1]);
+  return caller ? { caller } : unauthorized('invalid bearer token');
 }
 
 /** Bearer-token check (SPEC X1): 401 with `WWW-Authenticate` when missing or wrong; sets `caller`. */

@@ -37,10 +37,12 @@ export type MetricsDeps = {
   sessions?: () => readonly { readonly label: string }[];
   /** Bytes held by every session's resumption buffer. */
   bufferBytes?: () => number;
+  /** SSE streams closed because their client stopped reading, by kind of stream (X8). */
+  slowReaders?: () => Readonly<Record<string, number>>;
 };
 
 /** Start counting; the registry comes with the first scrape. */
-export function createMetrics({ hub, bus, sessions, bufferBytes }: MetricsDeps): Metrics {
+export function createMetrics({ hub, bus, sessions, bufferBytes, slowReaders }: MetricsDeps): Metrics {
   const counted: Counted = { events: new Map(), reconnects: new Map(), pings: [] };
   let live: Live | null = null;
   let building: Promise<Live> | null = null;
@@ -65,6 +67,7 @@ export function createMetrics({ hub, bus, sessions, bufferBytes }: MetricsDeps):
     const prom = 'Registry' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
     const built = buildRegistry(prom, hub);
     addSessionGauges(prom, built.registry, sessions ?? (() => []), bufferBytes ?? (() => 0));
+    if (slowReaders) addSlowReaderCounter(prom, built.registry, slowReaders);
     for (const [type, n] of counted.events) built.events.inc({ type }, n);
     for (const [server, n] of counted.reconnects) built.reconnects.inc({ server }, n);
     for (const { server, seconds } of counted.pings) built.pings.observe({ server }, seconds);
@@ -157,6 +160,24 @@ function addSessionGauges(
     registers: [registry],
     collect() {
       this.set(bufferBytes());
+    },
+  });
+}
+
+/** The guard counts; the counter reads its totals at each scrape. */
+function addSlowReaderCounter(
+  prom: typeof import('prom-client'),
+  registry: Registry,
+  slowReaders: () => Readonly<Record<string, number>>,
+): void {
+  new prom.Counter({
+    name: 'boternity_sse_streams_closed_slow_reader_total',
+    help: 'SSE streams closed because their client left more than http.maxUnsentBytesPerStream unsent, by stream.',
+    labelNames: ['stream'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [stream, n] of Object.entries(slowReaders())) this.inc({ stream }, n);
     },
   });
 }

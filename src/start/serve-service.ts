@@ -25,6 +25,7 @@ import type { VerifyToken } from '../guard/caller.js';
 import { createWebUi, type WebUi } from '../http/create-web-ui.js';
 import type { HttpServer } from '../http/serve-http.js';
 import { createSseBufferPool } from '../http/sse-buffer-pool.js';
+import { createSseWriteGuard } from '../http/sse-write-guard.js';
 import { createConfigApplier } from '../hub/apply-config-change.js';
 import type { Hub } from '../hub/create-hub.js';
 import { persistConnections } from '../hub/persist-connections.js';
@@ -108,7 +109,18 @@ export async function serveService(
   undo.push(() => persisted.flush());
   // The resumption buffers of every HTTP session share one budget (X8).
   const buffers = createSseBufferPool({ maxBytes: () => config().gateway.maxBufferBytes });
-  const metrics = createMetrics({ hub, bus: early, sessions: gateway.sessions, bufferBytes: buffers.bytes });
+  // Every SSE stream is bounded in what its client leaves unsent; the streams let go are counted (X8).
+  const writeGuard = createSseWriteGuard({
+    maxUnsentBytes: () => config().http.maxUnsentBytesPerStream,
+    log: log.child({ mod: 'http' }),
+  });
+  const metrics = createMetrics({
+    hub,
+    bus: early,
+    sessions: gateway.sessions,
+    bufferBytes: buffers.bytes,
+    slowReaders: writeGuard.closed,
+  });
   undo.push(() => metrics.close());
   // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
   const applier = createConfigApplier({ hub, bus, log, configPath });
@@ -135,6 +147,7 @@ export async function serveService(
       bots,
       ui: webUi,
       buffers,
+      writeGuard,
       verifyToken:
         started.verifyToken ??
         createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),

@@ -28,6 +28,8 @@ describe('session caps', () => {
     ).text();
     // The resumption buffers' bytes are there too (none held: every answer went as JSON).
     expect(text).toMatch(/^boternity_session_buffer_bytes 0$/m);
+    // And the SSE streams let go for not reading (none here), by kind.
+    expect(text).toMatch(/^boternity_sse_streams_closed_slow_reader_total\{stream="mcp_get"\} 0$/m);
     return Number(/^boternity_sessions\{endpoint="\/mcp"\} (\d+)$/m.exec(text)?.[1] ?? 0);
   };
   const listTools = (sessionId: string, token: string) =>

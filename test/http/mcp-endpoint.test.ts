@@ -128,4 +128,36 @@ describe('MCP endpoints', () => {
       { type: 'text', text: 'after' },
     ]);
   });
+
+  it('answers two Authorization values with a 401 that says so, on /mcp and /api alike', async () => {
+    const { request } = await import('node:http');
+    const get = (path: string, raw: string[]) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        // Raw headers: a repeated header stays repeated on the wire.
+        const req = request(`${svc.service.url}${path}`, { method: 'GET', headers: raw });
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => {
+            body += chunk.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const bearer = `Bearer ${TEST_TOKEN}`;
+    const host = ['host', new URL(svc.service.url).host, 'accept', 'text/event-stream'];
+    const twice = [...host, 'authorization', bearer, 'authorization', bearer];
+    const joined = [...host, 'authorization', `${bearer}, Bearer other`];
+    const said = {
+      error: { code: 'unauthorized', message: 'the Authorization header has 2 values; send one: Bearer <token>' },
+    };
+    for (const path of ['/mcp', '/api/servers']) {
+      for (const raw of [twice, joined]) {
+        const answer = await get(path, raw);
+        expect(answer.status).toBe(401);
+        expect(JSON.parse(answer.body)).toEqual(said);
+      }
+    }
+  });
 });
