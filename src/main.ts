@@ -22,6 +22,7 @@ import { createSessionRegistry } from './gateway/session-registry.js';
 import type { VerifyToken } from './guard/caller.js';
 import { listenHttp } from './http/serve-http.js';
 import { createHub, type Hub } from './hub/create-hub.js';
+import { reportFlood } from './hub/report-flood.js';
 import { createLogger } from './log/create-logger.js';
 import { capYoungGeneration } from './runtime/cap-young-generation.js';
 import { lazySchemaValidator } from './start/lazy-schema-validator.js';
@@ -34,6 +35,7 @@ import { maskedCredentials } from './storage/masked-credentials.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
 import { deferLedger } from './upstream/defer-ledger.js';
 import { deferPeer } from './upstream/defer-peer.js';
+import { createNotificationLimits } from './upstream/notification-limits.js';
 
 /** Options of {@link startService}; the CLI maps flags onto them. */
 export type ServiceOptions = {
@@ -142,7 +144,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       return lazySchemaValidator(() => new AjvJsonSchemaValidator());
     });
     const ledger = deferLedger(storage.then((opened) => opened.ledger));
+    // Every connection's notifications are rate-limited; floods are told on the bus (issue 17).
+    const notifications = createNotificationLimits({ onChange: reportFlood(log, bus) });
+    undo.push(() => notifications.close());
     const upstreamOptions = () => ({
+      notifications,
       log,
       ledger,
       schemaValidator,
@@ -157,6 +163,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const hub = createHub({
       log,
       bus,
+      floods: notifications,
       config: {
         get: currentConfig,
         set: (next) => {

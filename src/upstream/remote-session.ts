@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { RemoteServerConfig } from '../config/schema.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
 import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackToSse } from './create-transport.js';
+import { gateNotifications } from './gate-notifications.js';
 import { limitOutgoing } from './limit-outgoing.js';
 import { raceSignal } from './race-signal.js';
 import { NO_STDERR, type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
@@ -89,7 +90,7 @@ export async function requestHeaders(
 async function openOnce(
   kind: RemoteKind,
   headers: Readonly<Record<string, string>>,
-  { serverId, config, newClient, requestOptions, graceMs, log }: OpenRemoteSessionOptions,
+  { serverId, config, newClient, requestOptions, graceMs, log, gate }: OpenRemoteSessionOptions,
 ) {
   const transport = createRemoteTransport({ kind, url: config.url, headers });
   limitOutgoing(transport, { server: serverId, maxBytes: config.maxMessageBytes });
@@ -113,7 +114,7 @@ async function openOnce(
     await client.close().catch(() => undefined);
   });
   try {
-    await raceSignal(client.connect(transport, requestOptions), requestOptions.signal);
+    await raceSignal(client.connect(gateNotifications(transport, gate), requestOptions), requestOptions.signal);
   } catch (error) {
     await close();
     throw error;
