@@ -136,6 +136,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // Closed after the hub (and all that audits) has stopped: pushed before it.
     undo.push(async () => (await settled(storage))?.store.close());
     undo.push(async () => (await settled(parts))?.audit.close());
+    // The counts of undelivered notifications go to the audit before it closes.
+    undo.push(async () => (await settled(parts))?.undelivered.close());
     undo.push(async () => (await settled(parts))?.budget.flush());
     // One Ajv for every upstream client's output-schema checks and every agent session.
     // Loaded after the spawns, as the SDK is (ADR 015 §8): Ajv is a sixth of the bundle before them.
