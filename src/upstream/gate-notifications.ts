@@ -1,17 +1,50 @@
 /**
- * The notification rate limit on a remote upstream's transport (issue 17): a `Transport` of
- * ours around the SDK's Streamable HTTP or SSE transport (composed, never patched), which
- * drops each notification its gate refuses before the client dispatches it. The SDK's
- * transport has parsed it by then; its handlers, the audit and the relay never see it.
+ * The notification rate limit of a remote upstream (issue 17), at two places that share one
+ * gate: a `fetch` for the SDK's transport (its hook) that drops refused notification
+ * events from every event stream before the SDK decodes and parses them
+ * ({@link gateEventStream}), and a `Transport` of ours around the SDK's (composed, never
+ * patched) for what reaches the client otherwise (an event that could not be told unparsed,
+ * a JSON answer). A notification let through by the first is not counted again by the second.
  * @module
  */
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { gateEventStream } from './gate-event-stream.js';
 import type { NotificationGate } from './notification-limits.js';
 
-/** `transport` behind `gate`; `transport` itself when there is no gate. */
-export function gateNotifications(transport: Transport, gate: NotificationGate | undefined): Transport {
-  return gate ? new GatedTransport(transport, gate) : transport;
+/** The two halves of a remote connection's gate. */
+export type RemoteGate = {
+  /** The fetch to build the SDK transport with. */
+  readonly fetch: FetchLike;
+  /** The SDK transport behind the gate, for the client to connect to. */
+  wrap(transport: Transport): Transport;
+};
+
+/** Both halves over `gate`; requests go through `base` (default the global fetch). */
+export function createRemoteGate(gate: NotificationGate, base: FetchLike = fetch): RemoteGate {
+  // Notifications let through unparsed: the transport lets as many pass without asking again.
+  let credits = 0;
+  const admit = (method: string) => {
+    if (!gate.admit(method)) return false;
+    credits += 1;
+    return true;
+  };
+  const spend = (method: string) => {
+    if (credits === 0) return gate.admit(method);
+    credits -= 1;
+    return true;
+  };
+  return {
+    async fetch(url, init) {
+      const response = await base(url, init);
+      const type = response.headers.get('content-type') ?? '';
+      // A redirected stream keeps its own response (the SSE client reads where it went).
+      if (!response.body || response.redirected || !type.includes('text/event-stream')) return response;
+      const { status, statusText, headers } = response;
+      return new Response(gateEventStream(response.body, admit), { status, statusText, headers });
+    },
+    wrap: (transport) => new GatedTransport(transport, spend),
+  };
 }
 
 /** Delegates everything to the inner transport; filters what it hands up. */
@@ -20,11 +53,11 @@ class GatedTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   readonly #inner: Transport;
-  readonly #gate: NotificationGate;
+  readonly #admit: (method: string) => boolean;
 
-  constructor(inner: Transport, gate: NotificationGate) {
+  constructor(inner: Transport, admit: (method: string) => boolean) {
     this.#inner = inner;
-    this.#gate = gate;
+    this.#admit = admit;
   }
 
   get sessionId(): string | undefined {
@@ -40,7 +73,7 @@ class GatedTransport implements Transport {
     this.#inner.onclose = () => this.onclose?.();
     this.#inner.onerror = (error) => this.onerror?.(error);
     this.#inner.onmessage = (message, extra) => {
-      if ('method' in message && !('id' in message) && !this.#gate.admit(message.method)) return;
+      if ('method' in message && !('id' in message) && !this.#admit(message.method)) return;
       this.onmessage?.(message, extra);
     };
     return this.#inner.start();
