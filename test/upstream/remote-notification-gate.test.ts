@@ -13,7 +13,7 @@ import { remoteConfig } from '../support/server-config.js';
 import { startTinyHttp, type TinyHttp } from '../support/start-tiny-http.js';
 
 const FLOOD_HTTP_SERVER = fileURLToPath(new URL('../support/flood-http-server.mjs', import.meta.url));
-const SENT = 1_000;
+const SENT = 500;
 
 describe('the notification gate of a Streamable HTTP upstream', () => {
   let server: TinyHttp;
