@@ -123,6 +123,20 @@ export class UpstreamLostError extends HubError {
   }
 }
 
+/**
+ * A line a stdio upstream wrote to stdout that is not a message (issue 17): skipped, the
+ * next one is read. Carries a short excerpt of the line, never the parser's own dump.
+ */
+export class UnreadableLineError extends HubError {
+  constructor(
+    readonly reason: 'not JSON' | 'not a JSON-RPC message',
+    readonly excerpt: string,
+    readonly length: number,
+  ) {
+    super('upstream_failed', `the server wrote a line that is ${reason} (${length} characters): ${excerpt}`);
+  }
+}
+
 /** A `scope: "session"` connection that could not be opened for the agent session asking. */
 export class SessionUpstreamError extends HubError {
   constructor(

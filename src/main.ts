@@ -23,6 +23,7 @@ import { createSessionRegistry } from './gateway/session-registry.js';
 import type { VerifyToken } from './guard/caller.js';
 import { listenHttp } from './http/serve-http.js';
 import { createHub, type Hub } from './hub/create-hub.js';
+import { reportFlood } from './hub/report-flood.js';
 import { createLogger } from './log/create-logger.js';
 import { capYoungGeneration } from './runtime/cap-young-generation.js';
 import { lazySchemaValidator } from './start/lazy-schema-validator.js';
@@ -35,6 +36,7 @@ import { maskedCredentials } from './storage/masked-credentials.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
 import { deferLedger } from './upstream/defer-ledger.js';
 import { deferPeer } from './upstream/defer-peer.js';
+import { createNotificationLimits } from './upstream/notification-limits.js';
 
 /** Options of {@link startService}; the CLI maps flags onto them. */
 export type ServiceOptions = {
@@ -139,6 +141,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     // Closed after the hub (and all that audits) has stopped: pushed before it.
     undo.push(async () => (await settled(storage))?.store.close());
     undo.push(async () => (await settled(parts))?.audit.close());
+    // The counts of undelivered notifications go to the audit before it closes.
+    undo.push(async () => (await settled(parts))?.undelivered.close());
     undo.push(async () => (await settled(parts))?.budget.flush());
     // One Ajv for every upstream client's output-schema checks and every agent session.
     // Loaded after the spawns, as the SDK is (ADR 015 §8): Ajv is a sixth of the bundle before them.
@@ -147,7 +151,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       return lazySchemaValidator(() => new AjvJsonSchemaValidator());
     });
     const ledger = deferLedger(storage.then((opened) => opened.ledger));
+    // Every connection's notifications are rate-limited; floods are told on the bus (issue 17).
+    const notifications = createNotificationLimits({ onChange: reportFlood(log, bus) });
+    undo.push(() => notifications.close());
     const upstreamOptions = () => ({
+      notifications,
       log,
       ledger,
       schemaValidator,
@@ -162,6 +170,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     const hub = createHub({
       log,
       bus,
+      floods: notifications,
       config: {
         get: currentConfig,
         set: (next) => {

@@ -220,6 +220,11 @@ export async function startService(config, { readyTimeoutMs = 30_000 } = {}) {
       const response = await fetch(`http://127.0.0.1:${debugPort}/heap`, { signal: AbortSignal.timeout(10_000) });
       return response.json();
     },
+    /** The service's event loop delay (ms: p50, p99, max) since the last call, through the preload. */
+    async loopDelay() {
+      const response = await fetch(`http://127.0.0.1:${debugPort}/loop`, { signal: AbortSignal.timeout(10_000) });
+      return response.json();
+    },
     rssMb: () => rssMb(child.pid),
     /** An SDK client on `/mcp` (or `path`) with the admin token. */
     async client(path = '/mcp') {

@@ -7,6 +7,7 @@ import { startService, within, writeResult } from './harness.mjs';
 import bigBodies from './scenarios/big-bodies.mjs';
 import crashLoop from './scenarios/crash-loop.mjs';
 import flood from './scenarios/flood.mjs';
+import flood3 from './scenarios/flood3.mjs';
 import garbage from './scenarios/garbage.mjs';
 import handEdits from './scenarios/hand-edits.mjs';
 import hugeAnswer from './scenarios/huge-answer.mjs';
@@ -16,7 +17,20 @@ import sessions from './scenarios/sessions.mjs';
 import sigstop from './scenarios/sigstop.mjs';
 import slowReader from './scenarios/slow-reader.mjs';
 
-const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, noInit, crashLoop, sessions, bigBodies, handEdits, slowReader];
+const ALL = [
+  kill9,
+  sigstop,
+  flood,
+  flood3,
+  garbage,
+  hugeAnswer,
+  noInit,
+  crashLoop,
+  sessions,
+  bigBodies,
+  handEdits,
+  slowReader,
+];
 const only = (process.env.CHAOS_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())

@@ -63,6 +63,13 @@ function describeServer({ server: s, stderr }: Detail): string {
         : `${s.toolCount} tools, ${s.resourceCount} resources, ${s.resourceTemplateCount} templates, ${s.promptCount} prompts`,
     ],
     ['pid', s.pid == null ? null : String(s.pid)],
+    [
+      'dropped',
+      // Notifications over its notificationRate (issue 17); a file-only status has none.
+      s.droppedNotifications
+        ? `${s.droppedNotifications} notifications${s.flooding ? ' (flooding now)' : ''}`
+        : undefined,
+    ],
   ];
   const shown = rows.filter(([, v]) => v !== undefined).map(([k, v]) => `${k.padEnd(11)} ${v ?? '-'}`);
   const log =

@@ -20,6 +20,26 @@ export type Backoff = z.infer<typeof BackoffSchema>;
 
 const ToolNames = z.array(z.string().min(1));
 
+/**
+ * How many notifications a server may send (issue 17): a token bucket per connection,
+ * `burst` at once, refilled at `perSecond`; the excess is dropped and counted, and the
+ * server marked as flooding. Re-lists after `list_changed` are spaced `relistMinIntervalMs`
+ * apart; a stdio server's output is read at most `floodReadBytesPerSecond` while it drops.
+ */
+export const NotificationRateSchema = z
+  .object({
+    perSecond: z.number().positive().default(50),
+    burst: z.number().int().positive().default(200),
+    relistMinIntervalMs: z.number().int().nonnegative().default(250),
+    floodReadBytesPerSecond: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
+  })
+  .strict();
+export type NotificationRate = z.infer<typeof NotificationRateSchema>;
+
 /** Fields every server entry accepts, whatever its transport. */
 const CommonFields = {
   enabled: z.boolean().default(true),
@@ -45,6 +65,7 @@ const CommonFields = {
     .positive()
     .default(4 * 1024 * 1024),
   backoff: BackoffSchema.prefault({}),
+  notificationRate: NotificationRateSchema.prefault({}),
 };
 
 /** Text handed to a child process: with a NUL byte every spawn would fail, forever. */
@@ -135,6 +156,8 @@ export const ConfigRestSchema = z.object({
     .object({
       retentionDays: z.number().int().positive().default(30),
       storePayloads: z.boolean().default(false),
+      /** Notifications no agent receives are counted, one row per server and type for each window this long. */
+      undeliveredWindowMs: z.number().int().positive().default(60_000),
     })
     .strict()
     .prefault({}),

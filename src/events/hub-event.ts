@@ -2,7 +2,7 @@
  * Everything published on the bus (SPEC S5), in a module of its own so that every part
  * can name the events without depending on the hub. Server events come from the
  * supervisor, `config_applied` from the hub, `config_error` from the config watcher,
- * quarantines and approvals from the pin guard.
+ * quarantines and approvals from the pin guard, floods from the notification limits.
  * @module
  */
 import type { ServerEvent } from '../../machines/index.js';
@@ -43,8 +43,32 @@ export type ToolQuarantinedEvent = {
 /** A quarantined tool's new description and schema were approved; it is listed again. */
 export type ToolApprovedEvent = { readonly type: 'tool_approved'; readonly server: string; readonly tool: string };
 
+/**
+ * A server started (`flooding: true`) or stopped sending notifications over its
+ * `notificationRate` (issue 17): the excess is dropped and counted. `dropped` and `byKind`
+ * count this flood (`message`, `resources_updated`, `progress`, `list_changed`, `other`),
+ * `droppedTotal` every flood of the server; `durationMs` is how long it lasted (0 at its start).
+ */
+export type ServerFloodingEvent = {
+  readonly type: 'server_flooding';
+  readonly server: string;
+  readonly flooding: boolean;
+  readonly dropped: number;
+  readonly byKind: Readonly<Record<string, number>>;
+  readonly droppedTotal: number;
+  readonly perSecond: number;
+  readonly burst: number;
+  readonly durationMs: number;
+};
+
 /** Every event type the bus carries. */
-export type HubEvent = ServerEvent | ConfigErrorEvent | ConfigAppliedEvent | ToolQuarantinedEvent | ToolApprovedEvent;
+export type HubEvent =
+  | ServerEvent
+  | ConfigErrorEvent
+  | ConfigAppliedEvent
+  | ToolQuarantinedEvent
+  | ToolApprovedEvent
+  | ServerFloodingEvent;
 
 /** The `type` of a hub event. */
 export type HubEventType = HubEvent['type'];

@@ -47,6 +47,7 @@ import type { SessionContext } from './session-context.js';
 import type { SessionRegistry } from './session-registry.js';
 import { createSessionUpstreams, type OpenSessionUpstream } from './session-upstreams.js';
 import { endRequests, RequestEndedError, requestsSettled, ShuttingDownError } from './track-request.js';
+import type { UndeliveredTally } from './undelivered-tally.js';
 import { createUpstreamPeer } from './upstream-peer.js';
 import { createViewCache } from './view-cache.js';
 
@@ -69,6 +70,8 @@ export type GatewayDeps = {
   now?: () => number;
   /** Audit sink (X7). */
   audit?: AuditSink;
+  /** Counts the upstream notifications no agent receives (issue 17). */
+  undelivered?: Pick<UndeliveredTally, 'count'>;
   /** Sampling budgets (X6). */
   budget?: Pick<SamplingBudget, 'reserve'>;
   /**
@@ -138,6 +141,7 @@ export function createGateway({
   openUpstream,
   pins,
   audit,
+  undelivered,
   budget,
   bots: serveBots,
   botExists,
@@ -164,6 +168,7 @@ export function createGateway({
         fixed: session,
         budget,
         audit,
+        undelivered,
         sampling: {
           route: (server) => config().mcpServers[server]?.sampling ?? 'client',
           answer: answerSampling ?? null,

@@ -2,6 +2,7 @@
  * The gateway's side of every upstream connection (SPEC G6): declares sampling, elicitation
  * and roots to the upstream, and relays what the upstream asks to the agent whose call
  * caused it, on that call's own channel (so it travels on the call's stream), audited.
+ * Notifications no agent receives are counted, not audited one by one (issue 17).
  * @module
  */
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -16,6 +17,7 @@ import { PEER_CAPABILITIES } from './peer-capabilities.js';
 import type { SamplingBudget, SamplingHold } from './sampling-budget.js';
 import { sanitizeElicitation, sanitizeSampling } from './sanitize-requests.js';
 import type { SessionRegistry } from './session-registry.js';
+import type { UndeliveredTally } from './undelivered-tally.js';
 import { answerFailure } from './wire-error.js';
 
 /**
@@ -42,6 +44,8 @@ export type UpstreamPeerDeps = {
   budget?: Pick<SamplingBudget, 'reserve'> | undefined;
   /** Requests and notifications from upstreams are audited (X7). */
   audit?: AuditSink | undefined;
+  /** Counts the notifications no agent receives; without it they are not audited at all. */
+  undelivered?: Pick<UndeliveredTally, 'count'> | undefined;
   /**
    * Who answers a server's sampling (G6): `client` the agent (the default), `bot` the
    * provider of the bot whose session caused it (`answer`), `deny` nobody.
@@ -57,6 +61,7 @@ export function createUpstreamPeer({
   fixed = null,
   budget,
   audit,
+  undelivered,
   sampling,
 }: UpstreamPeerDeps): UpstreamPeer {
   const keyOf = (server: string) => connectionKey(server, fixed?.id ?? null);
@@ -169,18 +174,27 @@ export function createUpstreamPeer({
         value: await channel.listRoots(params, options(signal)),
       })),
     async logged(server, params) {
-      audit?.record(
-        auditRow('client', null, null, { eventType: 'logging_message', serverName: server, input: params }),
-      );
-      // Only to the agent it belongs to: a message no call can be tied to stays in the audit
+      // Only to the agent it belongs to: a message no call can be tied to is only counted
       // rather than reach agents who did not cause it (other tokens, other bots).
       const found = tracker.attribute(keyOf(server));
       const channel = found.kind === 'call' ? found.call.context.channel : fixed?.channel;
+      if (!channel) {
+        undelivered?.count(server, 'logging_message');
+        return;
+      }
+      audit?.record(
+        auditRow('client', null, null, { eventType: 'logging_message', serverName: server, input: params }),
+      );
       await channel
-        ?.notify({ method: 'notifications/message', params })
+        .notify({ method: 'notifications/message', params })
         .catch((error: unknown) => log.debug({ err: error, server }, 'logging message not delivered'));
     },
     resourceUpdated(server, uri) {
+      const subscribers = sessions.subscribers(server, uri, fixed);
+      if (subscribers.length === 0) {
+        undelivered?.count(server, 'resource_updated');
+        return;
+      }
       audit?.record(
         auditRow('client', null, null, {
           eventType: 'resource_updated',
@@ -189,7 +203,7 @@ export function createUpstreamPeer({
           input: { uri },
         }),
       );
-      for (const { session, publicUri } of sessions.subscribers(server, uri, fixed)) {
+      for (const { session, publicUri } of subscribers) {
         void session.channel
           .notify({ method: 'notifications/resources/updated', params: { uri: publicUri } })
           .catch((error: unknown) => log.debug({ err: error, server }, 'resource update not delivered'));

@@ -50,6 +50,15 @@ export const SERVER_ENTRY_SHAPE = {
     })
     .strict()
     .optional(),
+  notificationRate: z
+    .object({
+      perSecond: z.number().positive().optional(),
+      burst: z.number().int().positive().optional(),
+      relistMinIntervalMs: z.number().int().nonnegative().optional(),
+      floodReadBytesPerSecond: z.number().int().positive().optional(),
+    })
+    .strict()
+    .optional(),
 };
 
 /** `command`, `url` or `preset`: a server entry needs one of them to be launched. */
@@ -111,6 +120,8 @@ export const ServerSchema = z
     pingLatencyMs: z.number().nullable(),
     nextDelayMs: z.number().nullable(),
     disabledReason: z.enum(['config', 'manual', 'exhausted']).nullable(),
+    flooding: z.boolean(),
+    droppedNotifications: z.number().int(),
     samplingUsedTokens: z.number(),
     samplingBudgetTokens: z.number().nullable(),
   })

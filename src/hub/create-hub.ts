@@ -13,6 +13,7 @@ import type { EventBus } from '../bus/create-event-bus.js';
 import { type AppConfig, ConfigRestSchema, type ServerConfig } from '../config/schema.js';
 import { UnknownServerError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
+import type { NotificationLimits } from '../upstream/notification-limits.js';
 import { createStderrLog, type StderrSink } from '../upstream/stderr-log.js';
 import type { LiveUpstream, UpstreamSession } from '../upstream/types.js';
 import { connectionSpecs } from './connection-spec.js';
@@ -35,6 +36,8 @@ export type HubDeps = {
   config?: ConfigCell;
   now?: () => number;
   random?: () => number;
+  /** Each server's notification floods (issue 17), shown in its status and forgotten with it. */
+  floods?: Pick<NotificationLimits, 'status' | 'forget'> | undefined;
 };
 
 /** The supervision API seen by http/, gateway/ and cli/. */
@@ -71,7 +74,15 @@ function ownCell(): ConfigCell {
 }
 
 /** Create and start the hub. It serves status even when every upstream is down. */
-export function createHub({ log, bus, open, config = ownCell(), now = Date.now, random = Math.random }: HubDeps): Hub {
+export function createHub({
+  log,
+  bus,
+  open,
+  config = ownCell(),
+  now = Date.now,
+  random = Math.random,
+  floods,
+}: HubDeps): Hub {
   let applied = false;
   const live = new Map<string, LiveUpstream>();
   const stderrLogs = new Map<string, StderrSink>();
@@ -112,6 +123,7 @@ export function createHub({ log, bus, open, config = ownCell(), now = Date.now, 
     if (event.type === 'removed') {
       retryAt.delete(event.server);
       stderrLogs.delete(event.server);
+      floods?.forget(event.server);
     }
     logServerEvent(supervisorLog, event);
     bus.publish(event);
@@ -145,6 +157,7 @@ export function createHub({ log, bus, open, config = ownCell(), now = Date.now, 
       state as PublicState,
       snapshot.context as ConnectionContext,
       retryAt.get(name) ?? null,
+      floods?.status(name),
     );
   };
 

@@ -5,6 +5,7 @@
  */
 import type { ConnectionContext } from '../../machines/index.js';
 import type { ServerConfig } from '../config/schema.js';
+import type { FloodStatus } from '../upstream/notification-limits.js';
 
 /** States a listed server can be in (`removed` servers are not listed). */
 export type PublicState = 'connecting' | 'connected' | 'reconnecting' | 'disabled';
@@ -28,7 +29,13 @@ export type ServerStatus = {
   pingLatencyMs: number | null;
   nextDelayMs: number | null;
   disabledReason: 'config' | 'manual' | 'exhausted' | null;
+  /** True while the server sends notifications over its `notificationRate` (issue 17). */
+  flooding: boolean;
+  /** Notifications dropped over the rate since the server was configured (across reconnects). */
+  droppedNotifications: number;
 };
+
+const NO_FLOOD: FloodStatus = { flooding: false, dropped: 0 };
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -46,6 +53,7 @@ export function toServerStatus(
   state: PublicState,
   context: ConnectionContext,
   retryAt: number | null,
+  flood: FloodStatus = NO_FLOOD,
 ): ServerStatus {
   const connected = state === 'connected' ? context.handle : null;
   return {
@@ -66,5 +74,7 @@ export function toServerStatus(
     pingLatencyMs: context.pingLatencyMs,
     nextDelayMs: state === 'reconnecting' ? context.nextDelayMs : null,
     disabledReason: state === 'disabled' ? context.disabledReason : null,
+    flooding: flood.flooding,
+    droppedNotifications: flood.dropped,
   };
 }

@@ -114,6 +114,16 @@ function buildRegistry(prom: typeof import('prom-client'), hub: Hub): Live {
       }
     },
   });
+  new Counter({
+    name: 'boternity_notifications_dropped_total',
+    help: "Notifications dropped over their server's notificationRate, per upstream (since it was configured).",
+    labelNames: ['server'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const s of hub.listServers()) this.inc({ server: s.name }, s.droppedNotifications);
+    },
+  });
   const reconnects = new Counter({
     name: 'boternity_upstream_reconnects_total',
     help: 'Reconnect attempts scheduled, per upstream.',

@@ -14,15 +14,18 @@ import type { AppConfig } from '../config/schema.js';
 import type { CallTracker } from '../gateway/call-tracker.js';
 import { createSamplingBudget, type SamplingBudget } from '../gateway/sampling-budget.js';
 import type { SessionRegistry } from '../gateway/session-registry.js';
+import { createUndeliveredTally, type UndeliveredTally } from '../gateway/undelivered-tally.js';
 import { createUpstreamPeer } from '../gateway/upstream-peer.js';
 import { type AuditWriter, createAuditWriter } from '../storage/audit-writer.js';
 import type { Db } from '../storage/create-db.js';
 import type { UpstreamPeer } from '../upstream/types.js';
 import type { Storage } from './open-storage.js';
 
-/** The parts, for the rest of start-up and for shutdown (`audit.close`, `budget.flush`). */
+/** The parts, for the rest of start-up and for shutdown (`undelivered.close`, `audit.close`, `budget.flush`). */
 export type CallParts = {
   audit: AuditWriter;
+  /** Counts the upstream notifications no agent receives, written to the audit per window (issue 17). */
+  undelivered: UndeliveredTally;
   budget: SamplingBudget;
   /** The bots' deps without their tool port, which the gateway makes (it is its call path). */
   botBase: {
@@ -71,6 +74,15 @@ export async function openCallParts({
   };
   // The hub's connections and the gateway's sessions meet here: one call tracker and one
   // session registry, shared by the upstream peer (the hub's side) and the gateway.
-  const peer = createUpstreamPeer({ tracker, sessions, log: log.child({ mod: 'gateway' }), budget, audit, sampling });
-  return { audit, budget, botBase, sampling, peer };
+  const undelivered = createUndeliveredTally({ audit, windowMs: () => config().audit.undeliveredWindowMs });
+  const peer = createUpstreamPeer({
+    tracker,
+    sessions,
+    log: log.child({ mod: 'gateway' }),
+    budget,
+    audit,
+    undelivered,
+    sampling,
+  });
+  return { audit, undelivered, budget, botBase, sampling, peer };
 }

@@ -64,7 +64,7 @@ export type Started = {
 export async function serveService(
   started: Started,
   { store }: Storage,
-  { audit, budget, botBase, sampling }: CallParts,
+  { audit, undelivered, budget, botBase, sampling }: CallParts,
 ): Promise<{ gateway: Gateway; webUi: WebUi }> {
   const { env, log, bus, hub, config, configPath, http, undo } = started;
   // Rug-pull pins (X5): the servers connected by now are checked at start, later ones on the bus.
@@ -92,6 +92,7 @@ export async function serveService(
     sessions: started.sessions,
     pins,
     audit,
+    undelivered,
     budget,
     openUpstream: ({ serverId, config: server, peer: own }) =>
       connectUpstream({ serverId, config: server, peer: own, ...started.upstreamOptions() }),

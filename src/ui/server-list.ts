@@ -27,6 +27,8 @@ const blank = (name: string): LiveServer => ({
   pingLatencyMs: null,
   nextDelayMs: null,
   disabledReason: null,
+  flooding: false,
+  droppedNotifications: 0,
   eventAt: null,
 });
 
@@ -88,6 +90,8 @@ function change(server: LiveServer, event: LiveEvent): Partial<LiveServer> | nul
       };
     case 'health':
       return { pingLatencyMs: event.latencyMs, lastPingAt: at };
+    case 'server_flooding':
+      return { flooding: event.flooding, droppedNotifications: event.droppedTotal };
     default:
       return undefined;
   }

@@ -7,6 +7,7 @@
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/schema.js';
+import type { NotificationLimits } from './notification-limits.js';
 import { killProcessTree } from './process-tree.js';
 import type { OpenSessionOptions, Session } from './session.js';
 import { spawnUpstream } from './spawn-stdio.js';
@@ -31,6 +32,8 @@ export type ConnectUpstreamOptions = {
   readonly clientInfo?: { name: string; version: string };
   /** Relays the upstream's requests (sampling, elicitation, roots) and notifications downstream. */
   readonly peer?: UpstreamPeer | undefined;
+  /** Rate-limits each connection's notifications (`notificationRate`, issue 17); none: unlimited. */
+  readonly notifications?: Pick<NotificationLimits, 'gateFor'> | undefined;
   readonly now?: () => number;
   /** The keystore (C6): a remote server's `credentialKey` becomes `Authorization: Bearer …`. */
   readonly credentials?: { get(name: string): Promise<string | null> } | undefined;

@@ -5,7 +5,7 @@
  */
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/schema.js';
 
 /** A remote transport actually in use. */
@@ -17,14 +17,17 @@ export type CreateRemoteTransportOptions = {
   readonly url: string;
   /** Sent on every request: the POSTs, and for SSE also the event-stream GET. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The fetch every request goes through (the notification rate limit's, issue 17); default the global one. */
+  readonly fetch?: FetchLike | undefined;
 };
 
 /** Build (not start) the SDK transport of `kind` for `url`. */
-export function createRemoteTransport({ kind, url, headers = {} }: CreateRemoteTransportOptions): Transport {
+export function createRemoteTransport({ kind, url, headers = {}, fetch }: CreateRemoteTransportOptions): Transport {
   const requestInit = { headers: { ...headers } };
-  if (kind === 'http') return new StreamableHTTPClientTransport(new URL(url), { requestInit });
+  const options = fetch ? { requestInit, fetch } : { requestInit };
+  if (kind === 'http') return new StreamableHTTPClientTransport(new URL(url), options);
   // Legacy servers still exist (S6); the SDK deprecates this transport but keeps it for them.
-  return new SSEClientTransport(new URL(url), { requestInit });
+  return new SSEClientTransport(new URL(url), options);
 }
 
 /** The kinds to try, in order, for a configured transport. */

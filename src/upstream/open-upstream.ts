@@ -37,7 +37,12 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
   const deadline = linked.signal;
   // The SDK's own request timeout is set past the deadline, so the deadline's message wins.
   const requestOptions = { signal: deadline, timeout: config.connectTimeoutMs + 1_000 };
-  const watch = createCatalogWatch({ log, requestTimeoutMs: config.requestTimeoutMs });
+  const rate = config.notificationRate;
+  const watch = createCatalogWatch({
+    log,
+    requestTimeoutMs: config.requestTimeoutMs,
+    minIntervalMs: rate.relistMinIntervalMs,
+  });
   const newClient = () => {
     const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
       capabilities: options.peer?.capabilities ?? {},
@@ -53,7 +58,7 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
     // Spawning is not abortable half-way: do not start what is already cancelled. A child
     // already spawned is ended by its session, whose connect fails on the aborted signal.
     if (!options.upstream) deadline.throwIfAborted();
-    const common = { newClient, requestOptions, graceMs, log };
+    const common = { newClient, requestOptions, graceMs, log, gate: options.notifications?.gateFor(serverId, rate) };
     session = options.openSession
       ? await options.openSession(common)
       : config.transport === 'stdio'

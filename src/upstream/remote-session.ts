@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { RemoteServerConfig } from '../config/schema.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
 import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackToSse } from './create-transport.js';
+import { createRemoteGate } from './gate-notifications.js';
 import { limitOutgoing } from './limit-outgoing.js';
 import { raceSignal } from './race-signal.js';
 import { NO_STDERR, type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
@@ -89,9 +90,10 @@ export async function requestHeaders(
 async function openOnce(
   kind: RemoteKind,
   headers: Readonly<Record<string, string>>,
-  { serverId, config, newClient, requestOptions, graceMs, log }: OpenRemoteSessionOptions,
+  { serverId, config, newClient, requestOptions, graceMs, log, gate }: OpenRemoteSessionOptions,
 ) {
-  const transport = createRemoteTransport({ kind, url: config.url, headers });
+  const gated = gate && createRemoteGate(gate);
+  const transport = createRemoteTransport({ kind, url: config.url, headers, fetch: gated?.fetch });
   limitOutgoing(transport, { server: serverId, maxBytes: config.maxMessageBytes });
   const client = newClient();
   let phase: SessionPhase = 'connecting';
@@ -113,7 +115,7 @@ async function openOnce(
     await client.close().catch(() => undefined);
   });
   try {
-    await raceSignal(client.connect(transport, requestOptions), requestOptions.signal);
+    await raceSignal(client.connect(gated ? gated.wrap(transport) : transport, requestOptions), requestOptions.signal);
   } catch (error) {
     await close();
     throw error;

@@ -13,6 +13,9 @@ import type { StdioServerConfig } from '../config/schema.js';
 import { readStartTime } from './proc-stat.js';
 import { createStderrLog, type StderrSink } from './stderr-log.js';
 
+/** How much of a child's stdout is held before a transport reads it (issue 17: a flood at spawn). */
+const EARLY_MAX_BYTES = 1024 * 1024;
+
 /** Where util-linux `setsid` is expected; it execs in place, so the pid is the server's. */
 export const SETSID_PATH = '/usr/bin/setsid';
 
@@ -84,8 +87,15 @@ export function spawnStdio({
   });
   // Read from the start: Node discards the unread output of a child that exits.
   const early: Buffer[] = [];
+  let earlyBytes = 0;
   let reader: ((chunk: Buffer) => void) | null = null;
-  child.stdout?.on('data', (chunk: Buffer) => (reader ? reader(chunk) : early.push(chunk)));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (reader) return reader(chunk);
+    early.push(chunk);
+    earlyBytes += chunk.length;
+    // Nobody reads yet: past this much the pipe holds the rest and the child waits, not our memory.
+    if (earlyBytes >= EARLY_MAX_BYTES) child.stdout?.pause();
+  });
   const pid = child.pid ?? null;
   if (pid !== null) onSpawn(pid);
   // A decoder keeps multi-byte characters split across chunks intact.
@@ -99,6 +109,9 @@ export function spawnStdio({
     hasClosed: () => closed,
     readStdout(onData) {
       reader = onData;
+      // Flowing again on the next tick, after what was held is handed over.
+      if (earlyBytes >= EARLY_MAX_BYTES) child.stdout?.resume();
+      earlyBytes = 0;
       for (const chunk of early.splice(0)) onData(chunk);
     },
   };

@@ -24,7 +24,7 @@ export type OpenStdioSessionOptions = OpenSessionOptions & {
 
 /** Record and initialize; on failure nothing of the child is left and the error names the cause. */
 export async function openStdioSession(options: OpenStdioSessionOptions): Promise<Session> {
-  const { serverId, config, ledger, graceMs, log, newClient, requestOptions } = options;
+  const { serverId, config, ledger, graceMs, log, newClient, requestOptions, gate } = options;
   const { stderr, spawned } = options.upstream;
   if (spawned instanceof Error) throw spawned;
   const { pid, startTime } = spawned;
@@ -38,7 +38,8 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
   if (pid !== null && startTime !== null) {
     record('ledger spawn record failed', (l) => l.recordSpawn({ serverId, pid, startTime }));
   }
-  const transport = new ChildStdioTransport(spawned);
+  const { floodReadBytesPerSecond } = config.notificationRate;
+  const transport = new ChildStdioTransport(spawned, { gate, floodReadBytesPerSecond });
   const client = newClient();
   let phase: SessionPhase = 'connecting';
   const withStderr = (message: string) => (stderr.last() ? `${message}; stderr: ${stderr.last()}` : message);

@@ -11,12 +11,28 @@ import type { Writable } from 'node:stream';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { UnreadableLineError } from '../errors.js';
 import { parseMessage } from '../protocol/parse-message.js';
+import type { NotificationGate } from './notification-limits.js';
+import { peekNotificationMethod } from './peek-method.js';
 import type { StdioChild } from './spawn-stdio.js';
 import { LineSplitter } from './split-lines.js';
 
 /** How long `close()` waits for the child after ending its stdin, and again after SIGTERM (the SDK's). */
 const CLOSE_WAIT_MS = 2_000;
+/** How much of an unreadable line its error quotes. */
+const EXCERPT_CHARS = 80;
+
+/** Options of {@link ChildStdioTransport}. */
+export type ChildStdioTransportOptions = {
+  /** Rate-limits the child's notifications: one refused is dropped before it is parsed (issue 17). */
+  readonly gate?: NotificationGate | undefined;
+  /**
+   * While notifications are dropped, stdout is read at most this fast (bytes a second): a
+   * flooding child waits on its pipe instead of being read and dropped as fast as it writes.
+   */
+  readonly floodReadBytesPerSecond?: number | undefined;
+};
 
 /**
  * A transport on `child`'s stdin and stdout that writes the messages sent in one turn of
@@ -27,20 +43,62 @@ export class ChildStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #child: StdioChild;
+  readonly #gate: NotificationGate | null;
+  readonly #floodReadBytesPerSecond: number;
   readonly #lines = new LineSplitter();
-  // A line that is not a message is reported and skipped; the next one is read.
-  readonly #onLine = (line: string): void => {
+  readonly #onLine = (line: string): void => this.#read(line);
+  #live = false;
+  #corked = false;
+  #dropped = false;
+  #holding: NodeJS.Timeout | null = null;
+
+  constructor(child: StdioChild, { gate, floodReadBytesPerSecond = 1024 * 1024 }: ChildStdioTransportOptions = {}) {
+    this.#child = child;
+    this.#gate = gate ?? null;
+    this.#floodReadBytesPerSecond = floodReadBytesPerSecond;
+  }
+
+  #admit(method: string): boolean {
+    if (this.#gate?.admit(method) !== false) return true;
+    this.#dropped = true;
+    return false;
+  }
+
+  // A chunk that had drops is paid for in time: stdout rests as long as the chunk is worth.
+  #holdBack(bytes: number): void {
+    const stdout = this.#child.process.stdout;
+    if (!stdout || !this.#live || this.#holding) return;
+    stdout.pause();
+    this.#holding = setTimeout(
+      () => {
+        this.#holding = null;
+        stdout.resume();
+      },
+      Math.ceil((bytes / this.#floodReadBytesPerSecond) * 1_000),
+    );
+  }
+
+  // A line that is not a message is reported (briefly: upstream text, not our fault) and
+  // skipped; the next one is read. A notification over the rate is dropped unparsed.
+  #read(line: string): void {
+    const peeked = this.#gate ? peekNotificationMethod(line) : null;
+    if (peeked !== null && !this.#admit(peeked)) return;
+    let message: JSONRPCMessage;
     try {
-      this.onmessage?.(parseMessage(JSON.parse(line)));
+      const value: unknown = JSON.parse(line);
+      const method = this.#gate && peeked === null ? notificationMethod(value) : null;
+      if (method !== null && !this.#admit(method)) return;
+      message = parseMessage(value);
+    } catch (error) {
+      const reason = error instanceof SyntaxError ? 'not JSON' : 'not a JSON-RPC message';
+      this.onerror?.(new UnreadableLineError(reason, JSON.stringify(line.slice(0, EXCERPT_CHARS)), line.length));
+      return;
+    }
+    try {
+      this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error as Error);
     }
-  };
-  #live = false;
-  #corked = false;
-
-  constructor(child: StdioChild) {
-    this.#child = child;
   }
 
   /** The child's pid; null if the spawn failed. */
@@ -60,12 +118,14 @@ export class ChildStdioTransport implements Transport {
     child.stdin?.on('error', (error) => this.onerror?.(error));
     child.stdout?.on('error', (error) => this.onerror?.(error));
     this.#child.readStdout((chunk) => {
+      this.#dropped = false;
       try {
         this.#lines.push(chunk, this.#onLine);
       } catch (error) {
         this.onerror?.(error as Error);
         this.close().catch(() => undefined);
       }
+      if (this.#dropped) this.#holdBack(chunk.length);
     });
     const closed = () => {
       this.#live = false;
@@ -111,6 +171,12 @@ export class ChildStdioTransport implements Transport {
 
   async close(): Promise<void> {
     const child = this.#child.process;
+    if (this.#holding) {
+      // The child's close waits for its stdout to be read to the end.
+      clearTimeout(this.#holding);
+      this.#holding = null;
+      child.stdout?.resume();
+    }
     if (this.#live) {
       this.#live = false;
       const exited = new Promise<void>((resolve) => {
@@ -133,4 +199,11 @@ export class ChildStdioTransport implements Transport {
     }
     this.#lines.clear();
   }
+}
+
+/** The method of a parsed notification (a method and no id); null for anything else. */
+function notificationMethod(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { method } = value as { method?: unknown };
+  return typeof method === 'string' && !('id' in value) ? method : null;
 }

@@ -1,6 +1,8 @@
 /**
  * Keeping a catalog fresh (S7): on `notifications/{tools,resources,prompts}/list_changed`
- * re-list the kinds concerned, one re-list at a time, and report the diff.
+ * re-list the kinds concerned, one re-list at a time, and report the diff. A flood of them
+ * (issue 17) costs at most one re-list in flight and one pending, re-lists at least
+ * `minIntervalMs` apart.
  * @module
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,7 +12,8 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import type { CatalogKind } from '../../machines/index.js';
+import { type CatalogKind, toErrorInfo } from '../../machines/index.js';
+import { createRepeatedWarning } from '../log/repeated-warning.js';
 import { diffCatalog, EMPTY_CATALOG, listKinds } from './discover.js';
 import type { Catalog, CatalogListener } from './types.js';
 
@@ -28,10 +31,15 @@ export type CatalogWatch = {
 };
 
 /** Options of {@link createCatalogWatch}. */
-export type CatalogWatchOptions = { readonly log: Logger; readonly requestTimeoutMs?: number };
+export type CatalogWatchOptions = {
+  readonly log: Logger;
+  readonly requestTimeoutMs?: number;
+  /** The least time from the start of one re-list to the start of the next (default 0). */
+  readonly minIntervalMs?: number;
+};
 
 /** Create the watch; bursts of notifications collapse into as few re-lists as possible. */
-export function createCatalogWatch({ log, requestTimeoutMs }: CatalogWatchOptions): CatalogWatch {
+export function createCatalogWatch({ log, requestTimeoutMs, minIntervalMs = 0 }: CatalogWatchOptions): CatalogWatch {
   let client: Client | null = null;
   let current: Catalog = EMPTY_CATALOG;
   let ready = false;
@@ -39,10 +47,30 @@ export function createCatalogWatch({ log, requestTimeoutMs }: CatalogWatchOption
   const listeners = new Set<CatalogListener>();
   const dirty = new Set<CatalogKind>();
   let running = false;
+  let lastStart = Number.NEGATIVE_INFINITY;
+  let wake: (() => void) | null = null;
+  const failed = createRepeatedWarning(log, 'catalog re-list failed');
+  // Resolves after `ms`, or at once when the watch stops.
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, ms);
+      timer.unref();
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
 
   const relist = async () => {
     running = true;
     while (dirty.size > 0 && !stopped && client) {
+      const wait = lastStart + minIntervalMs - performance.now();
+      if (wait > 0) await pause(wait);
+      if (stopped) break;
+      lastStart = performance.now();
       const kinds = [...dirty];
       dirty.clear();
       try {
@@ -53,7 +81,7 @@ export function createCatalogWatch({ log, requestTimeoutMs }: CatalogWatchOption
         if (changes.length === 0 || stopped) continue;
         for (const listener of listeners) notify(listener, next, changes);
       } catch (error) {
-        if (!stopped) log.warn({ err: error, kinds }, 'catalog re-list failed');
+        if (!stopped) failed.warn({ reason: toErrorInfo(error).message, kinds });
       }
     }
     running = false;
@@ -91,6 +119,8 @@ export function createCatalogWatch({ log, requestTimeoutMs }: CatalogWatchOption
     stop() {
       stopped = true;
       listeners.clear();
+      failed.close();
+      wake?.();
     },
   };
 }

@@ -143,7 +143,7 @@ describe('requests from upstreams', () => {
     expect(text(result)).toContain('answer:from-A');
   });
 
-  it('refuses a request no call caused, and keeps a log message no call caused to the audit', async () => {
+  it('refuses a request no call caused, and only counts a log message no call caused in the audit', async () => {
     const a = await samplingAgent(gw, 'A');
     const logs: unknown[] = [];
     a.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
@@ -152,9 +152,11 @@ describe('requests from upstreams', () => {
     await a.client.callTool({ name: 'stdio_like__ask_later', arguments: {} });
     await waitFor(() => later.length === 1, { what: 'the refusal' });
     expect(later[0]).toContain('no agent session is calling "stdio_like" to answer this sampling request');
-    await waitFor(() => gw.audit.some((r) => r.eventType === 'logging_message' && r.serverName === 'stdio_like'), {
-      what: 'the audited log message',
-    });
+    const row = await waitFor(
+      () => gw.audit.find((r) => r.eventType === 'logging_message' && r.serverName === 'stdio_like'),
+      { what: 'the count of undelivered log messages' },
+    );
+    expect(row).toMatchObject({ toolName: '1 undelivered', input: { undelivered: 1 } });
     expect(logs).toEqual([]);
     expect(a.asked).toEqual([]);
   });

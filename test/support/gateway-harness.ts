@@ -21,6 +21,7 @@ import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js
 import type { ViewSpec } from '../../src/gateway/effective-servers.js';
 import type { SamplingBudget } from '../../src/gateway/sampling-budget.js';
 import { createSessionRegistry } from '../../src/gateway/session-registry.js';
+import { createUndeliveredTally } from '../../src/gateway/undelivered-tally.js';
 import { createUpstreamPeer } from '../../src/gateway/upstream-peer.js';
 import { createHub, type Hub } from '../../src/hub/create-hub.js';
 import type { AuditEntry } from '../../src/storage/audit-writer.js';
@@ -120,7 +121,9 @@ export async function startGateway({ servers, config: rest = {}, pins, budget, c
   const live = new Map<string, McpServer>();
   const tracker = createCallTracker();
   const sessions = createSessionRegistry();
-  const peer = createUpstreamPeer({ tracker, sessions, log, audit: sink, ...(budget ? { budget } : {}) });
+  // Notifications no agent receives are counted in windows short enough for a test to see.
+  const undelivered = createUndeliveredTally({ audit: sink, windowMs: () => 50 });
+  const peer = createUpstreamPeer({ tracker, sessions, log, audit: sink, undelivered, ...(budget ? { budget } : {}) });
   const open = (serverId: string, peerOf: typeof peer, signal?: AbortSignal) => {
     const server = servers[serverId];
     if (!server) throw new Error(`no harness server ${serverId}`);
@@ -154,6 +157,7 @@ export async function startGateway({ servers, config: rest = {}, pins, budget, c
     tracker,
     sessions,
     audit: sink,
+    undelivered,
     ...(pins ? { pins } : {}),
     ...(budget ? { budget } : {}),
     openUpstream: ({ serverId, peer: own }) => open(serverId, own),

@@ -11,9 +11,9 @@ const TINY_HTTP_SERVER = fileURLToPath(new URL('./tiny-http-server.mjs', import.
 /** A running tiny HTTP upstream. */
 export type TinyHttp = { readonly url: string; readonly pid: number; stop(): Promise<void> };
 
-/** Start it; resolves with its `/mcp` URL once it listens. */
-export async function startTinyHttp(): Promise<TinyHttp> {
-  const child = spawn(process.execPath, [TINY_HTTP_SERVER], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Start it (or another server `script` of the same kind); resolves with its `/mcp` URL once it listens. */
+export async function startTinyHttp(script = TINY_HTTP_SERVER): Promise<TinyHttp> {
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -24,6 +24,8 @@ const status = (name: string, patch: Partial<ServerStatus> = {}): ServerStatus =
   pingLatencyMs: null,
   nextDelayMs: null,
   disabledReason: null,
+  flooding: false,
+  droppedNotifications: 0,
   ...patch,
 });
 const at = '2026-01-01T00:00:10.000Z';

@@ -1,7 +1,17 @@
 // An upstream that writes a garbage line to stdout every few milliseconds between its real
 // answers: do calls to it still work, does it get disconnected, what does the log say.
 import { join } from 'node:path';
-import { allConnected, countBy, sleep, stdioServer, summarize, timedCall, UPSTREAMS, within } from '../harness.mjs';
+import {
+  allConnected,
+  countBy,
+  sleep,
+  stdioServer,
+  summarize,
+  timedCall,
+  UPSTREAMS,
+  until,
+  within,
+} from '../harness.mjs';
 
 const SECONDS = Number(process.env.GARBAGE_SECONDS ?? 10);
 
@@ -16,6 +26,7 @@ export default {
     if (!(await allConnected(service, ['garbage'])))
       return { error: 'garbage did not connect', log: service.log().slice(-1_000) };
     const first = await service.server('garbage');
+    const logBefore = service.log().length;
     const client = await service.client();
     const calls = [];
     const states = new Set();
@@ -28,7 +39,12 @@ export default {
     const last = await service.server('garbage');
     const rss = service.rssMb();
     await within(client.close(), 5_000);
-    const log = service.log();
+    // Disconnected, the session's repeated warnings are summed up once more: then the log is read.
+    await service.api('/api/servers/garbage/disconnect', { method: 'POST' });
+    await until(async () => (await service.server('garbage'))?.state === 'disabled', { timeoutMs: 10_000 });
+    await sleep(200);
+    const log = service.log().slice(logBefore);
+    const lines = log.split('\n').filter(Boolean);
     const stopped = await service.stop();
     const failed = calls.filter((c) => !c.ok);
     return {
@@ -38,7 +54,15 @@ export default {
       statesSeen: [...states],
       restarted: last?.pid !== first.pid,
       attemptAtEnd: last?.attempt ?? null,
-      warnLinesInLog: log.split('\n').filter((l) => /"level":(40|50)/.test(l)).length,
+      warnLinesInLog: lines.filter((l) => /"level":(40|50)/.test(l)).length,
+      log: {
+        seconds: SECONDS,
+        lines: lines.length,
+        bytes: Buffer.byteLength(log),
+        zodErrorDumps: lines.filter((l) => l.includes('ZodError')).length,
+        stackTraces: lines.filter((l) => l.includes('"stack"')).length,
+        summaries: lines.filter((l) => l.includes('"repeated"')).length,
+      },
       rssMb: rss,
       stop: stopped,
     };

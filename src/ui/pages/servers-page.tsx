@@ -42,6 +42,7 @@ function ServerRow({ api, server, act }: { api: ApiClient; server: LiveServer; a
           </div>
         )}
         {server.state === 'disabled' && server.disabledReason && <div class="note">{server.disabledReason}</div>}
+        {server.flooding && <div class="note">flooding notifications: {server.droppedNotifications} dropped</div>}
       </td>
       <td class="error-cell" data-label="last error">
         {server.lastError}
