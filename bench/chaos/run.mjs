@@ -11,10 +11,11 @@ import garbage from './scenarios/garbage.mjs';
 import hugeAnswer from './scenarios/huge-answer.mjs';
 import kill9 from './scenarios/kill9.mjs';
 import noInit from './scenarios/no-init.mjs';
+import pinChurn from './scenarios/pin-churn.mjs';
 import sessions from './scenarios/sessions.mjs';
 import sigstop from './scenarios/sigstop.mjs';
 
-const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, noInit, crashLoop, sessions, bigBodies];
+const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, noInit, crashLoop, sessions, bigBodies, pinChurn];
 const only = (process.env.CHAOS_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
