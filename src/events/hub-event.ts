@@ -43,8 +43,30 @@ export type ToolQuarantinedEvent = {
 /** A quarantined tool's new description and schema were approved; it is listed again. */
 export type ToolApprovedEvent = { readonly type: 'tool_approved'; readonly server: string; readonly tool: string };
 
+/**
+ * A server whose tools change too often (X5): while `churning`, its changes are summarized
+ * here once per window (`changes` counted, `summarized` of them not reported one by one)
+ * instead of one `tool_quarantined` each; `churning: false` once a window passed calmly.
+ */
+export type CatalogChurnEvent = {
+  readonly type: 'catalog_churn';
+  readonly server: string;
+  readonly churning: boolean;
+  readonly changes: number;
+  readonly summarized: number;
+  readonly windowMs: number;
+  /** When the churn began (ISO 8601), or null once it ended. */
+  readonly since: string | null;
+};
+
 /** Every event type the bus carries. */
-export type HubEvent = ServerEvent | ConfigErrorEvent | ConfigAppliedEvent | ToolQuarantinedEvent | ToolApprovedEvent;
+export type HubEvent =
+  | ServerEvent
+  | ConfigErrorEvent
+  | ConfigAppliedEvent
+  | ToolQuarantinedEvent
+  | ToolApprovedEvent
+  | CatalogChurnEvent;
 
 /** The `type` of a hub event. */
 export type HubEventType = HubEvent['type'];

@@ -113,6 +113,10 @@ export const ServerSchema = z
     disabledReason: z.enum(['config', 'manual', 'exhausted']).nullable(),
     samplingUsedTokens: z.number(),
     samplingBudgetTokens: z.number().nullable(),
+    catalogChurning: z.boolean().openapi({
+      description:
+        'Its tools change more than `pins.churnMaxChanges` times in `pins.churnWindowMs`: their quarantines are summarized once per window (`catalog_churn`), and its new tools held',
+    }),
   })
   .extend(CONFIG_FIELDS)
   .openapi('Server', {

@@ -19,6 +19,7 @@ const EVENT_TYPES: Readonly<Record<HubEventType, true>> = {
   config_applied: true,
   tool_quarantined: true,
   tool_approved: true,
+  catalog_churn: true,
 };
 
 /** Whether the stream is open, being reopened, or closed for good (the session ended). */
