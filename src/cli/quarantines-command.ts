@@ -5,14 +5,13 @@
  * API's answers whole. Needs the running service.
  * @module
  */
-import type { z } from '@hono/zod-openapi';
-import type { PinTextSchema, QuarantinesSchema } from '../http/quarantines-routes.js';
+import type { QuarantinesAnswer } from '../http/quarantines-routes.js';
 import { resolveTarget, type TargetFlags } from './resolve-target.js';
 import { needService } from './service-or-file.js';
 
-type Quarantines = z.infer<typeof QuarantinesSchema>;
+type Quarantines = QuarantinesAnswer;
 type Held = Quarantines['quarantines'][number];
-type PinText = z.infer<typeof PinTextSchema>;
+type PinText = NonNullable<NonNullable<Held['pinned']>['description']>;
 
 /** How much of a text one line shows. */
 const WIDTH = 100;

@@ -71,6 +71,9 @@ export const QuarantinesSchema = z.object({
   quarantines: z.array(QuarantineSchema),
 });
 
+/** The answer of `GET /api/quarantines`, as a client reads it. */
+export type QuarantinesAnswer = z.infer<typeof QuarantinesSchema>;
+
 const list = createRoute({
   method: 'get',
   path: '/',

@@ -111,7 +111,10 @@ export function createPinGuard({
     audit,
     limits: () => ({ maxChanges: settings().churnMaxChanges, windowMs: settings().churnWindowMs }),
     // Changes only counted meanwhile are written now, and the tools held for the churn pinned.
-    onSettled: (server) => void settle(server).catch(() => undefined),
+    onSettled: (server) =>
+      void settle(server).catch((error: unknown) =>
+        guardLog.error({ err: error, server }, 'could not bring the pins of a settled server up to date'),
+      ),
   });
   const firstSight = createFirstSight({ db, log: guardLog, pins, churn, settings, catalogs, shadows });
   const upkeep = createPinUpkeep({
@@ -224,7 +227,13 @@ export function createPinGuard({
     if (stopped) return;
     // A quarter of the churn window: a window's summary is at most that late.
     const every = Math.min(15_000, Math.max(250, Math.floor(settings().churnWindowMs / 4)));
-    timer = setTimeout(() => void tick().finally(schedule), every);
+    timer = setTimeout(
+      () =>
+        void tick()
+          .catch((error: unknown) => guardLog.error({ err: error }, 'pin sweep failed'))
+          .finally(schedule),
+      every,
+    );
     timer.unref();
   };
 

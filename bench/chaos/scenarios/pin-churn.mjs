@@ -47,6 +47,7 @@ export default {
       growth: {
         pinRows: last.pinRows - first.pinRows,
         pinMb: Math.round((last.pinMb - first.pinMb) * 100) / 100,
+        pinKb: last.pinKb - first.pinKb,
         dbFilesMb: Math.round((last.dbFilesMb - first.dbFilesMb) * 100) / 100,
         dbMb: Math.round((last.dbMb - first.dbMb) * 100) / 100,
         quarantineAuditRows: last.quarantineAuditRows - first.quarantineAuditRows,
@@ -90,10 +91,12 @@ async function measure(db, home) {
   return {
     pinRows: Number(pins.rows[0].n),
     pinMb: mb(Number(pins.rows[0].bytes)),
+    pinKb: Math.round(Number(pins.rows[0].bytes) / 1024),
     quarantineAuditRows: Number(audit.rows[0].n),
     // The WAL is reused after each checkpoint (every 1,000 pages): it grows to about 4 MB, not more.
     dbFilesMb: mb(size('boternity.db') + size('boternity.db-wal')),
     dbMb: mb(size('boternity.db')),
+    walMb: mb(size('boternity.db-wal')),
   };
 }
 
