@@ -13,6 +13,7 @@ import handEdits from './scenarios/hand-edits.mjs';
 import hugeAnswer from './scenarios/huge-answer.mjs';
 import kill9 from './scenarios/kill9.mjs';
 import noInit from './scenarios/no-init.mjs';
+import pinChurn from './scenarios/pin-churn.mjs';
 import sessions from './scenarios/sessions.mjs';
 import sigstop from './scenarios/sigstop.mjs';
 import slowReader from './scenarios/slow-reader.mjs';
@@ -30,6 +31,7 @@ const ALL = [
   bigBodies,
   handEdits,
   slowReader,
+  pinChurn,
 ];
 const only = (process.env.CHAOS_ONLY ?? '')
   .split(',')

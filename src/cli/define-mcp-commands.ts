@@ -140,6 +140,14 @@ export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run
     run(async () => (await import('./approve-command.js')).approveCommand(server, tool, opts, env)),
   );
 
+  withTarget(
+    mcp
+      .command('quarantines')
+      .description('the tools held by the rug-pull pins, what changed, and churning servers (needs the service)')
+      .option('--server <name>', 'only this server'),
+    { config: false },
+  ).action((opts) => run(async () => (await import('./quarantines-command.js')).quarantinesCommand(opts, env)));
+
   const budget = mcp.command('budget').description('sampling budgets');
   withTarget(
     budget

@@ -161,9 +161,29 @@ export const ConfigRestSchema = z.object({
     })
     .strict()
     .prefault({}),
-  /** Rug-pull pins (X5): `strict` hides a changed tool until approved; `warn` only reports. */
+  /**
+   * Rug-pull pins (X5): `strict` hides a changed tool until approved; `warn` only reports.
+   * The rest bounds `tool_pins`: texts kept for review, pins of gone tools and removed
+   * servers forgotten, a cap per server, and a server whose catalog churns summarized.
+   */
   pins: z
-    .object({ policy: z.enum(['strict', 'warn']).default('strict') })
+    .object({
+      policy: z.enum(['strict', 'warn']).default('strict'),
+      textMaxChars: z.number().int().min(100).max(100_000).default(2_000),
+      forgetGoneToolAfterMs: z
+        .number()
+        .int()
+        .positive()
+        .default(7 * 24 * 60 * 60 * 1000),
+      forgetRemovedServerAfterMs: z
+        .number()
+        .int()
+        .positive()
+        .default(7 * 24 * 60 * 60 * 1000),
+      maxPerServer: z.number().int().positive().default(5_000),
+      churnMaxChanges: z.number().int().positive().default(30),
+      churnWindowMs: z.number().int().min(1_000).default(60_000),
+    })
     .strict()
     .prefault({}),
   /** Sanitizer (X4): how long descriptions and tool results may be. */

@@ -61,6 +61,22 @@ export type ServerFloodingEvent = {
   readonly durationMs: number;
 };
 
+/**
+ * A server whose tools change too often (X5): while `churning`, its changes are summarized
+ * here once per window (`changes` counted, `summarized` of them not reported one by one)
+ * instead of one `tool_quarantined` each; `churning: false` once a window passed calmly.
+ */
+export type CatalogChurnEvent = {
+  readonly type: 'catalog_churn';
+  readonly server: string;
+  readonly churning: boolean;
+  readonly changes: number;
+  readonly summarized: number;
+  readonly windowMs: number;
+  /** When the churn began (ISO 8601), or null once it ended. */
+  readonly since: string | null;
+};
+
 /** Every event type the bus carries. */
 export type HubEvent =
   | ServerEvent
@@ -68,7 +84,8 @@ export type HubEvent =
   | ConfigAppliedEvent
   | ToolQuarantinedEvent
   | ToolApprovedEvent
-  | ServerFloodingEvent;
+  | ServerFloodingEvent
+  | CatalogChurnEvent;
 
 /** The `type` of a hub event. */
 export type HubEventType = HubEvent['type'];

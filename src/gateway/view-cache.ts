@@ -24,6 +24,8 @@ export const VIEW_EVENTS: ReadonlySet<HubEvent['type']> = new Set<HubEvent['type
   'config_applied',
   'tool_quarantined',
   'tool_approved',
+  // A churning server's new tools are held, and shown again when it settles.
+  'catalog_churn',
 ]);
 
 /** A view with its sanitized lists. */

@@ -1,17 +1,19 @@
 /**
  * Rug-pull pins (SPEC X5), the pure part: what a tool's pinned hash covers (which other
- * servers' tools a description names is `find-shadowing.ts`).
+ * servers' tools a description names is `find-shadowing.ts`; what a pin keeps of the texts
+ * for review is `pin-texts.ts`).
  *
  * The fingerprint covers what the model reads and what it is asked to send: `description`,
  * `title`, `inputSchema` and `outputSchema`. The name is the pin's key, not part of the hash;
  * `annotations` (hints) and `_meta` are left out so that a server's bookkeeping does not
- * quarantine a tool.
+ * quarantine a tool. The hash is over the full texts, however long: a change past what a
+ * pin keeps for review is still a change.
  * @module
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
-/** The fields a pin covers, as stored beside the hash so a change can be shown side by side. */
+/** The fields a pin's fingerprint covers, in full. */
 export type PinnedFields = {
   readonly description: string | null;
   readonly title: string | null;

@@ -1,22 +1,38 @@
 /**
  * `GET /api/quarantines` (SPEC X5, A3): every tool held by the rug-pull pins, with the texts
- * that were pinned and the ones that replaced them, so an operator can compare them before
+ * that were pinned and the ones that replaced them (each cut to `pins.textMaxChars`, saying
+ * so) and which fields changed, so an operator can compare them before
  * `POST /api/servers/{name}/tools/{tool}/approve?hash=…` lifts the hold.
  * @module
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppConfig } from '../config/schema.js';
+import { changedFields, PIN_FIELDS, type PinField, type PinText } from '../guard/pin-texts.js';
 import type { Db } from '../storage/create-db.js';
-import { listQuarantines } from '../storage/pin-repo.js';
+import { listQuarantines, type Quarantine } from '../storage/pin-repo.js';
 import { createApi, errorResponses, jsonResponse } from './api-schemas.js';
 
-/** The texts a pin covers (the tool's description, title and schemas). */
+/** One text a pin kept for review. */
+export const PinTextSchema = z
+  .object({
+    text: z.string().openapi({
+      description: 'The first `pins.textMaxChars` characters (a schema as compact JSON)',
+    }),
+    length: z.number().int().openapi({ description: 'The full length, in characters' }),
+    truncated: z.boolean().openapi({ description: 'Whether `text` was cut (`length` is longer)' }),
+    sha256: z.string().nullable().openapi({
+      description: "SHA-256 of the whole field's canonical JSON; null for a text cut by migration 0005",
+    }),
+  })
+  .openapi('PinText');
+
+/** The texts a pin covers (the tool's description, title and schemas), each bounded. */
 export const PinnedFieldsSchema = z
   .object({
-    description: z.string().nullable(),
-    title: z.string().nullable(),
-    inputSchema: z.unknown(),
-    outputSchema: z.unknown(),
+    description: PinTextSchema.nullable(),
+    title: PinTextSchema.nullable(),
+    inputSchema: PinTextSchema.nullable(),
+    outputSchema: PinTextSchema.nullable(),
   })
   .openapi('PinnedFields');
 
@@ -28,6 +44,10 @@ export const QuarantineSchema = z
     hash: z.string().openapi({ description: 'The fingerprint pinned (approved) before' }),
     pendingHash: z.string().openapi({ description: 'The fingerprint that replaced it: approve with `?hash=` this' }),
     since: z.string().openapi({ description: 'When the change was seen (ISO 8601)' }),
+    changed: z.array(z.enum(PIN_FIELDS)).nullable().openapi({
+      description:
+        'The fields that differ, even beyond the kept texts (by their hashes); null when the pinned texts are unknown',
+    }),
     pinned: PinnedFieldsSchema.nullable().openapi({
       description: 'What was pinned; null for a pin made before texts were kept',
     }),
@@ -35,11 +55,24 @@ export const QuarantineSchema = z
   })
   .openapi('Quarantine');
 
+type Texts = NonNullable<Quarantine['pinned']>;
+const show = (text: PinText | null) => (text ? { ...text, truncated: text.length > text.text.length } : null);
+const shown = (texts: Texts | null) =>
+  texts
+    ? (Object.fromEntries(PIN_FIELDS.map((field) => [field, show(texts[field])])) as Record<
+        PinField,
+        ReturnType<typeof show>
+      >)
+    : null;
+
 /** The answer of `GET /api/quarantines`. */
 export const QuarantinesSchema = z.object({
   policy: z.enum(['strict', 'warn']).openapi({ description: '`strict` hides held tools; `warn` only reports' }),
   quarantines: z.array(QuarantineSchema),
 });
+
+/** The answer of `GET /api/quarantines`, as a client reads it. */
+export type QuarantinesAnswer = z.infer<typeof QuarantinesSchema>;
 
 const list = createRoute({
   method: 'get',
@@ -54,7 +87,13 @@ export function quarantinesRoutes({ db, config }: { db: Db; config: () => AppCon
   const routes = createApi();
   routes.openapi(list, async (c) => {
     const rows = await listQuarantines(db);
-    const quarantines = rows.map((row) => ({ ...row, since: row.since.toISOString() }));
+    const quarantines = rows.map((row) => ({
+      ...row,
+      since: row.since.toISOString(),
+      changed: row.pinned && row.pending ? changedFields(row.pinned, row.pending) : null,
+      pinned: shown(row.pinned),
+      pending: shown(row.pending),
+    }));
     return c.json({ policy: config().pins.policy, quarantines }, 200);
   });
   return routes;

@@ -16,10 +16,12 @@ import {
   wholeNumberQuery,
 } from './api-schemas.js';
 import { OneServerSchema } from './server-schemas.js';
-import { createServerViews, type SamplingUsage } from './server-view.js';
+import { type CatalogChurn, createServerViews, type SamplingUsage } from './server-view.js';
 
-/** Lifts a rug-pull quarantine (X5); false when the tool is not quarantined. */
-export type ApprovePins = { approve(server: string, tool: string, expectedHash?: string): Promise<boolean> };
+/** Lifts a rug-pull quarantine (X5); false when the tool is not quarantined. And says whether a catalog churns. */
+export type ApprovePins = CatalogChurn & {
+  approve(server: string, tool: string, expectedHash?: string): Promise<boolean>;
+};
 
 const tags = ['servers'];
 
@@ -105,7 +107,7 @@ export function serverActionsRoutes({
   sampling?: SamplingUsage;
 }): OpenAPIHono {
   const routes = createApi();
-  const views = createServerViews(hub, config, sampling);
+  const views = createServerViews(hub, config, sampling, pins);
   routes.openapi(connect, (c) => {
     const { name } = c.req.valid('param');
     hub.connect(name);

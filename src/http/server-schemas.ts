@@ -124,6 +124,10 @@ export const ServerSchema = z
     droppedNotifications: z.number().int(),
     samplingUsedTokens: z.number(),
     samplingBudgetTokens: z.number().nullable(),
+    catalogChurning: z.boolean().openapi({
+      description:
+        'Its tools change more than `pins.churnMaxChanges` times in `pins.churnWindowMs`: their quarantines are summarized once per window (`catalog_churn`), and its new tools held',
+    }),
   })
   .extend(CONFIG_FIELDS)
   .openapi('Server', {

@@ -1,6 +1,7 @@
 /**
  * The server object every `/api/servers` route answers with: the status of section 7, the
- * server's config entry with its secrets masked, and what sampling it has spent (X6).
+ * server's config entry with its secrets masked, what sampling it has spent (X6), and whether
+ * its tool catalog churns (X5).
  * @module
  */
 import type { AppConfig, ServerConfig } from '../config/schema.js';
@@ -11,12 +12,20 @@ import type { ServerStatus } from '../hub/server-status.js';
 /** Sampling spent per server (X6), and its reset. */
 export type SamplingUsage = { used(server: string): number; reset(server: string): Promise<void> };
 
+/** Whether a server's tool catalog churns (X5): its changes summarized once per window. */
+export type CatalogChurn = { churning?(server: string): boolean };
+
 /** A server as the API shows it. */
 export type ServerView = Omit<ServerConfig, 'transport' | 'enabled' | 'samplingBudgetTokens'> &
-  ServerStatus & { samplingUsedTokens: number; samplingBudgetTokens: number | null };
+  ServerStatus & { samplingUsedTokens: number; samplingBudgetTokens: number | null; catalogChurning: boolean };
 
 /** Builds server objects from the hub's status and config. */
-export function createServerViews(hub: Hub, config: () => AppConfig, sampling: SamplingUsage | undefined) {
+export function createServerViews(
+  hub: Hub,
+  config: () => AppConfig,
+  sampling: SamplingUsage | undefined,
+  churn?: CatalogChurn,
+) {
   const view = (status: ServerStatus): ServerView => {
     const server = config().mcpServers[status.name];
     const { transport: _transport, ...entry } = server ? maskServerEntry(server) : ({} as ServerConfig);
@@ -25,6 +34,7 @@ export function createServerViews(hub: Hub, config: () => AppConfig, sampling: S
       ...status,
       samplingUsedTokens: sampling?.used(status.name) ?? 0,
       samplingBudgetTokens: server?.samplingBudgetTokens ?? null,
+      catalogChurning: churn?.churning?.(status.name) ?? false,
     };
   };
   return {

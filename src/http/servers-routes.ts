@@ -17,7 +17,7 @@ import {
   ServerPatchSchema,
   ServerSchema,
 } from './server-schemas.js';
-import { createServerViews, type SamplingUsage } from './server-view.js';
+import { type CatalogChurn, createServerViews, type SamplingUsage } from './server-view.js';
 
 /** What the routes need. */
 export type ServersRoutesDeps = {
@@ -27,6 +27,8 @@ export type ServersRoutesDeps = {
   /** Writes the config file; without one the routes that edit are not mounted. */
   writer?: ConfigWriter;
   sampling?: SamplingUsage;
+  /** The rug-pull pins: whether a server's catalog churns. */
+  pins?: CatalogChurn;
   /** The environment a preset's variables may come from. */
   env?: NodeJS.ProcessEnv;
 };
@@ -102,9 +104,16 @@ const remove = createRoute({
 });
 
 /** Routes mounted at `/api/servers`: list, get, and (with a writer) add, replace, update, remove. */
-export function serversRoutes({ hub, config, writer, sampling, env = process.env }: ServersRoutesDeps): OpenAPIHono {
+export function serversRoutes({
+  hub,
+  config,
+  writer,
+  sampling,
+  pins,
+  env = process.env,
+}: ServersRoutesDeps): OpenAPIHono {
   const routes = createApi();
-  const views = createServerViews(hub, config, sampling);
+  const views = createServerViews(hub, config, sampling, pins);
   routes.openapi(list, (c) => c.json({ servers: views.all() }, 200));
   routes.openapi(get, (c) => c.json({ server: views.one(c.req.valid('param').name) }, 200));
   if (!writer) return routes;

@@ -18,7 +18,6 @@ import { watchConfig } from '../config/watch-config.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { CallTracker } from '../gateway/call-tracker.js';
 import { createGateway, type Gateway } from '../gateway/create-gateway.js';
-import { createPinGuard } from '../gateway/pin-guard.js';
 import type { SessionRegistry } from '../gateway/session-registry.js';
 import { sweepIdleSessions } from '../gateway/sweep-idle-sessions.js';
 import type { VerifyToken } from '../guard/caller.js';
@@ -30,6 +29,7 @@ import { createConfigApplier } from '../hub/apply-config-change.js';
 import type { Hub } from '../hub/create-hub.js';
 import { persistConnections } from '../hub/persist-connections.js';
 import { createMetrics } from '../metrics/create-metrics.js';
+import { createPinGuard } from '../pins/index.js';
 import { tierUpSooner } from '../runtime/tier-up-sooner.js';
 import { trimHeapWhenIdle } from '../runtime/trim-heap-when-idle.js';
 import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.js';
@@ -74,7 +74,8 @@ export async function serveService(
     log,
     hub,
     servers: () => Object.keys(config().mcpServers),
-    policy: () => config().pins.policy,
+    settings: () => config().pins,
+    audit,
   });
   await pins.start();
   undo.push(() => pins.stop());

@@ -1,10 +1,12 @@
 /**
  * Rug-pull pins (SPEC X5), the stored part: one row per server and tool with the hash first
- * seen, and, while quarantined, the hash that replaced it. Every write retries a busy lock.
+ * seen, and, while quarantined, the hash that replaced it, each with bounded texts for review
+ * (`guard/pin-texts.ts`). Forgetting pins and refreshing when they were seen is
+ * `pin-upkeep-repo.ts`. Every write retries a busy lock.
  * @module
  */
-import { and, eq, sql } from 'drizzle-orm';
-import type { PinnedFields } from '../guard/tool-fingerprint.js';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { PinTexts } from '../guard/pin-texts.js';
 import type { Db } from './create-db.js';
 import { toolPinsTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
@@ -16,65 +18,109 @@ export type ToolPin = {
   hash: string;
   status: 'pinned' | 'quarantined' | 'approved';
   pendingHash: string | null;
+  /** When its server last listed it (ms; refreshed at most once per touch interval). */
+  lastSeenAt: number;
+  /** When its server left the config (ms), or null while configured. */
+  serverRemovedAt: number | null;
 };
 
 const where = (server: string, tool: string) =>
   and(eq(toolPinsTable.serverName, server), eq(toolPinsTable.toolName, tool));
 
-/** Every pin. */
+/** Every pin (without its texts). */
 export async function listPins(db: Db): Promise<ToolPin[]> {
   const t = toolPinsTable;
   const rows = await db
-    .select({ server: t.serverName, tool: t.toolName, hash: t.hash, status: t.status, pendingHash: t.pendingHash })
+    .select({
+      server: t.serverName,
+      tool: t.toolName,
+      hash: t.hash,
+      status: t.status,
+      pendingHash: t.pendingHash,
+      lastSeenAt: t.lastSeenAt,
+      serverRemovedAt: t.serverRemovedAt,
+    })
     .from(t);
-  return rows;
+  return rows.map((row) => ({
+    ...row,
+    lastSeenAt: row.lastSeenAt.getTime(),
+    serverRemovedAt: row.serverRemovedAt?.getTime() ?? null,
+  }));
 }
 
-/** A tool seen for the first time: its hash, and the texts the hash covers. */
-export type NewPin = { readonly tool: string; readonly hash: string; readonly fields: PinnedFields | null };
+/** A tool seen for the first time: its hash, and the bounded texts the hash covers. */
+export type NewPin = { readonly tool: string; readonly hash: string; readonly texts: PinTexts | null };
 
 /** Rows per INSERT: 7 bound values each, well under SQLite's limit of bound values. */
 const ROWS_PER_INSERT = 200;
+/** Names per `IN (…)` list, for the same reason. */
+const NAMES_PER_STATEMENT = 500;
+
+/** `items` in slices of `size`. */
+export function slicesOf<T>(items: readonly T[], size: number): T[][] {
+  const slices: T[][] = [];
+  for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
+  return slices;
+}
 
 /**
- * Pin the tools of `server` seen for the first time, all in one transaction (one commit for
- * a whole catalog, not one per tool); a pin already there is left as it is.
+ * Pin the tools of `server` seen for the first time, and forget the pins `evict` names (the
+ * per-server cap), all in one transaction (one commit for a whole catalog, not one per
+ * tool); a pin already there is left as it is.
  */
-export async function insertPins(db: Db, server: string, pins: readonly NewPin[]): Promise<void> {
-  const inserts = [];
-  for (let start = 0; start < pins.length; start += ROWS_PER_INSERT)
-    inserts.push(
+export async function insertPins(
+  db: Db,
+  server: string,
+  pins: readonly NewPin[],
+  { at = new Date(), evict = [] }: { at?: Date; evict?: readonly string[] } = {},
+): Promise<void> {
+  const t = toolPinsTable;
+  const statements = [
+    ...slicesOf(evict, NAMES_PER_STATEMENT).map((names) =>
+      db.delete(t).where(and(eq(t.serverName, server), inArray(t.toolName, names))),
+    ),
+    ...slicesOf(pins, ROWS_PER_INSERT).map((slice) =>
       db
-        .insert(toolPinsTable)
+        .insert(t)
         .values(
-          pins.slice(start, start + ROWS_PER_INSERT).map(({ tool, hash, fields }) => ({
+          slice.map(({ tool, hash, texts }) => ({
             serverName: server,
             toolName: tool,
             hash,
             status: 'pinned' as const,
-            fields,
+            fields: texts,
+            firstSeenAt: at,
+            updatedAt: at,
+            lastSeenAt: at,
           })),
         )
         .onConflictDoNothing(),
-    );
-  const [first, ...rest] = inserts;
+    ),
+  ];
+  const [first, ...rest] = statements;
   if (first) await withBusyRetry(() => db.batch([first, ...rest]));
 }
 
-/** Quarantine a pinned tool whose hash became `pendingHash`, with its new texts (the pinned hash stays). */
-export async function quarantinePin(
+/** A pending change to write: a quarantined tool's newest hash and texts. */
+export type PendingChange = { readonly tool: string; readonly pendingHash: string; readonly texts: PinTexts | null };
+
+/**
+ * Quarantine several tools of `server` at once (one transaction): how a server that stopped
+ * churning gets the changes that were only counted meanwhile written.
+ */
+export async function quarantinePins(
   db: Db,
   server: string,
-  tool: string,
-  pendingHash: string,
-  { at = new Date(), fields = null }: { at?: Date; fields?: PinnedFields | null } = {},
+  changes: readonly PendingChange[],
+  at = new Date(),
 ): Promise<void> {
-  await withBusyRetry(() =>
+  const [first, ...rest] = changes.map(({ tool, pendingHash, texts }) =>
     db
       .update(toolPinsTable)
-      .set({ status: 'quarantined', pendingHash, pendingFields: fields, updatedAt: at })
+      .set({ status: 'quarantined', pendingHash, pendingFields: texts, updatedAt: at, lastSeenAt: at })
       .where(where(server, tool)),
   );
+  if (first) await withBusyRetry(() => db.batch([first, ...rest]));
 }
 
 /** A quarantined tool as an operator reviews it: what was pinned and what replaced it. */
@@ -84,8 +130,8 @@ export type Quarantine = {
   hash: string;
   pendingHash: string;
   since: Date;
-  pinned: PinnedFields | null;
-  pending: PinnedFields | null;
+  pinned: PinTexts | null;
+  pending: PinTexts | null;
 };
 
 /** Every quarantined pin, oldest change first. */

@@ -11,8 +11,9 @@
  * are applied at start by `createDb`.
  * @module
  */
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { PinnedFields } from '../guard/tool-fingerprint.js';
+import type { PinTexts } from '../guard/pin-texts.js';
 import { botsTable } from './bot-schema.js';
 import { createdAt, instant, oneOf, uuidPk } from './schema-columns.js';
 
@@ -134,8 +135,11 @@ export const toolPinStatuses = ['pinned', 'quarantined', 'approved'] as const;
 /**
  * Rug-pull pins (X5): the hash of each tool's description and schema on first sight. A
  * changed hash goes to `pending_hash` and the pin to `quarantined` until approved. `fields`
- * and `pending_fields` keep the texts those hashes cover, so a change can be reviewed side by
- * side (null for pins made before they were kept).
+ * and `pending_fields` keep the texts those hashes cover for a side-by-side review, each cut
+ * to `pins.textMaxChars` with its full length and hash (migration 0005 cut the full texts
+ * older rows kept; null for pins made before texts were kept). `last_seen_at` is refreshed
+ * at most once per touch interval, not at each re-list; `server_removed_at` is set while the
+ * server is missing from the config (its pins are forgotten after a grace period).
  */
 export const toolPinsTable = sqliteTable(
   'tool_pins',
@@ -145,10 +149,13 @@ export const toolPinsTable = sqliteTable(
     hash: text('hash').notNull(),
     status: text('status', { enum: toolPinStatuses }).notNull().default('pinned'),
     pendingHash: text('pending_hash'),
-    fields: text('fields', { mode: 'json' }).$type<PinnedFields>(),
-    pendingFields: text('pending_fields', { mode: 'json' }).$type<PinnedFields>(),
+    fields: text('fields', { mode: 'json' }).$type<PinTexts>(),
+    pendingFields: text('pending_fields', { mode: 'json' }).$type<PinTexts>(),
     firstSeenAt: createdAt('first_seen_at'),
     updatedAt: createdAt('updated_at'),
+    // A constant default, as SQLite's ADD COLUMN needs: every write sets it, and 0005 filled old rows.
+    lastSeenAt: instant('last_seen_at').notNull().default(sql`0`),
+    serverRemovedAt: instant('server_removed_at'),
   },
   (t) => [primaryKey({ columns: [t.serverName, t.toolName] }), oneOf('tool_pins_status', t.status, toolPinStatuses)],
 );

@@ -20,6 +20,7 @@ const EVENT_TYPES: Readonly<Record<HubEventType, true>> = {
   tool_quarantined: true,
   tool_approved: true,
   server_flooding: true,
+  catalog_churn: true,
 };
 
 /** Whether the stream is open, being reopened, or closed for good (the session ended). */

@@ -20,6 +20,7 @@ const MCP = [
   'import',
   'serve',
   'approve <server> <tool>',
+  'quarantines',
   'budget reset <server>',
   'credential set <name>',
   'credential list',

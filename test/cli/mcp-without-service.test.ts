@@ -59,6 +59,7 @@ describe('bnity mcp without a service', () => {
       ['events'],
       ['test-tool', 'tiny', 'echo', '--arg', 'text=hi'],
       ['approve', 'tiny', 'echo'],
+      ['quarantines'],
     ];
     const results = await Promise.all(cases.map((args) => runBnity(['mcp', ...args, '--home', home], env)));
     results.forEach((r, i) => {

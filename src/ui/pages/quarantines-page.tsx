@@ -1,28 +1,18 @@
 /**
  * Tools held by the rug-pull pins (X5): for each, the texts first pinned and the ones that
- * replaced them, side by side with the changed lines marked, and Approve, which approves
- * exactly the change shown (by its hash). Follows `tool_quarantined` and `tool_approved`.
+ * replaced them (as much as a pin keeps, saying where a text was cut), side by side with the
+ * changed lines marked and the changed fields named, and Approve, which approves exactly the
+ * change shown (by its hash); above them, the servers whose catalog churns. Follows
+ * `tool_quarantined`, `tool_approved` and `catalog_churn`.
  * @module
  */
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
-import type { PinnedFields, Quarantine } from '../api-types.js';
+import type { Quarantine } from '../api-types.js';
 import { ErrorNote } from '../components/error-note.js';
 import { useLiveEvent } from '../live.js';
+import { pinLines } from '../pin-lines.js';
 import { useLoad } from '../use-load.js';
-
-/** The texts of a pin as lines: description first, then the schemas. */
-function linesOf(fields: PinnedFields | null): string[] {
-  if (!fields) return ['(not recorded: pinned before texts were kept)'];
-  return [
-    ...(fields.title ? [`title: ${fields.title}`] : []),
-    ...(fields.description ?? '(no description)').split('\n'),
-    '',
-    'input schema:',
-    ...JSON.stringify(fields.inputSchema, null, 2).split('\n'),
-    ...(fields.outputSchema ? ['', 'output schema:', ...JSON.stringify(fields.outputSchema, null, 2).split('\n')] : []),
-  ];
-}
 
 /** One side; lines the other side lacks are marked. */
 function Side({ title, lines, other }: { title: string; lines: string[]; other: string[] }) {
@@ -45,8 +35,8 @@ function Side({ title, lines, other }: { title: string; lines: string[]; other: 
 /** One held tool. */
 function Held({ api, held, onApproved }: { api: ApiClient; held: Quarantine; onApproved: () => void }) {
   const [error, setError] = useState<string | null>(null);
-  const before = linesOf(held.pinned);
-  const after = linesOf(held.pending);
+  const before = pinLines(held.pinned);
+  const after = pinLines(held.pending);
   const approve = () =>
     api.approve(held.server, held.tool, held.pendingHash).then(onApproved, (e: Error) => setError(e.message));
   return (
@@ -61,6 +51,8 @@ function Held({ api, held, onApproved }: { api: ApiClient; held: Quarantine; onA
       <p class="note">
         changed {new Date(held.since).toLocaleString()} · hash {held.hash.slice(0, 12)} →{' '}
         {held.pendingHash.slice(0, 12)}
+        {held.changed &&
+          ` · what changed: ${held.changed.length > 0 ? held.changed.join(', ') : 'not told by the texts kept'}`}
       </p>
       <div class="sides">
         <Side title="Pinned (approved before)" lines={before} other={after} />
@@ -76,12 +68,25 @@ function Held({ api, held, onApproved }: { api: ApiClient; held: Quarantine; onA
 
 /** The page. */
 export function QuarantinesPage({ api }: { api: ApiClient }) {
-  const list = useLoad(() => api.quarantines(), []);
-  useLiveEvent((event) => event.type === 'tool_quarantined' || event.type === 'tool_approved', list.reload);
+  const list = useLoad(async () => {
+    const [held, servers] = await Promise.all([api.quarantines(), api.servers()]);
+    return { ...held, churning: servers.servers.filter((s) => s.catalogChurning).map((s) => s.name) };
+  }, []);
+  useLiveEvent(
+    (event) => event.type === 'tool_quarantined' || event.type === 'tool_approved' || event.type === 'catalog_churn',
+    list.reload,
+  );
   const data = list.data;
   return (
     <>
       <ErrorNote error={list.error} />
+      {data?.churning.map((server) => (
+        <p key={server} class="summary error" data-churning={server}>
+          The tools of <a href={`#/servers/${encodeURIComponent(server)}`}>{server}</a> change too often: its changes
+          are summarized once per window (audit <code>catalog_churn</code>), its changed tools stay held and its new
+          tools are held until it settles.
+        </p>
+      ))}
       {data && (
         <p class="summary">
           Policy <strong>{data.policy}</strong>:{' '}

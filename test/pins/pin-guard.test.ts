@@ -1,8 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventBus, type Envelope, type EventBus } from '../../src/bus/create-event-bus.js';
+import { ConfigRestSchema } from '../../src/config/schema.js';
 import type { HubEvent } from '../../src/events/hub-event.js';
-import { createPinGuard, type PinGuard, type PinGuardDeps, type PinPolicy } from '../../src/gateway/pin-guard.js';
+import { createPinGuard, type PinGuard, type PinGuardDeps, type PinPolicy } from '../../src/pins/index.js';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { toolPinsTable } from '../../src/storage/schema.js';
 import { testLogger } from '../support/fixtures.js';
@@ -13,6 +14,7 @@ const tool = (name: string, description: string): Tool => ({
   inputSchema: { type: 'object', properties: { x: { type: 'number' } } },
 });
 const counts = { toolCount: 0, resourceCount: 0, resourceTemplateCount: 0, promptCount: 0 };
+const PIN_DEFAULTS = ConfigRestSchema.parse({}).pins;
 
 /** A hub with the catalogs the test sets; only what the guard reads. */
 function fakeHub() {
@@ -41,7 +43,7 @@ describe('pin guard', () => {
       log: testLogger(),
       hub: hub.hub,
       servers: () => [...hub.catalogs.keys()],
-      policy: () => policy,
+      settings: () => ({ ...PIN_DEFAULTS, policy }),
     });
     await next.start();
     return next;
@@ -175,7 +177,7 @@ describe('pin guard', () => {
     await setCatalog('big', [...many, tool('t7', 'A second t7')], 'connected');
     const rows = await store.db.select().from(toolPinsTable);
     expect(rows).toHaveLength(2000);
-    expect(rows.find((r) => r.toolName === 't7')?.fields?.description).toBe('Tool 7; see t8');
+    expect(rows.find((r) => r.toolName === 't7')?.fields?.description?.text).toBe('Tool 7; see t8');
     expect(guard.pin('big', 't7')?.hash).toBe(rows.find((r) => r.toolName === 't7')?.hash);
     // The duplicate differs from the pin: quarantined like any change (and hidden under strict).
     expect(quarantines()).toEqual([expect.objectContaining({ server: 'big', tool: 't7' })]);
