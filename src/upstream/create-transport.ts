@@ -5,8 +5,8 @@
  */
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/schema.js';
+import { RemoteTransport } from './remote-transport.js';
 
 /** A remote transport actually in use. */
 export type RemoteKind = 'http' | 'sse';
@@ -17,14 +17,31 @@ export type CreateRemoteTransportOptions = {
   readonly url: string;
   /** Sent on every request: the POSTs, and for SSE also the event-stream GET. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The server's name, for the errors its answers give. */
+  readonly server: string;
+  /** The largest message read from the server (`maxAnswerBytes`). */
+  readonly maxAnswerBytes: number;
 };
 
-/** Build (not start) the SDK transport of `kind` for `url`. */
-export function createRemoteTransport({ kind, url, headers = {} }: CreateRemoteTransportOptions): Transport {
+/** Build (not start) the transport of `kind` for `url`: the SDK's, over our bounded fetch. */
+export function createRemoteTransport({
+  kind,
+  url,
+  headers = {},
+  server,
+  maxAnswerBytes,
+}: CreateRemoteTransportOptions): RemoteTransport {
   const requestInit = { headers: { ...headers } };
-  if (kind === 'http') return new StreamableHTTPClientTransport(new URL(url), { requestInit });
-  // Legacy servers still exist (S6); the SDK deprecates this transport but keeps it for them.
-  return new SSEClientTransport(new URL(url), { requestInit });
+  return new RemoteTransport({
+    kind,
+    server,
+    maxAnswerBytes,
+    create: (fetch) =>
+      kind === 'http'
+        ? new StreamableHTTPClientTransport(new URL(url), { requestInit, fetch })
+        : // Legacy servers still exist (S6); the SDK deprecates this transport but keeps it for them.
+          new SSEClientTransport(new URL(url), { requestInit, fetch }),
+  });
 }
 
 /** The kinds to try, in order, for a configured transport. */

@@ -91,7 +91,13 @@ async function openOnce(
   headers: Readonly<Record<string, string>>,
   { serverId, config, newClient, requestOptions, graceMs, log }: OpenRemoteSessionOptions,
 ) {
-  const transport = createRemoteTransport({ kind, url: config.url, headers });
+  const transport = createRemoteTransport({
+    kind,
+    url: config.url,
+    headers,
+    server: serverId,
+    maxAnswerBytes: config.maxAnswerBytes,
+  });
   limitOutgoing(transport, { server: serverId, maxBytes: config.maxMessageBytes });
   const client = newClient();
   let phase: SessionPhase = 'connecting';
@@ -106,9 +112,10 @@ async function openOnce(
   });
   const close = once(async () => {
     phase = 'closing';
-    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    const { inner } = transport;
+    if (inner instanceof StreamableHTTPClientTransport && inner.sessionId !== undefined) {
       // Be polite (DELETE the session), but never let a dead server hold up the close.
-      await raceSignal(transport.terminateSession(), AbortSignal.timeout(graceMs)).catch(() => undefined);
+      await raceSignal(inner.terminateSession(), AbortSignal.timeout(graceMs)).catch(() => undefined);
     }
     await client.close().catch(() => undefined);
   });
