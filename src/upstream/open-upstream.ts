@@ -24,7 +24,11 @@ import { createCatalogWatch } from './watch-catalog.js';
 const DEFAULT_CLIENT_INFO = { name: 'boternity', version: '0.1.0' };
 
 /** What {@link openUpstream} takes: a stdio server's child may already be spawned. */
-export type OpenUpstreamOptions = ConnectUpstreamOptions & { readonly upstream?: SpawnedUpstream | undefined };
+export type OpenUpstreamOptions = ConnectUpstreamOptions & {
+  readonly upstream?: SpawnedUpstream | undefined;
+  /** Aborts `connectTimeoutMs` after connecting began (default: from now). */
+  readonly deadline?: AbortSignal | undefined;
+};
 
 /** Connect within `config.connectTimeoutMs` and list the catalog; rejects with a one-line reason. */
 export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUpstream> {
@@ -32,7 +36,7 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
   const log = options.log.child({ server: serverId });
   // Loaded (main.ts) while the child starts; settled long before a client checks a schema.
   const schemaValidator = await options.schemaValidator;
-  const timeout = AbortSignal.timeout(config.connectTimeoutMs);
+  const timeout = options.deadline ?? AbortSignal.timeout(config.connectTimeoutMs);
   // Not AbortSignal.any: the SDK's listener on it would keep every old Client (ADR 009).
   const linked = linkSignals([options.signal, timeout]);
   const deadline = linked.signal;
