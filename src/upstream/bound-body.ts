@@ -45,43 +45,95 @@ export function boundBody(
     onDone();
     onEnd(error, counter.resumable);
   };
+  // An event stream is passed on whole lines at a time: a long line (a big message) cut
+  // into many chunks would make the SDK's SSE parser join them again at every chunk.
+  const lines = events ? new PartialLine() : null;
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, failure: Error) => {
+    end(failure);
+    lines?.clear();
+    controller.error(failure);
+  };
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        let next: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          next = await reader.read();
-        } catch (error) {
-          const failure = error instanceof Error ? error : new Error(String(error));
-          end(failure);
-          controller.error(failure);
-          return;
+        // Until there is something to hand on: a pull that enqueues nothing is not called again.
+        for (;;) {
+          let next: Awaited<ReturnType<typeof reader.read>>;
+          try {
+            next = await reader.read();
+          } catch (error) {
+            fail(controller, error instanceof Error ? error : new Error(String(error)));
+            return;
+          }
+          if (next.done) {
+            const rest = lines?.flush();
+            if (rest) controller.enqueue(rest);
+            end(null);
+            controller.close();
+            return;
+          }
+          if (!counter.add(next.value)) {
+            const failure = tooLarge();
+            fail(controller, failure);
+            reader.cancel(failure).catch(() => undefined);
+            return;
+          }
+          const ready = lines ? lines.push(next.value) : next.value;
+          if (ready) {
+            controller.enqueue(ready);
+            return;
+          }
         }
-        if (next.done) {
-          end(null);
-          controller.close();
-          return;
-        }
-        if (!counter.add(next.value)) {
-          const failure = tooLarge();
-          end(failure);
-          controller.error(failure);
-          reader.cancel(failure).catch(() => undefined);
-          return;
-        }
-        controller.enqueue(next.value);
       },
       cancel(reason) {
         if (!done) {
           done = true;
           onDone();
         }
+        lines?.clear();
         return reader.cancel(reason);
       },
     },
     // Pulled only when the reader asks: nothing is read ahead of the SDK.
     { highWaterMark: 0 },
   );
+}
+
+/** Bytes held back until their line ends (CR or LF), so that lines go on whole. */
+class PartialLine {
+  #held: Uint8Array[] = [];
+  #bytes = 0;
+
+  /** What of `chunk` (with what was held) ends with a line end; null when nothing does yet. */
+  push(chunk: Uint8Array): Uint8Array | null {
+    const end = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR)) + 1;
+    if (end === 0) {
+      this.#hold(chunk);
+      return null;
+    }
+    const complete = end === chunk.length ? chunk : chunk.subarray(0, end);
+    const out = this.#bytes === 0 ? complete : Buffer.concat([...this.#held, complete]);
+    this.clear();
+    if (end < chunk.length) this.#hold(chunk.subarray(end));
+    return out;
+  }
+
+  /** What is held, at the end of the stream. */
+  flush(): Uint8Array | null {
+    const out = this.#bytes === 0 ? null : Buffer.concat(this.#held);
+    this.clear();
+    return out;
+  }
+
+  clear(): void {
+    this.#held = [];
+    this.#bytes = 0;
+  }
+
+  #hold(part: Uint8Array): void {
+    this.#held.push(part);
+    this.#bytes += part.length;
+  }
 }
 
 function countWhole(maxBytes: number): Counter {
