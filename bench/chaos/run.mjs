@@ -9,12 +9,13 @@ import crashLoop from './scenarios/crash-loop.mjs';
 import flood from './scenarios/flood.mjs';
 import garbage from './scenarios/garbage.mjs';
 import hugeAnswer from './scenarios/huge-answer.mjs';
+import hugeHttpAnswer from './scenarios/huge-http-answer.mjs';
 import kill9 from './scenarios/kill9.mjs';
 import noInit from './scenarios/no-init.mjs';
 import sessions from './scenarios/sessions.mjs';
 import sigstop from './scenarios/sigstop.mjs';
 
-const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, noInit, crashLoop, sessions, bigBodies];
+const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, hugeHttpAnswer, noInit, crashLoop, sessions, bigBodies];
 const only = (process.env.CHAOS_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
