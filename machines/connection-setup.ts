@@ -12,10 +12,11 @@ import type { ServerEvent } from './types.js';
 
 /**
  * How long after `connectTimeoutMs` the machine gives up on a connect itself. The connect
- * keeps its own deadline of the same length (started a moment later) and rejects saying
- * why (what a stdio child printed); this timer is the backstop for one that does not.
+ * keeps its own deadline of the same length and rejects saying why (what a stdio child
+ * printed) once it has ended what it started (a child's tree: SIGTERM, then SIGKILL after
+ * the shutdown grace, 3 s by default); this timer is the backstop for one that does not.
  */
-const CONNECT_BACKSTOP_MS = 1_000;
+const CONNECT_BACKSTOP_MS = 5_000;
 
 /** The typed `setup()` the connection statechart is created from. */
 export const connectionSetup = setup({

@@ -27,18 +27,21 @@ describe('answers from upstreams, and why they fail', () => {
     upstream = await startAnswerServer('stream');
     svc = await startTestService({
       mcpServers: {
-        remote: { type: 'http', url: upstream.url, maxAnswerBytes: LIMIT, requestTimeoutMs: 1_000 },
+        remote: { type: 'http', url: upstream.url, maxAnswerBytes: LIMIT },
+        quick: { type: 'http', url: upstream.url, requestTimeoutMs: 1_000 },
         // No retry within the test: its lastError stays to be read.
         tiny: { command: process.execPath, args: [TINY_SERVER], maxAnswerBytes: LIMIT, backoff: { baseMs: 600_000 } },
         stuck: {
           command: process.execPath,
           args: ['-e', 'console.error("waiting for a token"); setInterval(() => {}, 1000)'],
-          connectTimeoutMs: 1_000,
+          // Long enough for the child to have printed, on a loaded machine.
+          connectTimeoutMs: 3_000,
           backoff: { baseMs: 600_000 },
         },
       },
     });
     await waitFor(async () => (await svc.server('remote'))?.state === 'connected', { what: 'remote connected' });
+    await waitFor(async () => (await svc.server('quick'))?.state === 'connected', { what: 'quick connected' });
     await waitFor(async () => (await svc.server('tiny'))?.state === 'connected', { what: 'tiny connected' });
     agent = await connectHttpClient(`${svc.service.url}/mcp`);
   }, 30_000);
@@ -65,9 +68,9 @@ describe('answers from upstreams, and why they fail', () => {
   });
 
   it('aborts the upstream request of a call that timed out, when the agent hears of it', async () => {
-    const result = await agent.callTool({ name: 'remote__hang', arguments: {} });
+    const result = await agent.callTool({ name: 'quick__hang', arguments: {} });
     const answeredAt = Date.now();
-    expect(text(result)).toBe('server "remote" did not answer within 1000 ms');
+    expect(text(result)).toBe('server "quick" did not answer within 1000 ms');
     const closed = await lastCallClosed(answeredAt);
     expect(closed.cut).toBe(true);
     expect(closed.ms).toBeLessThan(1_000);
@@ -117,6 +120,6 @@ describe('answers from upstreams, and why they fail', () => {
       },
       { what: 'stuck given up on' },
     );
-    expect(status.lastError).toBe('connect timed out after 1000 ms; stderr: waiting for a token');
+    expect(status.lastError).toBe('connect timed out after 3000 ms; stderr: waiting for a token');
   });
 });

@@ -155,9 +155,10 @@ describe('connectUpstream over stdio', () => {
     const config = stdioConfig({
       command: node,
       args: ['-e', 'console.error("waiting for a token"); setInterval(() => {}, 1000)'],
-      connectTimeoutMs: 1_000,
+      // Long enough for the child to have printed, on a loaded machine.
+      connectTimeoutMs: 3_000,
     });
-    await expect(connect(config)).rejects.toThrow(/^connect timed out after 1000 ms; stderr: waiting for a token$/);
+    await expect(connect(config)).rejects.toThrow(/^connect timed out after 3000 ms; stderr: waiting for a token$/);
   });
 
   it('says the catalog listing timed out, naming requestTimeoutMs', async () => {
