@@ -50,6 +50,7 @@ export class RemoteTransport implements Transport {
   readonly #server: string;
   readonly #exchanges = new Map<number, Exchange>();
   #failed = false;
+  #closing = false;
 
   constructor({ kind, server, maxAnswerBytes, create }: RemoteTransportOptions) {
     this.#kind = kind;
@@ -80,7 +81,11 @@ export class RemoteTransport implements Transport {
       if (this.#failed || exchangeScope.getStore()?.quiet) return;
       this.onerror?.(error);
     };
+    let told = false;
     this.inner.onclose = () => {
+      // The SDK's transports tell every close(), and ours may come twice (the stream's end, then the session's).
+      if (told) return;
+      told = true;
       for (const exchange of this.#exchanges.values()) exchange.settle();
       this.#exchanges.clear();
       this.onclose?.();
@@ -102,6 +107,7 @@ export class RemoteTransport implements Transport {
   }
 
   close(): Promise<void> {
+    this.#closing = true;
     return this.inner.close();
   }
 
@@ -139,7 +145,8 @@ export class RemoteTransport implements Transport {
 
   /** A stream no call owns ended: over SSE that is every answer's stream, so the connection is over. */
   #streamEnded(error: Error | null): void {
-    if (this.#kind !== 'sse' || this.#failed) return;
+    // Ours to close: the stream ending then is no news.
+    if (this.#kind !== 'sse' || this.#failed || this.#closing) return;
     this.#failed = true;
     const failure =
       error instanceof UpstreamAnswerTooLargeError
