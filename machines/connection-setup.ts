@@ -10,6 +10,14 @@ import type { ConnectionContext, ConnectionEvent, ConnectionInput, ConnectionRep
 import { sameSpec } from './reconcile.js';
 import type { ServerEvent } from './types.js';
 
+/**
+ * How long after `connectTimeoutMs` the machine gives up on a connect itself. The connect
+ * keeps its own deadline of the same length and rejects saying why (what a stdio child
+ * printed) once it has ended what it started (a child's tree: SIGTERM, then SIGKILL after
+ * the shutdown grace, 3 s by default); this timer is the backstop for one that does not.
+ */
+const CONNECT_BACKSTOP_MS = 5_000;
+
 /** The typed `setup()` the connection statechart is created from. */
 export const connectionSetup = setup({
   types: {
@@ -24,7 +32,7 @@ export const connectionSetup = setup({
     healthInterval: ({ context }) => context.spec.healthIntervalMs,
     pingTimeout: ({ context }) => context.spec.pingTimeoutMs,
     livenessTimeout: ({ context }) => context.spec.livenessTimeoutMs,
-    connectTimeout: ({ context }) => context.spec.connectTimeoutMs,
+    connectTimeout: ({ context }) => context.spec.connectTimeoutMs + CONNECT_BACKSTOP_MS,
     stableAfter: ({ context }) => context.spec.backoff.resetAfterMs,
   },
   guards: {

@@ -11,6 +11,7 @@ import flood3 from './scenarios/flood3.mjs';
 import garbage from './scenarios/garbage.mjs';
 import handEdits from './scenarios/hand-edits.mjs';
 import hugeAnswer from './scenarios/huge-answer.mjs';
+import hugeHttpAnswer from './scenarios/huge-http-answer.mjs';
 import kill9 from './scenarios/kill9.mjs';
 import noInit from './scenarios/no-init.mjs';
 import pinChurn from './scenarios/pin-churn.mjs';
@@ -25,6 +26,7 @@ const ALL = [
   flood3,
   garbage,
   hugeAnswer,
+  hugeHttpAnswer,
   noInit,
   crashLoop,
   sessions,

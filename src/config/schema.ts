@@ -64,6 +64,15 @@ const CommonFields = {
     .int()
     .positive()
     .default(4 * 1024 * 1024),
+  /**
+   * The largest message read from the server (X8): an answer over it is not read, its request
+   * is aborted and the call fails naming the bound. 10 MiB: what stdio servers always had.
+   */
+  maxAnswerBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
   backoff: BackoffSchema.prefault({}),
   notificationRate: NotificationRateSchema.prefault({}),
 };

@@ -39,6 +39,7 @@ export const SERVER_ENTRY_SHAPE = {
   connectTimeoutMs: Millis.optional(),
   requestTimeoutMs: Millis.optional(),
   maxMessageBytes: z.number().int().positive().optional(),
+  maxAnswerBytes: z.number().int().positive().optional(),
   backoff: z
     .object({
       baseMs: Millis.optional(),

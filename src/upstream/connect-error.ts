@@ -5,6 +5,7 @@
  */
 import { HubError } from '../errors.js';
 import { httpStatusOf } from './create-transport.js';
+import type { StderrSink } from './stderr-log.js';
 
 /** Context that makes a message useful: the URL of a remote upstream. */
 export type DescribeOptions = { readonly url?: string | undefined };
@@ -21,6 +22,12 @@ export function describeConnectError(error: unknown, { url }: DescribeOptions = 
     .replace(/^SSE error: /, '')
     .replace(/^(TypeError: )?fetch failed: /, '');
   return url && !message.includes(url) && isNetworkError(error) ? `${message} (${url})` : message;
+}
+
+/** `message` with what a stdio child last wrote to stderr itself (bounded), if anything. */
+export function withStderr(message: string, stderr: Pick<StderrSink, 'tail'> | undefined): string {
+  const tail = stderr?.tail() ?? '';
+  return tail ? `${message}; stderr: ${tail}` : message;
 }
 
 /** The error `connectUpstream` rejects with: code `upstream_failed`, the original as `cause`. */

@@ -49,6 +49,8 @@ export type ConnectUpstreamOptions = {
 /** Connect within `config.connectTimeoutMs` and list the catalog; rejects with a one-line reason. */
 export async function connectUpstream(options: ConnectUpstreamOptions): Promise<LiveUpstream> {
   const { config } = options;
+  // The deadline runs from here, not from when the SDK has loaded (which can take a second).
+  const deadline = AbortSignal.timeout(config.connectTimeoutMs);
   const upstream =
     config.transport === 'stdio' && !options.openSession && !options.signal?.aborted
       ? spawnUpstream({ config, stderr: options.stderr, stderrLines: options.stderrLines ?? 500 })
@@ -63,5 +65,5 @@ export async function connectUpstream(options: ConnectUpstreamOptions): Promise<
     }
     throw error;
   }
-  return open({ ...options, upstream });
+  return open({ ...options, upstream, deadline });
 }

@@ -5,8 +5,9 @@
  */
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/schema.js';
+import { RemoteTransport } from './remote-transport.js';
 
 /** A remote transport actually in use. */
 export type RemoteKind = 'http' | 'sse';
@@ -17,17 +18,37 @@ export type CreateRemoteTransportOptions = {
   readonly url: string;
   /** Sent on every request: the POSTs, and for SSE also the event-stream GET. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** The fetch every request goes through (the notification rate limit's, issue 17); default the global one. */
-  readonly fetch?: FetchLike | undefined;
+  /** The server's name, for the errors its answers give. */
+  readonly server: string;
+  /** The largest message read from the server (`maxAnswerBytes`). */
+  readonly maxAnswerBytes: number;
+  /** Wraps the bounded fetch the SDK transport is given (the notification rate limit's gate, issue 17). */
+  readonly wrapFetch?: ((bounded: FetchLike) => FetchLike) | undefined;
 };
 
-/** Build (not start) the SDK transport of `kind` for `url`. */
-export function createRemoteTransport({ kind, url, headers = {}, fetch }: CreateRemoteTransportOptions): Transport {
+/** Build (not start) the transport of `kind` for `url`: the SDK's, over our bounded fetch. */
+export function createRemoteTransport({
+  kind,
+  url,
+  headers = {},
+  server,
+  maxAnswerBytes,
+  wrapFetch,
+}: CreateRemoteTransportOptions): RemoteTransport {
   const requestInit = { headers: { ...headers } };
-  const options = fetch ? { requestInit, fetch } : { requestInit };
-  if (kind === 'http') return new StreamableHTTPClientTransport(new URL(url), options);
-  // Legacy servers still exist (S6); the SDK deprecates this transport but keeps it for them.
-  return new SSEClientTransport(new URL(url), options);
+  return new RemoteTransport({
+    kind,
+    server,
+    maxAnswerBytes,
+    create: (bounded) => {
+      // The bound reads the wire first, so a huge event is cut before the gate would parse it.
+      const fetch = wrapFetch ? wrapFetch(bounded) : bounded;
+      return kind === 'http'
+        ? new StreamableHTTPClientTransport(new URL(url), { requestInit, fetch })
+        : // Legacy servers still exist (S6); the SDK deprecates this transport but keeps it for them.
+          new SSEClientTransport(new URL(url), { requestInit, fetch });
+    },
+  });
 }
 
 /** The kinds to try, in order, for a configured transport. */

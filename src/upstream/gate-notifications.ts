@@ -14,14 +14,14 @@ import type { NotificationGate } from './notification-limits.js';
 
 /** The two halves of a remote connection's gate. */
 export type RemoteGate = {
-  /** The fetch to build the SDK transport with. */
-  readonly fetch: FetchLike;
+  /** The fetch to build the SDK transport with, over `base` (the fetch requests go through). */
+  readonly over: (base: FetchLike) => FetchLike;
   /** The SDK transport behind the gate, for the client to connect to. */
   wrap(transport: Transport): Transport;
 };
 
-/** Both halves over `gate`; requests go through `base` (default the global fetch). */
-export function createRemoteGate(gate: NotificationGate, base: FetchLike = fetch): RemoteGate {
+/** Both halves over `gate`. */
+export function createRemoteGate(gate: NotificationGate): RemoteGate {
   // Notifications let through unparsed: the transport lets as many pass without asking again.
   let credits = 0;
   const admit = (method: string) => {
@@ -35,7 +35,7 @@ export function createRemoteGate(gate: NotificationGate, base: FetchLike = fetch
     return true;
   };
   return {
-    async fetch(url, init) {
+    over: (base) => async (url, init) => {
       const response = await base(url, init);
       const type = response.headers.get('content-type') ?? '';
       // A redirected stream keeps its own response (the SSE client reads where it went).

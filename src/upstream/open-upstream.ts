@@ -5,9 +5,10 @@
  * @module
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HubError } from '../errors.js';
 import { attachPeer } from './attach-peer.js';
-import { connectFailed, describeConnectError } from './connect-error.js';
+import { connectFailed, describeConnectError, withStderr } from './connect-error.js';
 import type { ConnectUpstreamOptions } from './connect-upstream.js';
 import { listCatalog } from './discover.js';
 import { linkSignals } from './link-signals.js';
@@ -23,7 +24,11 @@ import { createCatalogWatch } from './watch-catalog.js';
 const DEFAULT_CLIENT_INFO = { name: 'boternity', version: '0.1.0' };
 
 /** What {@link openUpstream} takes: a stdio server's child may already be spawned. */
-export type OpenUpstreamOptions = ConnectUpstreamOptions & { readonly upstream?: SpawnedUpstream | undefined };
+export type OpenUpstreamOptions = ConnectUpstreamOptions & {
+  readonly upstream?: SpawnedUpstream | undefined;
+  /** Aborts `connectTimeoutMs` after connecting began (default: from now). */
+  readonly deadline?: AbortSignal | undefined;
+};
 
 /** Connect within `config.connectTimeoutMs` and list the catalog; rejects with a one-line reason. */
 export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUpstream> {
@@ -31,7 +36,7 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
   const log = options.log.child({ server: serverId });
   // Loaded (main.ts) while the child starts; settled long before a client checks a schema.
   const schemaValidator = await options.schemaValidator;
-  const timeout = AbortSignal.timeout(config.connectTimeoutMs);
+  const timeout = options.deadline ?? AbortSignal.timeout(config.connectTimeoutMs);
   // Not AbortSignal.any: the SDK's listener on it would keep every old Client (ADR 009).
   const linked = linkSignals([options.signal, timeout]);
   const deadline = linked.signal;
@@ -72,12 +77,23 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
         : await openRemoteSession({ ...common, serverId, config, credentials: options.credentials });
     // The deadline is raced rather than passed down: the SDK never removes a request's abort
     // listener, and a long paginated listing would pile them onto one signal.
-    watch.init(await raceSignal(listCatalog(session.client, { timeout: config.requestTimeoutMs }), deadline));
+    const listing = listCatalog(session.client, { timeout: config.requestTimeoutMs }).catch((error: unknown) => {
+      if (!(error instanceof McpError && error.code === ErrorCode.RequestTimeout)) throw error;
+      throw connectFailed(
+        `listing the catalog timed out after ${config.requestTimeoutMs} ms (requestTimeoutMs)`,
+        error,
+      );
+    });
+    watch.init(await raceSignal(listing, deadline));
   } catch (error) {
     watch.stop();
     await session?.close();
+    // What a stdio child printed while it would not answer is often the why (a login prompt, a missing key).
     const failure = timeout.aborted
-      ? connectFailed(`connect timed out after ${config.connectTimeoutMs} ms`, error)
+      ? connectFailed(
+          withStderr(`connect timed out after ${config.connectTimeoutMs} ms`, options.upstream?.stderr),
+          error,
+        )
       : options.signal?.aborted
         ? connectFailed('connect aborted', error)
         : error instanceof HubError

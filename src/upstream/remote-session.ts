@@ -93,7 +93,14 @@ async function openOnce(
   { serverId, config, newClient, requestOptions, graceMs, log, gate }: OpenRemoteSessionOptions,
 ) {
   const gated = gate && createRemoteGate(gate);
-  const transport = createRemoteTransport({ kind, url: config.url, headers, fetch: gated?.fetch });
+  const transport = createRemoteTransport({
+    kind,
+    url: config.url,
+    headers,
+    server: serverId,
+    maxAnswerBytes: config.maxAnswerBytes,
+    wrapFetch: gated?.over,
+  });
   limitOutgoing(transport, { server: serverId, maxBytes: config.maxMessageBytes });
   const client = newClient();
   let phase: SessionPhase = 'connecting';
@@ -108,9 +115,10 @@ async function openOnce(
   });
   const close = once(async () => {
     phase = 'closing';
-    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    const { inner } = transport;
+    if (inner instanceof StreamableHTTPClientTransport && inner.sessionId !== undefined) {
       // Be polite (DELETE the session), but never let a dead server hold up the close.
-      await raceSignal(transport.terminateSession(), AbortSignal.timeout(graceMs)).catch(() => undefined);
+      await raceSignal(inner.terminateSession(), AbortSignal.timeout(graceMs)).catch(() => undefined);
     }
     await client.close().catch(() => undefined);
   });

@@ -8,24 +8,24 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/
 
 const NEWLINE = 0x0a;
 
-/** Splits chunks into lines (`\r\n` or `\n`); holds at most `maxBytes` of an unfinished line. */
+/** Splits chunks into lines (`\r\n` or `\n`); no line, finished or not, may pass `maxBytes`. */
 export class LineSplitter {
   readonly #maxBytes: number;
+  readonly #tooLong: () => Error;
   #held: Buffer[] = [];
   #heldBytes = 0;
 
-  constructor(maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE) {
+  /** `tooLong` makes the error thrown past the limit (by default the SDK's `ReadBuffer` one). */
+  constructor(maxBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE, tooLong?: () => Error) {
     this.#maxBytes = maxBytes;
+    this.#tooLong = tooLong ?? (() => new Error(`ReadBuffer exceeded maximum size of ${maxBytes} bytes`));
   }
 
   /** Hand each line completed by `chunk` to `onLine`; throws (and forgets all) past the limit. */
   push(chunk: Buffer, onLine: (line: string) => void): void {
-    if (this.#heldBytes + chunk.length > this.#maxBytes) {
-      this.clear();
-      throw new Error(`ReadBuffer exceeded maximum size of ${this.#maxBytes} bytes`);
-    }
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      if (this.#heldBytes + end - start > this.#maxBytes) this.#refuse();
       let line: string;
       if (this.#heldBytes > 0) {
         this.#held.push(chunk.subarray(0, end));
@@ -37,10 +37,16 @@ export class LineSplitter {
       start = end + 1;
       onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
     }
+    if (this.#heldBytes + chunk.length - start > this.#maxBytes) this.#refuse();
     if (start < chunk.length) {
       this.#held.push(start === 0 ? chunk : chunk.subarray(start));
       this.#heldBytes += chunk.length - start;
     }
+  }
+
+  #refuse(): never {
+    this.clear();
+    throw this.#tooLong();
   }
 
   /** Forget any unfinished line. */

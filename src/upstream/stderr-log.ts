@@ -9,8 +9,13 @@ import type { StderrLog } from './types.js';
 export type StderrSink = StderrLog & {
   /** Appends a chunk; lines are split on `\n` (a trailing `\r` is dropped). */
   write(chunk: string): void;
-  /** The last line, or '' when there is none; handy in error messages. */
+  /** The last line, or '' when there is none. */
   last(): string;
+  /**
+   * What the current process wrote last (since the last mark, never our own lines): its last
+   * non-blank `lines` joined with ` | `, cut to the last `chars` characters; '' when none.
+   */
+  tail(options?: { lines?: number; chars?: number }): string;
   /** Ends a partial last line and adds `line`: marks where the next process's output starts. */
   mark(line: string): void;
 };
@@ -25,11 +30,14 @@ export function createStderrLog(maxLines: number, { maxLineLength = 4_096 }: Std
   const ring: string[] = [];
   let partial = '';
   let partialCut = false;
+  // Lines pushed since the last mark: the current process's own.
+  let own = 0;
 
   const push = (line: string, cut: boolean) => {
     if (maxLines <= 0) return;
     const clean = line.endsWith('\r') ? line.slice(0, -1) : line;
     ring.push(cut ? clean + TRUNCATED : clean);
+    own++;
     if (ring.length > maxLines) ring.splice(0, ring.length - maxLines);
   };
   const append = (text: string) => {
@@ -52,11 +60,21 @@ export function createStderrLog(maxLines: number, { maxLineLength = 4_096 }: Std
   return {
     lines,
     last: () => lines().at(-1) ?? '',
+    tail({ lines: count = 3, chars = 1_000 } = {}) {
+      const mine = ring.slice(ring.length - Math.min(own, ring.length));
+      if (partial !== '' || partialCut) mine.push(partialCut ? partial + TRUNCATED : partial);
+      const text = mine
+        .filter((line) => line.trim() !== '')
+        .slice(-count)
+        .join(' | ');
+      return text.length > chars ? `…${text.slice(text.length - chars)}` : text;
+    },
     mark(line) {
       if (partial !== '' || partialCut) push(partial, partialCut);
       partial = '';
       partialCut = false;
       push(line, false);
+      own = 0;
     },
     write(chunk) {
       let start = 0;

@@ -4,12 +4,12 @@
  * @module
  */
 import type { StdioServerConfig } from '../config/schema.js';
-import { connectFailed, describeConnectError } from './connect-error.js';
+import { connectFailed, describeConnectError, withStderr } from './connect-error.js';
 import { limitOutgoing } from './limit-outgoing.js';
 import { killProcessTree } from './process-tree.js';
 import { raceSignal } from './race-signal.js';
 import { type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
-import type { SpawnedUpstream } from './spawn-stdio.js';
+import type { SpawnedUpstream, StdioChild } from './spawn-stdio.js';
 import { ChildStdioTransport } from './stdio-transport.js';
 import type { ProcessLedger } from './types.js';
 
@@ -39,15 +39,22 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
     record('ledger spawn record failed', (l) => l.recordSpawn({ serverId, pid, startTime }));
   }
   const { floodReadBytesPerSecond } = config.notificationRate;
-  const transport = new ChildStdioTransport(spawned, { gate, floodReadBytesPerSecond });
+  const transport = new ChildStdioTransport(spawned, {
+    server: serverId,
+    maxAnswerBytes: config.maxAnswerBytes,
+    gate,
+    floodReadBytesPerSecond,
+  });
   const client = newClient();
   let phase: SessionPhase = 'connecting';
-  const withStderr = (message: string) => (stderr.last() ? `${message}; stderr: ${stderr.last()}` : message);
   const closed = trackClose(client, {
     phase: () => phase,
     log,
-    // A stray parse error seen earlier says less than the exit and the child's last words.
-    unexpected: (lastError) => connectFailed(withStderr('upstream process exited'), lastError ?? undefined),
+    // A stray parse error seen earlier says less than the exit and the child's last words;
+    // a message over the bound is why the transport gave up on a child still running.
+    unexpected: (lastError) =>
+      transport.failure ??
+      connectFailed(withStderr(describeExit(spawned) ?? 'upstream process exited', stderr), lastError ?? undefined),
   });
 
   const endTree = () => (pid === null ? null : killProcessTree({ pid, graceMs, startTime: startTime ?? undefined }));
@@ -65,9 +72,12 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
   try {
     await raceSignal(client.connect(transport, requestOptions), requestOptions.signal);
   } catch (error) {
+    // Before the close below ends it: how the child ended on its own says more than "Connection closed".
+    const exit = describeExit(spawned);
     await close();
     if (requestOptions.signal?.aborted) throw error;
-    throw connectFailed(withStderr(describeConnectError(error)), error);
+    if (transport.failure) throw transport.failure;
+    throw connectFailed(withStderr(exit ? `${exit} during initialize` : describeConnectError(error), stderr), error);
   }
   phase = 'live';
   await ledgerWork;
@@ -79,4 +89,11 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
     closed,
     close,
   };
+}
+
+/** "upstream process exited with code 3" or "… was killed by SIGKILL"; null while it runs. */
+function describeExit(child: StdioChild): string | null {
+  const { exitCode, signalCode } = child.process;
+  if (exitCode !== null) return `upstream process exited with code ${exitCode}`;
+  return signalCode !== null ? `upstream process was killed by ${signalCode}` : null;
 }

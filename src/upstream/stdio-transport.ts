@@ -10,11 +10,20 @@
 import type { Writable } from 'node:stream';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { UnreadableLineError } from '../errors.js';
 import { parseMessage } from '../protocol/parse-message.js';
+import { UpstreamAnswerTooLargeError } from './answer-errors.js';
 import type { NotificationGate } from './notification-limits.js';
 import { peekNotificationMethod } from './peek-method.js';
+import { cancelledRequestId, PendingAnswers } from './pending-answers.js';
 import type { StdioChild } from './spawn-stdio.js';
 import { LineSplitter } from './split-lines.js';
 
@@ -24,7 +33,11 @@ const CLOSE_WAIT_MS = 2_000;
 const EXCERPT_CHARS = 80;
 
 /** Options of {@link ChildStdioTransport}. */
-export type ChildStdioTransportOptions = {
+export type ChildStdioOptions = {
+  /** The server's name, for the error a message over the bound gives. */
+  readonly server: string;
+  /** The longest line (message) read from the child (`maxAnswerBytes`). */
+  readonly maxAnswerBytes: number;
   /** Rate-limits the child's notifications: one refused is dropped before it is parsed (issue 17). */
   readonly gate?: NotificationGate | undefined;
   /**
@@ -37,25 +50,38 @@ export type ChildStdioTransportOptions = {
 /**
  * A transport on `child`'s stdin and stdout that writes the messages sent in one turn of
  * the event loop in one write: concurrent calls share a syscall (and a wake-up of the child).
+ * A request's `send` settles when its answer is read; a line over `maxAnswerBytes` fails
+ * every request in flight with that bound (which line it answered cannot be known) and
+ * closes the transport.
  */
 export class ChildStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #child: StdioChild;
+  readonly #lines: LineSplitter;
+  readonly #pending = new PendingAnswers();
   readonly #gate: NotificationGate | null;
   readonly #floodReadBytesPerSecond: number;
-  readonly #lines = new LineSplitter();
   readonly #onLine = (line: string): void => this.#read(line);
   #live = false;
+  #ending = false;
+  #closeTold = false;
+  #failure: Error | null = null;
   #corked = false;
   #dropped = false;
   #holding: NodeJS.Timeout | null = null;
 
-  constructor(child: StdioChild, { gate, floodReadBytesPerSecond = 1024 * 1024 }: ChildStdioTransportOptions = {}) {
+  constructor(child: StdioChild, options?: ChildStdioOptions) {
     this.#child = child;
-    this.#gate = gate ?? null;
-    this.#floodReadBytesPerSecond = floodReadBytesPerSecond;
+    this.#lines = options
+      ? new LineSplitter(
+          options.maxAnswerBytes,
+          () => new UpstreamAnswerTooLargeError(options.server, options.maxAnswerBytes, true),
+        )
+      : new LineSplitter();
+    this.#gate = options?.gate ?? null;
+    this.#floodReadBytesPerSecond = options?.floodReadBytesPerSecond ?? 1024 * 1024;
   }
 
   #admit(method: string): boolean {
@@ -94,11 +120,19 @@ export class ChildStdioTransport implements Transport {
       this.onerror?.(new UnreadableLineError(reason, JSON.stringify(line.slice(0, EXCERPT_CHARS)), line.length));
       return;
     }
+    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
+      this.#pending.answered(message.id);
+    }
     try {
       this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error as Error);
     }
+  }
+
+  /** Why the transport gave up on the child (a message over the bound), or null. */
+  get failure(): Error | null {
+    return this.#failure;
   }
 
   /** The child's pid; null if the spawn failed. */
@@ -114,22 +148,24 @@ export class ChildStdioTransport implements Transport {
       throw this.#child.spawnError() ?? (await new Promise<Error>((resolve) => child.once('error', resolve)));
     }
     this.#live = true;
+    this.#ending = true;
     child.on('error', (error) => this.onerror?.(error));
     child.stdin?.on('error', (error) => this.onerror?.(error));
     child.stdout?.on('error', (error) => this.onerror?.(error));
     this.#child.readStdout((chunk) => {
+      // Given up on, or closing: what the child still writes is not read.
+      if (!this.#live) return;
       this.#dropped = false;
       try {
         this.#lines.push(chunk, this.#onLine);
       } catch (error) {
-        this.onerror?.(error as Error);
-        this.close().catch(() => undefined);
+        this.#fail(error as Error);
       }
       if (this.#dropped) this.#holdBack(chunk.length);
     });
     const closed = () => {
       this.#live = false;
-      this.onclose?.();
+      this.#tellClosed();
     };
     // A child that exited while the SDK loaded: its output went first (above), then its close.
     if (this.#child.hasClosed()) setImmediate(closed);
@@ -138,7 +174,7 @@ export class ChildStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#live ? this.#child.process.stdin : null;
-    if (!stdin) return Promise.reject(new Error('Not connected'));
+    if (!stdin) return Promise.reject(this.#failure ?? new Error('Not connected'));
     let json: string;
     try {
       json = serializeMessage(message);
@@ -152,10 +188,34 @@ export class ChildStdioTransport implements Transport {
       return Promise.reject(error);
     }
     this.#cork(stdin);
-    return new Promise((resolve) => {
+    const written = new Promise<void>((resolve) => {
       if (stdin.write(json)) resolve();
       else stdin.once('drain', resolve);
     });
+    if (isJSONRPCRequest(message)) return this.#pending.track(message.id);
+    // A cancelled request gets no answer (the spec says it should not): nothing waits for one.
+    const cancelled = cancelledRequestId(message);
+    if (cancelled !== undefined) this.#pending.answered(cancelled);
+    return written;
+  }
+
+  /** Give up on the child: every request in flight fails with `error`, then the transport closes. */
+  #fail(error: Error): void {
+    if (!this.#live) return;
+    this.#live = false;
+    this.#failure = error;
+    this.#pending.failAll(error);
+    this.onerror?.(error);
+    // After the SDK has taken each request's failure: told first, it would fail them as "Connection closed".
+    setImmediate(() => this.#tellClosed());
+    this.close().catch(() => undefined);
+  }
+
+  #tellClosed(): void {
+    if (this.#closeTold) return;
+    this.#closeTold = true;
+    this.#pending.settleAll();
+    this.onclose?.();
   }
 
   #cork(stdin: Writable): void {
@@ -177,7 +237,8 @@ export class ChildStdioTransport implements Transport {
       this.#holding = null;
       child.stdout?.resume();
     }
-    if (this.#live) {
+    if (this.#ending) {
+      this.#ending = false;
       this.#live = false;
       const exited = new Promise<void>((resolve) => {
         if (this.#child.hasClosed()) resolve();

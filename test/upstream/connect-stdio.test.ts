@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StdioServerConfig } from '../../src/config/schema.js';
 import { connectUpstream } from '../../src/upstream/connect-upstream.js';
 import { isAlive, listDescendants, readStartTime, readStat } from '../../src/upstream/process-tree.js';
+import { createStderrLog, type StderrSink } from '../../src/upstream/stderr-log.js';
 import type { LiveUpstream, ProcessLedger } from '../../src/upstream/types.js';
 import { EVERYTHING_BIN } from '../support/everything.js';
-import { TINY_SERVER, testLogger } from '../support/fixtures.js';
+import { SILENT_LIST_SERVER, TINY_SERVER, testLogger } from '../support/fixtures.js';
 import { stdioConfig } from '../support/server-config.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -14,7 +15,7 @@ const opened: LiveUpstream[] = [];
 
 async function connect(
   config: StdioServerConfig,
-  extra: { graceMs?: number; stderrLines?: number; ledger?: ProcessLedger } = {},
+  extra: { graceMs?: number; stderrLines?: number; ledger?: ProcessLedger; stderr?: StderrSink } = {},
 ) {
   const upstream = await connectUpstream({ serverId: 'test', config, log, ...extra });
   opened.push(upstream);
@@ -122,7 +123,7 @@ describe('connectUpstream over stdio', () => {
     const pid = upstream.pid ?? -1;
     process.kill(pid, 'SIGKILL');
     const { error } = await upstream.closed;
-    expect(error?.message).toMatch(/exited/);
+    expect(error?.message).toBe('upstream process was killed by SIGKILL');
     await upstream.close();
     expect(events.at(-1)).toBe(`exit ${pid}`);
   });
@@ -134,12 +135,44 @@ describe('connectUpstream over stdio', () => {
     );
   });
 
-  it('includes the last stderr line when the child exits during the handshake', async () => {
+  it("quotes the child's own last stderr lines when it exits during the handshake, never ours", async () => {
+    // Kept across restarts, as the hub's log is: each spawn marks it with a "started pid" line.
+    const stderr = createStderrLog(10);
     const config = stdioConfig({
       command: node,
-      args: ['-e', 'console.error("bad config: no API key"); process.exit(3)'],
+      args: ['-e', 'console.error("loading"); console.error("bad config: no API key"); process.exit(3)'],
     });
-    await expect(connect(config)).rejects.toThrow(/Connection closed; stderr: bad config: no API key/);
+    await expect(connect(config, { stderr })).rejects.toThrow(
+      /^upstream process exited with code 3 during initialize; stderr: loading \| bad config: no API key$/,
+    );
+    const silent = stdioConfig({ command: node, args: ['-e', 'process.exit(4)'] });
+    await expect(connect(silent, { stderr })).rejects.toThrow(
+      /^upstream process exited with code 4 during initialize$/,
+    );
+  });
+
+  it('says what the child printed when it does not answer in time', async () => {
+    const config = stdioConfig({
+      command: node,
+      args: ['-e', 'console.error("waiting for a token"); setInterval(() => {}, 1000)'],
+      // Long enough for the child to have printed, on a loaded machine.
+      connectTimeoutMs: 3_000,
+    });
+    await expect(connect(config)).rejects.toThrow(/^connect timed out after 3000 ms; stderr: waiting for a token$/);
+  });
+
+  it('says the catalog listing timed out, naming requestTimeoutMs', async () => {
+    const config = stdioConfig({ command: node, args: [SILENT_LIST_SERVER], requestTimeoutMs: 300 });
+    await expect(connect(config)).rejects.toThrow(/^listing the catalog timed out after 300 ms \(requestTimeoutMs\)$/);
+  });
+
+  it('fails the calls in flight naming maxAnswerBytes when the child writes a longer message, and closes saying so', async () => {
+    const upstream = await connect(stdioConfig({ command: node, args: [TINY_SERVER], maxAnswerBytes: 64 * 1024 }));
+    const expected =
+      'server "test" sent a message over 65536 bytes (maxAnswerBytes): it was not read, and the connection was closed';
+    const call = upstream.callTool({ name: 'echo', arguments: { text: 'x'.repeat(200_000) } });
+    await expect(call).rejects.toThrow(expected);
+    expect((await upstream.closed).error?.message).toBe(expected);
   });
 
   it('times out, and leaves no process, when the server never answers', async () => {

@@ -33,6 +33,13 @@ describe('LineSplitter', () => {
     expect(lines(s, 'ok\n')).toEqual(['ok']);
   });
 
+  it('bounds each line, not each chunk: short lines in a long chunk pass, a long whole line does not', () => {
+    const s = new LineSplitter(8, () => new Error('too long'));
+    expect(lines(s, 'abc\ndef\nghi\njkl\n')).toEqual(['abc', 'def', 'ghi', 'jkl']);
+    expect(() => lines(s, 'ok\n123456789\n')).toThrow('too long');
+    expect(lines(s, '12345678\n')).toEqual(['12345678']);
+  });
+
   it('forgets a held line on clear()', () => {
     const s = new LineSplitter();
     expect(lines(s, 'half')).toEqual([]);

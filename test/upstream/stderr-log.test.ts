@@ -27,6 +27,16 @@ describe('createStderrLog', () => {
     expect(short).toBe('short');
   });
 
+  it('tails what the current process wrote since the last mark, never the mark, bounded', () => {
+    const log = createStderrLog(10);
+    log.write('the old process\n');
+    log.mark('[boternity] started pid 2');
+    expect(log.tail()).toBe('');
+    log.write('one\n\ntwo\nthree\nfour');
+    expect(log.tail()).toBe('two | three | four');
+    expect(log.tail({ lines: 1, chars: 3 })).toBe('…our');
+  });
+
   it('keeps nothing when maxLines is 0', () => {
     const log = createStderrLog(0);
     log.write('a\nb');

@@ -1,0 +1,78 @@
+/**
+ * The `fetch` the SDK's remote transports are given (their `FetchLike` option): every
+ * response body is counted as it streams ({@link boundBody}) and the request is aborted at
+ * the bound, so the socket closes and nothing more is downloaded; a request made for a
+ * call is also aborted when that call ends, and the end of its answer stream is told to it.
+ * @module
+ */
+
+import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { boundBody } from './bound-body.js';
+import { linkSignals } from './link-signals.js';
+
+/** The call a request is made for: ending it aborts the request; it hears how the answer stream ended. */
+export type FetchOwner = {
+  readonly signal: AbortSignal;
+  /** Its answer comes on an event stream (read after the transport's `send` returned). */
+  streaming(): void;
+  /** The response body ended (`error` null) or failed; `resumable`: an event stream that carried event ids. */
+  ended(error: Error | null, resumable: boolean): void;
+  /** The request failed or was refused (an HTTP error status): no answer comes from it. */
+  failed(error: Error): void;
+};
+
+/** Options of {@link createBoundedFetch}. */
+export type BoundedFetchOptions = {
+  readonly maxBytes: number;
+  /** The error a body over `maxBytes` fails with. */
+  readonly tooLarge: () => Error;
+  /** The call the current request is made for, if any (an async context of the caller's). */
+  readonly owner: () => FetchOwner | undefined;
+  /** An event stream no call owns (the session's own stream) ended or failed. */
+  readonly onStreamEnd?: ((error: Error | null) => void) | undefined;
+};
+
+/** A fetch that bounds what it reads and follows its owner's end. */
+export function createBoundedFetch({ maxBytes, tooLarge, owner, onStreamEnd }: BoundedFetchOptions): FetchLike {
+  return async (url, init) => {
+    const call = owner();
+    // A resumption asked for after its call ended: nothing to fetch for it.
+    call?.signal.throwIfAborted();
+    // Ours, not AbortSignal.any: the transport's own signal lives as long as the connection,
+    // and each request's listener on it is removed when its body is done (ADR 009).
+    const controller = new AbortController();
+    const linked = linkSignals([init?.signal ?? undefined, call?.signal, controller.signal]);
+    let response: Response;
+    try {
+      response = await fetch(url, { ...init, signal: linked.signal });
+    } catch (error) {
+      linked.unlink();
+      call?.failed(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+    if (call && !response.ok) call.failed(new Error(`HTTP ${response.status}`));
+    if (!response.body) {
+      linked.unlink();
+      return response;
+    }
+    const events = mediaTypeEssence(response.headers.get('content-type')) === 'text/event-stream';
+    if (events && response.ok) call?.streaming();
+    const body = boundBody(response.body, {
+      maxBytes,
+      events,
+      tooLarge: () => {
+        const error = tooLarge();
+        // Aborting the request is what closes the socket: the rest is never downloaded.
+        controller.abort(error);
+        return error;
+      },
+      onDone: linked.unlink,
+      onEnd: (error, resumable) => {
+        if (call) call.ended(error, resumable);
+        else if (events) onStreamEnd?.(error);
+      },
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
