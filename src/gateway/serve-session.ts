@@ -93,7 +93,7 @@ export function serveSession(
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
     const refusal = new WireError(ErrorCode.InvalidParams, `invalid tools/call params: ${where}${issue?.message}`);
-    path.audit?.record(auditRow('server', session, null, { eventType: 'tool_call', error: refusal }));
+    path.audit?.commit(auditRow('server', session, null, { eventType: 'tool_call', error: refusal }));
     throw refusal;
   };
   // The agent's roots are its own: only its own upstream connections hear that they changed.

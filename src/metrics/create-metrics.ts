@@ -11,6 +11,7 @@ import type { Counter, Histogram, Registry } from 'prom-client';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
+import { type AuditFigures, addAuditMetrics } from './add-audit-metrics.js';
 
 const STATES = ['connecting', 'connected', 'reconnecting', 'disabled'] as const;
 /** Ping round trips kept for the registry while it does not exist yet (a ping per server every 30 s). */
@@ -37,10 +38,12 @@ export type MetricsDeps = {
   sessions?: () => readonly { readonly label: string }[];
   /** Bytes held by every session's resumption buffer. */
   bufferBytes?: () => number;
+  /** The audit's size, byte cap and rows dropped by it (issue 17). */
+  audit?: AuditFigures;
 };
 
 /** Start counting; the registry comes with the first scrape. */
-export function createMetrics({ hub, bus, sessions, bufferBytes }: MetricsDeps): Metrics {
+export function createMetrics({ hub, bus, sessions, bufferBytes, audit }: MetricsDeps): Metrics {
   const counted: Counted = { events: new Map(), reconnects: new Map(), pings: [] };
   let live: Live | null = null;
   let building: Promise<Live> | null = null;
@@ -65,6 +68,7 @@ export function createMetrics({ hub, bus, sessions, bufferBytes }: MetricsDeps):
     const prom = 'Registry' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
     const built = buildRegistry(prom, hub);
     addSessionGauges(prom, built.registry, sessions ?? (() => []), bufferBytes ?? (() => 0));
+    if (audit) addAuditMetrics(prom, built.registry, audit);
     for (const [type, n] of counted.events) built.events.inc({ type }, n);
     for (const [server, n] of counted.reconnects) built.reconnects.inc({ server }, n);
     for (const { server, seconds } of counted.pings) built.pings.observe({ server }, seconds);

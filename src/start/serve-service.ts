@@ -77,7 +77,12 @@ export async function serveService(
   });
   await pins.start();
   undo.push(() => pins.stop());
-  const prune = startAuditRetention({ db: store.db, days: () => config().audit.retentionDays, log });
+  const prune = startAuditRetention({
+    db: store.db,
+    cap: audit.cap,
+    days: () => config().audit.retentionDays,
+    log,
+  });
   undo.push(() => clearInterval(prune));
   // Started after the upstreams: what the bus said before is replayed to these.
   const early = replayFromStart(bus);
@@ -108,7 +113,13 @@ export async function serveService(
   undo.push(() => persisted.flush());
   // The resumption buffers of every HTTP session share one budget (X8).
   const buffers = createSseBufferPool({ maxBytes: () => config().gateway.maxBufferBytes });
-  const metrics = createMetrics({ hub, bus: early, sessions: gateway.sessions, bufferBytes: buffers.bytes });
+  const metrics = createMetrics({
+    hub,
+    bus: early,
+    sessions: gateway.sessions,
+    bufferBytes: buffers.bytes,
+    ...(audit.cap ? { audit: audit.cap.stats } : {}),
+  });
   undo.push(() => metrics.close());
   // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
   const applier = createConfigApplier({ hub, bus, log, configPath });

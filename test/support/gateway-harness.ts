@@ -114,7 +114,10 @@ export async function startGateway({ servers, config: rest = {}, pins, budget, c
     events.push(event);
   });
   const audit: AuditEntry[] = [];
-  const sink = { record: (entry: AuditEntry) => void audit.push(entry) };
+  const sink = {
+    record: (entry: AuditEntry) => void audit.push(entry),
+    commit: (entry: AuditEntry) => void audit.push(entry),
+  };
   let inForce = harnessConfig(servers, rest);
   const config = () => inForce;
   const live = new Map<string, McpServer>();
