@@ -58,6 +58,7 @@ export async function openCallParts({
   const audit = createAuditWriter(store.db, {
     log,
     client: store.writer,
+    reconnect: store.reopenWriter,
     journalPath: auditJournal,
     cap: { maxBytes: () => config().audit.maxBytes },
   });

@@ -89,7 +89,9 @@ export function createAuditCap(
   const giveBack = async () => {
     let free = (await run((client) => measureAudit(client, 0))).freePages;
     while (free > 0) {
-      await run((client) => client.execute(`pragma incremental_vacuum(${vacuumPages})`));
+      // executeMultiple steps the pragma to its end; execute() would move one page and leave
+      // the statement open (libsql steps a statement without result columns once).
+      await run((client) => client.executeMultiple(`pragma incremental_vacuum(${vacuumPages})`));
       const left = (await run((client) => measureAudit(client, 0))).freePages;
       // A database without auto_vacuum keeps its free pages: nothing more to do here.
       if (left >= free) break;

@@ -29,7 +29,7 @@ export type AuditJournal = {
 export function openAuditJournal(path: string): AuditJournal {
   const dir = dirname(path);
   const prefix = `${basename(path)}.`;
-  const found = readdirSync(dir)
+  const found = namesIn(dir)
     .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
     .map((name) => ({ file: join(dir, name), seq: Number(name.slice(prefix.length)) }))
     .sort((a, b) => a.seq - b.seq);
@@ -91,4 +91,14 @@ export function openAuditJournal(path: string): AuditJournal {
     },
     close: closeOpen,
   };
+}
+
+/** The names in `dir`; none when it does not exist (then appending fails, and says so). */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

@@ -39,6 +39,11 @@ export type AuditWriterOptions = {
   busyRetry?: BusyRetryOptions;
   /** The connection to write on (a writer connection of its own); default the database's client. */
   client?: Client;
+  /**
+   * Replaces the connection after a failed write (`OpenDb.reopenWriter`): a statement that
+   * failed busy is never reset by libsql and would hold every later write uncommitted.
+   */
+  reconnect?: () => Promise<Client>;
   /** The journal's path (segments `PATH.N`); null: `commit()` only queues (a database in memory). */
   journalPath?: string | null;
   /** The byte cap (`audit.maxBytes`), enforced on the writer's connection; none without. */
@@ -78,7 +83,8 @@ export function createAuditWriter(
     storePayloads: _storePayloads = false,
     now = () => new Date(),
     busyRetry,
-    client = db.$client,
+    client: firstClient = db.$client,
+    reconnect,
     journalPath = null,
     cap: capOptions,
   }: AuditWriterOptions,
@@ -108,10 +114,21 @@ export function createAuditWriter(
     }
     return sql;
   };
+  let client = firstClient;
+  /** Whether a statement failed on `client` since it was opened (then it is replaced first). */
+  let tainted = false;
+  const fresh = async (): Promise<Client> => {
+    if (tainted && reconnect) {
+      client = await reconnect();
+      tainted = false;
+    }
+    return client;
+  };
   const insert = async (rows: AuditRow[]) => {
     try {
-      await client.execute({ sql: insertSql(rows.length), args: rows.flat() });
+      await (await fresh()).execute({ sql: insertSql(rows.length), args: rows.flat() });
     } catch (error) {
+      tainted = true;
       throw new Error(`audit insert of ${rows.length} rows failed`, { cause: error });
     }
   };
@@ -123,7 +140,14 @@ export function createAuditWriter(
   // failure keep their order and a deletion never waits for a lock the writer holds.
   let chain: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(task: (on: Client) => Promise<T>): Promise<T> => {
-    const run = chain.then(() => task(client));
+    const run = chain.then(async () => {
+      try {
+        return await task(await fresh());
+      } catch (error) {
+        tainted = true;
+        throw error;
+      }
+    });
     chain = run.catch(() => undefined);
     return run;
   };

@@ -39,10 +39,18 @@ export type CreateDbOptions = {
 
 /**
  * An open database: `close()` releases the clients. `writer` is a connection of its own for
- * the audit's appends (for a local file; the main client otherwise). `file` is the path of
+ * the audit's appends (for a local file; the main client otherwise); `reopenWriter()`
+ * closes it and opens another in its place (see {@link openWriter}). `file` is the path of
  * a local database file, null otherwise.
  */
-export type OpenDb = { db: Db; client: Client; writer: Client; file: string | null; close(): Promise<void> };
+export type OpenDb = {
+  db: Db;
+  client: Client;
+  writer: Client;
+  reopenWriter(): Promise<Client>;
+  file: string | null;
+  close(): Promise<void>;
+};
 
 /** The WAL file is cut back to this after a checkpoint (SQLite keeps its largest size otherwise). */
 const WAL_SIZE_LIMIT = 32 * 1024 * 1024;
@@ -86,13 +94,20 @@ export async function createDb({
     const db = drizzle(client, { schema });
     await withBusyRetry(() => migrate(db, { migrationsFolder }));
     const writer = file ? await openWriter(url, busyTimeoutMs) : client;
+    let current = writer;
     return {
       db,
       client,
       writer,
+      reopenWriter: async () => {
+        if (current === client) return client;
+        current.close();
+        current = await openWriter(url, busyTimeoutMs);
+        return current;
+      },
       file,
       close: async () => {
-        if (writer !== client) writer.close();
+        if (current !== client) current.close();
         client.close();
       },
     };
@@ -106,7 +121,10 @@ export async function createDb({
  * One connection for appends that may lose their last commits on a power cut, never on a
  * crash of the process: WAL with `synchronous = NORMAL` commits without an fsync (the WAL
  * is synced at checkpoints), which keeps a flush of audit rows from stalling the event
- * loop (ADR 006). One connection, so the pragma holds for every statement on it.
+ * loop (ADR 006). One connection, so the pragma holds for every statement on it. After a
+ * failed statement it is replaced: libsql does not reset a statement that failed with
+ * SQLITE_BUSY, which keeps the connection's implicit transaction open, so nothing it writes
+ * afterwards would be committed until that statement is garbage-collected.
  */
 async function openWriter(url: string, busyTimeoutMs: number): Promise<Client> {
   const writer = createLocalClient({ url, timeout: busyTimeoutMs, concurrency: 1 });
