@@ -4,6 +4,7 @@
 // Figures go to bench/results/chaos-<scenario>-<time>.json; a summary is printed.
 import { loadavg } from 'node:os';
 import { startService, within, writeResult } from './harness.mjs';
+import auditCap from './scenarios/audit-cap.mjs';
 import auditKill9 from './scenarios/audit-kill9.mjs';
 import bigBodies from './scenarios/big-bodies.mjs';
 import crashLoop from './scenarios/crash-loop.mjs';
@@ -15,7 +16,7 @@ import noInit from './scenarios/no-init.mjs';
 import sessions from './scenarios/sessions.mjs';
 import sigstop from './scenarios/sigstop.mjs';
 
-const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, noInit, crashLoop, sessions, bigBodies, auditKill9];
+const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, noInit, crashLoop, sessions, bigBodies, auditKill9, auditCap];
 const only = (process.env.CHAOS_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
