@@ -47,6 +47,8 @@ export type AuditCap = {
   /** Delete the rows older than `olderThan` (retention), in batches; resolves with how many went. */
   prune(olderThan: Date): Promise<number>;
   stats(): AuditCapStats;
+  /** Stop between two statements (shutdown): resolves once nothing of the caps runs. */
+  stop(): Promise<void>;
 };
 
 /** Rows of a typical audit row's size, indexes included (measured 340–400 bytes). */
@@ -77,7 +79,9 @@ export function createAuditCap(
   let sinceCheck = 0;
   let lastCheckAt = now();
   let enforcing: Promise<number> | null = null;
+  let pruning: Promise<number> | null = null;
   let unmeasurable = false;
+  let stopped = false;
 
   const deleteBatch = (olderThan: Date | null) =>
     run(async (client) => {
@@ -88,7 +92,7 @@ export function createAuditCap(
   /** Give freed pages back, a step at a time, then checkpoint so the file shrinks now. */
   const giveBack = async () => {
     let free = (await run((client) => measureAudit(client, 0))).freePages;
-    while (free > 0) {
+    while (free > 0 && !stopped) {
       // executeMultiple steps the pragma to its end; execute() would move one page and leave
       // the statement open (libsql steps a statement without result columns once).
       await run((client) => client.executeMultiple(`pragma incremental_vacuum(${vacuumPages})`));
@@ -119,7 +123,7 @@ export function createAuditCap(
     bytes = auditBytesOf(size);
     if (bytes <= max) return 0;
     let dropped = 0;
-    while (auditBytesOf(size) > max * TRIM_TO) {
+    while (auditBytesOf(size) > max * TRIM_TO && !stopped) {
       const gone = await deleteBatch(null);
       if (gone === 0) break;
       dropped += gone;
@@ -133,7 +137,7 @@ export function createAuditCap(
   };
 
   const enforce = (): Promise<number> => {
-    if (unmeasurable) return Promise.resolve(0);
+    if (unmeasurable || stopped) return Promise.resolve(0);
     enforcing ??= trim()
       .catch((error: unknown) => {
         if (bytes === null) {
@@ -161,16 +165,27 @@ export function createAuditCap(
       void enforce();
     },
     enforce,
-    async prune(olderThan) {
-      let removed = 0;
-      for (;;) {
-        const gone = await deleteBatch(olderThan);
-        removed += gone;
-        if (gone < batchRows) break;
-      }
-      if (removed > 0) await giveBack();
-      return removed;
+    prune(olderThan) {
+      const work = async () => {
+        let removed = 0;
+        while (!stopped) {
+          const gone = await deleteBatch(olderThan);
+          removed += gone;
+          if (gone < batchRows) break;
+        }
+        if (removed > 0) await giveBack();
+        return removed;
+      };
+      const run = work().finally(() => {
+        if (pruning === run) pruning = null;
+      });
+      pruning = run;
+      return run;
     },
     stats: () => ({ bytes, maxBytes: maxBytes(), droppedRows }),
+    async stop() {
+      stopped = true;
+      await Promise.allSettled([enforcing, pruning]);
+    },
   };
 }

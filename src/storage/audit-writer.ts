@@ -250,6 +250,7 @@ export function createAuditWriter(
     flush,
     async close() {
       closed = true;
+      await cap?.stop();
       hashRecorded();
       if (timer) clearTimeout(timer);
       timer = null;
