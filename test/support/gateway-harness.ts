@@ -114,9 +114,14 @@ export async function startGateway({ servers, config: rest = {}, pins, budget, c
     events.push(event);
   });
   const audit: AuditEntry[] = [];
+  // The rows committed (durable before the answer) besides all rows, in order.
+  const committed: AuditEntry[] = [];
   const sink = {
     record: (entry: AuditEntry) => void audit.push(entry),
-    commit: (entry: AuditEntry) => void audit.push(entry),
+    commit: (entry: AuditEntry) => {
+      audit.push(entry);
+      committed.push(entry);
+    },
   };
   let inForce = harnessConfig(servers, rest);
   const config = () => inForce;
@@ -195,6 +200,7 @@ export async function startGateway({ servers, config: rest = {}, pins, budget, c
     gateway,
     config,
     audit,
+    committed,
     events,
     until,
     inState,
