@@ -29,7 +29,7 @@ export type CreateDbOptions = {
   /** How long a local connection waits for another writer's lock before SQLITE_BUSY. */
   busyTimeoutMs?: number;
   /**
-   * Rewrite a database file made before incremental vacuum (a one-time `VACUUM`, about 6 s a
+   * Rewrite a database file made before incremental vacuum (a one-time `VACUUM`, 6–18 s a
    * GB here): the service does, so its file can shrink; a CLI command opening it does not.
    */
   convertAutoVacuum?: boolean;
@@ -150,7 +150,7 @@ async function incrementalVacuum(client: Client, convert: string | null, log?: P
   await client.execute('PRAGMA auto_vacuum = INCREMENTAL');
   if (fresh || !convert) return;
   const bytes = statSync(convert).size;
-  log?.info({ file: convert, bytes }, 'database: turning on incremental vacuum (one-time VACUUM, about 6 s a GB)');
+  log?.info({ file: convert, bytes }, 'database: turning on incremental vacuum (a one-time VACUUM of the whole file: seconds a GB)');
   const started = performance.now();
   await withBusyRetry(() => client.execute('VACUUM'));
   // The rewrite went through the WAL: write it back and give its space up.
