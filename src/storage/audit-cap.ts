@@ -176,11 +176,11 @@ export function createAuditCap(
         if (removed > 0) await giveBack();
         return removed;
       };
-      const run = work().finally(() => {
-        if (pruning === run) pruning = null;
+      const pruned = work().finally(() => {
+        if (pruning === pruned) pruning = null;
       });
-      pruning = run;
-      return run;
+      pruning = pruned;
+      return pruned;
     },
     stats: () => ({ bytes, maxBytes: maxBytes(), droppedRows }),
     async stop() {
