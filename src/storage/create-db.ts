@@ -150,7 +150,10 @@ async function incrementalVacuum(client: Client, convert: string | null, log?: P
   await client.execute('PRAGMA auto_vacuum = INCREMENTAL');
   if (fresh || !convert) return;
   const bytes = statSync(convert).size;
-  log?.info({ file: convert, bytes }, 'database: turning on incremental vacuum (a one-time VACUUM of the whole file: seconds a GB)');
+  log?.info(
+    { file: convert, bytes },
+    'database: turning on incremental vacuum (a one-time VACUUM of the whole file: seconds a GB)',
+  );
   const started = performance.now();
   await withBusyRetry(() => client.execute('VACUUM'));
   // The rewrite went through the WAL: write it back and give its space up.
