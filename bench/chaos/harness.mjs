@@ -151,8 +151,9 @@ export function stdioServer(script, marker, extra = {}) {
  * caller tags its upstreams with (see {@link stdioServer}) so that leftovers can be found.
  * The harness-only preload adds a loopback debug port with forced-GC heap figures.
  */
-export async function startService(config, { readyTimeoutMs = 30_000 } = {}) {
-  const home = mkdtempSync(join(tmpdir(), 'bnity-chaos-'));
+export async function startService(config, { readyTimeoutMs = 30_000, home: given } = {}) {
+  // A home given by the scenario (a restart on the same data) is the scenario's to remove.
+  const home = given ?? mkdtempSync(join(tmpdir(), 'bnity-chaos-'));
   const marker = home;
   const configPath = join(home, 'boternity.json');
   writeFileSync(configPath, JSON.stringify(config(marker)));
@@ -264,7 +265,7 @@ export async function startService(config, { readyTimeoutMs = 30_000 } = {}) {
         forced: Boolean(clean.timedOut),
         orphans: left.length,
       };
-      if (!process.env.CHAOS_KEEP) rmSync(home, { recursive: true, force: true });
+      if (!process.env.CHAOS_KEEP && !given) rmSync(home, { recursive: true, force: true });
       return result;
     },
   };

@@ -4,6 +4,8 @@
 // Figures go to bench/results/chaos-<scenario>-<time>.json; a summary is printed.
 import { loadavg } from 'node:os';
 import { startService, within, writeResult } from './harness.mjs';
+import auditCap from './scenarios/audit-cap.mjs';
+import auditKill9 from './scenarios/audit-kill9.mjs';
 import bigBodies from './scenarios/big-bodies.mjs';
 import crashLoop from './scenarios/crash-loop.mjs';
 import flood from './scenarios/flood.mjs';
@@ -34,6 +36,8 @@ const ALL = [
   handEdits,
   slowReader,
   pinChurn,
+  auditKill9,
+  auditCap,
 ];
 const only = (process.env.CHAOS_ONLY ?? '')
   .split(',')

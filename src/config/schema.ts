@@ -164,6 +164,12 @@ export const ConfigRestSchema = z.object({
   audit: z
     .object({
       retentionDays: z.number().int().positive().default(30),
+      /** The audit's table and indexes are kept under this many bytes, oldest rows deleted first. */
+      maxBytes: z
+        .number()
+        .int()
+        .min(1024 * 1024)
+        .default(512 * 1024 * 1024),
       storePayloads: z.boolean().default(false),
       /** Notifications no agent receives are counted, one row per server and type for each window this long. */
       undeliveredWindowMs: z.number().int().positive().default(60_000),

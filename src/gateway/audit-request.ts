@@ -6,8 +6,12 @@
 import { type AuditEntry, boundName } from '../storage/audit-writer.js';
 import type { AgentSession } from './agent-session.js';
 
-/** Where audit rows go (X7). */
-export type AuditSink = { record(entry: AuditEntry): void };
+/**
+ * Where audit rows go (X7). `commit` is for the row of a request an agent is answered:
+ * it returns once the row would survive a kill of the process, so it is called before the
+ * answer is returned (issue 17). `record` is for the rest (notifications, lifecycle).
+ */
+export type AuditSink = { record(entry: AuditEntry): void; commit(entry: AuditEntry): void };
 
 /** What the event says about itself; `error` is whatever failed it (its message is kept). */
 export type AuditFields = Omit<

@@ -44,7 +44,7 @@ export async function callTool(
     ? { kind: 'result', result: outcome.value.result }
     : answerFailure(outcome.error, true);
   const result = answer.kind === 'result' ? answer.result : null;
-  path.audit?.record(
+  path.audit?.commit(
     auditRow('server', ctx.session, started, {
       eventType: 'tool_call',
       serverName: routed.ok ? routed.value.server : null,

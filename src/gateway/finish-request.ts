@@ -21,7 +21,7 @@ export function finishRequest<T>(
   outcome: Outcome<T>,
 ): T {
   const row = outcome.ok ? { ...fields, output: outcome.value } : { ...fields, error: outcome.error };
-  path.audit?.record(auditRow('server', ctx.session, started, row));
+  path.audit?.commit(auditRow('server', ctx.session, started, row));
   if (outcome.ok) return outcome.value;
   throw wireErrorOf(path, ctx, outcome.error);
 }

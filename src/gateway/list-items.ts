@@ -39,7 +39,7 @@ export async function listItems<K extends keyof Lists>(
       ? withBotItems(path, own, await listBotItems(path, session, served, kind))
       : own
   ) as Lists[K];
-  path.audit?.record(auditRow('server', session, null, { eventType: AUDITED[kind], output: items }));
+  path.audit?.commit(auditRow('server', session, null, { eventType: AUDITED[kind], output: items }));
   return items;
 }
 

@@ -39,13 +39,13 @@ export async function serveBotTool(
       signal: ctx.signal,
       ...(onProgress ? { onProgress } : {}),
     });
-    path.audit?.record(
+    path.audit?.commit(
       auditRow('server', ctx.session, started, { ...fields, output: result, success: result.isError !== true }),
     );
     return result;
   } catch (error) {
     const refused = error instanceof UnknownBotToolError ? notInView : error;
-    path.audit?.record(auditRow('server', ctx.session, started, { ...fields, error: refused }));
+    path.audit?.commit(auditRow('server', ctx.session, started, { ...fields, error: refused }));
     throw wireErrorOf(path, ctx, refused);
   }
 }

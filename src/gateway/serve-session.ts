@@ -76,7 +76,7 @@ export function serveSession(
       'tools/call',
       CallToolRequestParamsSchema,
       (params, ctx) => callTool(path, ctx, params),
-      (error) => path.audit?.record(auditRow('server', session, null, { eventType: 'tool_call', error })),
+      (error) => path.audit?.commit(auditRow('server', session, null, { eventType: 'tool_call', error })),
     );
   }
   if (capabilities.resources) {

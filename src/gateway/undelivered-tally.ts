@@ -20,7 +20,7 @@ export type UndeliveredTally = {
 
 /** Options of {@link createUndeliveredTally}; `setTimer` returns a canceller, `now` is in ms. */
 export type UndeliveredTallyOptions = {
-  audit: AuditSink;
+  audit: Pick<AuditSink, 'record'>;
   /** How long a window lasts (read at the start of each). */
   windowMs: () => number;
   now?: () => number;

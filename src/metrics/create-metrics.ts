@@ -11,6 +11,7 @@ import type { Counter, Histogram, Registry } from 'prom-client';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
+import { type AuditFigures, addAuditMetrics } from './add-audit-metrics.js';
 
 const STATES = ['connecting', 'connected', 'reconnecting', 'disabled'] as const;
 /** Ping round trips kept for the registry while it does not exist yet (a ping per server every 30 s). */
@@ -39,10 +40,12 @@ export type MetricsDeps = {
   bufferBytes?: () => number;
   /** SSE streams closed because their client stopped reading, by kind of stream (X8). */
   slowReaders?: () => Readonly<Record<string, number>>;
+  /** The audit's size, byte cap and rows dropped by it (issue 17). */
+  audit?: AuditFigures;
 };
 
 /** Start counting; the registry comes with the first scrape. */
-export function createMetrics({ hub, bus, sessions, bufferBytes, slowReaders }: MetricsDeps): Metrics {
+export function createMetrics({ hub, bus, sessions, bufferBytes, slowReaders, audit }: MetricsDeps): Metrics {
   const counted: Counted = { events: new Map(), reconnects: new Map(), pings: [] };
   let live: Live | null = null;
   let building: Promise<Live> | null = null;
@@ -68,6 +71,7 @@ export function createMetrics({ hub, bus, sessions, bufferBytes, slowReaders }: 
     const built = buildRegistry(prom, hub);
     addSessionGauges(prom, built.registry, sessions ?? (() => []), bufferBytes ?? (() => 0));
     if (slowReaders) addSlowReaderCounter(prom, built.registry, slowReaders);
+    if (audit) addAuditMetrics(prom, built.registry, audit);
     for (const [type, n] of counted.events) built.events.inc({ type }, n);
     for (const [server, n] of counted.reconnects) built.reconnects.inc({ server }, n);
     for (const { server, seconds } of counted.pings) built.pings.observe({ server }, seconds);

@@ -42,7 +42,7 @@ export type CallParts = {
 
 /** Build the parts over the open `storage`. */
 export async function openCallParts({
-  storage: { store },
+  storage: { store, auditJournal },
   log,
   config,
   credentials,
@@ -56,8 +56,15 @@ export async function openCallParts({
   tracker: CallTracker;
   sessions: SessionRegistry;
 }): Promise<CallParts> {
-  // Audit (X7): batched writes, flushed on shutdown (after everything that audits has stopped).
-  const audit = createAuditWriter(store.db, { log, client: store.writer });
+  // Audit (X7): answered requests journaled, batched writes, flushed on shutdown (after
+  // everything that audits has stopped); bounded in bytes besides the age cap (issue 17).
+  const audit = createAuditWriter(store.db, {
+    log,
+    client: store.writer,
+    reconnect: store.reopenWriter,
+    journalPath: auditJournal,
+    cap: { maxBytes: () => config().audit.maxBytes },
+  });
   const budget = await createSamplingBudget({
     db: store.db,
     budgetOf: (server) => config().mcpServers[server]?.samplingBudgetTokens,

@@ -4,13 +4,17 @@
  * out, so the records of this run's children come after the orphans were read.
  * @module
  */
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createDb, databaseUrlFor, type OpenDb } from '../storage/create-db.js';
 import { createProcessLedger, type StoredProcessLedger } from '../storage/process-ledger.js';
 import { reapLeftovers } from '../upstream/reap-orphans.js';
 
-/** The open database and the process ledger, the orphans already dealt with. */
-export type Storage = { store: OpenDb; ledger: StoredProcessLedger };
+/**
+ * The open database and the process ledger, the orphans already dealt with; where the
+ * audit journals the rows of answered requests (beside a database file, else in the home).
+ */
+export type Storage = { store: OpenDb; ledger: StoredProcessLedger; auditJournal: string };
 
 /** Open the database of `home` and reap the leftovers of a crashed run. */
 export async function openStorage({
@@ -24,11 +28,11 @@ export async function openStorage({
   graceMs: number;
   log: Logger;
 }): Promise<Storage> {
-  const store = await createDb({ url: databaseUrlFor(home, env) });
+  const store = await createDb({ url: databaseUrlFor(home, env), convertAutoVacuum: true, log });
   try {
     const ledger = createProcessLedger(store.db);
     await reapLeftovers(ledger, graceMs, log);
-    return { store, ledger };
+    return { store, ledger, auditJournal: store.file ? `${store.file}-audit` : join(home, 'audit-journal') };
   } catch (error) {
     await store.close();
     throw error;

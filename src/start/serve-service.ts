@@ -79,7 +79,12 @@ export async function serveService(
   });
   await pins.start();
   undo.push(() => pins.stop());
-  const prune = startAuditRetention({ db: store.db, days: () => config().audit.retentionDays, log });
+  const prune = startAuditRetention({
+    db: store.db,
+    cap: audit.cap,
+    days: () => config().audit.retentionDays,
+    log,
+  });
   undo.push(() => clearInterval(prune));
   // Started after the upstreams: what the bus said before is replayed to these.
   const early = replayFromStart(bus);
@@ -122,6 +127,7 @@ export async function serveService(
     sessions: gateway.sessions,
     bufferBytes: buffers.bytes,
     slowReaders: writeGuard.closed,
+    ...(audit.cap ? { audit: audit.cap.stats } : {}),
   });
   undo.push(() => metrics.close());
   // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).

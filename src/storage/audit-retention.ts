@@ -1,23 +1,40 @@
 /**
  * Audit housekeeping (SPEC X7): rows older than `audit.retentionDays` are pruned at start
- * and then every hour; bus events that are security facts become audit rows too.
+ * and then every hour, and the byte cap checked then too (issue 17; it is also checked as
+ * rows come in); bus events that are security facts become audit rows too.
  * @module
  */
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { HubEvent } from '../events/hub-event.js';
+import type { AuditCap } from './audit-cap.js';
 import { pruneAudit } from './audit-query.js';
 import type { AuditWriter } from './audit-writer.js';
 import type { Db } from './create-db.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Prune now and every hour; returns the timer (unref'd) to clear on shutdown. */
-export function startAuditRetention({ db, days, log }: { db: Db; days: () => number; log: Logger }): NodeJS.Timeout {
+/**
+ * Prune now and every hour, in bounded batches through the writer's `cap` when there is one
+ * (then check the byte cap too); returns the timer (unref'd) to clear on shutdown.
+ */
+export function startAuditRetention({
+  db,
+  cap,
+  days,
+  log,
+}: {
+  db: Db;
+  cap: AuditCap | null;
+  days: () => number;
+  log: Logger;
+}): NodeJS.Timeout {
   const prune = () => {
-    void pruneAudit(db, new Date(Date.now() - days() * DAY_MS))
-      .then((removed) => {
+    const olderThan = new Date(Date.now() - days() * DAY_MS);
+    void (cap ? cap.prune(olderThan) : pruneAudit(db, olderThan))
+      .then(async (removed) => {
         if (removed > 0) log.info({ removed }, 'pruned audit rows past their retention');
+        await cap?.enforce();
       })
       .catch((error: unknown) => log.warn({ err: error }, 'audit pruning failed'));
   };

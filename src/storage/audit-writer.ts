@@ -1,44 +1,24 @@
 /**
- * The audit writer (SPEC X7): every MCP event goes to `mcp_audit` without slowing the call
- * that produced it. `record()` only queues the entry; at the end of the event loop's turn
- * (after the answer has been written) the payloads are hashed and let go, so none is kept
- * alive for long; a timer writes the rows in multi-row INSERTs, straight on the libsql
- * client (ADR 006), at once when `maxBatch` are waiting. A failed write puts its rows back
- * at the front of the queue and is retried later: rows are never dropped for a failed write.
+ * The audit writer (SPEC X7): every MCP event goes to `mcp_audit`. `commit()` is for the
+ * rows of answers to an agent: it hashes the entry at once and appends the row to the
+ * journal before returning, so the row survives a kill of the process once the answer can
+ * leave (issue 17). `record()` is for the rest (notifications, lifecycle): it only queues
+ * the entry, hashed at the end of the event loop's turn. A timer writes the queue in
+ * multi-row INSERTs, straight on the libsql client (ADR 006), at once when `maxBatch` are
+ * waiting; a write that succeeded lets the journal go. A failed write puts its rows back at
+ * the front of the queue and is retried later: rows are never dropped for a failed write.
  * @module
  */
-import { hash } from 'node:crypto';
-import type { Client, InValue } from '@libsql/client';
-import { getTableColumns } from 'drizzle-orm';
+import type { Client } from '@libsql/client';
 import type { Logger } from 'pino';
-import { canonicalJson } from './canonical-json.js';
+import { type AuditCap, type AuditCapOptions, createAuditCap } from './audit-cap.js';
+import { type AuditJournal, openAuditJournal } from './audit-journal.js';
+import { AUDIT_COLUMNS, type AuditEntry, type AuditRow, createRowMaker } from './audit-row.js';
 import type { Db } from './create-db.js';
-import { createListHasher } from './list-hasher.js';
-import { auditDirections, mcpAuditTable } from './schema.js';
-import { createTimeOrderedUuid } from './time-ordered-uuid.js';
+import { auditDirections } from './schema.js';
 import { type BusyRetryOptions, withBusyRetry } from './with-busy-retry.js';
 
-/** One MCP event, as callers report it. Payloads are hashed, never stored. */
-export type AuditEntry = {
-  direction: 'client' | 'server';
-  eventType: string;
-  serverName?: string | null;
-  botId?: string | null;
-  clientId?: string | null;
-  /** The MCP client's `clientInfo` as `name/version`; bounded like the other names. */
-  clientName?: string | null;
-  toolName?: string | null;
-  /** Hashed (SHA-256 of canonical JSON); `undefined` means absent and hashes to null. */
-  input?: unknown;
-  output?: unknown;
-  durationMs?: number | null;
-  success: boolean;
-  error?: string | null;
-  sanitized?: boolean;
-  tokenUsage?: number | null;
-  /** When it happened; defaults to `now()` at `record()`. */
-  at?: Date;
-};
+export { AUDIT_ERROR_MAX, AUDIT_NAME_MAX, type AuditEntry, auditHash, boundName } from './audit-row.js';
 
 /** Options of {@link createAuditWriter}. */
 export type AuditWriterOptions = {
@@ -59,55 +39,38 @@ export type AuditWriterOptions = {
   busyRetry?: BusyRetryOptions;
   /** The connection to write on (a writer connection of its own); default the database's client. */
   client?: Client;
+  /**
+   * Replaces the connection after a failed write (`OpenDb.reopenWriter`): a statement that
+   * failed busy is never reset by libsql and would hold every later write uncommitted.
+   */
+  reconnect?: () => Promise<Client>;
+  /** The journal's path (segments `PATH.N`); null: `commit()` only queues (a database in memory). */
+  journalPath?: string | null;
+  /** The byte cap (`audit.maxBytes`), enforced on the writer's connection; none without. */
+  cap?: Omit<AuditCapOptions, 'log'>;
 };
 
-/** The writer: `record` queues, `flush` writes, `close` stops the timer and drains the queue. */
+/** The writer: `commit`/`record` queue, `flush` writes, `close` stops the timer and drains the queue. */
 export type AuditWriter = {
+  /** Queue `entry`; hashed later, after the answer went out. For rows that answer no agent. */
   record(entry: AuditEntry): void;
+  /** Hash `entry` now and journal its row: once this returns, a kill of the process keeps the row. */
+  commit(entry: AuditEntry): void;
   /** Write everything queued; rejects (rows kept in the queue) when a write fails. */
   flush(): Promise<void>;
   /** Stop the timer and write until the queue is empty, retrying failed writes. */
   close(): Promise<void>;
   /** Entries queued and not yet written. */
   pending(): number;
+  /** The byte cap and retention deletions, run between two writes; null without a cap. */
+  readonly cap: AuditCap | null;
 };
 
-type AuditInsert = typeof mcpAuditTable.$inferInsert;
-
-/** Longest `error` text kept. */
-export const AUDIT_ERROR_MAX = 500;
-/** Longest name (tool, server, event, bot, client) kept; a longer one is cut and says how long it was. */
-export const AUDIT_NAME_MAX = 256;
-// 17 bound parameters a row: stay well below SQLite's 32766 variables a statement.
+// 16 bound parameters a row: stay well below SQLite's 32766 variables a statement.
 const MAX_ROWS_PER_STATEMENT = 1_000;
 const MAX_RETRY_DELAY_MS = 5_000;
-/** Arrays this long are hashed as listings (item by item, cached). */
-const LISTING_LENGTH = 64;
 
-/**
- * SHA-256 hex of the canonical JSON of `value` (object keys sorted at every depth), so key
- * order never changes the hash; null when `value` is `undefined` (absent). Deeply nested
- * values hash like any other (no recursion). Throws on a cycle or a BigInt.
- */
-export function auditHash(value: unknown): string | null {
-  if (value === undefined) return null;
-  // A bare function or symbol has no JSON: hash a marker instead.
-  return hash('sha256', canonicalJson(value) ?? 'undefined', 'hex');
-}
-
-/** A name cut to {@link AUDIT_NAME_MAX}, marked with its full length when cut. */
-export function boundName(name: string | null | undefined): string | null {
-  if (name == null) return null;
-  if (name.length <= AUDIT_NAME_MAX) return name;
-  const note = `… (${name.length} chars)`;
-  return name.slice(0, AUDIT_NAME_MAX - note.length) + note;
-}
-
-type Queued = { entry: AuditEntry; at: Date };
-// Column order of the INSERT, from the drizzle schema so the two cannot drift.
-const COLUMNS = Object.entries(getTableColumns(mcpAuditTable)) as [keyof AuditInsert, { name: string }][];
-const toSql = (value: unknown): InValue =>
-  value instanceof Date ? value.getTime() : typeof value === 'boolean' ? (value ? 1 : 0) : ((value ?? null) as InValue);
+type Recorded = { entry: AuditEntry; at: Date };
 
 /** Open a writer on `db`. Call `close()` before closing the database. */
 export function createAuditWriter(
@@ -120,74 +83,75 @@ export function createAuditWriter(
     storePayloads: _storePayloads = false,
     now = () => new Date(),
     busyRetry,
-    client = db.$client,
+    client: firstClient = db.$client,
+    reconnect,
+    journalPath = null,
+    cap: capOptions,
   }: AuditWriterOptions,
 ): AuditWriter {
   const chunkSize = Math.max(1, Math.min(maxBatch, MAX_ROWS_PER_STATEMENT));
+  const toRow = createRowMaker(log);
+  const journal: AuditJournal | null = journalPath ? openAuditJournal(journalPath) : null;
   /** Recorded, not yet hashed: holds the payloads, so it is kept short. */
-  let recorded: Queued[] = [];
-  /** Hashed rows waiting for a successful write. */
-  let queue: AuditInsert[] = [];
-  // Listings are large and made of the same items again: hashed item by item, from cache.
-  const hashList = createListHasher();
-  const hashOf = (value: unknown): string | null =>
-    Array.isArray(value) && value.length >= LISTING_LENGTH ? hashList(value) : auditHash(value);
+  let recorded: Recorded[] = [];
+  /** Rows waiting for a successful write; first what a killed process left in the journal. */
+  let queue: AuditRow[] = journal ? [...journal.leftover.rows] : [];
+  if (journal && journal.leftover.rows.length + journal.leftover.torn > 0) {
+    // A run that ended without draining its queue (kill -9, OOM, power): its answered rows.
+    log.warn(
+      { rows: journal.leftover.rows.length, torn: journal.leftover.torn },
+      'audit rows of an earlier run found in its journal; writing them',
+    );
+  }
   const sqlFor = new Map<number, string>();
   const insertSql = (rows: number) => {
     let sql = sqlFor.get(rows);
     if (!sql) {
-      const tuple = `(${COLUMNS.map(() => '?').join(',')})`;
-      const names = COLUMNS.map(([, column]) => `"${column.name}"`).join(', ');
+      const tuple = `(${AUDIT_COLUMNS.map(() => '?').join(',')})`;
+      const names = AUDIT_COLUMNS.map(({ name }) => `"${name}"`).join(', ');
       sql = `insert into "mcp_audit" (${names}) values ${Array.from({ length: rows }, () => tuple).join(',')} on conflict do nothing`;
       sqlFor.set(rows, sql);
     }
     return sql;
   };
-  const insert = async (rows: AuditInsert[]) => {
-    const args: InValue[] = [];
-    for (const row of rows) for (const [key] of COLUMNS) args.push(toSql(row[key]));
+  let client = firstClient;
+  /** Whether a statement failed on `client` since it was opened (then it is replaced first). */
+  let tainted = false;
+  const fresh = async (): Promise<Client> => {
+    if (tainted && reconnect) {
+      client = await reconnect();
+      tainted = false;
+    }
+    return client;
+  };
+  const insert = async (rows: AuditRow[]) => {
     try {
-      await client.execute({ sql: insertSql(rows.length), args });
+      await (await fresh()).execute({ sql: insertSql(rows.length), args: rows.flat() });
     } catch (error) {
+      tainted = true;
       throw new Error(`audit insert of ${rows.length} rows failed`, { cause: error });
     }
   };
   let timer: NodeJS.Timeout | null = null;
   let failures = 0;
   let closed = false;
-  // Flushes run one after another, so rows put back after a failure keep their order.
-  let chain: Promise<void> = Promise.resolve();
-
-  const newId = createTimeOrderedUuid();
-  const toRow = ({ entry, at }: Queued): AuditInsert => {
-    let inputHash: string | null = null;
-    let outputHash: string | null = null;
-    try {
-      inputHash = hashOf(entry.input);
-      outputHash = hashOf(entry.output);
-    } catch (error) {
-      // A cycle or a BigInt: keep the event, without the hash it cannot have.
-      log.warn({ err: error, eventType: entry.eventType }, 'audit payload not hashable');
-    }
-    return {
-      id: newId(at.getTime()),
-      direction: entry.direction,
-      eventType: boundName(entry.eventType) ?? '',
-      serverName: boundName(entry.serverName),
-      botId: boundName(entry.botId),
-      clientId: boundName(entry.clientId),
-      clientName: boundName(entry.clientName),
-      toolName: boundName(entry.toolName),
-      inputHash,
-      outputHash,
-      durationMs: entry.durationMs ?? null,
-      success: entry.success,
-      error: entry.error == null ? null : entry.error.slice(0, AUDIT_ERROR_MAX),
-      sanitized: entry.sanitized ?? false,
-      tokenUsage: entry.tokenUsage ?? null,
-      timestamp: at,
-    };
+  let journalFailed = false;
+  // Writes (and the cap's deletions) run one after another, so rows put back after a
+  // failure keep their order and a deletion never waits for a lock the writer holds.
+  let chain: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(task: (on: Client) => Promise<T>): Promise<T> => {
+    const run = chain.then(async () => {
+      try {
+        return await task(await fresh());
+      } catch (error) {
+        tainted = true;
+        throw error;
+      }
+    });
+    chain = run.catch(() => undefined);
+    return run;
   };
+  const cap = capOptions ? createAuditCap(exclusive, { ...capOptions, log }) : null;
 
   const schedule = (delayMs: number) => {
     if (timer || closed) return;
@@ -199,6 +163,15 @@ export function createAuditWriter(
     }, delayMs);
     timer.unref();
   };
+  const queued = () => {
+    if (recorded.length + queue.length >= maxBatch) {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      schedule(0);
+    } else {
+      schedule(batchMs);
+    }
+  };
 
   let hashing: NodeJS.Immediate | null = null;
   /** Hash what was recorded and let the payloads go; the rows wait for the timer. */
@@ -206,13 +179,15 @@ export function createAuditWriter(
     if (hashing) clearImmediate(hashing);
     hashing = null;
     if (recorded.length === 0) return;
-    const hashed = recorded.map(toRow);
+    const hashed = recorded.map(({ entry, at }) => toRow(entry, at));
     recorded = [];
     queue = queue.length === 0 ? hashed : [...queue, ...hashed];
   };
 
   const writeQueue = async () => {
     hashRecorded();
+    // Rows journaled from here on go to a new segment; those before are in `queue`.
+    const sealed = journal?.seal() ?? [];
     while (queue.length > 0) {
       const rows = queue.slice(0, chunkSize);
       queue = queue.slice(rows.length);
@@ -228,52 +203,70 @@ export function createAuditWriter(
         throw error;
       }
       failures = 0;
+      cap?.grew(rows.length);
     }
+    journal?.remove(sealed);
   };
 
-  const flush = (): Promise<void> => {
-    const run = chain.then(writeQueue);
-    chain = run.catch(() => undefined);
-    return run;
+  const flush = (): Promise<void> => exclusive(writeQueue);
+
+  const accepts = (entry: AuditEntry): boolean => {
+    if (closed) {
+      log.warn({ eventType: entry.eventType }, 'audit entry recorded after close; not written');
+      return false;
+    }
+    if (!auditDirections.includes(entry.direction)) {
+      throw new TypeError(`audit direction must be client or server, got ${String(entry.direction)}`);
+    }
+    return true;
   };
+
+  if (queue.length > 0) schedule(0);
 
   return {
     record(entry) {
-      if (closed) {
-        log.warn({ eventType: entry.eventType }, 'audit entry recorded after close; not written');
-        return;
-      }
-      if (!auditDirections.includes(entry.direction)) {
-        throw new TypeError(`audit direction must be client or server, got ${String(entry.direction)}`);
-      }
+      if (!accepts(entry)) return;
       recorded.push({ entry, at: entry.at ?? now() });
       // Not now, in the call: after this turn of the loop, when its answer is out.
       hashing ??= setImmediate(hashRecorded);
-      if (recorded.length + queue.length >= maxBatch) {
-        if (timer) clearTimeout(timer);
-        timer = null;
-        schedule(0);
-      } else {
-        schedule(batchMs);
+      queued();
+    },
+    commit(entry) {
+      if (!accepts(entry)) return;
+      const row = toRow(entry, entry.at ?? now());
+      if (journal) {
+        try {
+          journal.append([row]);
+          journalFailed = false;
+        } catch (error) {
+          // The row still goes in with the next write; only a kill before it would lose it.
+          if (!journalFailed) log.warn({ err: error }, 'audit journal write failed; rows kept in memory until written');
+          journalFailed = true;
+        }
       }
+      queue.push(row);
+      queued();
     },
     flush,
     async close() {
       closed = true;
+      await cap?.stop();
       hashRecorded();
       if (timer) clearTimeout(timer);
       timer = null;
       // Keep trying, but not forever: a database that stays unwritable must not hold up a
-      // shutdown. What is left is counted in the log.
+      // shutdown. What is left is counted in the log; journaled rows wait for the next start.
       const deadline = Date.now() + closeTimeoutMs;
       let attempt = 0;
       for (;;) {
         try {
           await flush();
+          journal?.close();
           return;
         } catch {
           if (Date.now() > deadline) {
             log.warn({ dropped: recorded.length + queue.length }, 'audit rows not written before shutdown');
+            journal?.close();
             return;
           }
           attempt += 1;
@@ -284,5 +277,6 @@ export function createAuditWriter(
       }
     },
     pending: () => recorded.length + queue.length,
+    cap,
   };
 }

@@ -3,7 +3,7 @@
  * directory by default, or the libSQL server `DATABASE_URL` names.
  * @module
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client, Config } from '@libsql/client';
@@ -12,6 +12,7 @@ import type { LibSQLDatabase } from 'drizzle-orm/libsql/driver-core';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 // This entry wraps any libsql client without loading the remote ones.
 import { drizzle } from 'drizzle-orm/libsql/sqlite3';
+import type { Logger } from 'pino';
 import { packageRoot } from '../package-root.js';
 import * as schema from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
@@ -27,13 +28,33 @@ export type CreateDbOptions = {
   migrationsFolder?: string;
   /** How long a local connection waits for another writer's lock before SQLITE_BUSY. */
   busyTimeoutMs?: number;
+  /**
+   * Rewrite a database file made before incremental vacuum (a one-time `VACUUM`, 6–18 s a
+   * GB here): the service does, so its file can shrink; a CLI command opening it does not.
+   */
+  convertAutoVacuum?: boolean;
+  /** Where the conversion is announced. */
+  log?: Pick<Logger, 'info'>;
 };
 
 /**
  * An open database: `close()` releases the clients. `writer` is a connection of its own for
- * the audit's appends (for a local file; the main client otherwise).
+ * the audit's appends (for a local file; the main client otherwise); `reopenWriter()`
+ * closes it and opens another in its place (see {@link openWriter}). `file` is the path of
+ * a local database file, null otherwise.
  */
-export type OpenDb = { db: Db; client: Client; writer: Client; close(): Promise<void> };
+export type OpenDb = {
+  db: Db;
+  client: Client;
+  writer: Client;
+  reopenWriter(): Promise<Client>;
+  file: string | null;
+  close(): Promise<void>;
+};
+
+/** The WAL file is cut back to this after a checkpoint (SQLite keeps its largest size otherwise). */
+const WAL_SIZE_LIMIT = 32 * 1024 * 1024;
+const INCREMENTAL = 2;
 
 // Resolved from the package, not the cwd: `npm start` may run from anywhere, from dist/ or src/.
 const defaultMigrationsFolder = join(packageRoot(), 'drizzle');
@@ -46,12 +67,16 @@ export function databaseUrlFor(home: string, env: NodeJS.ProcessEnv = process.en
 
 /**
  * Open the database at `url` and apply pending migrations. For a local file, creates its
- * parent directory and turns on WAL so readers do not block the writer.
+ * parent directory and turns on WAL so readers do not block the writer. A new local
+ * database gets `auto_vacuum = INCREMENTAL` (a property fixed when its first table is
+ * made), so the audit's deletions can give space back (issue 17).
  */
 export async function createDb({
   url,
   migrationsFolder = defaultMigrationsFolder,
   busyTimeoutMs = 5_000,
+  convertAutoVacuum = false,
+  log,
 }: CreateDbOptions): Promise<OpenDb> {
   const file = localFilePath(url);
   // createClient throws synchronously (SQLITE_CANTOPEN) when the directory is missing.
@@ -60,17 +85,29 @@ export async function createDb({
   // through `execute` would reach only one of them.
   const client = await openClient({ url, timeout: busyTimeoutMs });
   try {
+    if (file || url === ':memory:') await incrementalVacuum(client, file && convertAutoVacuum ? file : null, log);
     // WAL is a property of the file, so setting it once covers every connection.
-    if (file) await withBusyRetry(() => client.execute('PRAGMA journal_mode = WAL'));
+    if (file) {
+      await withBusyRetry(() => client.execute('PRAGMA journal_mode = WAL'));
+      await client.execute(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
+    }
     const db = drizzle(client, { schema });
     await withBusyRetry(() => migrate(db, { migrationsFolder }));
     const writer = file ? await openWriter(url, busyTimeoutMs) : client;
+    let current = writer;
     return {
       db,
       client,
       writer,
+      reopenWriter: async () => {
+        if (current === client) return client;
+        current.close();
+        current = await openWriter(url, busyTimeoutMs);
+        return current;
+      },
+      file,
       close: async () => {
-        if (writer !== client) writer.close();
+        if (current !== client) current.close();
         client.close();
       },
     };
@@ -84,17 +121,47 @@ export async function createDb({
  * One connection for appends that may lose their last commits on a power cut, never on a
  * crash of the process: WAL with `synchronous = NORMAL` commits without an fsync (the WAL
  * is synced at checkpoints), which keeps a flush of audit rows from stalling the event
- * loop (ADR 006). One connection, so the pragma holds for every statement on it.
+ * loop (ADR 006). One connection, so the pragma holds for every statement on it. After a
+ * failed statement it is replaced: libsql does not reset a statement that failed with
+ * SQLITE_BUSY, which keeps the connection's implicit transaction open, so nothing it writes
+ * afterwards would be committed until that statement is garbage-collected.
  */
 async function openWriter(url: string, busyTimeoutMs: number): Promise<Client> {
   const writer = createLocalClient({ url, timeout: busyTimeoutMs, concurrency: 1 });
   try {
     await writer.execute('PRAGMA synchronous = NORMAL');
+    await writer.execute(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
     return writer;
   } catch (error) {
     writer.close();
     throw error;
   }
+}
+
+/**
+ * Make the database incremental-vacuum: a new one by the pragma alone; an older one, when
+ * `convert` names its file, by a `VACUUM` that rewrites it (once: the mode is kept in it).
+ */
+async function incrementalVacuum(client: Client, convert: string | null, log?: Pick<Logger, 'info'>): Promise<void> {
+  const read = async (pragma: string) => Number((await client.execute(`PRAGMA ${pragma}`)).rows[0]?.[0] ?? 0);
+  if ((await read('auto_vacuum')) === INCREMENTAL) return;
+  const fresh = (await read('page_count')) === 0;
+  if (!fresh && !convert) return;
+  await client.execute('PRAGMA auto_vacuum = INCREMENTAL');
+  if (fresh || !convert) return;
+  const bytes = statSync(convert).size;
+  log?.info(
+    { file: convert, bytes },
+    'database: turning on incremental vacuum (a one-time VACUUM of the whole file: seconds a GB)',
+  );
+  const started = performance.now();
+  await withBusyRetry(() => client.execute('VACUUM'));
+  // The rewrite went through the WAL: write it back and give its space up.
+  await client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+  log?.info(
+    { file: convert, ms: Math.round(performance.now() - started), bytes: statSync(convert).size },
+    'database: incremental vacuum on',
+  );
 }
 
 /**

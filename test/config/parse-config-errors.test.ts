@@ -147,6 +147,17 @@ describe('parseConfig: each bad input names file, server and field', () => {
   });
 });
 
+describe('parseConfig: the audit byte cap', () => {
+  it('defaults to 512 MiB, and refuses less than 1 MiB naming the field', () => {
+    expect(parseConfig({}, FILE, {}).audit.maxBytes).toBe(512 * 1024 * 1024);
+    const error = configError({ audit: { maxBytes: 1000 } });
+    expect(error.issues).toEqual([
+      { server: null, field: 'audit.maxBytes', message: expect.stringContaining('1048576') },
+    ]);
+    expect(error.message.split('\n')).toHaveLength(2);
+  });
+});
+
 describe('parseConfig: several problems', () => {
   it('reports all issues together in one readable message', () => {
     const error = configError(

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { type Client, createClient } from '@libsql/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDb, databaseUrlFor, type OpenDb } from '../../src/storage/create-db.js';
 import { botsTable } from '../../src/storage/schema.js';
 import { useTempDirs } from '../support/temp-dir.js';
@@ -111,6 +112,44 @@ describe('createDb', () => {
 
   it('rejects, and leaves nothing open, when the migrations folder does not exist', async () => {
     await expect(createDb({ url: ':memory:', migrationsFolder: '/nonexistent/drizzle' })).rejects.toThrow();
+  });
+
+  const autoVacuum = async (client: Client) => Number((await client.execute('pragma auto_vacuum')).rows[0]?.[0]);
+
+  it('makes a new database file incremental-vacuum, so deleted rows can give their space back', async () => {
+    const store = await open(`file:${join(await tempDir(), 'new.db')}`);
+    expect(await autoVacuum(store.client)).toBe(2);
+  });
+
+  it('converts a database file made without auto_vacuum, keeping its rows, when asked (the service)', async () => {
+    const url = `file:${join(await tempDir(), 'old.db')}`;
+    // As an older boternity made it: tables first, auto_vacuum never set.
+    const old = createClient({ url });
+    await old.execute('create table kept (x)');
+    await old.execute("insert into kept values ('row')");
+    expect(await autoVacuum(old)).toBe(0);
+    old.close();
+
+    const log = { info: vi.fn() };
+    const cli = await createDb({ url });
+    expect(await autoVacuum(cli.client)).toBe(0);
+    await cli.close();
+    const service = await createDb({ url, convertAutoVacuum: true, log });
+    opened.push(service);
+    expect(await autoVacuum(service.client)).toBe(2);
+    expect((await service.client.execute('select x from kept')).rows.map((r) => r.x)).toEqual(['row']);
+    expect(log.info).toHaveBeenLastCalledWith(
+      expect.objectContaining({ ms: expect.any(Number) }),
+      'database: incremental vacuum on',
+    );
+  });
+
+  it('replaces the audit writer connection on demand, and closes the one in use', async () => {
+    const store = await open(`file:${join(await tempDir(), 'w.db')}`);
+    const next = await store.reopenWriter();
+    expect(next).not.toBe(store.writer);
+    expect(store.writer.closed).toBe(true);
+    await next.execute('select 1');
   });
 });
 

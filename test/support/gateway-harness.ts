@@ -115,7 +115,15 @@ export async function startGateway({ servers, config: rest = {}, pins, budget, c
     events.push(event);
   });
   const audit: AuditEntry[] = [];
-  const sink = { record: (entry: AuditEntry) => void audit.push(entry) };
+  // The rows committed (durable before the answer) besides all rows, in order.
+  const committed: AuditEntry[] = [];
+  const sink = {
+    record: (entry: AuditEntry) => void audit.push(entry),
+    commit: (entry: AuditEntry) => {
+      audit.push(entry);
+      committed.push(entry);
+    },
+  };
   let inForce = harnessConfig(servers, rest);
   const config = () => inForce;
   const live = new Map<string, McpServer>();
@@ -196,6 +204,7 @@ export async function startGateway({ servers, config: rest = {}, pins, budget, c
     gateway,
     config,
     audit,
+    committed,
     events,
     until,
     inState,

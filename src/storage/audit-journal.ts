@@ -1,0 +1,104 @@
+/**
+ * The audit's journal (issue 17): rows an agent has been answered about, appended to a file
+ * before the answer leaves and kept until the database has them, so a process killed with
+ * its queue in memory loses none (the page cache keeps a `write()`; no fsync, as for the
+ * audit's own commits). Segments `PATH.1`, `PATH.2`, …: each flush seals the open one, and
+ * a flush that succeeded removes those sealed before it began. What a dead process left is
+ * read back at the next open.
+ * @module
+ */
+import { closeSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { type AuditRow, parseRow } from './audit-row.js';
+
+/** An open journal. */
+export type AuditJournal = {
+  /** Rows a previous process left (its segments count as sealed), and lines that were not rows. */
+  readonly leftover: { rows: AuditRow[]; torn: number };
+  /** Append `rows` to the open segment (opened on first use); throws when the write fails. */
+  append(rows: readonly AuditRow[]): void;
+  /** Close the open segment, so what is appended next goes to a new one; returns every sealed segment. */
+  seal(): string[];
+  /** Remove segments whose rows the database has. */
+  remove(segments: readonly string[]): void;
+  /** Close the open segment (its file stays until removed). */
+  close(): void;
+};
+
+/** Open the journal whose segments are `path.N`, reading what an earlier process left. */
+export function openAuditJournal(path: string): AuditJournal {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  const found = namesIn(dir)
+    .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+    .map((name) => ({ file: join(dir, name), seq: Number(name.slice(prefix.length)) }))
+    .sort((a, b) => a.seq - b.seq);
+  const rows: AuditRow[] = [];
+  let torn = 0;
+  for (const { file } of found) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line === '') continue;
+      const row = parseRow(line);
+      if (row) rows.push(row);
+      else torn += 1;
+    }
+  }
+  let sealed = found.map((f) => f.file);
+  let seq = found.at(-1)?.seq ?? 0;
+  let open: { fd: number; file: string } | null = null;
+
+  const closeOpen = () => {
+    if (!open) return;
+    const { fd, file } = open;
+    open = null;
+    sealed.push(file);
+    closeSync(fd);
+  };
+
+  return {
+    leftover: { rows, torn },
+    append(batch) {
+      if (batch.length === 0) return;
+      if (!open) {
+        seq += 1;
+        const file = `${path}.${seq}`;
+        open = { fd: openSync(file, 'a', 0o600), file };
+      }
+      const bytes = Buffer.from(`${batch.map((row) => JSON.stringify(row)).join('\n')}\n`, 'utf8');
+      try {
+        let done = 0;
+        while (done < bytes.length) done += writeSync(open.fd, bytes, done, bytes.length - done);
+      } catch (error) {
+        // A torn line must not run into the next row: later rows go to a new segment.
+        closeOpen();
+        throw error;
+      }
+    },
+    seal() {
+      closeOpen();
+      return [...sealed];
+    },
+    remove(segments) {
+      const gone = new Set(segments);
+      for (const file of segments) {
+        try {
+          unlinkSync(file);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
+      }
+      sealed = sealed.filter((file) => !gone.has(file));
+    },
+    close: closeOpen,
+  };
+}
+
+/** The names in `dir`; none when it does not exist (then appending fails, and says so). */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * One audit row (SPEC X7) as it is stored: an entry's payloads hashed, its names bounded,
+ * its values in the column order of `mcp_audit`, ready for an INSERT or a journal line.
+ * @module
+ */
+import { hash } from 'node:crypto';
+import type { InValue } from '@libsql/client';
+import { getTableColumns } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { canonicalJson } from './canonical-json.js';
+import { createListHasher } from './list-hasher.js';
+import { mcpAuditTable } from './schema.js';
+import { createTimeOrderedUuid } from './time-ordered-uuid.js';
+
+/** One MCP event, as callers report it. Payloads are hashed, never stored. */
+export type AuditEntry = {
+  direction: 'client' | 'server';
+  eventType: string;
+  serverName?: string | null;
+  botId?: string | null;
+  clientId?: string | null;
+  /** The MCP client's `clientInfo` as `name/version`; bounded like the other names. */
+  clientName?: string | null;
+  toolName?: string | null;
+  /** Hashed (SHA-256 of canonical JSON); `undefined` means absent and hashes to null. */
+  input?: unknown;
+  output?: unknown;
+  durationMs?: number | null;
+  success: boolean;
+  error?: string | null;
+  sanitized?: boolean;
+  tokenUsage?: number | null;
+  /** When it happened; defaults to `now()` when recorded. */
+  at?: Date;
+};
+
+/** A stored row: one value per column of {@link AUDIT_COLUMNS}, in that order. */
+export type AuditRow = InValue[];
+
+/** Longest `error` text kept. */
+export const AUDIT_ERROR_MAX = 500;
+/** Longest name (tool, server, event, bot, client) kept; a longer one is cut and says how long it was. */
+export const AUDIT_NAME_MAX = 256;
+/** Arrays this long are hashed as listings (item by item, cached). */
+const LISTING_LENGTH = 64;
+
+type AuditInsert = typeof mcpAuditTable.$inferInsert;
+/** The columns of `mcp_audit` in row order, from the drizzle schema so the two cannot drift. */
+export const AUDIT_COLUMNS = Object.entries(getTableColumns(mcpAuditTable)).map(([key, column]) => ({
+  key: key as keyof AuditInsert,
+  name: column.name,
+}));
+
+/**
+ * SHA-256 hex of the canonical JSON of `value` (object keys sorted at every depth), so key
+ * order never changes the hash; null when `value` is `undefined` (absent). Deeply nested
+ * values hash like any other (no recursion). Throws on a cycle or a BigInt.
+ */
+export function auditHash(value: unknown): string | null {
+  if (value === undefined) return null;
+  // A bare function or symbol has no JSON: hash a marker instead.
+  return hash('sha256', canonicalJson(value) ?? 'undefined', 'hex');
+}
+
+/** A name cut to {@link AUDIT_NAME_MAX}, marked with its full length when cut. */
+export function boundName(name: string | null | undefined): string | null {
+  if (name == null) return null;
+  if (name.length <= AUDIT_NAME_MAX) return name;
+  const note = `… (${name.length} chars)`;
+  return name.slice(0, AUDIT_NAME_MAX - note.length) + note;
+}
+
+const toSql = (value: unknown): InValue =>
+  value instanceof Date ? value.getTime() : typeof value === 'boolean' ? (value ? 1 : 0) : ((value ?? null) as InValue);
+
+/** A maker of rows: hashes (listings from cache), bounds, and gives each row a time-ordered id. */
+export function createRowMaker(log: Pick<Logger, 'warn'>): (entry: AuditEntry, at: Date) => AuditRow {
+  // Listings are large and made of the same items again: hashed item by item, from cache.
+  const hashList = createListHasher();
+  const hashOf = (value: unknown): string | null =>
+    Array.isArray(value) && value.length >= LISTING_LENGTH ? hashList(value) : auditHash(value);
+  const newId = createTimeOrderedUuid();
+  return (entry, at) => {
+    let inputHash: string | null = null;
+    let outputHash: string | null = null;
+    try {
+      inputHash = hashOf(entry.input);
+      outputHash = hashOf(entry.output);
+    } catch (error) {
+      // A cycle or a BigInt: keep the event, without the hash it cannot have.
+      log.warn({ err: error, eventType: entry.eventType }, 'audit payload not hashable');
+    }
+    const row: AuditInsert = {
+      id: newId(at.getTime()),
+      direction: entry.direction,
+      eventType: boundName(entry.eventType) ?? '',
+      serverName: boundName(entry.serverName),
+      botId: boundName(entry.botId),
+      clientId: boundName(entry.clientId),
+      clientName: boundName(entry.clientName),
+      toolName: boundName(entry.toolName),
+      inputHash,
+      outputHash,
+      durationMs: entry.durationMs ?? null,
+      success: entry.success,
+      error: entry.error == null ? null : entry.error.slice(0, AUDIT_ERROR_MAX),
+      sanitized: entry.sanitized ?? false,
+      tokenUsage: entry.tokenUsage ?? null,
+      timestamp: at,
+    };
+    return AUDIT_COLUMNS.map(({ key }) => toSql(row[key]));
+  };
+}
+
+/** A row read back from a journal line; null when the line is not one (a torn last write). */
+export function parseRow(line: string): AuditRow | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value) || value.length !== AUDIT_COLUMNS.length) return null;
+  const valid = value.every((v) => v === null || typeof v === 'string' || typeof v === 'number');
+  return valid && typeof value[0] === 'string' ? (value as AuditRow) : null;
+}
