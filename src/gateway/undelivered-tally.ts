@@ -3,7 +3,7 @@
  * messages with no call to tie them to, and resource updates nobody subscribed to, are
  * counted rather than written one row each. One row per server and event type is written
  * for each window in which some came, when the window closes (and at `close()`), with
- * the count: `toolName` says `"<n> undelivered"`, `durationMs` how long the window was.
+ * the count in its `count` column; `durationMs` says how long the window was.
  * @module
  */
 import type { AuditSink } from './audit-request.js';
@@ -52,9 +52,9 @@ export function createUndeliveredTally({
         ...auditRow('client', null, null, {
           eventType,
           serverName: server,
-          toolName: `${count} undelivered`,
           input: { undelivered: count, from: new Date(openedAt).toISOString() },
         }),
+        count,
         durationMs: at - openedAt,
         at: new Date(at),
       });

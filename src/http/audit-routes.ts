@@ -47,6 +47,10 @@ export const EntrySchema = z
     error: z.string().nullable(),
     sanitized: z.boolean(),
     tokenUsage: z.number().nullable(),
+    count: z.number().int().openapi({
+      description:
+        'How many events the row stands for: 1, or those counted in one window (notifications no agent received)',
+    }),
   })
   .openapi('AuditEntry');
 

@@ -26,6 +26,7 @@ export const AUDIT_ROW_FIELDS = [
   'error',
   'sanitized',
   'tokenUsage',
+  'count',
 ] as const;
 
 export type AuditRow = {
@@ -47,6 +48,8 @@ export type AuditRow = {
   error: string | null;
   sanitized: boolean;
   tokenUsage: number | null;
+  /** How many events the row stands for: 1, or the count of events counted per window (issue 17). */
+  count: number;
 };
 
 /** Filters of {@link queryAudit}; each one given must match exactly. */
@@ -108,6 +111,7 @@ export async function queryAudit(db: Db, filters: AuditFilters = {}): Promise<Au
     error: r.error,
     sanitized: r.sanitized,
     tokenUsage: r.tokenUsage,
+    count: r.count ?? 1,
   }));
 }
 

@@ -30,6 +30,8 @@ export type AuditEntry = {
   error?: string | null;
   sanitized?: boolean;
   tokenUsage?: number | null;
+  /** How many events of this kind the row stands for (counted, not written one by one); default one. */
+  count?: number | null;
   /** When it happened; defaults to `now()` when recorded. */
   at?: Date;
 };
@@ -41,6 +43,8 @@ export type AuditRow = InValue[];
 export const AUDIT_ERROR_MAX = 500;
 /** Longest name (tool, server, event, bot, client) kept; a longer one is cut and says how long it was. */
 export const AUDIT_NAME_MAX = 256;
+/** Columns of a journal line written before `count` was added (issue 17). */
+const JOURNAL_COLUMNS_BEFORE_COUNT = 16;
 /** Arrays this long are hashed as listings (item by item, cached). */
 const LISTING_LENGTH = 64;
 
@@ -107,6 +111,7 @@ export function createRowMaker(log: Pick<Logger, 'warn'>): (entry: AuditEntry, a
       sanitized: entry.sanitized ?? false,
       tokenUsage: entry.tokenUsage ?? null,
       timestamp: at,
+      count: entry.count ?? null,
     };
     return AUDIT_COLUMNS.map(({ key }) => toSql(row[key]));
   };
@@ -120,7 +125,12 @@ export function parseRow(line: string): AuditRow | null {
   } catch {
     return null;
   }
-  if (!Array.isArray(value) || value.length !== AUDIT_COLUMNS.length) return null;
+  // A journal written before a column was added (at the end) has shorter lines: the rest is null.
+  if (!Array.isArray(value) || value.length > AUDIT_COLUMNS.length || value.length < JOURNAL_COLUMNS_BEFORE_COUNT)
+    return null;
   const valid = value.every((v) => v === null || typeof v === 'string' || typeof v === 'number');
-  return valid && typeof value[0] === 'string' ? (value as AuditRow) : null;
+  if (!valid || typeof value[0] !== 'string') return null;
+  const row = value as AuditRow;
+  while (row.length < AUDIT_COLUMNS.length) row.push(null);
+  return row;
 }

@@ -97,6 +97,8 @@ export const mcpAuditTable = sqliteTable(
     /** Tokens used, for sampling events. */
     tokenUsage: integer('token_usage'),
     timestamp: createdAt('timestamp'),
+    /** How many events of one kind this row stands for (events counted per window, not one row each); null: one. */
+    count: integer('count'),
   },
   (t) => [
     index('idx_mcp_audit_server').on(t.serverName),

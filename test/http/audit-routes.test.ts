@@ -61,6 +61,7 @@ describe('GET /api/audit', () => {
       error: null,
       sanitized: false,
       tokenUsage: null,
+      count: 1,
     });
   });
 

@@ -19,7 +19,10 @@ export function AuditTable({ entries, caption }: { entries: readonly AuditEntry[
         <tr key={entry.id} class={entry.success ? undefined : 'failed'}>
           <td>{new Date(entry.timestamp).toLocaleString()}</td>
           <td>{entry.direction}</td>
-          <td>{entry.eventType}</td>
+          <td>
+            {entry.eventType}
+            {entry.count > 1 && ` × ${entry.count}`}
+          </td>
           <td>{entry.serverName}</td>
           <td>{entry.toolName}</td>
           <td>{[entry.clientId, entry.clientName, entry.botId].filter(Boolean).join(' / ')}</td>
