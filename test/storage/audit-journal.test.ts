@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Client, createClient } from '@libsql/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -66,6 +66,20 @@ describe('the audit journal (commit)', () => {
     expect(hashes).toHaveLength(30);
     expect(new Set(hashes)).toEqual(new Set(Array.from({ length: 30 }, (_, i) => auditHash({ text: `t${i}` }))));
     expect(segments(dir)).toEqual([]);
+  });
+
+  it('replays a line journaled before the count column existed (one value short), as a row of one', async () => {
+    const { store, journal, dir } = await open();
+    const dead = createAuditWriter(store.db, { log: { warn: vi.fn() }, batchMs: 60_000, journalPath: journal });
+    dead.commit(call('old'));
+    const file = join(dir, segments(dir)[0] ?? '');
+    const row = JSON.parse(readFileSync(file, 'utf8').trim()) as unknown[];
+    expect(row.at(-1)).toBeNull();
+    writeFileSync(file, `${JSON.stringify(row.slice(0, -1))}\n`);
+    const next = createAuditWriter(store.db, { log: { warn: vi.fn() }, batchMs: 60_000, journalPath: journal });
+    await next.close();
+    const rows = await store.db.select().from(mcpAuditTable);
+    expect(rows.map((r) => [r.inputHash, r.count])).toEqual([[auditHash({ text: 'old' }), null]]);
   });
 
   it('keeps the journal while writes fail, and lets it go after a write another connection sees', async () => {
