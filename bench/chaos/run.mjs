@@ -6,6 +6,7 @@ import { loadavg } from 'node:os';
 import { startService, within, writeResult } from './harness.mjs';
 import bigBodies from './scenarios/big-bodies.mjs';
 import crashLoop from './scenarios/crash-loop.mjs';
+import fairness from './scenarios/fairness.mjs';
 import flood from './scenarios/flood.mjs';
 import garbage from './scenarios/garbage.mjs';
 import hugeAnswer from './scenarios/huge-answer.mjs';
@@ -14,7 +15,7 @@ import noInit from './scenarios/no-init.mjs';
 import sessions from './scenarios/sessions.mjs';
 import sigstop from './scenarios/sigstop.mjs';
 
-const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, noInit, crashLoop, sessions, bigBodies];
+const ALL = [kill9, sigstop, flood, garbage, hugeAnswer, noInit, crashLoop, sessions, bigBodies, fairness];
 const only = (process.env.CHAOS_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())

@@ -15,7 +15,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/schema.js';
 import type { Caller } from '../guard/caller.js';
 
-type Limits = AppConfig['limits'];
+type Limits = Pick<AppConfig['limits'], 'perClient' | 'global'>;
 type Limit = NonNullable<Limits['perClient']>;
 type Scope = 'client' | 'global';
 

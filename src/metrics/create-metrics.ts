@@ -37,10 +37,23 @@ export type MetricsDeps = {
   sessions?: () => readonly { readonly label: string }[];
   /** Bytes held by every session's resumption buffer. */
   bufferBytes?: () => number;
+  /** Each server's requests under the in-flight caps (ADR 016). */
+  admission?: () => readonly ServerAdmission[];
+};
+
+/** One server's requests under the in-flight caps: now, and counted since start. */
+export type ServerAdmission = {
+  readonly server: string;
+  readonly inFlight: number;
+  readonly waiting: number;
+  readonly waited: number;
+  readonly waitSeconds: number;
+  readonly refused: number;
+  readonly timedOut: number;
 };
 
 /** Start counting; the registry comes with the first scrape. */
-export function createMetrics({ hub, bus, sessions, bufferBytes }: MetricsDeps): Metrics {
+export function createMetrics({ hub, bus, sessions, bufferBytes, admission }: MetricsDeps): Metrics {
   const counted: Counted = { events: new Map(), reconnects: new Map(), pings: [] };
   let live: Live | null = null;
   let building: Promise<Live> | null = null;
@@ -65,6 +78,7 @@ export function createMetrics({ hub, bus, sessions, bufferBytes }: MetricsDeps):
     const prom = 'Registry' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
     const built = buildRegistry(prom, hub);
     addSessionGauges(prom, built.registry, sessions ?? (() => []), bufferBytes ?? (() => 0));
+    addAdmissionMetrics(prom, built.registry, admission ?? (() => []));
     for (const [type, n] of counted.events) built.events.inc({ type }, n);
     for (const [server, n] of counted.reconnects) built.reconnects.inc({ server }, n);
     for (const { server, seconds } of counted.pings) built.pings.observe({ server }, seconds);
@@ -157,6 +171,67 @@ function addSessionGauges(
     registers: [registry],
     collect() {
       this.set(bufferBytes());
+    },
+  });
+}
+
+/** The in-flight caps (ADR 016), read from the gateway at scrape time. */
+function addAdmissionMetrics(
+  prom: typeof import('prom-client'),
+  registry: Registry,
+  admission: () => readonly ServerAdmission[],
+): void {
+  const perServer = (
+    Kind: typeof prom.Gauge | typeof prom.Counter,
+    name: string,
+    help: string,
+    value: (s: ServerAdmission) => number,
+  ) =>
+    new Kind({
+      name,
+      help,
+      labelNames: ['server'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of admission()) this.inc({ server: s.server }, value(s));
+      },
+    });
+  perServer(
+    prom.Gauge,
+    'boternity_upstream_requests_in_flight',
+    'Requests relayed to each upstream now.',
+    (s) => s.inFlight,
+  );
+  perServer(
+    prom.Gauge,
+    'boternity_upstream_requests_waiting',
+    'Requests waiting for a place under an in-flight cap now, per upstream.',
+    (s) => s.waiting,
+  );
+  perServer(
+    prom.Counter,
+    'boternity_upstream_requests_waited_total',
+    'Requests that waited for a place under an in-flight cap, per upstream.',
+    (s) => s.waited,
+  );
+  perServer(
+    prom.Counter,
+    'boternity_upstream_queue_wait_seconds_total',
+    'Time requests waited for a place under an in-flight cap, in all, per upstream.',
+    (s) => s.waitSeconds,
+  );
+  new prom.Counter({
+    name: 'boternity_upstream_requests_refused_total',
+    help: 'Requests refused by an in-flight cap, per upstream: queue_full (refused at once), wait_timeout (waited their whole requestTimeoutMs).',
+    labelNames: ['server', 'reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const s of admission()) {
+        this.inc({ server: s.server, reason: 'queue_full' }, s.refused);
+        this.inc({ server: s.server, reason: 'wait_timeout' }, s.timedOut);
+      }
     },
   });
 }

@@ -108,7 +108,13 @@ export async function serveService(
   undo.push(() => persisted.flush());
   // The resumption buffers of every HTTP session share one budget (X8).
   const buffers = createSseBufferPool({ maxBytes: () => config().gateway.maxBufferBytes });
-  const metrics = createMetrics({ hub, bus: early, sessions: gateway.sessions, bufferBytes: buffers.bytes });
+  const metrics = createMetrics({
+    hub,
+    bus: early,
+    sessions: gateway.sessions,
+    bufferBytes: buffers.bytes,
+    admission: gateway.admission,
+  });
   undo.push(() => metrics.close());
   // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
   const applier = createConfigApplier({ hub, bus, log, configPath });

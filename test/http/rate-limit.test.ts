@@ -7,7 +7,7 @@ import { jsonRpcRequestId, rateLimit, rateLimitKey, retryAfterSeconds } from '..
 import '../../src/http/require-token.js';
 import { waitFor } from '../support/wait-for.js';
 
-type Limits = AppConfig['limits'];
+type Limits = Pick<AppConfig['limits'], 'perClient' | 'global'>;
 
 function appWith(limits: () => Limits) {
   const app = new Hono();
