@@ -1,8 +1,9 @@
 /**
- * Relay one agent request to the upstream that owns it (SPEC G4): with the server's
- * request timeout, progress relayed back in order before the result, the agent's
- * cancellation relayed upstream, and a clear failure at once when the upstream is not
- * connected or goes away mid-call. Returns its outcome; never throws.
+ * Relay one agent request to the upstream that owns it (SPEC G4): once it has a place
+ * under the in-flight caps (ADR 016), with the server's request timeout, progress relayed
+ * back in order before the result, the agent's cancellation relayed upstream, and a clear
+ * failure at once when the upstream is not connected or goes away mid-call. Returns its
+ * outcome; never throws.
  * @module
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -13,6 +14,7 @@ import type { Place } from './call-admission.js';
 import type { CallPath } from './call-path.js';
 import { connectionKey } from './call-tracker.js';
 import type { SessionContext } from './session-context.js';
+import { watchSilence } from './watch-silence.js';
 
 /** How a step of the call path ended. */
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
@@ -130,40 +132,6 @@ async function relayAdmitted<T>(
     silence.stop();
     watch.dispose();
   }
-}
-
-/** Event-loop utilization over a silence interval above which the service is the bottleneck. */
-const LOOP_TOO_BUSY = 0.9;
-
-/**
- * Ask `upstream` to check its connection each time a request has heard nothing (no answer,
- * no progress) for `afterMs` (X8) while its connection answered nothing either (`quietFor`)
- * and the service itself was not saturated (ADR 016): a stalled server's calls then fail
- * within seconds, not at the next health ping. A live server answers the ping and the call
- * waits on.
- */
-function watchSilence(
-  upstream: UpstreamSession,
-  afterMs: number,
-  quietFor: () => number,
-): { heard(): void; stop(): void } {
-  let heard = false;
-  let loop = performance.eventLoopUtilization();
-  const timer = setInterval(() => {
-    const busy = performance.eventLoopUtilization(loop).utilization;
-    loop = performance.eventLoopUtilization();
-    // A service too busy to read its own pipes cannot tell a silent upstream from its own
-    // backlog (ADR 016): the health ping stays to catch a dead one.
-    if (!heard && quietFor() >= afterMs && busy < LOOP_TOO_BUSY) upstream.checkLiveness();
-    heard = false;
-  }, afterMs);
-  timer.unref();
-  return {
-    heard: () => {
-      heard = true;
-    },
-    stop: () => clearInterval(timer),
-  };
 }
 
 /** Relay to the owner `routed` names (the answer comes with its route), or pass its refusal on. */

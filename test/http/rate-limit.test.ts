@@ -100,6 +100,9 @@ describe('rateLimit', () => {
     // The same limits in a new object: nothing changes.
     limits = { perClient: { requests: 1, perSeconds: 60 } };
     expect((await get(app)).status).toBe(429);
+    // Nor does a change to the in-flight caps beside them (ADR 016).
+    limits = { perClient: { requests: 1, perSeconds: 60 }, inFlight: { perUpstream: 8 } } as Limits;
+    expect((await get(app)).status).toBe(429);
     limits = { perClient: { requests: 3, perSeconds: 60 } };
     expect((await get(app)).status).toBe(200);
     limits = {};

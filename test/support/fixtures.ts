@@ -15,6 +15,8 @@ export const DYNAMIC_SERVER = here('./dynamic-server.mjs');
 export const PAGED_SERVER = here('./paged-server.mjs');
 /** Stdio server for gateway tests: 70-char tool name, slow/cancellable tool, sampling, add_tool. */
 export const GATEWAY_SERVER = here('./gateway-server.mjs');
+/** Stdio server whose `spin` tool keeps its CPU busy without yielding; and `echo`. */
+export const BUSY_SERVER = here('./busy-server.mjs');
 /** Preload that binds host-less Node listeners to 127.0.0.1. */
 export const BIND_LOCALHOST = here('./bind-localhost.cjs');
 

@@ -1,10 +1,12 @@
 // One token saturating a shared upstream while another keeps calling it (issue 17 item 9:
 // 300 concurrent 3.9 MB calls sent the upstream to `reconnecting`). A stdio and a
-// Streamable HTTP upstream; token B calls both at a steady pace for a baseline, then token
-// A (its own worker thread, raw HTTP) fires waves of FAIR_CALLS concurrent calls with a
-// FAIR_MB MB argument at one server for FAIR_SECONDS while B keeps calling; then the same
-// against the other server. Target: B's p50 on the flooded server ≤ 2× its baseline, and
-// the server stays connected.
+// Streamable HTTP upstream. For each size in FAIR_MB (default 3.9 and 0.01 MB) and each
+// server: token B calls both servers at a steady pace (FAIR_PACE_MS) for a baseline of
+// FAIR_BASE_SECONDS, then token A (its own worker thread, raw HTTP) fires waves of
+// FAIR_CALLS concurrent calls of that size at the server for FAIR_SECONDS while B keeps
+// calling. Target: B's p50 on the flooded server ≤ 2× its baseline, the server connected
+// throughout. FAIR_TOOL (echo) picks A's tool (`size` answers a few bytes); FAIR_LIMITS
+// (JSON) sets `limits.inFlight`.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -32,6 +34,8 @@ const SIZES = (process.env.FAIR_MB ?? '3.9,0.01').split(',').map(Number);
 const TOOL = process.env.FAIR_TOOL ?? 'echo';
 const BASE_SECONDS = Number(process.env.FAIR_BASE_SECONDS ?? 5);
 const PACE_MS = Number(process.env.FAIR_PACE_MS ?? 50);
+// `limits.inFlight` to run with, as JSON (unset: the defaults; a build without the caps refuses the key).
+const LIMITS = process.env.FAIR_LIMITS ? JSON.parse(process.env.FAIR_LIMITS) : null;
 const SCRIPT = join(UPSTREAMS, 'fair.mjs');
 const SERVERS = ['fs', 'fh'];
 
@@ -128,6 +132,7 @@ export default {
         stdio: 'ignore',
       });
       return {
+        ...(LIMITS ? { limits: { inFlight: LIMITS } } : {}),
         mcpServers: {
           fs: stdioServer(SCRIPT, marker),
           fh: { type: 'http', url: `http://127.0.0.1:${httpPort}/mcp` },
@@ -204,6 +209,7 @@ export default {
         tool: TOOL,
         baseSeconds: BASE_SECONDS,
         paceMs: PACE_MS,
+        limits: LIMITS,
       },
       phases,
       metrics:

@@ -1,0 +1,41 @@
+/**
+ * Issue 17 (ADR 016): a stdio upstream busy on its CPU (as one parsing a flood of big
+ * requests is) cannot answer a liveness ping queued behind its work, and is not stalled:
+ * the call that waits on it is answered and the server keeps its process. A stopped one is
+ * still caught (test/acceptance/stalled-upstream.test.ts).
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUSY_SERVER } from '../support/fixtures.js';
+import { connectHttpClient } from '../support/mcp-client.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { waitFor } from '../support/wait-for.js';
+
+describe('a stdio upstream busy on its CPU', () => {
+  let svc: TestService;
+  let agent: Client;
+  beforeAll(async () => {
+    // Short checks: a call silent for 200 ms has its connection checked, a ping of 300 ms.
+    svc = await startTestService({
+      mcpServers: {
+        busy: { command: process.execPath, args: [BUSY_SERVER], livenessCheckAfterMs: 200, livenessTimeoutMs: 300 },
+      },
+    });
+    await waitFor(async () => (await svc.server('busy'))?.state === 'connected', { what: 'busy connected' });
+    agent = await connectHttpClient(`${svc.service.url}/mcp`);
+  }, 30_000);
+  afterAll(async () => {
+    await agent?.close();
+    await svc?.stop();
+  });
+
+  it('answers the call that waits on it, and keeps its process', async () => {
+    const before = await svc.server('busy');
+    const result = (await agent.callTool({ name: 'busy__spin', arguments: { ms: 1_500 } })) as CallToolResult;
+    expect(result.content).toEqual([{ type: 'text', text: 'spun' }]);
+    const after = await svc.server('busy');
+    expect(after?.state).toBe('connected');
+    expect(after?.pid).toBe(before?.pid);
+  });
+});
