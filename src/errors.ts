@@ -312,7 +312,7 @@ export class InFlightCapError extends RateLimitedError {
   ) {
     super(
       1,
-      `too many requests: ${cap.what} is at its cap of ${cap.limit} in flight (${cap.setting}) and this token already has ${queueLimit} waiting (limits.inFlight.queuePerToken); retry once some have answered`,
+      `too many requests: ${cap.what} is at its cap of ${cap.limit} in flight (${cap.setting}) and ${cap.what === 'this token' ? 'it' : 'this token'} already has ${queueLimit} waiting (limits.inFlight.queuePerToken); retry once some have answered`,
     );
   }
 }

@@ -114,7 +114,9 @@ describe('in-flight caps', () => {
     const second = call(b, 'solo2');
     await waitFor(() => stats()?.waiting === 1, { what: 'the second waiting on the token cap' });
     const over = await refusal(call(b, 'solo3'));
-    expect(over.message).toContain('this token is at its cap of 1 in flight (limits.inFlight.perToken)');
+    expect(over.message).toContain(
+      'too many requests: this token is at its cap of 1 in flight (limits.inFlight.perToken) and it already has 1 waiting (limits.inFlight.queuePerToken)',
+    );
     release();
     await waitFor(() => held.length === 1, { what: 'the second call placed' });
     release();
