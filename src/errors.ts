@@ -97,8 +97,11 @@ export class ForbiddenError extends HubError {
 
 /** Too many requests; `retryAfterSeconds` goes into `Retry-After`. */
 export class RateLimitedError extends HubError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('rate_limited', `rate limit exceeded, retry after ${retryAfterSeconds}s`);
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = `rate limit exceeded, retry after ${retryAfterSeconds}s`,
+  ) {
+    super('rate_limited', message);
   }
 }
 
@@ -316,5 +319,39 @@ export class UnknownBotToolError extends BotError {
     readonly item: string,
   ) {
     super('not_found', 'not_found', `no bot ${kind} "${item}" here`);
+  }
+}
+
+/** The cap a request waits for: the setting that holds it and its value (ADR 022). */
+export type InFlightCap = { readonly setting: string; readonly limit: number; readonly what: string };
+
+/**
+ * A request refused at once: its token already has `limits.inFlight.queuePerToken` requests
+ * waiting for a place under an in-flight cap (ADR 022). 429 over HTTP; -32000 on MCP.
+ */
+export class InFlightCapError extends RateLimitedError {
+  constructor(
+    readonly server: string,
+    readonly queueLimit: number,
+    readonly cap: InFlightCap,
+  ) {
+    super(
+      1,
+      `too many requests: ${cap.what} is at its cap of ${cap.limit} in flight (${cap.setting}) and ${cap.what === 'this token' ? 'it' : 'this token'} already has ${queueLimit} waiting (limits.inFlight.queuePerToken); retry once some have answered`,
+    );
+  }
+}
+
+/** A request that waited its whole `requestTimeoutMs` for a place under an in-flight cap; never sent (ADR 022). */
+export class InFlightWaitTimeoutError extends HubError {
+  constructor(
+    readonly server: string,
+    readonly timeoutMs: number,
+    readonly cap: InFlightCap,
+  ) {
+    super(
+      'upstream_timeout',
+      `no place for the request to server "${server}" within ${timeoutMs} ms (requestTimeoutMs): ${cap.what} stayed at its cap of ${cap.limit} in flight (${cap.setting}); it was not sent`,
+    );
   }
 }

@@ -8,6 +8,7 @@ import auditCap from './scenarios/audit-cap.mjs';
 import auditKill9 from './scenarios/audit-kill9.mjs';
 import bigBodies from './scenarios/big-bodies.mjs';
 import crashLoop from './scenarios/crash-loop.mjs';
+import fairness from './scenarios/fairness.mjs';
 import flood from './scenarios/flood.mjs';
 import flood3 from './scenarios/flood3.mjs';
 import garbage from './scenarios/garbage.mjs';
@@ -38,6 +39,7 @@ const ALL = [
   pinChurn,
   auditKill9,
   auditCap,
+  fairness,
 ];
 const only = (process.env.CHAOS_ONLY ?? '')
   .split(',')

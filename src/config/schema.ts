@@ -58,6 +58,8 @@ const CommonFields = {
   livenessTimeoutMs: z.number().int().positive().default(2_000),
   connectTimeoutMs: z.number().int().positive().default(30_000),
   requestTimeoutMs: z.number().int().positive().default(60_000),
+  /** Requests in flight to this server at once, overriding `limits.inFlight.perUpstream` (ADR 022). */
+  maxConcurrentRequests: z.number().int().positive().optional(),
   /** The largest message sent to the server, as JSON (X8): a larger request is refused unsent. */
   maxMessageBytes: z
     .number()
@@ -126,6 +128,18 @@ export const RateLimitSchema = z
   .object({ requests: z.number().int().positive(), perSeconds: z.number().positive() })
   .strict();
 
+/**
+ * Requests relayed to upstreams at once (ADR 022): per upstream connection, per token over
+ * all upstreams, and how many of a token's may wait for a place before it is refused.
+ */
+export const InFlightSchema = z
+  .object({
+    perUpstream: z.number().int().positive().default(32),
+    perToken: z.number().int().positive().default(64),
+    queuePerToken: z.number().int().nonnegative().default(64),
+  })
+  .strict();
+
 /** Everything in the file except `mcpServers`, whose entries are parsed one by one. */
 export const ConfigRestSchema = z.object({
   bots: z
@@ -134,7 +148,14 @@ export const ConfigRestSchema = z.object({
       BotConfigSchema,
     )
     .default({}),
-  limits: z.object({ perClient: RateLimitSchema.optional(), global: RateLimitSchema.optional() }).strict().default({}),
+  limits: z
+    .object({
+      perClient: RateLimitSchema.optional(),
+      global: RateLimitSchema.optional(),
+      inFlight: InFlightSchema.prefault({}),
+    })
+    .strict()
+    .prefault({}),
   logs: z.object({ stderrLines: z.number().int().positive().default(500) }).prefault({}),
   shutdown: z.object({ graceMs: z.number().int().nonnegative().default(3_000) }).prefault({}),
   /** Names besides the loopback ones that may appear in `Host` and `Origin` (X2). */

@@ -1,7 +1,7 @@
 /**
  * The parts every request kind on the call path uses, in one typed object that the
- * gateway builds once: config, views, connections, attribution, loss of a connection,
- * sanitizer, audit and the session registry.
+ * gateway builds once: config, views, connections, admission, attribution, loss of a
+ * connection, sanitizer, audit and the session registry.
  * @module
  */
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
@@ -11,6 +11,7 @@ import type { AppConfig } from '../config/schema.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { AgentSession } from './agent-session.js';
 import type { AuditSink } from './audit-request.js';
+import type { CallAdmission } from './call-admission.js';
 import type { CallTracker } from './call-tracker.js';
 import type { GatewaySanitizer } from './gateway-sanitizer.js';
 import type { LossWatcher } from './loss-watch.js';
@@ -30,6 +31,8 @@ export type CallPath = {
   readonly views: ViewCache;
   readonly upstreams: SessionUpstreams;
   readonly tracker: CallTracker;
+  /** The in-flight caps every relayed request passes (ADR 022). */
+  readonly admission: CallAdmission;
   readonly losses: LossWatcher;
   readonly sanitizer: GatewaySanitizer;
   readonly audit: AuditSink | null;

@@ -21,6 +21,7 @@ import { admitSession } from './admit-session.js';
 import type { AgentSession } from './agent-session.js';
 import type { AuditSink } from './audit-request.js';
 import { createBotToolCaller } from './bot-tool-caller.js';
+import { createCallAdmission, type ServerAdmission } from './call-admission.js';
 import type { BotSurface, CallPath } from './call-path.js';
 import { callTool } from './call-tool.js';
 import type { CallTracker } from './call-tracker.js';
@@ -114,6 +115,8 @@ export type Gateway = {
   /** The live session with this id. */
   session(id: string): AgentSession | undefined;
   sessions(): AgentSession[];
+  /** Requests in flight, waiting, waited and refused per server under the in-flight caps (ADR 022). */
+  admission(): ServerAdmission[];
   /** Call a tool of `context`'s view by its public name, in-process. */
   callTool(context: SessionContext, name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   /** The tools `spec`'s view lists now, sanitized (no first-list wait, not audited). */
@@ -182,6 +185,7 @@ export function createGateway({
     views,
     upstreams,
     tracker,
+    admission: createCallAdmission({ limits: () => config().limits.inFlight }),
     losses,
     sanitizer,
     audit: audit ?? null,
@@ -253,6 +257,7 @@ export function createGateway({
     attachSession: (options) => attachAgentSession({ path, now }, options),
     session: (id) => sessions.get(id),
     sessions: () => sessions.all(),
+    admission: () => core.admission.stats(),
     callTool: (context, name, args) => callTool(path, context, { name, ...(args ? { arguments: args } : {}) }),
     listTools: (spec) => views.view(spec).tools(),
     closeSessionsOf: (clientId) =>

@@ -1,16 +1,20 @@
 /**
- * Relay one agent request to the upstream that owns it (SPEC G4): with the server's
- * request timeout, progress relayed back in order before the result, the agent's
- * cancellation relayed upstream, and a clear failure at once when the upstream is not
- * connected or goes away mid-call. Returns its outcome; never throws.
+ * Relay one agent request to the upstream that owns it (SPEC G4): once it has a place
+ * under the in-flight caps (ADR 022), with the server's request timeout, progress relayed
+ * back in order before the result, the agent's cancellation relayed upstream, and a clear
+ * failure at once when the upstream is not connected or goes away mid-call. Returns its
+ * outcome; never throws.
  * @module
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConfig } from '../config/schema.js';
 import { HubError, UnknownServerError, UpstreamLostError, UpstreamTimeoutError } from '../errors.js';
 import type { UpstreamRequestOptions, UpstreamSession } from '../upstream/types.js';
+import type { Place } from './call-admission.js';
 import type { CallPath } from './call-path.js';
 import { connectionKey } from './call-tracker.js';
 import type { SessionContext } from './session-context.js';
+import { watchSilence } from './watch-silence.js';
 
 /** How a step of the call path ended. */
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
@@ -29,6 +33,42 @@ export async function relayRequest<T>(
 ): Promise<Outcome<T>> {
   const config = path.config().mcpServers[server];
   if (!config) return { ok: false, error: new UnknownServerError(server) };
+  const shared = config.scope !== 'session';
+  const key = connectionKey(server, shared ? null : ctx.session.id);
+  // A place under the in-flight caps first (ADR 022); the wait counts against the timeout.
+  const place: Place = {
+    key,
+    server,
+    token: ctx.session.clientId ?? ctx.session.id,
+    cap: config.maxConcurrentRequests,
+  };
+  const waiting = path.admission.enter(place, ctx.signal, config.requestTimeoutMs);
+  const since = waiting ? performance.now() : 0;
+  const refused = waiting && (await waiting);
+  if (refused) return { ok: false, error: refused };
+  let answered = false;
+  try {
+    return await relayAdmitted(path, ctx, server, config, key, send, {
+      timeout: waiting ? Math.max(1, config.requestTimeoutMs - (performance.now() - since)) : config.requestTimeoutMs,
+      heard: () => {
+        answered = true;
+      },
+    });
+  } finally {
+    path.admission.leave(place, answered);
+  }
+}
+
+/** {@link relayRequest} once admitted: `timeout` is what is left of the request's. */
+async function relayAdmitted<T>(
+  path: CallPath,
+  ctx: SessionContext,
+  server: string,
+  config: ServerConfig,
+  key: string,
+  send: (upstream: UpstreamSession, options: UpstreamRequestOptions) => Promise<T>,
+  { timeout, heard }: { timeout: number; heard: () => void },
+): Promise<Outcome<T>> {
   let upstream: UpstreamSession;
   try {
     upstream = await path.upstreams.connectionFor(ctx.session, server, config);
@@ -36,12 +76,13 @@ export async function relayRequest<T>(
     return { ok: false, error };
   }
   const sink = ctx.progress;
-  const silence = watchSilence(upstream, config.livenessCheckAfterMs);
+  // A connection answering other requests is alive, however long this one takes.
+  const silence = watchSilence(upstream, config.livenessCheckAfterMs, () => path.admission.quietFor(key));
   // Progress goes out in order and before the result: the response closes the call's stream.
   let progressSent: Promise<void> = Promise.resolve();
   const options: UpstreamRequestOptions = {
     signal: ctx.signal,
-    timeout: config.requestTimeoutMs,
+    timeout,
     resetTimeoutOnProgress: true,
     // Without a sink the upstream is not asked for progress at all.
     onprogress: sink
@@ -51,13 +92,12 @@ export async function relayRequest<T>(
         }
       : undefined,
   };
-  const shared = config.scope !== 'session';
-  const key = connectionKey(server, shared ? null : ctx.session.id);
-  const watch = path.losses.watch(server, upstream, shared);
+  const watch = path.losses.watch(server, upstream, config.scope !== 'session');
   try {
     const value = await path.tracker.run({ key, context: ctx, transport: upstream.transport }, () =>
       Promise.race([
         send(upstream, options).then(async (result) => {
+          heard();
           await progressSent;
           return result;
         }),
@@ -71,6 +111,12 @@ export async function relayRequest<T>(
     // Ended on purpose (shutdown, revocation, the client's cancel): the SDK hands the reason
     // back wrapped as a timeout, so the true one is taken from the signal (X7).
     if (ctx.signal.aborted && ctx.signal.reason instanceof HubError) return { ok: false, error: ctx.signal.reason };
+    if (
+      error instanceof McpError &&
+      error.code !== ErrorCode.ConnectionClosed &&
+      error.code !== ErrorCode.RequestTimeout
+    )
+      heard();
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       return { ok: false, error: new UpstreamLostError(server, 'closed the connection') };
     }
@@ -86,26 +132,6 @@ export async function relayRequest<T>(
     silence.stop();
     watch.dispose();
   }
-}
-
-/**
- * Ask `upstream` to check its connection each time a request has heard nothing (no answer,
- * no progress) for `afterMs` (X8): a stalled server's calls then fail within seconds, not
- * at the next health ping. A live server answers the ping and the call waits on.
- */
-function watchSilence(upstream: UpstreamSession, afterMs: number): { heard(): void; stop(): void } {
-  let heard = false;
-  const timer = setInterval(() => {
-    if (!heard) upstream.checkLiveness();
-    heard = false;
-  }, afterMs);
-  timer.unref();
-  return {
-    heard: () => {
-      heard = true;
-    },
-    stop: () => clearInterval(timer),
-  };
 }
 
 /** Relay to the owner `routed` names (the answer comes with its route), or pass its refusal on. */

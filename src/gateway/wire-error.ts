@@ -5,7 +5,13 @@
  * @module
  */
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { HubError, type HubErrorCode } from '../errors.js';
+import {
+  HubError,
+  type HubErrorCode,
+  InFlightCapError,
+  InFlightWaitTimeoutError,
+  RateLimitedError,
+} from '../errors.js';
 import { sanitizeUpstreamText } from './sanitize-requests.js';
 
 /**
@@ -49,6 +55,8 @@ const WIRE_CODES: Partial<Record<HubErrorCode, number>> = {
   unattributed: ErrorCode.InternalError,
   unsupported: ErrorCode.MethodNotFound,
   budget_spent: ErrorCode.InvalidRequest,
+  // -32000, as the rate limits answer on the MCP endpoints (their 429 body).
+  rate_limited: -32000,
   // -32000: the code the SDK's transports give a connection that is going away.
   shutting_down: ErrorCode.ConnectionClosed,
   request_ended: ErrorCode.ConnectionClosed,
@@ -93,14 +101,30 @@ export function answerFailure(error: unknown, asToolResult: boolean): FailureAns
     return { kind: 'error', error: new WireError(error.code, message), internal: null };
   }
   if (error instanceof HubError && error.code === 'upstream_timeout') {
-    return { kind: 'error', error: new WireError(ErrorCode.RequestTimeout, 'Request timed out'), internal: null };
+    // A request that waited for a place was never sent: the message says which cap held it.
+    const message = error instanceof InFlightWaitTimeoutError ? error.message : 'Request timed out';
+    return { kind: 'error', error: new WireError(ErrorCode.RequestTimeout, message), internal: null };
   }
   const code = error instanceof HubError ? WIRE_CODES[error.code] : undefined;
   if (code !== undefined)
-    return { kind: 'error', error: new WireError(code, (error as Error).message), internal: null };
+    return { kind: 'error', error: new WireError(code, (error as Error).message, wireData(error)), internal: null };
   return {
     kind: 'error',
     error: new WireError(ErrorCode.InternalError, 'internal error in boternity'),
     internal: error,
   };
+}
+
+/** What a refusal tells a program besides its message: as the rate limits' 429 body does. */
+function wireData(error: unknown): Record<string, unknown> | undefined {
+  if (error instanceof InFlightCapError)
+    return {
+      retryAfterSeconds: error.retryAfterSeconds,
+      scope: 'in_flight',
+      setting: 'limits.inFlight.queuePerToken',
+      limit: error.queueLimit,
+      waitingFor: error.cap.setting,
+    };
+  if (error instanceof RateLimitedError) return { retryAfterSeconds: error.retryAfterSeconds };
+  return undefined;
 }

@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { AppConfig } from '../config/schema.js';
-import { HubError, UpstreamUnavailableError } from '../errors.js';
+import { HubError, RateLimitedError, UpstreamUnavailableError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import { toPublicName } from '../gateway/public-names.js';
 import type { Hub } from '../hub/create-hub.js';
@@ -49,7 +49,7 @@ const callTool = createRoute({
       'The result; a tool that failed says so with `isError: true`',
       z.object({ result: CallToolResultSchema }),
     ),
-    ...errorResponses(400, 404, 413, 415, 502, 503),
+    ...errorResponses(400, 404, 413, 415, 429, 502, 503),
   },
 });
 
@@ -126,6 +126,10 @@ function toHubError(error: unknown, server: string, tool: string): unknown {
     );
   if (error.code === ErrorCode.InvalidParams)
     return new HubError('bad_request', error.message.replace(/^MCP error -?\d+: /, ''));
+  // Refused by an in-flight cap (ADR 022): 429, as the rate limits answer.
+  const data = error.data as { scope?: unknown; retryAfterSeconds?: unknown } | undefined;
+  if (data?.scope === 'in_flight' && typeof data.retryAfterSeconds === 'number')
+    return new RateLimitedError(data.retryAfterSeconds, error.message.replace(/^MCP error -?\d+: /, ''));
   return new HubError('upstream_failed', `calling "${tool}" on server "${server}" failed: ${error.message}`, {
     cause: error,
   });

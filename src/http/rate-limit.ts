@@ -15,7 +15,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/schema.js';
 import type { Caller } from '../guard/caller.js';
 
-type Limits = AppConfig['limits'];
+type Limits = Pick<AppConfig['limits'], 'perClient' | 'global'>;
 type Limit = NonNullable<Limits['perClient']>;
 type Scope = 'client' | 'global';
 
@@ -119,7 +119,8 @@ export function createRateLimiter({ limits }: { limits: () => Limits }): RateLim
     // The config object changes only on a reload: compare its JSON only then.
     if (now === seenLimits) return;
     seenLimits = now;
-    const json = JSON.stringify(now ?? {});
+    // Only the rate limits: a change to `limits.inFlight` (ADR 022) keeps the counters.
+    const json = JSON.stringify({ perClient: now?.perClient, global: now?.global });
     if (json === seen) return;
     seen = json;
     perClient = limiterFor(now?.perClient, 'client');

@@ -38,6 +38,7 @@ export const SERVER_ENTRY_SHAPE = {
   livenessTimeoutMs: Millis.optional(),
   connectTimeoutMs: Millis.optional(),
   requestTimeoutMs: Millis.optional(),
+  maxConcurrentRequests: z.number().int().positive().optional(),
   maxMessageBytes: z.number().int().positive().optional(),
   maxAnswerBytes: z.number().int().positive().optional(),
   backoff: z

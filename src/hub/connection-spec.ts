@@ -14,6 +14,7 @@ const VIEW_ONLY_FIELDS = [
   'samplingBudgetTokens',
   'sampling',
   'livenessCheckAfterMs',
+  'maxConcurrentRequests',
 ] as const;
 
 /** The part of a server's config its connection depends on. */

@@ -11,6 +11,7 @@ import type { Counter, Histogram, Registry } from 'prom-client';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
+import { addAdmissionMetrics, type ServerAdmission } from './add-admission-metrics.js';
 import { type AuditFigures, addAuditMetrics } from './add-audit-metrics.js';
 
 const STATES = ['connecting', 'connected', 'reconnecting', 'disabled'] as const;
@@ -42,10 +43,20 @@ export type MetricsDeps = {
   slowReaders?: () => Readonly<Record<string, number>>;
   /** The audit's size, byte cap and rows dropped by it (issue 17). */
   audit?: AuditFigures;
+  /** Each server's requests under the in-flight caps (ADR 022). */
+  admission?: () => readonly ServerAdmission[];
 };
 
 /** Start counting; the registry comes with the first scrape. */
-export function createMetrics({ hub, bus, sessions, bufferBytes, slowReaders, audit }: MetricsDeps): Metrics {
+export function createMetrics({
+  hub,
+  bus,
+  sessions,
+  bufferBytes,
+  slowReaders,
+  audit,
+  admission,
+}: MetricsDeps): Metrics {
   const counted: Counted = { events: new Map(), reconnects: new Map(), pings: [] };
   let live: Live | null = null;
   let building: Promise<Live> | null = null;
@@ -72,6 +83,7 @@ export function createMetrics({ hub, bus, sessions, bufferBytes, slowReaders, au
     addSessionGauges(prom, built.registry, sessions ?? (() => []), bufferBytes ?? (() => 0));
     if (slowReaders) addSlowReaderCounter(prom, built.registry, slowReaders);
     if (audit) addAuditMetrics(prom, built.registry, audit);
+    addAdmissionMetrics(prom, built.registry, admission ?? (() => []));
     for (const [type, n] of counted.events) built.events.inc({ type }, n);
     for (const [server, n] of counted.reconnects) built.reconnects.inc({ server }, n);
     for (const { server, seconds } of counted.pings) built.pings.observe({ server }, seconds);

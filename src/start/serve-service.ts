@@ -128,6 +128,7 @@ export async function serveService(
     bufferBytes: buffers.bytes,
     slowReaders: writeGuard.closed,
     ...(audit.cap ? { audit: audit.cap.stats } : {}),
+    admission: gateway.admission,
   });
   undo.push(() => metrics.close());
   // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).

@@ -24,6 +24,8 @@ const CALLS = 500;
 const SERVER = 'gw';
 const config = {
   mcpServers: { [SERVER]: { command: process.execPath, args: [GATEWAY_SERVER], healthIntervalMs: 60_000 } },
+  // All 500 wait their turn under the in-flight caps rather than be refused (ADR 022).
+  limits: { inFlight: { queuePerToken: CALLS } },
 };
 
 /** `CALLS` concurrent echo calls; each must answer its own text. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listConnections } from '../../src/storage/connection-repo.js';
 import { createDb } from '../../src/storage/create-db.js';
 import { TINY_SERVER } from '../support/fixtures.js';
+import { connectHttpClient } from '../support/mcp-client.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -49,6 +50,9 @@ describe('observability', () => {
   });
 
   it('serves Prometheus metrics behind the token', async () => {
+    const agent = await connectHttpClient(`${svc.service.url}/mcp`);
+    await agent.callTool({ name: 'tiny__echo', arguments: { text: 'counted' } });
+    await agent.close();
     expect((await fetch(`${svc.service.url}/metrics`)).status).toBe(401);
     const response = await fetch(`${svc.service.url}/metrics`, {
       headers: { authorization: 'Bearer test-admin-token' },
@@ -59,6 +63,12 @@ describe('observability', () => {
     expect(text).toContain('boternity_upstream_state{server="off",state="disabled"} 1');
     expect(text).toContain('boternity_upstream_catalog_items{server="tiny",kind="tools"} 1');
     expect(text).toMatch(/boternity_upstream_ping_seconds_count\{server="tiny"\} [1-9]/);
+    // The in-flight caps (ADR 022): the call went in at once, nothing waits, nothing refused.
+    expect(text).toContain('boternity_upstream_requests_in_flight{server="tiny"} 0');
+    expect(text).toContain('boternity_upstream_requests_waiting{server="tiny"} 0');
+    expect(text).toContain('boternity_upstream_requests_waited_total{server="tiny"} 0');
+    expect(text).toContain('boternity_upstream_queue_wait_seconds_total{server="tiny"} 0');
+    expect(text).toContain('boternity_upstream_requests_refused_total{server="tiny",reason="queue_full"} 0');
   });
 
   it('keeps the stdio child stderr in a bounded per-server log', async () => {

@@ -7,7 +7,7 @@ import { jsonRpcRequestId, rateLimit, rateLimitKey, retryAfterSeconds } from '..
 import '../../src/http/require-token.js';
 import { waitFor } from '../support/wait-for.js';
 
-type Limits = AppConfig['limits'];
+type Limits = Pick<AppConfig['limits'], 'perClient' | 'global'>;
 
 function appWith(limits: () => Limits) {
   const app = new Hono();
@@ -99,6 +99,9 @@ describe('rateLimit', () => {
     expect((await get(app)).status).toBe(429);
     // The same limits in a new object: nothing changes.
     limits = { perClient: { requests: 1, perSeconds: 60 } };
+    expect((await get(app)).status).toBe(429);
+    // Nor does a change to the in-flight caps beside them (ADR 022).
+    limits = { perClient: { requests: 1, perSeconds: 60 }, inFlight: { perUpstream: 8 } } as Limits;
     expect((await get(app)).status).toBe(429);
     limits = { perClient: { requests: 3, perSeconds: 60 } };
     expect((await get(app)).status).toBe(200);

@@ -17,6 +17,8 @@ export const PAGED_SERVER = here('./paged-server.mjs');
 export const GATEWAY_SERVER = here('./gateway-server.mjs');
 /** Stdio server that answers `initialize` and never answers `tools/list`. */
 export const SILENT_LIST_SERVER = here('./silent-list-server.mjs');
+/** Stdio server whose `spin` tool keeps its CPU busy without yielding; and `echo`. */
+export const BUSY_SERVER = here('./busy-server.mjs');
 /** Preload that binds host-less Node listeners to 127.0.0.1. */
 export const BIND_LOCALHOST = here('./bind-localhost.cjs');
 
