@@ -50,6 +50,10 @@ const STRIP_STEPS: readonly Step[] = [
 
 const MAX_PASSES = 8;
 
+/** How much of a text longer than its bound is sanitized: this many times the bound, and at least {@link LOOK_MIN_CHARS}. */
+const LOOK_FACTOR = 4;
+const LOOK_MIN_CHARS = 64 * 1024;
+
 /** The padding patterns of each kind, built once, with the shortest text each can match. */
 const PADDING_PATTERNS = Object.fromEntries(
   Object.entries(PADDING).map(([kind, { spaces, blankLines }]) => [
@@ -127,27 +131,36 @@ function collapsePadding(text: string, kind: SanitizeKind, flags: Set<string>): 
   return out;
 }
 
-function truncate(text: string, maxLength: number, flags: Set<string>): string {
-  if (text.length <= maxLength) return text;
+/** Cut to `maxLength` with the marker; `cutBefore` when the text was already cut (it ends with the marker). */
+function truncate(text: string, maxLength: number, flags: Set<string>, cutBefore: boolean): string {
+  if (text.length <= maxLength && !cutBefore) return text;
   flags.add('truncated');
   const marker = maxLength >= TRUNCATION_MARKER.length ? TRUNCATION_MARKER : '';
-  let cut = maxLength - marker.length;
-  const last = text.charCodeAt(cut - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut--; // never split a surrogate pair
-  return text.slice(0, cut) + marker;
+  return sliceWhole(text, Math.min(text.length, maxLength - marker.length)) + marker;
+}
+
+/** The first `length` UTF-16 units of `text`, never splitting a surrogate pair. */
+function sliceWhole(text: string, length: number): string {
+  if (length >= text.length) return text;
+  const last = text.charCodeAt(length - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
 }
 
 /** Sanitizes one upstream string (a description or a tool result text). */
 export function sanitizeText(text: string, options: SanitizeOptions): SanitizeTextResult {
   const flags = new Set<string>();
   const maxLength = Math.max(0, options.maxLength ?? DEFAULT_MAX_LENGTH[options.kind]);
+  // At most `maxLength` characters survive: a text far longer is cut before any pass, so an
+  // upstream's 4 MB answer costs what its first few hundred KB do (issue 17). The margin
+  // lets what stripping removes be made up from the text after it.
+  const looked = sliceWhole(text, Math.max(maxLength * LOOK_FACTOR, LOOK_MIN_CHARS));
   // Most text is plain ASCII, where no invisible, control or tag character can hide.
-  const plain = PLAIN_ASCII.test(text);
-  let out = plain ? text : stripInvisible(text, flags);
+  const plain = PLAIN_ASCII.test(looked);
+  let out = plain ? looked : stripInvisible(looked, flags);
   out = stripStructure(out, flags);
   out = collapsePadding(out, options.kind, flags);
-  out = truncate(out, maxLength, flags);
-  for (const flag of findInstructions(text, plain)) flags.add(flag);
+  out = truncate(out, maxLength, flags, looked !== text);
+  for (const flag of findInstructions(looked, plain)) flags.add(flag);
   return {
     text: out,
     changed: out !== text,

@@ -100,6 +100,21 @@ describe('sanitizeText rules', () => {
     expect(performance.now() - start).toBeLessThan(2000);
   });
 
+  it('sanitizes only the head of a text far over its bound, and says it was cut', () => {
+    // What stripping removes is made up from the text after it, within four times the bound.
+    const hidden = `<!--${'x'.repeat(250_000)}-->`;
+    const result = sanitizeText(`${hidden}visible ${'y'.repeat(4_000_000)}`, { kind: 'result', maxLength: 100_000 });
+    expect(result.text.startsWith('visible y')).toBe(true);
+    expect(result.text).toHaveLength(100_000);
+    expect(result.text.endsWith(TRUNCATION_MARKER)).toBe(true);
+    expect(result.flags).toEqual(expect.arrayContaining(['html_comment', 'truncated']));
+    expect(result.beforeLength).toBe(hidden.length + 8 + 4_000_000);
+    // Past that margin the rest is not looked at: a text that is all hiding is cut to the marker.
+    const invisible = sanitizeText('\u200b'.repeat(1_000_000) + 'late', { kind: 'result', maxLength: 1_000 });
+    expect(invisible.text).toBe(TRUNCATION_MARKER);
+    expect(invisible.flags).toEqual(expect.arrayContaining(['invisible_unicode', 'truncated']));
+  });
+
   it('uses per-kind defaults: 500 for descriptions, larger for results', () => {
     expect(sanitizeText('y'.repeat(600), { kind: 'description' }).text.length).toBe(500);
     expect(sanitizeText('y'.repeat(600), { kind: 'result' }).changed).toBe(false);
