@@ -158,29 +158,45 @@ function countEvents(maxBytes: number): Counter {
   // While the line so far reads "id:", and whether a value followed it.
   let idPrefix = true;
   let resumable = false;
+  // The bytes of a line up to its end: the line ends are found natively (a message of
+  // megabytes is one line), and only the first bytes of each line are looked at one by one.
+  const content = (chunk: Uint8Array, from: number, to: number): void => {
+    for (let i = from; i < to && idPrefix && !resumable; i++) {
+      const at = lineBytes + i - from;
+      if (at < ID_FIELD.length) idPrefix = chunk[i] === ID_FIELD[at];
+      else if (chunk[i] !== SPACE) resumable = true;
+    }
+    lineBytes += to - from;
+    eventBytes += to - from;
+  };
   return {
     get resumable() {
       return resumable;
     },
     add(chunk) {
-      for (let i = 0; i < chunk.length; i++) {
-        const byte = chunk[i] as number;
-        if (byte === LF || byte === CR) {
-          const secondHalfOfCrLf = byte === LF && afterCr;
-          afterCr = byte === CR;
-          if (secondHalfOfCrLf) continue;
-          if (lineBytes === 0) eventBytes = 0;
-          lineBytes = 0;
-          idPrefix = true;
-          continue;
+      // The next LF and CR at or after `i`; -1 when there is none in the chunk.
+      let lf = chunk.indexOf(LF);
+      let cr = chunk.indexOf(CR);
+      let i = 0;
+      while (i < chunk.length) {
+        if (lf !== -1 && lf < i) lf = chunk.indexOf(LF, i);
+        if (cr !== -1 && cr < i) cr = chunk.indexOf(CR, i);
+        const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+        const to = end === -1 ? chunk.length : end;
+        if (to > i) {
+          afterCr = false;
+          content(chunk, i, to);
+          if (eventBytes > maxBytes) return false;
         }
-        afterCr = false;
-        if (idPrefix) {
-          if (lineBytes < ID_FIELD.length) idPrefix = byte === ID_FIELD[lineBytes];
-          else if (byte !== SPACE) resumable = true;
-        }
-        lineBytes++;
-        if (++eventBytes > maxBytes) return false;
+        if (end === -1) break;
+        const byte = chunk[end];
+        i = end + 1;
+        const secondHalfOfCrLf = byte === LF && afterCr;
+        afterCr = byte === CR;
+        if (secondHalfOfCrLf) continue;
+        if (lineBytes === 0) eventBytes = 0;
+        lineBytes = 0;
+        idPrefix = true;
       }
       return true;
     },
