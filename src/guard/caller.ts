@@ -13,7 +13,10 @@ export type Caller =
   | { readonly kind: 'bot'; readonly slug: string; readonly tokenId: string };
 
 /** Maps a presented token to its caller, or null when it is not valid (now: revocation is immediate). */
-export type VerifyToken = (token: string) => Caller | null | Promise<Caller | null>;
+export type VerifyToken = ((token: string) => Caller | null | Promise<Caller | null>) & {
+  /** Forget what is remembered of token `id`, revoked just now: its next request is checked anew. */
+  forget?(id: string): void;
+};
 
 /** The verifier for the admin token alone. */
 export function adminTokenVerifier(adminToken: string): (token: string) => Caller | null {

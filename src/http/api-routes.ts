@@ -11,6 +11,7 @@ import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/create-gateway.js';
+import type { VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { Db } from '../storage/create-db.js';
 import { createApi } from './api-schemas.js';
@@ -50,6 +51,8 @@ export type ApiDeps = {
   sampling?: SamplingUsage;
   /** The bots (registry, memories, skills, workflows, chat): turns on `/api/bots`. */
   bots?: BotDeps;
+  /** Told of each token revoked, so that it forgets the token at once. */
+  verifyToken?: VerifyToken;
 };
 
 /** The base path of the control API. */
@@ -82,8 +85,11 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
   api.route('/presets', presetsRoutes());
   api.route('/config', configRoutes({ config, file: writer?.path ?? null }));
   if (db) {
-    const onRevoke = gateway ? (id: string) => gateway.closeSessionsOf(id) : undefined;
-    api.route('/tokens', tokensRoutes({ db, config, ...(onRevoke ? { onRevoke } : {}) }));
+    const onRevoke = async (id: string) => {
+      deps.verifyToken?.forget?.(id);
+      await gateway?.closeSessionsOf(id);
+    };
+    api.route('/tokens', tokensRoutes({ db, config, onRevoke }));
     api.route('/audit', auditRoutes({ db }));
     api.route('/quarantines', quarantinesRoutes({ db, config }));
   }

@@ -144,6 +144,7 @@ export function createApp({
       ...(pins ? { pins } : {}),
       ...(sampling ? { sampling } : {}),
       ...(bots ? { bots } : {}),
+      ...(verifyToken ? { verifyToken } : {}),
     }),
   );
   return app;

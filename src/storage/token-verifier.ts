@@ -1,28 +1,52 @@
-import type { Caller } from '../guard/caller.js';
+import type { Caller, VerifyToken } from '../guard/caller.js';
 import type { Db } from './create-db.js';
 import { findLiveToken, touchToken } from './token-repo.js';
 
+/** How long a token found live is taken as live without asking the database again. */
+const REMEMBER_MS = 1_000;
+/** Tokens remembered at most (the oldest go first past it). */
+const MAX_REMEMBERED = 1_000;
+
+type Remembered = { readonly caller: Caller; readonly id: string; readonly at: number };
+
 /**
- * Verify API tokens against the database on every request, so a revocation holds from the
- * next request on, inside open MCP sessions too. `last_used_at` is written at most once a
- * minute per token.
+ * Verify API tokens against the database, so a revocation holds from the next request on,
+ * inside open MCP sessions too. A token found live is remembered for a second (a client
+ * sending hundreds of requests a second costs one query a second, issue 17); a revocation
+ * made through this service forgets it at once (`forget`), one made elsewhere holds within
+ * that second. `last_used_at` is written at most once a minute per token.
  */
 export function createTokenVerifier(
   db: Db,
   { now = Date.now, onError }: { now?: () => number; onError?: (e: unknown) => void } = {},
-) {
+): VerifyToken & { forget(id: string): void } {
   const touched = new Map<string, number>();
-  return async (token: string): Promise<Caller | null> => {
+  const remembered = new Map<string, Remembered>();
+  const verify = async (token: string): Promise<Caller | null> => {
     if (!token.startsWith('bnt_')) return null;
-    const row = await findLiveToken(db, token);
-    if (!row) return null;
     const at = now();
+    const known = remembered.get(token);
+    if (known && at - known.at < REMEMBER_MS) return known.caller;
+    const row = await findLiveToken(db, token);
+    if (!row) {
+      remembered.delete(token);
+      return null;
+    }
     if ((touched.get(row.id) ?? 0) < at - 60_000) {
       touched.set(row.id, at);
       void touchToken(db, row.id, new Date(at)).catch((error: unknown) => onError?.(error));
     }
-    return row.bot
+    const caller: Caller = row.bot
       ? { kind: 'bot', slug: row.bot, tokenId: row.id }
       : { kind: 'client', tokenId: row.id, name: row.name };
+    remembered.delete(token);
+    if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+    remembered.set(token, { caller, id: row.id, at });
+    return caller;
   };
+  return Object.assign(verify, {
+    forget(id: string) {
+      for (const [token, known] of remembered) if (known.id === id) remembered.delete(token);
+    },
+  });
 }

@@ -1,0 +1,47 @@
+/**
+ * The token verifier (X1, issue 17): a live token is remembered for a second, so a burst
+ * of requests costs one query; a revocation through the service forgets it at once, one
+ * made behind the service's back holds within that second.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import { createToken, revokeToken } from '../../src/storage/token-repo.js';
+import { createTokenVerifier } from '../../src/storage/token-verifier.js';
+
+describe('createTokenVerifier', () => {
+  let store: OpenDb;
+  let clock: number;
+  beforeEach(async () => {
+    store = await createDb({ url: ':memory:' });
+    clock = 1_000_000;
+  });
+  afterEach(() => store.close());
+
+  it('answers a live token, refuses an unknown one', async () => {
+    const verify = createTokenVerifier(store.db, { now: () => clock });
+    const { id, token } = await createToken(store.db, { name: 'agent' });
+    expect(await verify(token)).toEqual({ kind: 'client', tokenId: id, name: 'agent' });
+    expect(await verify('bnt_nope')).toBeNull();
+    expect(await verify('not-a-token')).toBeNull();
+  });
+
+  it('forgets a token revoked through the service at once', async () => {
+    const verify = createTokenVerifier(store.db, { now: () => clock });
+    const { id, token } = await createToken(store.db, { name: 'agent' });
+    expect(await verify(token)).not.toBeNull();
+    await revokeToken(store.db, id);
+    verify.forget(id);
+    expect(await verify(token)).toBeNull();
+  });
+
+  it('takes a revocation made elsewhere within a second', async () => {
+    const verify = createTokenVerifier(store.db, { now: () => clock });
+    const { id, token } = await createToken(store.db, { name: 'agent' });
+    expect(await verify(token)).not.toBeNull();
+    await revokeToken(store.db, id);
+    clock += 999;
+    expect(await verify(token)).not.toBeNull();
+    clock += 1;
+    expect(await verify(token)).toBeNull();
+  });
+});
