@@ -323,7 +323,22 @@ export class UnknownBotToolError extends BotError {
 }
 
 /** The cap a request waits for: the setting that holds it and its value (ADR 022). */
-export type InFlightCap = { readonly setting: string; readonly limit: number; readonly what: string };
+export type InFlightCap = {
+  readonly setting: string;
+  readonly limit: number;
+  readonly what: string;
+  /** The cap on large requests (`limits.inFlight.largePerUpstream`). */
+  readonly large?: boolean;
+  /** Under that cap, but in the pause after a large request (ADR 022 §7): what is left of it. */
+  readonly pauseMs?: number;
+};
+
+/** "is at its cap of 32 in flight", of large requests, or in the pause between large ones. */
+const stateOf = (cap: InFlightCap, is: 'is' | 'stayed') =>
+  cap.pauseMs !== undefined
+    ? `${is === 'is' ? 'is pausing' : 'stayed paused'} between large requests (${seconds(cap.pauseMs)} s left) so that its other requests get their turn`
+    : `${is} at its cap of ${cap.limit} ${cap.large ? 'large requests ' : ''}in flight`;
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 /**
  * A request refused at once: its token already has `limits.inFlight.queuePerToken` requests
@@ -337,7 +352,7 @@ export class InFlightCapError extends RateLimitedError {
   ) {
     super(
       1,
-      `too many requests: ${cap.what} is at its cap of ${cap.limit} in flight (${cap.setting}) and ${cap.what === 'this token' ? 'it' : 'this token'} already has ${queueLimit} waiting (limits.inFlight.queuePerToken); retry once some have answered`,
+      `too many requests: ${cap.what} ${stateOf(cap, 'is')} (${cap.setting}) and ${cap.what === 'this token' ? 'it' : 'this token'} already has ${queueLimit} waiting (limits.inFlight.queuePerToken); retry once some have answered`,
     );
   }
 }
@@ -351,7 +366,7 @@ export class InFlightWaitTimeoutError extends HubError {
   ) {
     super(
       'upstream_timeout',
-      `no place for the request to server "${server}" within ${timeoutMs} ms (requestTimeoutMs): ${cap.what} stayed at its cap of ${cap.limit} in flight (${cap.setting}); it was not sent`,
+      `no place for the request to server "${server}" within ${timeoutMs} ms (requestTimeoutMs): ${cap.what} ${stateOf(cap, 'stayed')} (${cap.setting}); it was not sent`,
     );
   }
 }

@@ -83,7 +83,8 @@ async function call() {
   const started = performance.now();
   const answer = await post([head, big, Buffer.from('"}}}')]);
   const ms = performance.now() - started;
-  const message = answer.messages.find((m) => m.id === id);
+  // A refusal before the body was read answers no id in particular (null).
+  const message = answer.messages.find((m) => m.id === id) ?? answer.messages.find((m) => m.id === null && m.error);
   if (!message) return { ms, failed: `HTTP ${answer.status}${answer.error ? ` ${answer.error}` : ''}` };
   if (message.error) {
     const text = `${message.error.code}: ${String(message.error.message).slice(0, 160)}`;

@@ -162,7 +162,18 @@ export async function startService(config, { readyTimeoutMs = 30_000, home: give
   const log = openSync(logPath, 'a');
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--import', PRELOAD, BIN, 'serve', '--port', String(port), '--config', configPath],
+    [
+      ...(process.env.CHAOS_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      '--expose-gc',
+      '--import',
+      PRELOAD,
+      BIN,
+      'serve',
+      '--port',
+      String(port),
+      '--config',
+      configPath,
+    ],
     {
       env: {
         ...process.env,

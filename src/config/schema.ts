@@ -137,6 +137,14 @@ export const InFlightSchema = z
     perUpstream: z.number().int().positive().default(32),
     perToken: z.number().int().positive().default(64),
     queuePerToken: z.number().int().nonnegative().default(64),
+    /** Requests with large arguments (over 64 Ki characters) in flight on one upstream connection at once. */
+    largePerUpstream: z.number().int().positive().default(1),
+    /** Bytes of request bodies (each over 64 KiB) one token may have in the service at once; over it a POST is refused unread. */
+    bodyBytesPerToken: z
+      .number()
+      .int()
+      .positive()
+      .default(16 * 1024 * 1024),
   })
   .strict();
 

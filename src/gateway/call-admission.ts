@@ -10,12 +10,15 @@
  */
 import { type InFlightCap, InFlightCapError, InFlightWaitTimeoutError } from '../errors.js';
 import { createFairQueue, type FairQueue } from './fair-queue.js';
+import { createLargeShare, type LargeShare } from './large-share.js';
 
 /** `limits.inFlight` of the config. */
 export type InFlightLimits = {
   readonly perUpstream: number;
   readonly perToken: number;
   readonly queuePerToken: number;
+  /** Large requests ({@link isLargeRequest}) in flight on one upstream connection at once. */
+  readonly largePerUpstream: number;
 };
 
 /** Where a request goes and whose it is. */
@@ -27,6 +30,10 @@ export type Place = {
   readonly token: string;
   /** The server's `maxConcurrentRequests`, if set. */
   readonly cap: number | undefined;
+  /** Large arguments: also under `largePerUpstream` and the connection's {@link LargeShare}. */
+  readonly large?: boolean | undefined;
+  /** When it got its place (set by the admission). */
+  since?: number;
 };
 
 /** One server's admission figures, for the metrics. */
@@ -65,6 +72,11 @@ type Waiter = { readonly place: Place; readonly since: number; settle(error: Err
 type Upstream = {
   readonly server: string;
   inFlight: number;
+  /** Of those, large ones, and their share of its time. */
+  large: number;
+  readonly share: LargeShare;
+  /** Lets waiting large requests in once a rest is over. */
+  rest: NodeJS.Timeout | null;
   cap: number;
   queue: FairQueue<Waiter> | null;
   /** When it last answered, or went busy, whichever is later. */
@@ -94,18 +106,29 @@ export function createCallAdmission({
     return made;
   };
   const underTokenCap = (token: string) => (tokens.get(token)?.inFlight ?? 0) < limits().perToken;
+  // A large request also waits for the upstream's large ones to be few enough.
+  const roomFor = (place: Place, upstream: Upstream) =>
+    !place.large || (upstream.large < limits().largePerUpstream && upstream.share.open(now()));
   const capOf = (place: Place) => place.cap ?? limits().perUpstream;
   const heldBy = (place: Place, upstream: Upstream): InFlightCap =>
-    upstream.inFlight >= upstream.cap
+    !roomFor(place, upstream)
       ? {
           what: `server "${place.server}"`,
-          limit: upstream.cap,
-          setting:
-            place.cap === undefined
-              ? 'limits.inFlight.perUpstream'
-              : `mcpServers.${place.server}.maxConcurrentRequests`,
+          limit: limits().largePerUpstream,
+          setting: 'limits.inFlight.largePerUpstream',
+          large: true,
+          ...(upstream.large < limits().largePerUpstream ? { pauseMs: upstream.share.opensIn(now()) } : {}),
         }
-      : { what: 'this token', limit: limits().perToken, setting: 'limits.inFlight.perToken' };
+      : upstream.inFlight >= upstream.cap
+        ? {
+            what: `server "${place.server}"`,
+            limit: upstream.cap,
+            setting:
+              place.cap === undefined
+                ? 'limits.inFlight.perUpstream'
+                : `mcpServers.${place.server}.maxConcurrentRequests`,
+          }
+        : { what: 'this token', limit: limits().perToken, setting: 'limits.inFlight.perToken' };
   // A shared connection's entry is kept (no allocation a request); a session's own goes when idle.
   const forget = (place: Place, upstream: Upstream, token: Token) => {
     if (upstream.inFlight === 0 && !upstream.queue?.size && place.key !== place.server) upstreams.delete(place.key);
@@ -115,18 +138,31 @@ export function createCallAdmission({
     for (const upstream of crowded) {
       const queue = upstream.queue as FairQueue<Waiter>;
       while (upstream.inFlight < upstream.cap) {
-        const waiter = queue.take(underTokenCap);
+        const waiter = queue.take((key, next) => underTokenCap(key) && roomFor(next.place, upstream));
         if (!waiter) break;
         const token = tokens.get(waiter.place.token) as Token;
         if (upstream.inFlight === 0) upstream.heardAt = now();
         upstream.inFlight += 1;
+        if (waiter.place.large) upstream.large += 1;
+        waiter.place.since = now();
         token.inFlight += 1;
         token.waiting -= 1;
         figuresOf(upstream.server).waitMs += now() - waiter.since;
         waiter.settle(null);
       }
       if (queue.size === 0) crowded.delete(upstream);
+      else wakeAfterRest(upstream);
     }
+  };
+  // Large requests left waiting out a rest: looked at again once it is over.
+  const wakeAfterRest = (upstream: Upstream) => {
+    const inMs = upstream.share.opensIn(now());
+    if (inMs === 0 || upstream.rest) return;
+    upstream.rest = setTimeout(() => {
+      upstream.rest = null;
+      drain();
+    }, Math.ceil(inMs) + 1);
+    upstream.rest.unref();
   };
   const wait = (place: Place, upstream: Upstream, token: Token, signal: AbortSignal, timeoutMs: number) =>
     new Promise<Error | null>((resolve) => {
@@ -164,7 +200,16 @@ export function createCallAdmission({
     enter(place, signal, timeoutMs) {
       let upstream = upstreams.get(place.key);
       if (!upstream) {
-        upstream = { server: place.server, inFlight: 0, cap: 0, queue: null, heardAt: 0 };
+        upstream = {
+          server: place.server,
+          inFlight: 0,
+          large: 0,
+          share: createLargeShare(),
+          rest: null,
+          cap: 0,
+          queue: null,
+          heardAt: 0,
+        };
         upstreams.set(place.key, upstream);
       }
       upstream.cap = capOf(place);
@@ -175,9 +220,12 @@ export function createCallAdmission({
       }
       // Those already waiting go first (a raised cap lets them in now), then this one if room is left.
       if (upstream.queue?.size) drain();
-      if (upstream.inFlight < upstream.cap && token.inFlight < limits().perToken) {
+      if (!place.large) upstream.share.ordinary(now());
+      if (upstream.inFlight < upstream.cap && token.inFlight < limits().perToken && roomFor(place, upstream)) {
         if (upstream.inFlight === 0) upstream.heardAt = now();
         upstream.inFlight += 1;
+        if (place.large) upstream.large += 1;
+        place.since = now();
         token.inFlight += 1;
         return null;
       }
@@ -199,6 +247,11 @@ export function createCallAdmission({
       upstream.inFlight -= 1;
       token.inFlight -= 1;
       if (answered) upstream.heardAt = now();
+      if (place.large) {
+        upstream.large -= 1;
+        // A rest after it while the connection is shared (drain lets the next one in after it).
+        upstream.share.ended(place.since ?? now(), now());
+      }
       if (crowded.size > 0) drain();
       forget(place, upstream, token);
     },

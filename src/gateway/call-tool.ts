@@ -10,6 +10,7 @@ import { NotInViewError } from '../errors.js';
 import { auditRow } from './audit-request.js';
 import { botsFor } from './bot-items.js';
 import type { CallPath } from './call-path.js';
+import { isLargeRequest } from './large-request.js';
 import { andThen, relayRouted } from './relay-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
 import { serveBotTool } from './serve-bot-tool.js';
@@ -35,8 +36,12 @@ export async function callTool(
     const bots = botsFor(path, ctx.session, served, 'tools', params.name);
     if (bots) return serveBotTool(path, bots, ctx, params, routed.error);
   }
-  const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>
-    upstream.callTool({ ...params, name: route.name }, options),
+  const relayed = await relayRouted(
+    path,
+    ctx,
+    routed,
+    (upstream, options, route) => upstream.callTool({ ...params, name: route.name }, options),
+    isLargeRequest(params.arguments),
   );
   // The result is upstream text the model will read (X4).
   const outcome = andThen(relayed, ({ route, answer }) => path.sanitizer.result(route.server, route.name, answer));

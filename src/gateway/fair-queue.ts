@@ -13,8 +13,8 @@ export type FairQueue<T> = {
   readonly size: number;
   /** Add `item` behind `key`'s other items. */
   push(key: string, item: T): void;
-  /** Take the next item in turn among the keys `eligible` accepts; undefined when none. */
-  take(eligible: (key: string) => boolean): T | undefined;
+  /** Take the next item in turn among the keys (with their next item) `eligible` accepts; undefined when none. */
+  take(eligible: (key: string, next: T) => boolean): T | undefined;
   /** Take `item` of `key` out (its caller gave up); whether it was waiting. */
   remove(key: string, item: T): boolean;
 };
@@ -51,8 +51,8 @@ export function createFairQueue<T>(): FairQueue<T> {
       for (let step = 0; step < keys; step++) {
         const index = (cursor + step) % keys;
         const key = order[index] as string;
-        if (!eligible(key)) continue;
         const queue = queues.get(key) as T[];
+        if (!eligible(key, queue[0] as T)) continue;
         const item = queue.shift() as T;
         size -= 1;
         if (queue.length === 0) {

@@ -24,12 +24,16 @@ export function andThen<T, U>(outcome: Outcome<T>, next: (value: T) => U): Outco
   return outcome.ok ? { ok: true, value: next(outcome.value) } : outcome;
 }
 
-/** Relay `send` to `server` as a request of `ctx`; `send` gets the connection and the request options. */
+/**
+ * Relay `send` to `server` as a request of `ctx`; `send` gets the connection and the request
+ * options. `large`: its arguments are large ({@link isLargeRequest}).
+ */
 export async function relayRequest<T>(
   path: CallPath,
   ctx: SessionContext,
   server: string,
   send: (upstream: UpstreamSession, options: UpstreamRequestOptions) => Promise<T>,
+  large = false,
 ): Promise<Outcome<T>> {
   const config = path.config().mcpServers[server];
   if (!config) return { ok: false, error: new UnknownServerError(server) };
@@ -41,6 +45,7 @@ export async function relayRequest<T>(
     server,
     token: ctx.session.clientId ?? ctx.session.id,
     cap: config.maxConcurrentRequests,
+    large,
   };
   const waiting = path.admission.enter(place, ctx.signal, config.requestTimeoutMs);
   const since = waiting ? performance.now() : 0;
@@ -140,9 +145,16 @@ export async function relayRouted<R extends { readonly server: string }, T>(
   ctx: SessionContext,
   routed: Outcome<R>,
   send: (upstream: UpstreamSession, options: UpstreamRequestOptions, route: R) => Promise<T>,
+  large = false,
 ): Promise<Outcome<{ route: R; answer: T }>> {
   if (!routed.ok) return routed;
   const route = routed.value;
-  const relayed = await relayRequest(path, ctx, route.server, (upstream, options) => send(upstream, options, route));
+  const relayed = await relayRequest(
+    path,
+    ctx,
+    route.server,
+    (upstream, options) => send(upstream, options, route),
+    large,
+  );
   return andThen(relayed, (answer) => ({ route, answer }));
 }

@@ -23,6 +23,7 @@ import type { ViewSpec } from '../gateway/effective-servers.js';
 import { ShuttingDownError } from '../gateway/track-request.js';
 import type { Caller, VerifyToken } from '../guard/caller.js';
 import { createOriginCheck } from '../guard/origin-policy.js';
+import { createBodyBudget, holdBody } from './body-budget.js';
 import { errorReply } from './http-errors.js';
 import type { ModernEndpoint } from './mcp-modern.js';
 import { McpHttpTransport } from './mcp-transport.js';
@@ -89,6 +90,8 @@ export function createMcpEndpoint({
 }: McpEndpointDeps): McpEndpoint {
   const maxBodyBytes = () => config().gateway.maxBodyBytes;
   const checkOrigin = createOriginCheck();
+  // What each token's POST bodies hold of the service at once (ADR 022 §6).
+  const bodies = createBodyBudget();
   // Sessions of one view list the same arrays: serialize them once for all.
   const serialize = createMessageSerializer();
   // The v2 SDK (MCP 2026-07-28) builds its schemas at import: it loads when a sessionless
@@ -118,6 +121,17 @@ export function createMcpEndpoint({
       const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes()).catch(() => null) : null;
       const id = body?.ok ? requestIdOf(body.value) : null;
       return writeJson(res, 429, tooManyRpcBody(limited, id), { 'retry-after': String(limited.retryAfterSeconds) });
+    }
+    // A POST holds its body's bytes of its token's budget until answered; it waits its turn, unread.
+    if (req.method === 'POST') {
+      const { bodyBytesPerToken: maxBytes, queuePerToken: maxWaiting } = config().limits.inFlight;
+      const held = holdBody(
+        bodies,
+        { req, res, key: ownerOf(caller) },
+        { maxBytes, maxWaiting, maxBodyBytes: maxBodyBytes() },
+      );
+      const over = held instanceof Promise ? await held : held;
+      if (over) return writeRefusal(res, over.refusal, { data: over.data });
     }
     const route = routeOf(path);
     if (!route) {
