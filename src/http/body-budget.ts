@@ -3,8 +3,8 @@
  * §6): a POST to the MCP endpoints holds its declared length from before its body is read
  * until its answer is done. One that does not fit waits, unread, its turn (its client's
  * upload stalls in the socket: TCP's own backpressure, no CPU of ours); beyond
- * `limits.inFlight.queuePerToken` waiting, or after a minute, it is refused and its
- * connection closed, still unread. So a client firing hundreds of 4 MB requests costs the
+ * `limits.inFlight.queuePerToken` waiting, or after a minute, it is refused, its body never
+ * parsed. So a client firing hundreds of 4 MB requests costs the
  * service the reading, parsing and hashing of a budget's worth at a time. Small bodies (a
  * cancellation, an ordinary call) are neither counted nor held back: the in-flight caps
  * bound their number.
@@ -99,15 +99,15 @@ const noop: Release = () => undefined;
 /** A POST refused over its token's budget: 429 (its body is not read), and the error's `data`. */
 export type BodyRefusal = { readonly refusal: RpcRefusal; readonly data: Readonly<Record<string, unknown>> };
 
-/** The refusal of a POST over its token's budget. */
-export function overBudget(held: number, { maxBytes, maxWaiting }: BodyLimits): BodyRefusal {
+/** The refusal of a POST over its token's budget; `close`: its connection closes after it. */
+export function overBudget(held: number, { maxBytes, maxWaiting }: BodyLimits, close = false): BodyRefusal {
   const setting = 'limits.inFlight.bodyBytesPerToken';
   return {
     refusal: {
       status: 429,
       code: -32000,
       message: `too many requests: this token has ${mebibytes(held)} of request bodies in the service, at its cap of ${mebibytes(maxBytes)} (${setting}), and ${maxWaiting} more waiting (limits.inFlight.queuePerToken); retry once some have answered`,
-      headers: { 'retry-after': '1', connection: 'close' },
+      headers: close ? { 'retry-after': '1', connection: 'close' } : { 'retry-after': '1' },
     },
     // As the in-flight caps and the rate limits say it (`tooManyRpcBody`).
     data: { retryAfterSeconds: 1, scope: 'in_flight', setting, limit: maxBytes },
@@ -116,8 +116,11 @@ export function overBudget(held: number, { maxBytes, maxWaiting }: BodyLimits): 
 
 /**
  * Hold a POST's body for `key` until `res` is done, waiting for room if need be; the
- * refusal to answer with when it gets none (then its connection closes once the refusal is
- * written, its body unread). A body of unknown length (chunked) counts as `maxBodyBytes`.
+ * refusal to answer with when it gets none. A refused body is never parsed: one of a
+ * declared length within `maxBodyBytes` is discarded as it comes once the refusal is
+ * written (node's own handling of an unread body; the client, still uploading, then reads
+ * its 429 instead of a reset connection, and keeps its connection); one of unknown length
+ * (chunked, counted as `maxBodyBytes`) or over the limit has its connection closed.
  */
 export function holdBody(
   budget: BodyBudget,
@@ -125,8 +128,10 @@ export function holdBody(
   limits: BodyLimits & { readonly maxBodyBytes: number },
 ): BodyRefusal | null | Promise<BodyRefusal | null> {
   const declared = Number(req.headers['content-length']);
-  const bytes = Number.isFinite(declared) && declared >= 0 ? declared : limits.maxBodyBytes;
+  const known = req.headers['content-length'] !== undefined && Number.isFinite(declared) && declared >= 0;
+  const bytes = known ? declared : limits.maxBodyBytes;
   if (bytes <= SMALL_BODY_BYTES) return null;
+  const close = !known || bytes > limits.maxBodyBytes;
   const closed = new AbortController();
   const taken = budget.take(key, bytes, limits, closed.signal);
   const settle = (release: Release | null): BodyRefusal | null => {
@@ -134,9 +139,9 @@ export function holdBody(
       res.once('close', release);
       return null;
     }
-    // Not taking in (and throwing away) the megabytes its client keeps sending.
-    res.once('finish', () => req.socket.destroy());
-    return overBudget(budget.held(key), limits);
+    // Not taking in (and throwing away) more than a body's bound of what its client sends.
+    if (close) res.once('finish', () => req.socket.destroy());
+    return overBudget(budget.held(key), limits, close);
   };
   if (typeof taken === 'function' || taken === null) return settle(taken);
   // A client that gives up while it waits leaves the line.

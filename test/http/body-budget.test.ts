@@ -5,6 +5,8 @@
  * and another token's large ones go through. The budget itself: in order, a body alone
  * always fits, waiters leave on abort and on the wait's end.
  */
+
+import { request } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +127,35 @@ describe("a token's POST bodies over its budget", () => {
       },
       body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
     });
+  /** A POST on the admin's session with node's http client, which reads an answer that comes while it still writes. */
+  const rawPost = (body: string, { chunked = false } = {}) =>
+    new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
+      const req = request(`${svc.service.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${TEST_TOKEN}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': (admin.transport as StreamableHTTPClientTransport).sessionId as string,
+          'mcp-protocol-version': '2025-11-25',
+          ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(Buffer.byteLength(body)) }),
+        },
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            connection: res.headers.connection,
+          }),
+        );
+      });
+      // A reset while the body is still being written, after the answer came, is the closing connection's.
+      req.on('error', (error) => (req.res ? undefined : reject(error)));
+      req.end(body);
+    });
   const spin = (id: number, args: Record<string, unknown>) =>
     post(id, 'tools/call', { name: 'busy__spin', arguments: args });
   const padding = 'x'.repeat(2 * MiB);
@@ -141,7 +172,8 @@ describe("a token's POST bodies over its budget", () => {
     const over = await spin(2, { ms: 1, padding });
     expect(over.status).toBe(429);
     expect(over.headers.get('retry-after')).toBe('1');
-    expect(over.headers.get('connection')).toBe('close');
+    // Its body is discarded unparsed, and its connection kept.
+    expect(over.headers.get('connection')).not.toBe('close');
     expect(await over.json()).toEqual({
       jsonrpc: '2.0',
       id: null,
@@ -152,6 +184,33 @@ describe("a token's POST bodies over its budget", () => {
         data: { retryAfterSeconds: 1, scope: 'in_flight', setting: 'limits.inFlight.bodyBytesPerToken', limit: MiB },
       },
     });
+
+    // A client still uploading when the refusal comes reads it (node's http client): no reset.
+    const raw = await rawPost(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: { name: 'busy__spin', arguments: { padding } },
+      }),
+    );
+    expect(raw.status).toBe(429);
+    expect(JSON.parse(raw.body)).toMatchObject({
+      id: null,
+      error: { data: { setting: 'limits.inFlight.bodyBytesPerToken' } },
+    });
+    // Of unknown length (chunked), the refusal closes the connection: what it would send is not taken in.
+    const chunked = await rawPost(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 6,
+        method: 'tools/call',
+        params: { name: 'busy__spin', arguments: { padding } },
+      }),
+      { chunked: true },
+    );
+    expect(chunked.status).toBe(429);
+    expect(chunked.connection).toBe('close');
 
     // Another token's large request has its own budget (the upstream answers it after the first).
     const others = other.callTool({ name: 'busy__spin', arguments: { ms: 1, padding } });
