@@ -30,7 +30,7 @@ import { McpHttpTransport } from './mcp-transport.js';
 import { type RateLimiter, requestIdOf, tooManyRpcBody } from './rate-limit.js';
 import { readJsonBody } from './read-json-body.js';
 import { tooLarge } from './read-mcp-post.js';
-import { BEARER_CHALLENGE, bearerCaller } from './require-token.js';
+import { authorizationOf, BEARER_CHALLENGE, bearerCaller } from './require-token.js';
 import { createMessageSerializer } from './serialize-message.js';
 import type { SseBufferPool } from './sse-buffer-pool.js';
 import { createSseEventLog } from './sse-event-log.js';
@@ -113,7 +113,7 @@ export function createMcpEndpoint({
       if (!verdict.ok) return writeJson(res, 403, { error: { code: 'forbidden', message: verdict.reason } });
     }
     // Each value: node keeps only the first of repeated Authorization headers in `headers`.
-    const auth = await bearerCaller(req.headersDistinct.authorization, verify);
+    const auth = await bearerCaller(authorizationOf(req.rawHeaders), verify);
     if ('refusal' in auth) return writeJson(res, 401, auth.refusal, { 'www-authenticate': BEARER_CHALLENGE });
     const { caller } = auth;
     const limited = await limiter.take(caller);

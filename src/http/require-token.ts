@@ -16,15 +16,33 @@ type Unauthorized = { refusal: { error: { code: 'unauthorized'; message: string 
 const unauthorized = (message: string): Unauthorized => ({ refusal: { error: { code: 'unauthorized', message } } });
 
 /** How many values an `Authorization` header carries: several headers, or one joined with commas. */
-const valueCount = (header: string | readonly string[]): number =>
-  typeof header === 'string'
-    ? // A token (RFC 6750 b64token) has no comma: one is where two values were joined.
-      header.split(',').length
-    : header.reduce((n, value) => n + valueCount(value), 0);
+const valueCount = (header: string | readonly string[]): number => {
+  if (typeof header !== 'string') return header.reduce((n, value) => n + valueCount(value), 0);
+  // A token (RFC 6750 b64token) has no comma: one is where two values were joined.
+  let count = 1;
+  for (let at = header.indexOf(','); at >= 0; at = header.indexOf(',', at + 1)) count += 1;
+  return count;
+};
+
+/**
+ * A request's `Authorization` values as {@link bearerCaller} takes them: the one value, or
+ * each when it came more than once (node keeps only the first in `headers`). Read from
+ * `rawHeaders`: node's `headersDistinct` builds an object of every header on each request.
+ */
+export function authorizationOf(rawHeaders: readonly string[]): string | string[] | undefined {
+  let found: string | string[] | undefined;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
+    const value = rawHeaders[i + 1] as string;
+    found = found === undefined ? value : typeof found === 'string' ? [found, value] : [...found, value];
+  }
+  return found;
+}
 
 /**
  * The caller behind an `Authorization` header, or the 401 body that says what is wrong.
- * `header` is its value, or each value when it came more than once (node's `headersDistinct`).
+ * `header` is its value, or each value when it came more than once ({@link authorizationOf}).
  */
 export async function bearerCaller(
   header: string | readonly string[] | undefined,
