@@ -2,14 +2,16 @@
 // 300 concurrent 3.9 MB calls sent the upstream to `reconnecting`). A stdio and a
 // Streamable HTTP upstream. For each size in FAIR_MB (default 3.9 and 0.01 MB) and each
 // server: token B calls both servers at a steady pace (FAIR_PACE_MS) for a baseline of
-// FAIR_BASE_SECONDS, then token A (its own worker thread, raw HTTP) fires waves of
+// FAIR_BASE_SECONDS, then token A (a process of its own, raw HTTP, as a flooding client is:
+// in a worker thread of this process it slowed B's own client; FAIR_FLOODER_NICE gives it
+// a CPU priority, default 0) fires waves of
 // FAIR_CALLS concurrent calls of that size at the server for FAIR_SECONDS while B keeps
 // calling. Target: B's p50 on the flooded server ≤ 2× its baseline, the server connected
 // throughout. FAIR_TOOL (echo) picks A's tool (`size` answers a few bytes); FAIR_LIMITS
-// (JSON) sets `limits.inFlight`.
-import { spawn } from 'node:child_process';
+// (JSON) sets `limits.inFlight`, FAIR_PER_CLIENT (JSON) `limits.perClient`.
+import { fork, spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -36,7 +38,10 @@ const BASE_SECONDS = Number(process.env.FAIR_BASE_SECONDS ?? 5);
 const PACE_MS = Number(process.env.FAIR_PACE_MS ?? 50);
 // `limits.inFlight` to run with, as JSON (unset: the defaults; a build without the caps refuses the key).
 const LIMITS = process.env.FAIR_LIMITS ? JSON.parse(process.env.FAIR_LIMITS) : null;
+// `limits.perClient` to run with, as JSON (unset: none, the default).
+const PER_CLIENT = process.env.FAIR_PER_CLIENT ? JSON.parse(process.env.FAIR_PER_CLIENT) : null;
 const SCRIPT = join(UPSTREAMS, 'fair.mjs');
+const NICE = Number(process.env.FAIR_FLOODER_NICE ?? 0);
 const SERVERS = ['fs', 'fh'];
 
 /** Follow /api/events: the state changes of the servers, with when and why. */
@@ -93,22 +98,17 @@ const describe = (calls) => ({
   errors: countBy(calls.filter((c) => !c.ok).map((c) => c.error)),
 });
 
-/** Token A's waves at `server`, in a worker; resolves with its outcomes. */
+/** Token A's waves at `server`, in a process of its own at priority `NICE`; resolves with its outcomes. */
 function flood(service, token, server, megabytes) {
-  const worker = new Worker(join(ROOT, 'bench', 'chaos', 'fairness-flooder.mjs'), {
-    workerData: {
-      url: service.url,
-      token,
-      name: `${server}__${TOOL}`,
-      calls: CALLS,
-      megabytes,
-      seconds: SECONDS,
-    },
+  const data = { url: service.url, token, name: `${server}__${TOOL}`, calls: CALLS, megabytes, seconds: SECONDS };
+  const child = fork(join(ROOT, 'bench', 'chaos', 'fairness-flooder.mjs'), [JSON.stringify(data)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  if (NICE !== 0) setPriority(child.pid, NICE);
   return new Promise((resolve, reject) => {
-    worker.once('message', (outcomes) => resolve(outcomes));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`flooder exited ${code}`)));
+    child.once('message', (outcomes) => resolve(outcomes));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`flooder exited ${code}`)));
   });
 }
 
@@ -134,7 +134,9 @@ export default {
         stdio: 'ignore',
       });
       return {
-        ...(LIMITS ? { limits: { inFlight: LIMITS } } : {}),
+        ...(LIMITS || PER_CLIENT
+          ? { limits: { ...(LIMITS ? { inFlight: LIMITS } : {}), ...(PER_CLIENT ? { perClient: PER_CLIENT } : {}) } }
+          : {}),
         mcpServers: {
           fs: stdioServer(SCRIPT, marker),
           fh: { type: 'http', url: `http://127.0.0.1:${httpPort}/mcp` },
@@ -212,6 +214,8 @@ export default {
         baseSeconds: BASE_SECONDS,
         paceMs: PACE_MS,
         limits: LIMITS,
+        perClient: PER_CLIENT,
+        flooderNice: NICE,
       },
       phases,
       metrics:
