@@ -141,7 +141,9 @@ describe("a token's POST bodies over its budget", () => {
           ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(Buffer.byteLength(body)) }),
         },
       });
+      let answered = false;
       req.on('response', (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
@@ -153,7 +155,7 @@ describe("a token's POST bodies over its budget", () => {
         );
       });
       // A reset while the body is still being written, after the answer came, is the closing connection's.
-      req.on('error', (error) => (req.res ? undefined : reject(error)));
+      req.on('error', (error) => (answered ? undefined : reject(error)));
       req.end(body);
     });
   const spin = (id: number, args: Record<string, unknown>) =>
