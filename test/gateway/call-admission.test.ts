@@ -4,34 +4,11 @@
  * queue bound is refused at once with the caps named, a cancelled waiting call leaves the
  * queue unsent, and the server stays connected throughout.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { type Agent, type GatewayHarness, startGateway } from '../support/gateway-harness.js';
+import { holdingServer } from '../support/holding-server.js';
 import { refusal } from '../support/refusal.js';
 import { waitFor } from '../support/wait-for.js';
-
-/** An upstream whose `hold` calls wait until the test releases them, in the order they arrived. */
-function holdingServer(arrived: string[], held: (() => void)[]) {
-  const server = new McpServer({ name: 'holding', version: '1.0.0' });
-  server.registerTool(
-    'hold',
-    { description: 'waits until released', inputSchema: { who: z.string() } },
-    async ({ who }) => {
-      arrived.push(who);
-      await new Promise<void>((resolve) => held.push(resolve));
-      return { content: [{ type: 'text', text: `done ${who}` }] };
-    },
-  );
-  server.registerTool(
-    'echo',
-    { description: 'answers at once', inputSchema: { text: z.string() } },
-    async ({ text }) => ({
-      content: [{ type: 'text', text }],
-    }),
-  );
-  return server;
-}
 
 describe('in-flight caps', () => {
   let gw: GatewayHarness;

@@ -4,12 +4,11 @@
  * while ordinary requests share the connection, each large one followed by a rest three
  * times as long.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { isLargeRequest, LARGE_REQUEST_CHARS } from '../../src/gateway/large-request.js';
 import { createLargeShare, SHARED_WINDOW_MS } from '../../src/gateway/large-share.js';
 import { type Agent, type GatewayHarness, startGateway } from '../support/gateway-harness.js';
+import { holdingServer } from '../support/holding-server.js';
 import { waitFor } from '../support/wait-for.js';
 
 describe('isLargeRequest', () => {
@@ -40,28 +39,6 @@ describe('createLargeShare', () => {
     expect(share.ended(500, 600 + SHARED_WINDOW_MS)).toBe(0);
   });
 });
-
-/** An upstream whose `hold` calls wait until released; `echo` answers at once. */
-function holdingServer(arrived: string[], held: (() => void)[]) {
-  const server = new McpServer({ name: 'holding', version: '1.0.0' });
-  server.registerTool(
-    'hold',
-    { description: 'waits until released', inputSchema: { who: z.string(), blob: z.string().optional() } },
-    async ({ who }) => {
-      arrived.push(who);
-      await new Promise<void>((resolve) => held.push(resolve));
-      return { content: [{ type: 'text', text: `done ${who}` }] };
-    },
-  );
-  server.registerTool(
-    'echo',
-    { description: 'answers at once', inputSchema: { text: z.string() } },
-    async ({ text }) => ({
-      content: [{ type: 'text', text }],
-    }),
-  );
-  return server;
-}
 
 describe('large requests on one upstream connection', () => {
   let gw: GatewayHarness;
