@@ -24,6 +24,7 @@ import { ShuttingDownError } from '../gateway/track-request.js';
 import type { Caller, VerifyToken } from '../guard/caller.js';
 import { createOriginCheck } from '../guard/origin-policy.js';
 import { createBodyBudget, holdBody } from './body-budget.js';
+import { closeAfterLinger } from './close-after-linger.js';
 import { errorReply } from './http-errors.js';
 import type { ModernEndpoint } from './mcp-modern.js';
 import { McpHttpTransport } from './mcp-transport.js';
@@ -149,7 +150,10 @@ export function createMcpEndpoint({
     }
     if (req.method !== 'POST') return writeRefusal(res, NO_SESSION);
     const body = await readJsonBody(req, maxBodyBytes());
-    if (!body.ok && body.reason === 'too_large') return writeRefusal(res, tooLarge(maxBodyBytes()));
+    if (!body.ok && body.reason === 'too_large') {
+      closeAfterLinger(req, res);
+      return writeRefusal(res, tooLarge(maxBodyBytes()));
+    }
     if (!body.ok) return writeRefusal(res, NO_SESSION);
     const owner = ownerOf(caller);
     const clientId = caller.kind === 'admin' ? 'admin' : caller.tokenId;

@@ -21,6 +21,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { checkMcpSession } from './check-mcp-session.js';
 import { clashingRequestId } from './clashing-request-id.js';
+import { closeAfterLinger } from './close-after-linger.js';
 import { type McpHeaders, mcpHeaders } from './mcp-headers.js';
 import { McpStream, STANDALONE, streamFrame } from './mcp-stream.js';
 import { readMcpPost } from './read-mcp-post.js';
@@ -102,7 +103,10 @@ export class McpHttpTransport implements Transport {
   /** Serve one HTTP request of this session; `body` is the POST body when the caller already read it. */
   async handleRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const refused = this.#closed ? SESSION_NOT_FOUND : await this.#route(req, res, body);
-    if (refused) writeRefusal(res, refused);
+    if (!refused) return;
+    // Over the size limit, its body unread: the client reads the 413 before the connection goes.
+    if (refused.status === 413) closeAfterLinger(req, res);
+    writeRefusal(res, refused);
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {

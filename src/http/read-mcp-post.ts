@@ -14,12 +14,11 @@ import type { RpcRefusal } from './write-json.js';
 /** The largest JSON-RPC batch accepted, as the SDK's own transport. */
 export const MAX_BATCH_SIZE = 100;
 
-/** The refusal of a body over `maxBytes`; the connection closes, the rest is never read. */
+/** The refusal of a body over `maxBytes`; the rest is never read, the connection closed after it (`closeAfterLinger`). */
 export const tooLarge = (maxBytes: number): RpcRefusal => ({
   status: 413,
   code: -32000,
   message: `Payload Too Large: Request body must not exceed ${maxBytes} bytes`,
-  headers: { connection: 'close' },
 });
 
 const refusal = (status: number, code: number, message: string): RpcRefusal => ({ status, code, message });
