@@ -136,6 +136,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         credentials,
         tracker,
         sessions,
+        events: bus,
+        secrets,
       }),
     );
     // Closed after the hub (and all that audits) has stopped: pushed before it.

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { Db } from '../storage/create-db.js';
 import type { BotLimits } from './bot-limits.js';
-import type { BotChange, BotToolCaller, Credentials } from './ports.js';
+import type { BotChange, BotEventSink, BotToolCaller, Credentials } from './ports.js';
 
 /** The dependencies of the bots. */
 export type BotDeps = {
@@ -18,4 +18,8 @@ export type BotDeps = {
   credentials: Credentials;
   /** Bot creations and deletions are published here (the gateway sends `tools/list_changed`). */
   changes: EventBus<BotChange>;
+  /** Bot activity (created, updated, deleted, chat messages, workflow runs) for `/api/events` and MCP sessions. */
+  events: BotEventSink;
+  /** Secret values the log masks (keystore credentials in use): never in a published excerpt. */
+  secrets: ReadonlySet<string>;
 };

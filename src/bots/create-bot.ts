@@ -10,8 +10,11 @@ import { toBot } from './get-bot.js';
 import { parseInput } from './parse-input.js';
 import { providerColumns } from './provider-columns.js';
 
-/** Validate and insert a bot, then publish `created`. Throws BotInputError or BotExistsError. */
-export async function createBot({ db, changes }: Pick<BotDeps, 'db' | 'changes'>, input: unknown): Promise<Bot> {
+/** Validate and insert a bot, then publish `created` and `bot_created`. Throws BotInputError or BotExistsError. */
+export async function createBot(
+  { db, changes, events }: Pick<BotDeps, 'db' | 'changes' | 'events'>,
+  input: unknown,
+): Promise<Bot> {
   const bot = parseInput(CreateBotInputSchema, input, 'bot');
   const row = await insertBot(db, {
     slug: bot.slug,
@@ -24,5 +27,6 @@ export async function createBot({ db, changes }: Pick<BotDeps, 'db' | 'changes'>
   });
   if (!row) throw new BotExistsError(bot.slug);
   changes.publish({ kind: 'created', slug: row.slug });
+  events.publish({ type: 'bot_created', server: null, bot: row.slug, name: row.name });
   return toBot(row);
 }

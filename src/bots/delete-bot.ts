@@ -10,9 +10,13 @@ import type { BotDeps } from './bot-deps.js';
 import { BotSlugSchema } from './bot-schemas.js';
 import { parseInput } from './parse-input.js';
 
-/** Delete bot `slug` and publish `deleted`; throws UnknownBotError when there is none. */
-export async function deleteBot({ db, changes }: Pick<BotDeps, 'db' | 'changes'>, slug: string): Promise<void> {
+/** Delete bot `slug` and publish `deleted` and `bot_deleted`; throws UnknownBotError when there is none. */
+export async function deleteBot(
+  { db, changes, events }: Pick<BotDeps, 'db' | 'changes' | 'events'>,
+  slug: string,
+): Promise<void> {
   parseInput(BotSlugSchema, slug, 'bot slug');
   if (!(await deleteBotBySlug(db, slug))) throw new UnknownBotError(slug);
   changes.publish({ kind: 'deleted', slug });
+  events.publish({ type: 'bot_deleted', server: null, bot: slug });
 }

@@ -16,6 +16,7 @@ import type {
   Prompt,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { BotEvent } from '../events/hub-event.js';
 import type { Caller } from '../guard/caller.js';
 
 /** What one tool call made for a bot may carry. */
@@ -46,6 +47,12 @@ export type Credentials = { get(name: string): Promise<string | null> };
  * description may be in the tools' descriptions), or its skills changed (the prompts).
  */
 export type BotChange = { readonly kind: 'created' | 'updated' | 'deleted' | 'skills'; readonly slug: string };
+
+/**
+ * Where the bots' verbs publish their activity (issue 18): the service's event bus, which
+ * feeds `/api/events` and the gateway's push to MCP sessions. Publishing never waits.
+ */
+export type BotEventSink = { publish(event: BotEvent): unknown };
 
 /** Who asks for bot tools or prompts, and where: `bot` is set on `/mcp/bots/{slug}`. */
 export type BotToolsAccess = { readonly caller: Caller; readonly bot?: string };

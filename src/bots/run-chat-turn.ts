@@ -9,7 +9,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { toErrorInfo } from '../../machines/index.js';
 import { ProviderError } from '../errors.js';
 import { listMemoryRows } from '../storage/bot-memory-repo.js';
-import { appendChatMessage, listChatMessages, type NewChatMessage } from '../storage/chat-repo.js';
+import { listChatMessages, type NewChatMessage } from '../storage/chat-repo.js';
 import type { BotDeps } from './bot-deps.js';
 import type { Bot } from './bot-schemas.js';
 import { callChatTool, parseArguments } from './call-chat-tool.js';
@@ -19,6 +19,7 @@ import { toMemory } from './memory-schemas.js';
 import { type OpenProvider, openProvider } from './open-provider.js';
 import type { TokenUsage } from './ports.js';
 import { toProviderError } from './provider-error.js';
+import { recordChatMessage } from './record-chat-message.js';
 import { type Completion, streamCompletion } from './stream-completion.js';
 
 /**
@@ -39,7 +40,8 @@ export async function* runChatTurn(
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   const controller = new AbortController();
   const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
-  const append = (message: NewChatMessage) => appendChatMessage(db, sessionId, message);
+  // Each message stored is also published (issue 18).
+  const append = (message: NewChatMessage) => recordChatMessage(deps, bot.slug, sessionId, message);
   let ended = false;
   // Text of the answer being streamed, not yet stored (kept if the turn is cut short).
   let received = { text: '' };

@@ -2,12 +2,14 @@
  * Running a workflow (SPEC B3, G8 `trigger_workflow`): its steps in order, each through the
  * bot's tool port (so each call is permissioned, sanitized and audited under the bot), each
  * with a timeout. The run stops at the first step that fails, and its result names it.
+ * Its start and its end are published (`workflow_started`, `workflow_finished`, issue 18).
  * @module
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorInfo } from '../../machines/index.js';
 import { raceSignal } from '../upstream/race-signal.js';
 import type { BotDeps } from './bot-deps.js';
+import { chatExcerpt } from './chat-excerpt.js';
 import { getWorkflow } from './get-workflow.js';
 import { parseInput } from './parse-input.js';
 import { renderValue } from './resolve-template.js';
@@ -39,13 +41,21 @@ type Scope = { input: unknown; steps: Record<string, { result: CallToolResult; t
 
 /** Run workflow `{ name, input? }` of bot `slug`; throws only for a bad request (unknown bot or workflow). */
 export async function runWorkflow(
-  deps: Pick<BotDeps, 'db' | 'tools' | 'limits'>,
+  deps: Pick<BotDeps, 'db' | 'tools' | 'limits' | 'events' | 'secrets'>,
   slug: string,
   request: unknown,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<WorkflowRun> {
   const { name, input } = parseInput(RunWorkflowInputSchema, request, 'workflow run');
   const workflow = await getWorkflow(deps, slug, name);
+  const started = performance.now();
+  deps.events.publish({
+    type: 'workflow_started',
+    server: null,
+    bot: slug,
+    workflow: name,
+    steps: workflow.steps.length,
+  });
   const scope: Scope = { input: input ?? {}, steps: {} };
   const steps: WorkflowStepRun[] = [];
   let failure: WorkflowStepRun | null = null;
@@ -59,7 +69,7 @@ export async function runWorkflow(
     if (run.status === 'failed') failure = run;
   }
   const last = steps.at(-1);
-  return {
+  const run: WorkflowRun = {
     bot: slug,
     workflow: name,
     status: failure ? 'failed' : 'succeeded',
@@ -68,6 +78,18 @@ export async function runWorkflow(
     steps,
     output: failure ? null : (last?.result ?? null),
   };
+  deps.events.publish({
+    type: 'workflow_finished',
+    server: null,
+    bot: slug,
+    workflow: name,
+    status: run.status,
+    failedStep: run.failedStep,
+    // Bounded and masked as a chat excerpt: the run's own result has the error whole.
+    error: run.error === null ? null : chatExcerpt(run.error, deps.secrets).excerpt,
+    durationMs: Math.round(performance.now() - started),
+  });
+  return run;
 }
 
 async function runStep(

@@ -5,11 +5,12 @@
  * @module
  */
 import { BotItemNotFoundError, MessageTooLargeError } from '../errors.js';
-import { appendChatMessage, findChatSession, insertChatSession } from '../storage/chat-repo.js';
+import { findChatSession, insertChatSession } from '../storage/chat-repo.js';
 import type { BotDeps } from './bot-deps.js';
 import { type ChatEvent, ChatInputSchema } from './chat-schemas.js';
 import { requireBotRow, toBot } from './get-bot.js';
 import { parseInput } from './parse-input.js';
+import { recordChatMessage } from './record-chat-message.js';
 import { runChatTurn } from './run-chat-turn.js';
 
 /** A started turn: read `events` to the end (or stop reading to interrupt it). */
@@ -35,6 +36,6 @@ export async function startChat(
     ? await findChatSession(deps.db, row.id, sessionId)
     : await insertChatSession(deps.db, row.id, message.slice(0, TITLE_CHARS));
   if (!session) throw new BotItemNotFoundError('chat session', slug, sessionId ?? '');
-  await appendChatMessage(deps.db, session.id, { role: 'user', content: message });
+  await recordChatMessage(deps, row.slug, session.id, { role: 'user', content: message });
   return { sessionId: session.id, events: runChatTurn(deps, { bot: toBot(row), sessionId: session.id, signal }) };
 }

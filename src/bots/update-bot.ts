@@ -11,9 +11,9 @@ import { requireBotRow, toBot } from './get-bot.js';
 import { parseInput } from './parse-input.js';
 import { providerColumns } from './provider-columns.js';
 
-/** Apply `patch` (absent: unchanged, null: cleared); throws UnknownBotError or BotInputError. */
+/** Apply `patch` (absent: unchanged, null: cleared), publish `bot_updated`; throws UnknownBotError or BotInputError. */
 export async function updateBot(
-  { db, changes }: Pick<BotDeps, 'db' | 'changes'>,
+  { db, changes, events }: Pick<BotDeps, 'db' | 'changes' | 'events'>,
   slug: string,
   patch: unknown,
 ): Promise<Bot> {
@@ -31,5 +31,7 @@ export async function updateBot(
   if (!updated) throw new UnknownBotError(slug);
   // The name and description are in the bot tools' descriptions.
   changes.publish({ kind: 'updated', slug });
+  const fields = Object.keys(input).filter((key) => input[key as keyof typeof input] !== undefined);
+  events.publish({ type: 'bot_updated', server: null, bot: slug, name: updated.name, fields });
   return toBot(updated);
 }

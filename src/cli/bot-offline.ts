@@ -53,6 +53,9 @@ export async function offlineBotRequest<T>(target: Target, method: string, path:
           tools: { listTools: needsService, callTool: needsService },
           credentials: { get: async () => null },
           changes: bus.createEventBus(),
+          // No service runs, so nobody listens: what a verb publishes here goes nowhere.
+          events: bus.createEventBus(),
+          secrets: new Set(),
         },
         config: () => current,
         writer,

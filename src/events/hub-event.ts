@@ -2,7 +2,8 @@
  * Everything published on the bus (SPEC S5), in a module of its own so that every part
  * can name the events without depending on the hub. Server events come from the
  * supervisor, `config_applied` from the hub, `config_error` from the config watcher,
- * quarantines and approvals from the pin guard, floods from the notification limits.
+ * quarantines and approvals from the pin guard, floods from the notification limits, and
+ * bot activity (created, updated, deleted, chat messages, workflow runs) from the bots' verbs.
  * @module
  */
 import type { ServerEvent } from '../../machines/index.js';
@@ -77,6 +78,74 @@ export type CatalogChurnEvent = {
   readonly since: string | null;
 };
 
+/** A bot added to the registry (`POST /api/bots`, `bnity bot create`, `create_bot`). */
+export type BotCreatedEvent = {
+  readonly type: 'bot_created';
+  readonly server: null;
+  readonly bot: string;
+  readonly name: string;
+};
+
+/** A bot's profile changed (name, description, prompt, provider, budget); `fields` names what the patch set. */
+export type BotUpdatedEvent = {
+  readonly type: 'bot_updated';
+  readonly server: null;
+  readonly bot: string;
+  readonly name: string;
+  readonly fields: readonly string[];
+};
+
+/** A bot removed from the registry (its view in the config file, if any, stays). */
+export type BotDeletedEvent = { readonly type: 'bot_deleted'; readonly server: null; readonly bot: string };
+
+/**
+ * A message stored in a bot's chat history (issue 18): the user's, the assistant's, a tool
+ * result or an error. `excerpt` is its start, at most 200 characters, with every secret the
+ * log masks replaced; `chars` is the whole message's length.
+ */
+export type ChatMessageEvent = {
+  readonly type: 'chat_message';
+  readonly server: null;
+  readonly bot: string;
+  readonly sessionId: string;
+  readonly role: 'user' | 'assistant' | 'tool' | 'error';
+  /** The tool a `tool` message answers, or the tools an `assistant` message asks for (else empty). */
+  readonly tools: readonly string[];
+  readonly excerpt: string;
+  readonly chars: number;
+  readonly truncated: boolean;
+};
+
+/** A bot's workflow started (its request was valid: the bot and the workflow exist). */
+export type WorkflowStartedEvent = {
+  readonly type: 'workflow_started';
+  readonly server: null;
+  readonly bot: string;
+  readonly workflow: string;
+  readonly steps: number;
+};
+
+/** A bot's workflow ended: `failedStep` and `error` say where and why it stopped (null when it succeeded). */
+export type WorkflowFinishedEvent = {
+  readonly type: 'workflow_finished';
+  readonly server: null;
+  readonly bot: string;
+  readonly workflow: string;
+  readonly status: 'succeeded' | 'failed';
+  readonly failedStep: string | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+};
+
+/** What the bots publish about their activity (`/api/events`, and the MCP push of ADR 023). */
+export type BotEvent =
+  | BotCreatedEvent
+  | BotUpdatedEvent
+  | BotDeletedEvent
+  | ChatMessageEvent
+  | WorkflowStartedEvent
+  | WorkflowFinishedEvent;
+
 /** Every event type the bus carries. */
 export type HubEvent =
   | ServerEvent
@@ -85,7 +154,8 @@ export type HubEvent =
   | ToolQuarantinedEvent
   | ToolApprovedEvent
   | ServerFloodingEvent
-  | CatalogChurnEvent;
+  | CatalogChurnEvent
+  | BotEvent;
 
 /** The `type` of a hub event. */
 export type HubEventType = HubEvent['type'];

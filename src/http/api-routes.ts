@@ -13,6 +13,7 @@ import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
+import { findBotBySlug } from '../storage/bot-repo.js';
 import type { Db } from '../storage/create-db.js';
 import { createApi } from './api-schemas.js';
 import { auditRoutes } from './audit-routes.js';
@@ -60,7 +61,7 @@ export const API_BASE = '/api';
 
 /** The `/api` app; mount it with `app.route('/', api)`. */
 export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
-  const { hub, config, bus, writer, gateway, db } = deps;
+  const { hub, config, bus, writer, gateway, db, bots } = deps;
   const api = createApi().basePath(API_BASE);
   const env = deps.env ?? process.env;
   const optional = {
@@ -75,6 +76,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
       bus,
       ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}),
       ...(deps.writeGuard ? { writeGuard: deps.writeGuard } : {}),
+      ...(bots ? { botExists: async (slug: string) => (await findBotBySlug(bots.db, slug)) !== null } : {}),
     }),
   );
   if (writer) api.route('/servers', importRoutes({ writer, env }));

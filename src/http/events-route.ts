@@ -2,7 +2,9 @@
  * `GET /api/events` (SPEC A2): server-sent events. A snapshot first (unless the client
  * resumes with `Last-Event-ID` inside the replay window), then every bus event live,
  * with heartbeats. `?server=a,b` keeps the events of those servers; `?bot=SLUG` those of
- * the servers in that bot's view (as it is when each event comes) and events naming the bot.
+ * the servers in that bot's view (as it is when each event comes) and events naming the bot
+ * (its own activity: `bot_*`, `chat_message`, `workflow_*`). The bot may live in the config
+ * file, the registry, or both.
  * A client that stops reading is let go once it leaves more than the bound unsent (X8); it
  * resumes with `Last-Event-ID` while the bus's window still holds what it missed.
  * @module
@@ -13,7 +15,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Envelope, EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig } from '../config/schema.js';
-import { UnconfiguredBotError } from '../errors.js';
+import { UnknownBotError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
 import { effectiveServers } from '../gateway/effective-servers.js';
 import type { Hub } from '../hub/create-hub.js';
@@ -63,6 +65,8 @@ export type EventsRouteOptions = {
   heartbeatMs?: number;
   /** The bound on what a client leaves unsent (X8), shared with the MCP endpoints; absent: one of its own. */
   writeGuard?: SseWriteGuard;
+  /** Whether the registry has a bot (`?bot=` takes one made with `bnity bot create` too); absent: config bots only. */
+  botExists?: (slug: string) => Promise<boolean>;
 };
 
 /**
@@ -82,11 +86,14 @@ export function eventsRoute({
   bus,
   heartbeatMs = 15_000,
   writeGuard = createSseWriteGuard({ maxUnsentBytes: () => config().http.maxUnsentBytesPerStream }),
+  botExists,
 }: EventsRouteOptions) {
-  return function events(c: Context) {
+  return async function events(c: Context) {
     const servers = c.req.query('server')?.split(',').filter(Boolean) ?? [];
     const bot = c.req.query('bot');
-    if (bot !== undefined && !Object.hasOwn(config().bots, bot)) throw new UnconfiguredBotError(bot);
+    // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
+    if (bot !== undefined && !Object.hasOwn(config().bots, bot) && !(await botExists?.(bot)))
+      throw new UnknownBotError(bot);
     // The bot's view as it is now: a bot removed since the stream opened sees no server.
     const inBotView = (server: string) => {
       if (bot === undefined) return true;

@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import { createSamplingAnswerer } from '../bots/answer-sampling.js';
 import { botLimits } from '../bots/bot-limits.js';
-import type { AnswerSampling, BotChange, Credentials } from '../bots/ports.js';
+import type { AnswerSampling, BotChange, BotEventSink, Credentials } from '../bots/ports.js';
 import { createEventBus, type EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig } from '../config/schema.js';
 import type { CallTracker } from '../gateway/call-tracker.js';
@@ -34,6 +34,8 @@ export type CallParts = {
     limits: ReturnType<typeof botLimits>;
     credentials: Credentials;
     changes: EventBus<BotChange>;
+    events: BotEventSink;
+    secrets: ReadonlySet<string>;
   };
   /** Who answers each server's sampling (G6), and the bots' answerer. */
   sampling: { route(server: string): 'client' | 'bot' | 'deny'; answer: AnswerSampling };
@@ -48,6 +50,8 @@ export async function openCallParts({
   credentials,
   tracker,
   sessions,
+  events,
+  secrets,
 }: {
   storage: Storage;
   log: Logger;
@@ -55,6 +59,10 @@ export async function openCallParts({
   credentials: Credentials;
   tracker: CallTracker;
   sessions: SessionRegistry;
+  /** The service's event bus: bot activity goes to `/api/events` and the MCP push (issue 18). */
+  events: BotEventSink;
+  /** What the log masks: kept out of the bot events' excerpts. */
+  secrets: ReadonlySet<string>;
 }): Promise<CallParts> {
   // Audit (X7): answered requests journaled, batched writes, flushed on shutdown (after
   // everything that audits has stopped); bounded in bytes besides the age cap (issue 17).
@@ -74,7 +82,15 @@ export async function openCallParts({
     throw error;
   });
   const changes = createEventBus<BotChange>({}, (error) => log.error({ err: error }, 'bot listener failed'));
-  const botBase = { db: store.db, log: log.child({ mod: 'bots' }), limits: botLimits(), credentials, changes };
+  const botBase = {
+    db: store.db,
+    log: log.child({ mod: 'bots' }),
+    limits: botLimits(),
+    credentials,
+    changes,
+    events,
+    secrets,
+  };
   const sampling = {
     route: (server: string) => config().mcpServers[server]?.sampling ?? 'client',
     answer: createSamplingAnswerer(botBase),

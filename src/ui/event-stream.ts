@@ -21,6 +21,12 @@ const EVENT_TYPES: Readonly<Record<HubEventType, true>> = {
   tool_approved: true,
   server_flooding: true,
   catalog_churn: true,
+  bot_created: true,
+  bot_updated: true,
+  bot_deleted: true,
+  chat_message: true,
+  workflow_started: true,
+  workflow_finished: true,
 };
 
 /** Whether the stream is open, being reopened, or closed for good (the session ended). */

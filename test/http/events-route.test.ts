@@ -137,7 +137,7 @@ describe('GET /api/events', () => {
       const response = await app.request(`/api/events?bot=${bot}`, { headers: { authorization: 'Bearer t' } });
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({
-        error: { code: 'unknown_bot', message: `bot "${bot}" is not configured` },
+        error: { code: 'unknown_bot', message: `bot "${bot}" does not exist` },
       });
     }
   });

@@ -90,6 +90,8 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
           tools: gateway.botToolCaller,
           credentials: { get: async () => null },
           changes: createEventBus<BotChange>(),
+          events: { publish: () => undefined },
+          secrets: new Set(),
         },
       });
       const routed = api.routes

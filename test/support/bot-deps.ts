@@ -1,12 +1,13 @@
 /**
  * Dependencies of the bots for in-process tests: a migrated `:memory:` database, a real
- * event bus, a quiet logger, credentials from a plain map, and the given tool port.
+ * event bus (and the bot events published, collected), a quiet logger, credentials from a plain map, and the given tool port.
  * @module
  */
 import type { BotDeps } from '../../src/bots/bot-deps.js';
 import { type BotLimits, botLimits } from '../../src/bots/bot-limits.js';
 import type { BotChange, BotToolCaller } from '../../src/bots/ports.js';
 import { createEventBus } from '../../src/bus/create-event-bus.js';
+import type { BotEvent } from '../../src/events/hub-event.js';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { testLogger } from './fixtures.js';
 
@@ -23,15 +24,19 @@ export async function createTestBotDeps({
   tools = NO_TOOLS,
   credentials = {},
   limits = {},
+  secrets = [],
 }: {
   tools?: BotToolCaller;
   credentials?: Record<string, string>;
   limits?: Partial<BotLimits>;
-} = {}): Promise<BotDeps & { store: OpenDb; changed: BotChange[]; close(): Promise<void> }> {
+  /** Values the log would mask, kept out of the published excerpts. */
+  secrets?: string[];
+} = {}): Promise<BotDeps & { store: OpenDb; changed: BotChange[]; published: BotEvent[]; close(): Promise<void> }> {
   const store = await createDb({ url: ':memory:' });
   const changes = createEventBus<BotChange>();
   const changed: BotChange[] = [];
   changes.subscribe((e) => changed.push(e.event));
+  const published: BotEvent[] = [];
   return {
     db: store.db,
     store,
@@ -41,6 +46,9 @@ export async function createTestBotDeps({
     credentials: { get: async (name) => credentials[name] ?? null },
     changes,
     changed,
+    events: { publish: (event) => published.push(event) },
+    published,
+    secrets: new Set(secrets),
     close: () => store.close(),
   };
 }
