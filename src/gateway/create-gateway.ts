@@ -41,6 +41,7 @@ import {
   type TransportSessionOptions,
 } from './open-agent-session.js';
 import { type ModernViewOptions, openModernView } from './open-modern-view.js';
+import { pushBotEvents } from './push-bot-events.js';
 import { renewSubscriptions } from './renew-subscriptions.js';
 import type { SamplingBudget } from './sampling-budget.js';
 import { createServersSettled } from './servers-settled.js';
@@ -206,6 +207,8 @@ export function createGateway({
         notifyBotChange({ sessions, log: gatewayLog }, change);
       })
     : () => undefined;
+  // Bot activity reaches the sessions that see the bot (issue 18, ADR 023).
+  const stopBotEvents = bots ? pushBotEvents({ bus, sessions, log: gatewayLog }) : () => undefined;
   const flows = createInputFlows({ timeoutMs: () => config().gateway.inputRequestTimeoutMs });
   const assertBot = async (spec: ViewSpec) => {
     // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
@@ -286,6 +289,7 @@ export function createGateway({
     async close() {
       flows.close();
       stopBotChanges();
+      stopBotEvents();
       stopNotifying();
       stopRenewing();
       views.stop();

@@ -1,0 +1,302 @@
+/**
+ * Issue 18 item 2 on the real service over real HTTP: bot activity (`bot_created`,
+ * `bot_updated`, `bot_deleted`, `chat_message`, `workflow_started`, `workflow_finished`) on
+ * `/api/events`, filtered by `?bot=` for a registry bot, and pushed to MCP sessions as
+ * `notifications/message` (logger `boternity.bots`) received by the SDK's own clients: the
+ * admin's `/mcp` hears every bot, a bot token and `/mcp/bots/{slug}` only their bot, a session
+ * that set a level above `info` none; a 2026-07-28 client's listen stream carries no log
+ * message (ADR 023). Chats run against the local OpenAI-compatible fixture.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSse } from '../../src/cli/read-sse.js';
+import { openKeystore } from '../../src/storage/keystore.js';
+import { TINY_SERVER } from '../support/fixtures.js';
+import { connectHttpClient } from '../support/mcp-client.js';
+import { connectV2Client } from '../support/modern-client.js';
+import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
+import type { SseEvent } from '../support/sse-client.js';
+import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
+import { waitFor } from '../support/wait-for.js';
+
+/** The provider's API key, in the keystore: the log masks it once a chat read it. */
+const SECRET = 'sk-push-events-secret-0123456789';
+
+type BotData = { event: string; bot: string; [key: string]: unknown };
+type Heard = { logger: string | undefined; level: string; data: BotData };
+
+/** Collect what a 2025 SDK client is pushed under the `boternity.bots` logger. */
+function listen(client: Client): Heard[] {
+  const heard: Heard[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    heard.push({ logger: n.params.logger, level: n.params.level, data: n.params.data as BotData });
+  });
+  return heard;
+}
+
+describe('bot activity: /api/events and the MCP push', { timeout: 60_000 }, () => {
+  let svc: TestService;
+  let fixture: OpenAiFixture;
+  let home: string;
+  let all: Awaited<ReturnType<TestService['events']>>;
+  const send = <T>(method: string, path: string, body?: unknown) =>
+    svc.api<T>(path, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+  const dataOf = (e: SseEvent) => e.data as BotData;
+  const on =
+    (type: string, bot: string, more: (d: BotData) => boolean = () => true) =>
+    (e: SseEvent) =>
+      e.event === type && dataOf(e).bot === bot && more(dataOf(e));
+  /** Chat once over the API and read the turn to its end. */
+  const chat = async (slug: string, message: string) => {
+    const response = await fetch(`${svc.service.url}/api/bots/${slug}/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ message }),
+    });
+    const events = [];
+    for await (const event of readSse(response)) events.push(event);
+    return events.at(-1)?.data as { type: string; sessionId: string };
+  };
+  /** Wait until `heard` has a push of bot `slug` matching `more`; bot_updated pushes are made until one arrives (the client's stream opens after `connect`). */
+  const primed = async (heard: Heard[], slug: string) => {
+    let n = 0;
+    await waitFor(
+      async () => {
+        n += 1;
+        await send('PATCH', `/api/bots/${slug}`, { description: `primed ${n}` });
+        return heard.some((h) => h.data.event === 'bot_updated' && h.data.bot === slug);
+      },
+      { what: `a bot_updated push of ${slug}`, intervalMs: 50 },
+    );
+  };
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'bnity-push-'));
+    await (await openKeystore({ home, env: process.env })).set('llm-key', SECRET);
+    fixture = await startOpenAiFixture();
+    svc = await startTestService(
+      { mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } }, bots: { legacy: {} } },
+      { home },
+    );
+    await waitFor(async () => (await svc.server('tiny'))?.state === 'connected', { what: 'tiny connected' });
+    all = await svc.events();
+    const provider = { baseUrl: fixture.baseUrl, model: 'fixture-model', credentialKey: 'llm-key' };
+    // Registry bots only (made as `bnity bot create` does): neither is in the config file.
+    for (const [slug, name] of [
+      ['alpha', 'Alpha'],
+      ['beta', 'Beta'],
+    ])
+      expect((await send('POST', '/api/bots', { slug, name, provider })).status).toBe(201);
+    for (const slug of ['alpha', 'beta'])
+      expect(
+        (
+          await send('PUT', `/api/bots/${slug}/workflows/greet`, {
+            steps: [{ id: 'say', tool: 'tiny__echo', arguments: { text: 'hi' } }],
+          })
+        ).status,
+      ).toBe(201);
+    expect(
+      (
+        await send('PUT', '/api/bots/alpha/workflows/broken', {
+          steps: [
+            { id: 'say', tool: 'tiny__echo', arguments: { text: 'hi' } },
+            { id: 'boom', tool: 'tiny__missing', arguments: {} },
+          ],
+        })
+      ).status,
+    ).toBe(201);
+  });
+  afterAll(async () => {
+    await all?.close();
+    await svc?.stop();
+    await fixture?.close();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('/api/events carries each bot event type, and ?bot= filters by a registry bot', async () => {
+    expect(dataOf(await all.next(on('bot_created', 'alpha')))).toMatchObject({ server: null, name: 'Alpha' });
+    const alphaOnly = await svc.events('?bot=alpha');
+    try {
+      expect(alphaOnly.response.status).toBe(200);
+      await send('PATCH', '/api/bots/beta', { category: 'noise' });
+      await send('PATCH', '/api/bots/alpha', { name: 'Alpha II', description: 'first' });
+      expect(dataOf(await all.next(on('bot_updated', 'alpha')))).toMatchObject({
+        name: 'Alpha II',
+        fields: ['name', 'description'],
+      });
+
+      fixture.reply({ text: `The key is ${SECRET}; ${'and more '.repeat(40)}` });
+      const final = await chat('alpha', 'what is\n the key?');
+      expect(final.type).toBe('final');
+      const user = dataOf(await all.next(on('chat_message', 'alpha', (d) => d.role === 'user')));
+      expect(user).toMatchObject({ sessionId: final.sessionId, excerpt: 'what is the key?', truncated: false });
+      const answer = dataOf(await all.next(on('chat_message', 'alpha', (d) => d.role === 'assistant')));
+      expect(answer.sessionId).toBe(final.sessionId);
+      expect(answer.excerpt).toMatch(/^The key is \[redacted\]; and more/);
+      expect(answer.excerpt).not.toContain(SECRET);
+      expect(String(answer.excerpt).length).toBeLessThanOrEqual(200);
+      expect(answer).toMatchObject({ truncated: true, chars: SECRET.length + 13 + 9 * 40 });
+
+      const good = await send<{ run: { status: string } }>('POST', '/api/bots/alpha/workflows/greet/run', {});
+      expect(good.body.run.status).toBe('succeeded');
+      expect(dataOf(await all.next(on('workflow_started', 'alpha')))).toMatchObject({ workflow: 'greet', steps: 1 });
+      expect(dataOf(await all.next(on('workflow_finished', 'alpha')))).toMatchObject({
+        workflow: 'greet',
+        status: 'succeeded',
+        failedStep: null,
+        error: null,
+      });
+      // A run refused before it starts (no such workflow) is not announced.
+      const ghost = await send<{ error: { message: string } }>('POST', '/api/bots/alpha/workflows/ghost/run', {});
+      expect(ghost.status).toBe(404);
+      expect(ghost.body.error.message).toBe('bot "alpha" has no workflow "ghost"');
+      const bad = await send<{ run: { status: string } }>('POST', '/api/bots/alpha/workflows/broken/run', {});
+      expect(bad.body.run.status).toBe('failed');
+      const failed = dataOf(
+        await all.next(on('workflow_finished', 'alpha', (d) => d.workflow === 'broken' && d.status === 'failed')),
+      );
+      expect(failed.failedStep).toBe('boom');
+      expect(failed.error).toMatch(/^step "boom" \(tiny__missing\)/);
+      expect(all.events.filter((e) => e.event.startsWith('workflow_')).map((e) => dataOf(e).workflow)).toEqual([
+        'greet',
+        'greet',
+        'broken',
+        'broken',
+      ]);
+
+      await send('POST', '/api/bots', { slug: 'gamma', name: 'Gamma' });
+      expect((await send('DELETE', '/api/bots/gamma')).status).toBe(200);
+      expect(dataOf(await all.next(on('bot_deleted', 'gamma')))).toEqual({
+        type: 'bot_deleted',
+        server: null,
+        bot: 'gamma',
+        at: expect.any(String),
+      });
+
+      // The filtered stream: alpha's events, in order, and nothing of beta or gamma's.
+      await alphaOnly.next(on('workflow_finished', 'alpha', (d) => d.workflow === 'broken'));
+      const bots = new Set(alphaOnly.events.filter((e) => e.event !== 'snapshot').map((e) => dataOf(e).bot));
+      expect([...bots]).toEqual(['alpha']);
+      expect(alphaOnly.events.map((e) => e.event)).toEqual(
+        expect.arrayContaining(['bot_updated', 'chat_message', 'workflow_started', 'workflow_finished']),
+      );
+    } finally {
+      await alphaOnly.close();
+    }
+  });
+
+  it('?bot= of a bot in neither the registry nor the config answers 404 with one line', async () => {
+    const response = await svc.api('/api/events?bot=nosuch');
+    expect(response).toEqual({
+      status: 404,
+      body: { error: { code: 'unknown_bot', message: 'bot "nosuch" does not exist' } },
+    });
+  });
+
+  it('pushes a chat message and a finished workflow to an SDK client on /mcp as boternity.bots log messages', async () => {
+    const admin = await connectHttpClient(`${svc.service.url}/mcp`);
+    try {
+      const heard = listen(admin);
+      await primed(heard, 'alpha');
+      fixture.reply({ text: 'Hello from alpha' });
+      const result = await admin.callTool({ name: 'chat__alpha', arguments: { message: 'hello' } });
+      const { sessionId } = result.structuredContent as { sessionId: string };
+      await admin.callTool({ name: 'trigger_workflow', arguments: { bot: 'alpha', name: 'greet' } });
+      const finished = await waitFor(() => heard.find((h) => h.data.event === 'workflow_finished'), {
+        what: 'a workflow_finished push',
+      });
+      expect(finished).toEqual({
+        logger: 'boternity.bots',
+        level: 'info',
+        data: {
+          event: 'workflow_finished',
+          bot: 'alpha',
+          workflow: 'greet',
+          status: 'succeeded',
+          failedStep: null,
+          error: null,
+          durationMs: expect.any(Number),
+          at: expect.any(String),
+        },
+      });
+      const said = heard.filter((h) => h.data.event === 'chat_message').map((h) => h.data);
+      expect(said).toEqual([
+        expect.objectContaining({ bot: 'alpha', sessionId, role: 'user', excerpt: 'hello' }),
+        expect.objectContaining({ bot: 'alpha', sessionId, role: 'assistant', excerpt: 'Hello from alpha' }),
+      ]);
+      expect(heard.map((h) => h.data.event)).toContain('workflow_started');
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it("a bot token and /mcp/bots/{slug} get only their bot's events; a session above info gets none", async () => {
+    const token = await send<{ token: string }>('POST', '/api/tokens', { name: 'beta-only', bot: 'beta' });
+    const own = await connectHttpClient(`${svc.service.url}/mcp`, {}, token.body.token);
+    const endpoint = await connectHttpClient(`${svc.service.url}/mcp/bots/beta`);
+    const quiet = await connectHttpClient(`${svc.service.url}/mcp`);
+    try {
+      const heard = { own: listen(own), endpoint: listen(endpoint), quiet: listen(quiet) };
+      await primed(heard.own, 'beta');
+      await primed(heard.endpoint, 'beta');
+      await primed(heard.quiet, 'alpha');
+      await quiet.setLoggingLevel('notice');
+      // Alpha's run first, then beta's: each stream is in order, so beta's last event closes the window.
+      await send('POST', '/api/bots/alpha/workflows/greet/run', {});
+      await send('POST', '/api/bots/beta/workflows/greet/run', {});
+      for (const got of [heard.own, heard.endpoint]) {
+        await waitFor(() => got.some((h) => h.data.event === 'workflow_finished' && h.data.bot === 'beta'), {
+          what: "beta's workflow_finished",
+        });
+        expect(new Set(got.map((h) => h.data.bot))).toEqual(new Set(['beta']));
+        expect(got.filter((h) => h.data.event.startsWith('workflow_')).map((h) => h.data.event)).toEqual([
+          'workflow_started',
+          'workflow_finished',
+        ]);
+      }
+      // Back to info: the next event comes, and no workflow event came before it at notice.
+      await quiet.setLoggingLevel('info');
+      await send('PATCH', '/api/bots/alpha', { category: 'after-notice' });
+      await waitFor(
+        () => heard.quiet.some((h) => h.data.event === 'bot_updated' && String(h.data.fields) === 'category'),
+        {
+          what: 'a push after info again',
+        },
+      );
+      expect(heard.quiet.filter((h) => h.data.event.startsWith('workflow_'))).toEqual([]);
+    } finally {
+      await Promise.all([own.close(), endpoint.close(), quiet.close()]);
+    }
+  });
+
+  it('a 2026-07-28 client hears list changes on its listen stream but no log message: the era has no carrier', async () => {
+    const modern = await connectV2Client(`${svc.service.url}/mcp`, 'modern');
+    try {
+      let changed = 0;
+      const messages: unknown[] = [];
+      modern.setNotificationHandler('notifications/tools/list_changed', () => {
+        changed += 1;
+      });
+      modern.setNotificationHandler('notifications/message', (n) => {
+        messages.push(n);
+      });
+      const listening = await modern.listen({ toolsListChanged: true });
+      await send('POST', '/api/bots', { slug: 'delta', name: 'Delta' });
+      await waitFor(() => changed > 0, { what: 'tools/list_changed for delta' });
+      await send('PATCH', '/api/bots/delta', { name: 'Delta II' });
+      // bot_created and bot_updated were published before this second list change was sent.
+      await waitFor(() => changed > 1, { what: 'a second tools/list_changed' });
+      expect(messages).toEqual([]);
+      await listening.close();
+    } finally {
+      await modern.close();
+    }
+  });
+});
