@@ -29,7 +29,8 @@ export const eventsRouteSpec = createRoute({
   tags: ['events'],
   summary: 'Server-sent events: a snapshot, then every event live (A2)',
   description:
-    "Each event's `event:` is its type and its `data:` is JSON naming the `server` (null for config-wide ones). " +
+    "Each event's `event:` is its type and its `data:` is JSON naming the `server` (null for config-wide ones and bot activity). " +
+    'Bot activity: `bot_created`, `bot_updated`, `bot_deleted`, `chat_message` (a bounded, masked excerpt), `workflow_started`, `workflow_finished`; ignore a type you do not know. ' +
     'Ids are `<boot>-<seq>`: send the last one back as `Last-Event-ID` (or `?lastEventId=`) to resume. ' +
     'A `: heartbeat` comment comes every 15 s.',
   request: {
@@ -41,7 +42,9 @@ export const eventsRouteSpec = createRoute({
       bot: z
         .string()
         .optional()
-        .openapi({ description: "Only the servers in this bot's view, and events naming the bot" }),
+        .openapi({
+          description: "Only the servers in this bot's view, and the bot's own events (a config or registry bot)",
+        }),
       lastEventId: z.string().optional().openapi({ description: 'Resume after this id (as the Last-Event-ID header)' }),
     }),
   },
