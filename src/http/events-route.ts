@@ -39,12 +39,9 @@ export const eventsRouteSpec = createRoute({
         .string()
         .optional()
         .openapi({ description: 'Only these servers (comma-separated)', example: 'memory,fs' }),
-      bot: z
-        .string()
-        .optional()
-        .openapi({
-          description: "Only the servers in this bot's view, and the bot's own events (a config or registry bot)",
-        }),
+      bot: z.string().optional().openapi({
+        description: "Only the servers in this bot's view, and the bot's own events (a config or registry bot)",
+      }),
       lastEventId: z.string().optional().openapi({ description: 'Resume after this id (as the Last-Event-ID header)' }),
     }),
   },
