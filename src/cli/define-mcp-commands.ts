@@ -107,7 +107,8 @@ export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run
     mcp
       .command('events')
       .description('follow the event stream, one line an event, until Ctrl-C (needs the service)')
-      .option('--server <name>', 'only this server (comma-separated for several)'),
+      .option('--server <name>', 'only this server (comma-separated for several)')
+      .option('--bot <slug>', "only this bot's activity (comma-separated for several)"),
   ).action((opts) => run(async () => (await import('./mcp-events-command.js')).mcpEventsCommand(opts, env)));
 
   withTarget(

@@ -1,5 +1,5 @@
 /**
- * `bnity mcp events [--server NAME]`: follow `/api/events` until Ctrl-C, one line an event
+ * `bnity mcp events [--server NAME] [--bot SLUG]`: follow `/api/events` until Ctrl-C, one line an event
  * (`--json`: the event as one JSON line). It ends with exit 1 if the service goes away.
  * @module
  */
@@ -10,7 +10,7 @@ import { needService } from './service-or-file.js';
 
 /** Run `bnity mcp events`. */
 export async function mcpEventsCommand(
-  flags: TargetFlags & { server?: string },
+  flags: TargetFlags & { server?: string; bot?: string },
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const { client, json } = await resolveTarget(flags, env);
@@ -18,7 +18,10 @@ export async function mcpEventsCommand(
   const quit = () => stop.abort();
   process.once('SIGINT', quit);
   process.once('SIGTERM', quit);
-  const query = flags.server ? `?server=${encodeURIComponent(flags.server)}` : '';
+  const params = new URLSearchParams();
+  if (flags.server) params.set('server', flags.server);
+  if (flags.bot) params.set('bot', flags.bot);
+  const query = params.size > 0 ? `?${params}` : '';
   try {
     const stream = await needService('following events', () => client.open(`/api/events${query}`, stop.signal));
     for await (const event of readSse(stream)) {

@@ -91,6 +91,24 @@ describe('bnity mcp commands with a running service', () => {
     expect(await people.exited).toBe(0);
   });
 
+  it("events --bot follows one bot: a registry bot's own events, not another bot's; an unknown bot is one line", async () => {
+    expect((await bnity('bot', 'create', 'watched', '--name', 'Watched')).code).toBe(0);
+    const follower = spawnBnity(['mcp', 'events', '--bot', 'watched'], env);
+    await waitFor(() => follower.stdout().includes('snapshot'), { what: 'the snapshot' });
+    expect((await bnity('bot', 'create', 'other', '--name', 'Other')).code).toBe(0);
+    expect((await bnity('bot', 'update', 'watched', '--description', 'now watched')).code).toBe(0);
+    await waitFor(() => /^\d\d:\d\d:\d\d {2}- {2}bot_updated {2}.*bot=watched/m.test(follower.stdout()), {
+      what: 'the bot_updated line',
+    });
+    follower.child.kill('SIGINT');
+    expect(await follower.exited).toBe(0);
+    expect(follower.stdout()).not.toContain('bot=other');
+    const unknown = await bnity('mcp', 'events', '--bot', 'nosuch');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^bnity: .*bot "nosuch" does not exist.*\n$/);
+    expect(unknown.stderr.split('\n')).toHaveLength(2);
+  });
+
   it('logs prints the last lines; --follow prints new ones as they come, until SIGINT', async () => {
     const last = await bnity('mcp', 'logs', 'tiny', '--lines', '1');
     expect(last).toMatchObject({ code: 0, stdout: 'stderr line 3\n' });
