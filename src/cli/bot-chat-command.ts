@@ -1,15 +1,19 @@
 /**
  * `bnity bot chat SLUG "message" [--session ID]` (SPEC A4, B4): one turn through the
  * running service's `POST /api/bots/{slug}/chat`, printed as it streams: the answer's text
- * on stdout, tool calls and the session id on stderr; `--json` prints each event as one
- * JSON line instead. Exit 1 when the turn ends in an error. Needs the service.
+ * on stdout; on stderr each tool call as a block with its arguments and result (seed 003:
+ * JSON pretty-printed, coloured on a terminal, long parts folded unless `--full`), and the
+ * session id; `--json` prints each event as one JSON line instead. Exit 1 when the turn ends
+ * in an error. Needs the service.
  * @module
  */
 import { HubError } from '../errors.js';
+import { formatToolCall, formatToolResult } from './format-tool-block.js';
 import { readSse } from './read-sse.js';
 import { resolveTarget, type TargetFlags } from './resolve-target.js';
 import { ServiceUnreachableError } from './service-client.js';
 import { needService } from './service-or-file.js';
+import { shouldColor } from './should-color.js';
 
 type Event = { type: string; [key: string]: unknown };
 
@@ -39,10 +43,12 @@ async function openTurn(url: string, token: string | null, body: unknown, signal
 export async function botChatCommand(
   slug: string,
   message: string,
-  flags: TargetFlags & { session?: string },
+  flags: TargetFlags & { session?: string; color?: boolean; full?: boolean },
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const { client, json } = await resolveTarget(flags, env);
+  // The blocks and notes go to stderr, so stderr is the terminal that decides the colour.
+  const blocks = { color: shouldColor(flags.color, env, process.stderr), full: flags.full === true };
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   const body = { message, ...(flags.session ? { sessionId: flags.session } : {}) };
@@ -50,13 +56,22 @@ export async function botChatCommand(
     openTurn(`${client.baseUrl}/api/bots/${encodeURIComponent(slug)}/chat`, client.token, body, stop.signal),
   );
   let code = 1;
+  // Answer text written since the last block: the next block starts on a line of its own.
+  let midText = false;
+  const startLine = () => (midText ? '\n' : '');
   for await (const { data } of readSse(response)) {
     const event = data as Event;
     if (json) process.stdout.write(`${JSON.stringify(event)}\n`);
-    else if (event.type === 'text') process.stdout.write(String(event.delta));
-    else if (event.type === 'tool_call') process.stderr.write(`\n→ ${String(event.name)}\n`);
-    else if (event.type === 'tool_result')
-      process.stderr.write(`← ${String(event.name)} ${event.isError ? 'failed' : 'answered'}\n`);
+    else if (event.type === 'text') {
+      process.stdout.write(String(event.delta));
+      midText ||= String(event.delta) !== '';
+    } else if (event.type === 'tool_call') {
+      process.stderr.write(`${startLine()}${formatToolCall(String(event.name), event.arguments, blocks)}`);
+      midText = false;
+    } else if (event.type === 'tool_result')
+      process.stderr.write(
+        formatToolResult({ isError: event.isError === true, text: String(event.text ?? '') }, blocks),
+      );
     if (event.type === 'final') {
       code = 0;
       const usage = event.usage as { totalTokens: number };

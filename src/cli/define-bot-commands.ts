@@ -150,7 +150,10 @@ export function defineBotCommands(bot: Command, env: NodeJS.ProcessEnv, run: Run
       .description('one chat turn, printed as it streams (needs the service)')
       .argument('<slug>', 'a bot')
       .argument('<message>', 'what to say')
-      .option('--session <id>', 'continue this chat session'),
+      .option('--session <id>', 'continue this chat session')
+      .option('--full', 'show long tool arguments and results whole, not folded')
+      .option('--color', 'colour the tool blocks even when stderr is not a terminal')
+      .option('--no-color', 'never colour (also NO_COLOR=1)'),
     { config: false },
   ).action((slug: string, message: string, opts) =>
     run(async () => (await import('./bot-chat-command.js')).botChatCommand(slug, message, opts, env)),

@@ -14,6 +14,8 @@ import type {
   BotDetailSchema,
   BotSamplingSchema,
   BotViewInputSchema,
+  ChatHistorySchema,
+  ChatSessionSchema,
   MemorySchema,
   PermissionEditSchema,
   SkillSchema,
@@ -73,5 +75,8 @@ export type BotSampling = z.infer<typeof BotSamplingSchema>;
 /** A chat turn's request and the events it streams. */
 export type ChatInput = z.input<typeof ChatInputSchema>;
 export type { ChatEvent };
+/** A bot's chat session as listed, and one session's history (its messages, oldest first). */
+export type ChatSession = z.infer<typeof ChatSessionSchema>;
+export type ChatHistory = z.infer<typeof ChatHistorySchema>;
 /** The one error shape of `/api`. */
 export type ApiErrorBody = { error: { code: string; message: string; issues?: { field: string; message: string }[] } };

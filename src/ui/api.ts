@@ -12,7 +12,9 @@ import type {
   BotSampling,
   BotViewInput,
   ChatEvent,
+  ChatHistory,
   ChatInput,
+  ChatSession,
   Memory,
   NewMemory,
   NewServer,
@@ -121,6 +123,8 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     workflows: (slug: string) => call<{ workflows: Workflow[] }>('GET', bot(slug, 'workflows')),
     botSampling: (slug: string) => call<BotSampling>('GET', bot(slug, 'sampling')),
     chat,
+    chats: (slug: string) => call<{ sessions: ChatSession[] }>('GET', `${bot(slug, 'chats')}?limit=20`),
+    chatHistory: (slug: string, id: string) => call<{ chat: ChatHistory }>('GET', bot(slug, 'chats', id)),
     signOut: () => call<undefined>('POST', '/ui/sign-out'),
   };
 }

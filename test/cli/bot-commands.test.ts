@@ -2,8 +2,11 @@
  * `bnity bot …` (SPEC A4, B1–B4) as a user runs it: without a service, on the data
  * directory's database and config file (saying so on stderr); with one, through its API,
  * `bot chat` printing the answer as it streams (a tool called through the gateway on the
- * way) and `--json` its events; every bad input one line on stderr, exit 1 or 2.
+ * way, shown as a block with its arguments and result: plain when piped, coloured in a
+ * terminal or with `--color`, folded unless `--full`) and `--json` its events; every bad
+ * input one line on stderr, exit 1 or 2.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -12,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_SERVER } from '../support/fixtures.js';
 import { noServiceEnv } from '../support/no-service.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
-import { runBnity } from '../support/serve-process.js';
+import { BNITY, runBnity } from '../support/serve-process.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -94,6 +97,30 @@ describe('bnity bot without a service', { timeout: 60_000 }, () => {
   });
 });
 
+/** Any ANSI escape sequence. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what it looks for
+const ANSI = /\u001b\[/;
+
+/**
+ * Run `bnity <args>` in a pseudo-terminal (util-linux `script`), as a user at a terminal
+ * does: stdout and stderr are one terminal, so the output is both, with CRLF line ends.
+ */
+function runInTerminal(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, BNITY, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env: { ...process.env, BOTERNITY_LOG_LEVEL: 'warn', NO_COLOR: undefined, TERM: 'xterm', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => {
+    output += d;
+  });
+  return new Promise((resolve) =>
+    child.once('exit', (code) => resolve({ code, output: output.replaceAll('\r\n', '\n') })),
+  );
+}
+
 describe('bnity bot chat with the service', { timeout: 60_000 }, () => {
   let svc: TestService;
   let fixture: OpenAiFixture;
@@ -114,7 +141,7 @@ describe('bnity bot chat with the service', { timeout: 60_000 }, () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('prints the answer as it streams, after the tool it called through the gateway', async () => {
+  it('prints the answer as it streams, after a block with the arguments and the result of the tool it called', async () => {
     fixture.reply(
       { toolCalls: [{ name: 'fs__list_directory', arguments: { path: dir } }] },
       { text: 'You have notes.txt.' },
@@ -122,10 +149,97 @@ describe('bnity bot chat with the service', { timeout: 60_000 }, () => {
     const run = await runBnity(['bot', 'chat', 'reader', `list ${dir}`], env);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('You have notes.txt.');
-    expect(run.stderr).toMatch(/→ fs__list_directory\n← fs__list_directory answered\n/);
-    expect(run.stderr).toMatch(/\(session [0-9a-f-]{36}; \d+ tokens\)/);
+    const args = JSON.stringify({ path: dir }, null, 2);
+    expect(run.stderr.slice(0, run.stderr.indexOf('\n(session'))).toBe(
+      [
+        '┌ fs__list_directory',
+        `│ arguments · ${Buffer.byteLength(args)} bytes`,
+        ...args.split('\n').map((line) => `│   ${line}`),
+        '│ result · 16 bytes',
+        '│   [FILE] notes.txt',
+        '└ answered',
+        '',
+      ].join('\n'),
+    );
+    expect(run.stderr).toMatch(/\n\(session [0-9a-f-]{36}; \d+ tokens\)\n$/);
+    expect(run.stderr).not.toMatch(ANSI);
     const tool = fixture.requests.at(-1)?.body.messages.find((m) => m.role === 'tool');
     expect(String(tool?.content)).toContain('notes.txt');
+  });
+
+  it('colours the blocks in a terminal, not with NO_COLOR or --no-color; --color forces it when piped', async () => {
+    const tree = () =>
+      fixture.reply({ toolCalls: [{ name: 'fs__directory_tree', arguments: { path: dir } }] }, { text: 'A tree.' });
+    // JSON that a tool answered as text, pretty-printed and highlighted: keys, strings.
+    const key = '\u001b[36m"name"\u001b[0m:';
+    const value = '\u001b[32m"notes.txt"\u001b[0m';
+
+    tree();
+    const terminal = await runInTerminal(['bot', 'chat', 'reader', 'tree'], env);
+    expect(terminal.code).toBe(0);
+    expect(terminal.output).toContain(key);
+    expect(terminal.output).toContain(value);
+    expect(terminal.output).toContain('\u001b[1mfs__directory_tree\u001b[0m');
+    expect(terminal.output).toContain('A tree.');
+
+    tree();
+    const noColor = await runInTerminal(['bot', 'chat', 'reader', 'tree'], { ...env, NO_COLOR: '1' });
+    expect(noColor.code).toBe(0);
+    expect(noColor.output).toContain('│       "name": "notes.txt",');
+    expect(noColor.output).not.toMatch(ANSI);
+
+    tree();
+    const refused = await runInTerminal(['bot', 'chat', 'reader', 'tree', '--no-color'], env);
+    expect(refused.output).toContain('│       "name": "notes.txt",');
+    expect(refused.output).not.toMatch(ANSI);
+
+    tree();
+    const forced = await runBnity(['bot', 'chat', 'reader', 'tree', '--color'], { ...env, NO_COLOR: '1' });
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain(key);
+    expect(forced.stderr).toContain(value);
+    // The answer on stdout stays plain text, for whatever reads it.
+    expect(forced.stdout).toBe('A tree.');
+  });
+
+  it('folds a long result to 12 lines with its size; --full shows it all', async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`);
+    await writeFile(join(dir, 'long.txt'), lines.join('\n'));
+    const read = () =>
+      fixture.reply(
+        { toolCalls: [{ name: 'fs__read_text_file', arguments: { path: join(dir, 'long.txt') } }] },
+        { text: 'Read.' },
+      );
+    const bytes = Buffer.byteLength(lines.join('\n'));
+
+    read();
+    const folded = await runBnity(['bot', 'chat', 'reader', 'read it'], env);
+    expect(folded.code).toBe(0);
+    expect(folded.stderr).toContain(`│ result · ${bytes} bytes\n`);
+    expect(folded.stderr).toContain('│   line 12\n│   … folded: 12 of 40 lines shown');
+    expect(folded.stderr).toContain(`… folded: 12 of 40 lines shown, ${bytes} bytes in all; --full shows all\n`);
+    expect(folded.stderr).not.toContain('line 13');
+
+    read();
+    const full = await runBnity(['bot', 'chat', 'reader', 'read it', '--full'], env);
+    expect(full.code).toBe(0);
+    expect(full.stderr).toContain(lines.map((line) => `│   ${line}`).join('\n'));
+    expect(full.stderr).not.toContain('folded');
+  });
+
+  it('marks a failed tool call "error", in red when coloured', async () => {
+    const ghost = () =>
+      fixture.reply({ toolCalls: [{ name: 'fs__ghost', arguments: {} }] }, { text: 'That tool is not there.' });
+    ghost();
+    const plain = await runBnity(['bot', 'chat', 'reader', 'haunt'], env);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(
+      /│ result · error · \d+ bytes\n│ {3}Error: tool "fs__ghost" is not available to this bot; it was not called\n└ error\n/,
+    );
+    ghost();
+    const coloured = await runBnity(['bot', 'chat', 'reader', 'haunt', '--color'], env);
+    expect(coloured.stderr).toContain('\u001b[31merror\u001b[0m');
+    expect(coloured.stderr).toContain('\u001b[31mError: tool "fs__ghost"');
   });
 
   it('--json prints each event, and --session continues the conversation', async () => {

@@ -9,6 +9,8 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** Stdio server with one `echo` tool; env TINY_STDERR_LINES, TINY_IGNORE_SIGTERM. */
 export const TINY_SERVER = here('./tiny-server.mjs');
+/** Stdio server whose `fetch` tool answers a GET of its url (a test holds the call as long as it likes) and `echo`. */
+export const GATE_SERVER = here('./gate-server.mjs');
 /** Stdio server whose `add_tool` tool adds tools and sends tools/list_changed. */
 export const DYNAMIC_SERVER = here('./dynamic-server.mjs');
 /** Stdio server that pages tools, resources, templates and prompts two at a time. */

@@ -1,47 +1,50 @@
 /**
  * Chat with a bot (SPEC B4): a message goes to `POST /api/bots/{slug}/chat` and the answer
- * streams back as it is written, with each tool the bot calls and what the tool answered.
- * The session id of the first answer is sent with the next message, so the conversation
- * goes on; New chat starts another. Stop interrupts the turn (the history records it).
+ * streams back as it is written. Each tool the bot calls is a collapsible block (seed 003):
+ * open while the tool runs, closed once it answered, its arguments and result highlighted
+ * JSON, a failure marked `error`. The log follows new text unless the reader scrolled up.
+ * Enter sends, Shift+Enter starts a new line. The session id of the first answer is sent
+ * with the next message, so the conversation goes on; New chat starts another; an earlier
+ * session of the bot can be reopened (its history, tool calls included) and continued.
+ * Stop interrupts the turn (the history records it).
  * @module
  */
-import { useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
-import type { ChatEvent } from '../api-types.js';
+import { type Entry, fromHistory, type ToolEntry, withEvent } from '../chat-entries.js';
+import { useLoad } from '../use-load.js';
 import { ErrorNote } from './error-note.js';
+import { JsonView, parseJsonText } from './json-view.js';
 
-/** One line of the conversation as shown. */
-type Entry =
-  | { kind: 'user'; text: string }
-  | { kind: 'assistant'; text: string; done: boolean }
-  | { kind: 'tool_call'; id: string; name: string; arguments: string }
-  | { kind: 'tool_result'; id: string; name: string; text: string; isError: boolean }
-  | { kind: 'error'; text: string };
-
-/** The conversation after one streamed event. */
-function withEvent(entries: readonly Entry[], event: ChatEvent): Entry[] {
-  const last = entries.at(-1);
-  const open = last?.kind === 'assistant' && !last.done ? last : null;
-  const before = open ? entries.slice(0, -1) : [...entries];
-  switch (event.type) {
-    case 'text':
-      return [...before, { kind: 'assistant', text: (open?.text ?? '') + event.delta, done: false }];
-    case 'tool_call':
-      return [
-        ...before,
-        ...(open ? [{ ...open, done: true }] : []),
-        { kind: 'tool_call', id: event.id, name: event.name, arguments: JSON.stringify(event.arguments) },
-      ];
-    case 'tool_result':
-      return [
-        ...entries,
-        { kind: 'tool_result', id: event.id, name: event.name, text: event.text, isError: event.isError },
-      ];
-    case 'final':
-      return [...before, ...(open ? [{ ...open, done: true }] : [])];
-    default:
-      return [...before, ...(open ? [{ ...open, done: true }] : []), { kind: 'error', text: event.message }];
-  }
+/** A tool call as a block: open while it runs, closed by default once it answered. */
+function ToolBlock({ entry }: { entry: ToolEntry }) {
+  const { result } = entry;
+  const state = result ? (result.isError ? 'error' : 'answered') : 'running…';
+  const json = result ? parseJsonText(result.text) : undefined;
+  return (
+    <li class={result?.isError ? 'chat-tool failed' : 'chat-tool'}>
+      <details open={!result} data-tool-call={entry.name}>
+        <summary>
+          <code>{entry.name}</code>{' '}
+          <span class="tool-state" data-tool-result={result ? entry.name : undefined}>
+            {state}
+          </span>
+        </summary>
+        {entry.arguments !== undefined && (
+          <>
+            <p class="note">arguments</p>
+            <JsonView value={entry.arguments} raw={typeof entry.arguments === 'string'} />
+          </>
+        )}
+        {result && (
+          <>
+            <p class="note">{result.isError ? 'result · error' : 'result'}</p>
+            <JsonView value={json === undefined ? result.text : json} raw={json === undefined} />
+          </>
+        )}
+      </details>
+    </li>
+  );
 }
 
 /** One entry. */
@@ -55,18 +58,8 @@ function Line({ entry }: { entry: Entry }) {
           {entry.text}
         </li>
       );
-    case 'tool_call':
-      return (
-        <li class="chat-tool" data-tool-call={entry.name}>
-          calls <code>{entry.name}</code> <code class="note">{entry.arguments}</code>
-        </li>
-      );
-    case 'tool_result':
-      return (
-        <li class={entry.isError ? 'chat-tool failed' : 'chat-tool'} data-tool-result={entry.name}>
-          <code>{entry.name}</code> answered: <span class="prose">{entry.text}</span>
-        </li>
-      );
+    case 'tool':
+      return <ToolBlock entry={entry} />;
     default:
       return <li class="chat-error error">{entry.text}</li>;
   }
@@ -81,6 +74,14 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
   const [failure, setFailure] = useState<string | null>(null);
   const turn = useRef<AbortController | null>(null);
   const [busy, setBusy] = useState(false);
+  const sessions = useLoad(() => api.chats(slug), [slug]);
+  const log = useRef<HTMLOListElement>(null);
+  // Whether the log follows new content: true until the reader scrolls up, again once back at the end.
+  const atEnd = useRef(true);
+  useLayoutEffect(() => {
+    const element = log.current;
+    if (element && atEnd.current) element.scrollTop = element.scrollHeight;
+  }, [entries]);
 
   const send = async (event: Event) => {
     event.preventDefault();
@@ -88,6 +89,7 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
     if (!text || busy) return;
     setMessage('');
     setFailure(null);
+    atEnd.current = true;
     setEntries((list) => [...list, { kind: 'user', text }]);
     const controller = new AbortController();
     turn.current = controller;
@@ -109,6 +111,7 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
     } finally {
       turn.current = null;
       setBusy(false);
+      sessions.reload();
       onTurnEnd?.();
     }
   };
@@ -118,12 +121,55 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
     setSessionId(null);
     setUsage(null);
   };
+  const reopen = async (id: string) => {
+    turn.current?.abort();
+    setFailure(null);
+    try {
+      const { chat } = await api.chatHistory(slug, id);
+      atEnd.current = true;
+      setEntries(fromHistory(chat.messages));
+      setSessionId(chat.sessionId);
+      setUsage(`${chat.usage.totalTokens} tokens in this session`);
+    } catch (error) {
+      setFailure((error as Error).message);
+    }
+  };
+  const earlier = sessions.data?.sessions ?? [];
   return (
     <section aria-labelledby="chat-title" class="chat">
       <h2 id="chat-title">Chat</h2>
-      <ol class="chat-log" aria-live="polite" aria-label={`Conversation with ${slug}`}>
+      {earlier.length > 0 && (
+        <details class="chat-sessions">
+          <summary>Earlier chats ({earlier.length})</summary>
+          <ul>
+            {earlier.map((s) => (
+              <li key={s.sessionId}>
+                <button
+                  type="button"
+                  class="link"
+                  aria-current={s.sessionId === sessionId ? 'true' : undefined}
+                  onClick={() => reopen(s.sessionId)}
+                >
+                  {s.title}
+                </button>{' '}
+                <span class="note">{new Date(s.updatedAt).toLocaleString()}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <ol
+        ref={log}
+        class="chat-log"
+        aria-live="polite"
+        aria-label={`Conversation with ${slug}`}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          atEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
+        }}
+      >
         {entries.map((entry, index) => (
-          // Entries are only ever appended or the last one grown: their place is their identity.
+          // Entries are only ever appended or one of them grown: their place is their identity.
           <Line key={index} entry={entry} />
         ))}
       </ol>
@@ -134,7 +180,22 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
       <form onSubmit={send}>
         <div class="field">
           <label for="chat-message">Message</label>
-          <textarea id="chat-message" rows={2} value={message} onInput={(e) => setMessage(e.currentTarget.value)} />
+          <textarea
+            id="chat-message"
+            rows={2}
+            value={message}
+            aria-describedby="chat-keys"
+            onInput={(e) => setMessage(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              // Enter sends; Shift+Enter (and Enter while an input method composes) is a new line.
+              if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }}
+          />
+          <span id="chat-keys" class="note">
+            Enter sends, Shift+Enter starts a new line
+          </span>
         </div>
         <button type="submit" disabled={busy}>
           {busy ? 'Answering…' : 'Send'}

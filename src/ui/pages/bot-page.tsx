@@ -1,12 +1,13 @@
 /**
  * A bot's tab (SPEC A3, B1–B4): its servers with their live status, its tools with allow/deny
- * switches, its memories, skills and workflows, its audit rows and sampling spend, and a chat
- * that streams.
+ * switches, its memories, skills and workflows, its audit rows (read again by themselves when
+ * a live event may have added some) and sampling spend, and a chat that streams.
  * @module
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { Bot } from '../api-types.js';
+import { auditMayChange } from '../audit-may-change.js';
 import { AuditTable } from '../components/audit-table.js';
 import { BotTools } from '../components/bot-tools.js';
 import { ChatPanel } from '../components/chat-panel.js';
@@ -38,6 +39,19 @@ function BotServers({ bot }: { bot: Bot }) {
   );
 }
 
+/** How long the audit waits after an event for more before it is read again: a burst is one read. */
+const AUDIT_SETTLE_MS = 300;
+
+/** `run`, called once `ms` after the last of a burst of calls (never after unmount). */
+function useSettled(run: () => void, ms: number): () => void {
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return () => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(run, ms);
+  };
+}
+
 /** The tab of bot `slug`. */
 export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
   const loaded = useLoad(() => api.bot(slug), [slug]);
@@ -49,6 +63,8 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
   const skills = useLoad(async () => (hasProfile ? (await api.skills(slug)).skills : []), [slug, hasProfile]);
   const workflows = useLoad(async () => (hasProfile ? (await api.workflows(slug)).workflows : []), [slug, hasProfile]);
   const audit = useLoad(() => api.audit({ bot: slug, limit: '50' }), [slug]);
+  const auditSoon = useSettled(audit.reload, AUDIT_SETTLE_MS);
+  useLiveEvent((event) => auditMayChange(event, slug, bot?.servers ?? []), auditSoon);
   const sampling = useLoad(() => (hasProfile ? api.botSampling(slug) : Promise.resolve(null)), [slug, hasProfile]);
   if (!bot) return <ErrorNote error={loaded.error} />;
   const provider = bot.profile?.provider;
