@@ -87,6 +87,12 @@ export type BotPrompts = {
   ): Promise<CompleteResult['completion']>;
 };
 
+/** The registry bots a caller reaches, by slug: the gateway serves each one's activity resource (issue 18). */
+export type BotRoster = {
+  /** The same array while no bot changes. */
+  slugs(access: BotToolsAccess): Promise<readonly string[]>;
+};
+
 /** Tokens a provider call used. */
 export type TokenUsage = { promptTokens: number; completionTokens: number; totalTokens: number };
 

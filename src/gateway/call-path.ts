@@ -6,11 +6,12 @@
  */
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Logger } from 'pino';
-import type { BotPrompts, BotTools } from '../bots/ports.js';
+import type { BotPrompts, BotRoster, BotTools } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { AgentSession } from './agent-session.js';
 import type { AuditSink } from './audit-request.js';
+import type { BotActivity } from './bot-activity.js';
 import type { CallAdmission } from './call-admission.js';
 import type { CallTracker } from './call-tracker.js';
 import type { GatewaySanitizer } from './gateway-sanitizer.js';
@@ -19,8 +20,8 @@ import type { SessionRegistry } from './session-registry.js';
 import type { SessionUpstreams } from './session-upstreams.js';
 import type { ViewCache } from './view-cache.js';
 
-/** The bots as the gateway serves them (G8): their tools and their skills as prompts. */
-export type BotSurface = { readonly tools: BotTools; readonly prompts: BotPrompts };
+/** The bots as the gateway serves them (G8): their tools, their skills as prompts, who reaches which (activity resources). */
+export type BotSurface = { readonly tools: BotTools; readonly prompts: BotPrompts; readonly roster: BotRoster };
 
 /** What the request kinds share. */
 export type CallPath = {
@@ -39,6 +40,8 @@ export type CallPath = {
   readonly sessions: SessionRegistry;
   /** The bot tools and prompts, served beside the view's own items; null: none. */
   readonly bots: BotSurface | null;
+  /** The bots' recent activity, read as `boternity://bots/{slug}/activity` (issue 18); null with no bots. */
+  readonly activity: BotActivity | null;
   /** Settles when every enabled server in the session's view has left `connecting`, or the bound passed. */
   readonly serversSettled: (session: AgentSession) => Promise<void>;
   /** Whether the service is stopping: new requests are refused (`server shutting down`). */

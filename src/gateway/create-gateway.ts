@@ -20,6 +20,7 @@ import type { Hub } from '../hub/create-hub.js';
 import { admitSession } from './admit-session.js';
 import type { AgentSession } from './agent-session.js';
 import type { AuditSink } from './audit-request.js';
+import { createBotActivity } from './bot-activity.js';
 import { createBotToolCaller } from './bot-tool-caller.js';
 import { createCallAdmission, type ServerAdmission } from './call-admission.js';
 import type { BotSurface, CallPath } from './call-path.js';
@@ -195,12 +196,15 @@ export function createGateway({
     stopping: () => stopping,
     log: gatewayLog,
     bots: null,
+    activity: null,
     listings: new WeakMap(),
     schemaValidator,
   };
   const botToolCaller = createBotToolCaller({ path: core, now });
   const bots = serveBots ? serveBots(botToolCaller) : null;
-  const path: CallPath = { ...core, bots };
+  // Kept from the start: a read shows what happened before the reader came (issue 18, ADR 023).
+  const activity = bots ? createBotActivity({ bus, sessions, log: gatewayLog }) : null;
+  const path: CallPath = { ...core, bots, activity };
   const stopBotChanges = bots
     ? bots.tools.onChange((change) => {
         if (change.kind === 'deleted') void botToolCaller.forget(change.slug);
@@ -290,6 +294,7 @@ export function createGateway({
       flows.close();
       stopBotChanges();
       stopBotEvents();
+      activity?.stop();
       stopNotifying();
       stopRenewing();
       views.stop();

@@ -2,13 +2,15 @@
  * `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` (G2, G5, X4,
  * X7): answered from the caller's view, in one page, sanitized, audited by hash. A
  * session's first list waits (bounded) until the servers of its view have connected. Tools
- * and prompts are followed by the bot tools and skill prompts the session is served (G8).
+ * and prompts are followed by the bot tools and skill prompts the session is served (G8),
+ * resources and templates by the bots' activity resources (issue 18).
  * @module
  */
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { auditRow } from './audit-request.js';
 import { listBotItems } from './bot-items.js';
 import type { CallPath } from './call-path.js';
+import { listBotResources } from './serve-bot-activity.js';
 import type { SessionContext } from './session-context.js';
 import type { ServedView } from './view-cache.js';
 
@@ -37,7 +39,7 @@ export async function listItems<K extends keyof Lists>(
   const items = (
     kind === 'tools' || kind === 'prompts'
       ? withBotItems(path, own, await listBotItems(path, session, served, kind))
-      : own
+      : withBotItems(path, own, await listBotResources(path, session, kind))
   ) as Lists[K];
   path.audit?.commit(auditRow('server', session, null, { eventType: AUDITED[kind], output: items }));
   return items;

@@ -1,7 +1,8 @@
 /**
  * SPEC G5, G8: when a bot is created or deleted, the sessions served that bot's tools get
- * `tools/list_changed` and `prompts/list_changed`; when it is updated (name, description), the
- * tools one; when its skills change, the prompts one.
+ * `tools/list_changed`, `prompts/list_changed` and `resources/list_changed` (its activity
+ * resource, issue 18); when it is updated (name, description), the tools one; when its
+ * skills change, the prompts one.
  * Which sessions: those with bot access that reach the slug (the admin's and client tokens'
  * `/mcp` sessions, the bot's own token, and `/mcp/bots/{slug}`).
  * @module
@@ -13,6 +14,7 @@ import type { SessionRegistry } from './session-registry.js';
 
 const TOOLS: ServerNotification = { method: 'notifications/tools/list_changed' };
 const PROMPTS: ServerNotification = { method: 'notifications/prompts/list_changed' };
+const RESOURCES: ServerNotification = { method: 'notifications/resources/list_changed' };
 
 /** Whether a session with `access` is served bot `slug`'s items. */
 export function reachesBot(access: BotToolsAccess, slug: string): boolean {
@@ -25,7 +27,8 @@ export function notifyBotChange(
   { sessions, log }: { sessions: Pick<SessionRegistry, 'all'>; log: Logger },
   change: BotChange,
 ): void {
-  const notifications = change.kind === 'skills' ? [PROMPTS] : change.kind === 'updated' ? [TOOLS] : [TOOLS, PROMPTS];
+  const notifications =
+    change.kind === 'skills' ? [PROMPTS] : change.kind === 'updated' ? [TOOLS] : [TOOLS, PROMPTS, RESOURCES];
   for (const session of sessions.all()) {
     if (!session.botAccess || !reachesBot(session.botAccess, change.slug)) continue;
     for (const notification of notifications)

@@ -7,7 +7,8 @@
  * (`notifications/message`, level `info`, logger `boternity.bots`, the event as `data`),
  * which the endpoints declare (`logging`) and which clients show; a session that set a level
  * above `info` gets none. A 2026-07-28 view session takes it too, but its listen streams carry
- * only list changes and resource updates, so it goes no further (see docs/bots.md).
+ * only list changes and resource updates, so it goes no further: that era follows a bot
+ * through its activity resource instead (bot-activity.ts).
  * Fire and forget: the publisher (a chat turn, a workflow) never waits, and what a slow
  * client leaves unsent is bounded by its stream's guard (X8).
  * @module
@@ -35,7 +36,8 @@ const BOT_EVENT_TYPES: ReadonlySet<HubEvent['type']> = new Set<BotEvent['type']>
 /** Below `info` (or none set) the session hears them; `notice` and above it does not. */
 const HEARS_INFO: ReadonlySet<LoggingLevel> = new Set<LoggingLevel>(['debug', 'info']);
 
-const isBotEvent = (event: HubEvent): event is BotEvent => BOT_EVENT_TYPES.has(event.type);
+/** Whether `event` is one of the bots' activity. */
+export const isBotEvent = (event: HubEvent): event is BotEvent => BOT_EVENT_TYPES.has(event.type);
 
 /** The logging message of one bot event: `data` is the event as `/api/events` sends it, `type` named `event`. */
 export function botEventMessage({ event, at }: Envelope<BotEvent>): LoggingMessageNotification {

@@ -1,6 +1,7 @@
 /**
  * `resources/read` (G2, X4, X7): route the URI in the caller's view, relay it to the owner
  * with the upstream's URI, sanitize the text contents and give them back under public URIs.
+ * A bot's activity URI is the gateway's own (serve-bot-activity.ts).
  * @module
  */
 import type { ReadResourceRequest, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
@@ -8,6 +9,7 @@ import type { CallPath } from './call-path.js';
 import { finishRequest } from './finish-request.js';
 import { andThen, relayRouted } from './relay-request.js';
 import { routeResource } from './route-request.js';
+import { activityOf, readBotActivity } from './serve-bot-activity.js';
 import type { SessionContext } from './session-context.js';
 
 /** Read the resource `params.uri` of the caller's view. */
@@ -16,6 +18,8 @@ export async function readResource(
   ctx: SessionContext,
   params: ReadResourceRequest['params'],
 ): Promise<ReadResourceResult> {
+  const activity = activityOf(path, ctx.session, params.uri);
+  if (activity) return readBotActivity(path, ctx, activity, params);
   const started = performance.now();
   const routed = routeResource(path.views.view(ctx.session.spec), params.uri);
   const relayed = await relayRouted(path, ctx, routed, (upstream, options, route) =>

@@ -1,15 +1,18 @@
 /**
  * `resources/subscribe` and `resources/unsubscribe` (G6, X7): the session's subscription is
  * recorded in the registry with where it routes; a shared connection is told only by the
- * first subscriber and the last to leave, a session's own connection every time.
+ * first subscriber and the last to leave, a session's own connection every time. A bot's
+ * activity URI is held by the session alone and told to nobody (serve-bot-activity.ts).
  * @module
  */
 import type { SubscribeRequest, UnsubscribeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { SubscribedResource } from './agent-session.js';
+import { ACTIVITY_OWNER } from './bot-activity.js';
 import type { CallPath } from './call-path.js';
 import { finishRequest, wireErrorOf } from './finish-request.js';
 import { relayRequest } from './relay-request.js';
 import { routeResource } from './route-request.js';
+import { activityOf, subscribeBotActivity } from './serve-bot-activity.js';
 import type { SessionContext } from './session-context.js';
 
 const isShared = (path: CallPath, server: string) => path.config().mcpServers[server]?.scope !== 'session';
@@ -20,6 +23,13 @@ export async function subscribeResource(
   ctx: SessionContext,
   params: SubscribeRequest['params'],
 ): Promise<Record<string, never>> {
+  const activity = activityOf(path, ctx.session, params.uri);
+  if (activity) {
+    await subscribeBotActivity(path, ctx.session, activity, params.uri).catch((error: unknown) => {
+      throw wireErrorOf(path, ctx, error);
+    });
+    return {};
+  }
   const routed = routeResource(path.views.view(ctx.session.spec), params.uri);
   if (!routed.ok) throw wireErrorOf(path, ctx, routed.error);
   const shared = isShared(path, routed.value.server);
@@ -39,6 +49,10 @@ export async function unsubscribeResource(
 ): Promise<Record<string, never>> {
   const held = ctx.session.subscriptions.get(params.uri);
   if (!held) return {};
+  if (held.server === ACTIVITY_OWNER) {
+    path.sessions.unsubscribe(ctx.session, params.uri, false);
+    return {};
+  }
   const dropped = path.sessions.unsubscribe(ctx.session, params.uri, isShared(path, held.server));
   if (!dropped || dropped.action === 'none') return {};
   const told = await tell(path, ctx, dropped.route, 'resource_unsubscribe', params);

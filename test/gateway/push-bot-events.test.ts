@@ -4,14 +4,19 @@
  * `/api/events`, filtered by `?bot=` for a registry bot, and pushed to MCP sessions as
  * `notifications/message` (logger `boternity.bots`) received by the SDK's own clients: the
  * admin's `/mcp` hears every bot, a bot token and `/mcp/bots/{slug}` only their bot, a session
- * that set a level above `info` none; a 2026-07-28 client's listen stream carries no log
- * message (ADR 023). Chats run against the local OpenAI-compatible fixture.
+ * that set a level above `info` none. A 2026-07-28 client follows a bot through its activity
+ * resource instead: `resources/updated` on a listen stream whose filter names
+ * `boternity://bots/{slug}/activity`, then a read (ADR 023); a 2025 client may subscribe to
+ * it too. Chats run against the local OpenAI-compatible fixture.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSse } from '../../src/cli/read-sse.js';
 import { openKeystore } from '../../src/storage/keystore.js';
@@ -22,6 +27,9 @@ import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixtur
 import type { SseEvent } from '../support/sse-client.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
+
+const ALPHA = 'boternity://bots/alpha/activity';
+const BETA = 'boternity://bots/beta/activity';
 
 /** The provider's API key, in the keystore: the log masks it once a chat read it. */
 const SECRET = 'sk-push-events-secret-0123456789';
@@ -276,27 +284,160 @@ describe('bot activity: /api/events and the MCP push', { timeout: 60_000 }, () =
     }
   });
 
-  it('a 2026-07-28 client hears list changes on its listen stream but no log message: the era has no carrier', async () => {
+  it('a 2026-07-28 client follows a bot by naming its activity URI in its listen filter, and reads the event', async () => {
     const modern = await connectV2Client(`${svc.service.url}/mcp`, 'modern');
     try {
-      let changed = 0;
+      const { resources } = await modern.listResources();
+      expect(resources).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ uri: ALPHA, name: 'alpha__activity', mimeType: 'application/json' }),
+          expect.objectContaining({ uri: 'boternity://bots/beta/activity' }),
+        ]),
+      );
+      expect((await modern.listResourceTemplates()).resourceTemplates).toContainEqual(
+        expect.objectContaining({ uriTemplate: 'boternity://bots/{slug}/activity', mimeType: 'application/json' }),
+      );
+      const updated: string[] = [];
       const messages: unknown[] = [];
-      modern.setNotificationHandler('notifications/tools/list_changed', () => {
-        changed += 1;
+      let changed = 0;
+      modern.setNotificationHandler('notifications/resources/updated', (n) => {
+        updated.push(n.params.uri);
       });
       modern.setNotificationHandler('notifications/message', (n) => {
         messages.push(n);
       });
-      const listening = await modern.listen({ toolsListChanged: true });
+      modern.setNotificationHandler('notifications/resources/list_changed', () => {
+        changed += 1;
+      });
+      const filter = { resourceSubscriptions: [ALPHA], resourcesListChanged: true };
+      const listening = await modern.listen(filter);
+      expect(listening.honoredFilter).toEqual(filter);
+      // Beta's run first: its URI is not in the filter, so nothing of it comes before alpha's.
+      await send('POST', '/api/bots/beta/workflows/greet/run', {});
+      fixture.reply({ text: 'Hi, modern client' });
+      const { sessionId } = await chat('alpha', 'hello from 2026');
+      await waitFor(() => updated.length >= 2, { what: 'resources/updated for the user and assistant messages' });
+      expect(new Set(updated)).toEqual(new Set([ALPHA]));
+      const [content] = (await modern.readResource({ uri: ALPHA })).contents;
+      expect(content).toMatchObject({ uri: ALPHA, mimeType: 'application/json' });
+      const body = JSON.parse(String((content as { text: string }).text)) as { bot: string; events: BotData[] };
+      expect(body.bot).toBe('alpha');
+      expect(body.events.slice(-2)).toEqual([
+        expect.objectContaining({
+          event: 'chat_message',
+          bot: 'alpha',
+          sessionId,
+          role: 'user',
+          excerpt: 'hello from 2026',
+        }),
+        expect.objectContaining({
+          event: 'chat_message',
+          bot: 'alpha',
+          role: 'assistant',
+          excerpt: 'Hi, modern client',
+        }),
+      ]);
+      expect(body.events.every((e) => e.bot === 'alpha' && typeof e.at === 'string')).toBe(true);
+      // A workflow run: started and finished, each an update; the read ends with the run's outcome.
+      const before = updated.length;
+      await send('POST', '/api/bots/alpha/workflows/greet/run', {});
+      await waitFor(() => updated.length >= before + 2, { what: 'resources/updated for the workflow run' });
+      const after = JSON.parse(
+        String(((await modern.readResource({ uri: ALPHA })).contents[0] as { text: string }).text),
+      );
+      expect(after.events.at(-1)).toMatchObject({ event: 'workflow_finished', workflow: 'greet', status: 'succeeded' });
+      // A new bot: the listing changed (the list change the filter asked for), and still no log message.
       await send('POST', '/api/bots', { slug: 'delta', name: 'Delta' });
-      await waitFor(() => changed > 0, { what: 'tools/list_changed for delta' });
-      await send('PATCH', '/api/bots/delta', { name: 'Delta II' });
-      // bot_created and bot_updated were published before this second list change was sent.
-      await waitFor(() => changed > 1, { what: 'a second tools/list_changed' });
+      await waitFor(() => changed > 0, { what: 'resources/list_changed for delta' });
+      expect((await modern.listResources()).resources.map((r) => r.uri)).toContain('boternity://bots/delta/activity');
       expect(messages).toEqual([]);
       await listening.close();
     } finally {
       await modern.close();
+    }
+  });
+
+  it("a bot token never hears or reads another bot's activity, in either era: one line, nothing held", async () => {
+    const token = (await send<{ token: string }>('POST', '/api/tokens', { name: 'alpha-only', bot: 'alpha' })).body
+      .token;
+    const modern = await connectV2Client(`${svc.service.url}/mcp`, 'modern', { token });
+    const legacy = await connectHttpClient(`${svc.service.url}/mcp`, {}, token);
+    const endpoint = await connectV2Client(`${svc.service.url}/mcp/bots/alpha`, 'modern');
+    try {
+      expect((await modern.listResources()).resources.map((r) => r.uri)).toEqual([ALPHA]);
+      const notAvailable = 'resource "boternity://bots/beta/activity" is not available in this view';
+      await expect(modern.readResource({ uri: BETA })).rejects.toThrow(notAvailable);
+      await expect(endpoint.readResource({ uri: BETA })).rejects.toThrow(notAvailable);
+      await expect(legacy.readResource({ uri: BETA })).rejects.toThrow(notAvailable);
+      await expect(legacy.subscribeResource({ uri: BETA })).rejects.toThrow(notAvailable);
+      // A bot that does not exist is no resource either (a registry bot only).
+      await expect(
+        connectV2Client(`${svc.service.url}/mcp`, 'modern').then(async (admin) => {
+          try {
+            return await admin.readResource({ uri: 'boternity://bots/nosuch/activity' });
+          } finally {
+            await admin.close();
+          }
+        }),
+      ).rejects.toThrow('resource "boternity://bots/nosuch/activity" is not available in this view');
+
+      const updated: string[] = [];
+      modern.setNotificationHandler('notifications/resources/updated', (n) => {
+        updated.push(n.params.uri);
+      });
+      const listening = await modern.listen({ resourceSubscriptions: [BETA, ALPHA] });
+      // Beta's run first, then alpha's: alpha's update closes the window in which beta's would have come.
+      await send('POST', '/api/bots/beta/workflows/greet/run', {});
+      await send('POST', '/api/bots/alpha/workflows/greet/run', {});
+      await waitFor(() => updated.length >= 2, { what: "alpha's updates on the alpha token's stream" });
+      expect(new Set(updated)).toEqual(new Set([ALPHA]));
+      // What alpha's token can read is still alpha's, whole.
+      const body = JSON.parse(
+        String(((await modern.readResource({ uri: ALPHA })).contents[0] as { text: string }).text),
+      );
+      expect(body.events.at(-1)).toMatchObject({ bot: 'alpha', event: 'workflow_finished' });
+      await listening.close();
+    } finally {
+      await Promise.all([modern.close(), legacy.close(), endpoint.close()]);
+    }
+  });
+
+  it("a 2025 SDK client subscribes to a bot's activity resource and gets resources/updated until it unsubscribes", async () => {
+    const client = await connectHttpClient(`${svc.service.url}/mcp`);
+    try {
+      const updated: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+        updated.push(n.params.uri);
+      });
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(expect.arrayContaining([ALPHA, BETA]));
+      await client.subscribeResource({ uri: ALPHA });
+      await client.subscribeResource({ uri: BETA });
+      // The standalone stream opens after connect: touch alpha until its first update arrives.
+      let n = 0;
+      await waitFor(
+        async () => {
+          n += 1;
+          await send('PATCH', '/api/bots/alpha', { description: `watched ${n}` });
+          return updated.includes(ALPHA);
+        },
+        { what: 'a first resources/updated for alpha', intervalMs: 50 },
+      );
+      await send('POST', '/api/bots/alpha/workflows/greet/run', {});
+      await waitFor(() => updated.filter((u) => u === ALPHA).length >= n + 2, { what: "alpha's run as updates" });
+      const body = JSON.parse(
+        String(((await client.readResource({ uri: ALPHA })).contents[0] as { text: string }).text),
+      );
+      expect(body.events.at(-1)).toMatchObject({ event: 'workflow_finished', bot: 'alpha', status: 'succeeded' });
+      expect(body.events.filter((e: BotData) => e.event === 'bot_updated').length).toBeGreaterThan(0);
+
+      await client.unsubscribeResource({ uri: ALPHA });
+      const alphaBefore = updated.filter((u) => u === ALPHA).length;
+      await send('POST', '/api/bots/alpha/workflows/greet/run', {});
+      await send('POST', '/api/bots/beta/workflows/greet/run', {});
+      await waitFor(() => updated.filter((u) => u === BETA).length >= 2, { what: "beta's run as updates" });
+      expect(updated.filter((u) => u === ALPHA).length).toBe(alphaBefore);
+    } finally {
+      await client.close();
     }
   });
 });
