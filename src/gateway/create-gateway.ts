@@ -26,7 +26,8 @@ import type { BotSurface, CallPath } from './call-path.js';
 import { callTool } from './call-tool.js';
 import type { CallTracker } from './call-tracker.js';
 import type { ViewSpec } from './effective-servers.js';
-import { endpointIdentity } from './endpoint-identity.js';
+import { type EndpointIdentity, endpointIdentity } from './endpoint-identity.js';
+import { endpointInstructions, reachedBots } from './endpoint-instructions.js';
 import { createGatewaySanitizer } from './gateway-sanitizer.js';
 import { createInputFlows } from './input-flows.js';
 import { listenResources } from './listen-resources.js';
@@ -247,11 +248,20 @@ export function createGateway({
       const session = openModernView({ path, now }, options);
       const cacheScope = options.spec.kind === 'server' ? 'public' : 'private';
       const streams = new Map<string, number>();
+      // The bots in the instructions: read at open, then again after each request for the
+      // next one (a cached read until a bot changes), since the server is made synchronously.
+      let bots = await reachedBots(path, options.botAccess);
+      const identity = (): EndpointIdentity => {
+        const own = endpointIdentity(path, session.spec);
+        void reachedBots(path, options.botAccess).then((next) => {
+          bots = next;
+        });
+        return { ...own, instructions: own.instructions ?? endpointInstructions(path, session.spec, bots) };
+      };
       return {
         session,
         listenResources: (uris) => listenResources(path, session, streams, uris),
-        server: () =>
-          createModernServer({ path, session, flows, identity: endpointIdentity(path, session.spec), cacheScope }),
+        server: () => createModernServer({ path, session, flows, identity: identity(), cacheScope }),
       };
     },
     attachSession: (options) => attachAgentSession({ path, now }, options),
