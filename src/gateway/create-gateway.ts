@@ -25,6 +25,7 @@ import { createCallAdmission, type ServerAdmission } from './call-admission.js';
 import type { BotSurface, CallPath } from './call-path.js';
 import { callTool } from './call-tool.js';
 import type { CallTracker } from './call-tracker.js';
+import { configSecrets } from './config-secrets.js';
 import type { ViewSpec } from './effective-servers.js';
 import { type EndpointIdentity, endpointIdentity } from './endpoint-identity.js';
 import { endpointInstructions, reachedBots } from './endpoint-instructions.js';
@@ -87,6 +88,8 @@ export type GatewayDeps = {
   answerSampling?: AnswerSampling;
   /** Checks elicitation answers in every agent session (one Ajv, not one per session); made here when absent. */
   schemaValidator?: jsonSchemaValidator;
+  /** Keystore secrets handed out so far (masked in the log): never shown in the sanitizer's excerpts. */
+  secrets?: ReadonlySet<string>;
 };
 
 /** The view of MCP 2026-07-28 requests of one endpoint, token and client (ADR 013). */
@@ -151,11 +154,16 @@ export function createGateway({
   botExists,
   answerSampling,
   schemaValidator = new AjvJsonSchemaValidator(),
+  secrets,
   now = Date.now,
 }: GatewayDeps): Gateway {
   const gatewayLog = log.child({ mod: 'gateway' });
   let stopping = false;
-  const sanitizer = createGatewaySanitizer({ log: gatewayLog, limits: () => config().sanitize });
+  const sanitizer = createGatewaySanitizer({
+    log: gatewayLog,
+    limits: () => config().sanitize,
+    secrets: () => [...(secrets ?? []), ...configSecrets(config())],
+  });
   const views = createViewCache({ bus, config, hub, pins, sanitizer });
   const losses = createLossWatch({ bus });
   const upstreams = createSessionUpstreams({

@@ -107,6 +107,7 @@ export async function serveService(
     botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
     answerSampling: sampling.answer,
     schemaValidator: await started.upstreamOptions().schemaValidator,
+    secrets: started.secrets,
   });
   undo.push(() => gateway.close());
   const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };

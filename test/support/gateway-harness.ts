@@ -52,6 +52,8 @@ export type HarnessOptions = {
   connected?: boolean;
   /** The logger of the hub and the gateway (default: the silent test logger). */
   log?: Logger;
+  /** Keystore secrets handed out, as `main.ts` keeps them (never shown in the sanitizer's excerpts). */
+  secrets?: ReadonlySet<string>;
 };
 
 /** An agent: an SDK client on a gateway session. */
@@ -118,6 +120,7 @@ export async function startGateway({
   budget,
   connected = true,
   log = quiet,
+  secrets,
 }: HarnessOptions) {
   const bus: EventBus<HubEvent> = createEventBus<HubEvent>();
   const events: HubEvent[] = [];
@@ -178,6 +181,7 @@ export async function startGateway({
     undelivered,
     ...(pins ? { pins } : {}),
     ...(budget ? { budget } : {}),
+    ...(secrets ? { secrets } : {}),
     openUpstream: ({ serverId, peer: own }) => open(serverId, own),
   });
   hub.applyConfig(inForce);
