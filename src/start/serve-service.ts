@@ -5,7 +5,9 @@
  * undone is pushed on `undo`, in order.
  * @module
  */
+
 import type { Logger } from 'pino';
+import type { ServerEvent } from '../../machines/index.js';
 import type { BotDeps } from '../bots/bot-deps.js';
 import { createBotSurface } from '../bots/create-bot-surface.js';
 import { reportBotSources } from '../bots/report-bot-sources.js';
@@ -33,6 +35,7 @@ import { createPinGuard } from '../pins/index.js';
 import { tierUpSooner } from '../runtime/tier-up-sooner.js';
 import { trimHeapWhenIdle } from '../runtime/trim-heap-when-idle.js';
 import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.js';
+import { createLifecycleAudit, SERVER_EVENT_TYPES } from '../storage/audit-server-lifecycle.js';
 import { findBotBySlug } from '../storage/bot-repo.js';
 import { createTokenVerifier } from '../storage/token-verifier.js';
 import { connectUpstream } from '../upstream/connect-upstream.js';
@@ -89,6 +92,14 @@ export async function serveService(
   // Started after the upstreams: what the bus said before is replayed to these.
   const early = replayFromStart(bus);
   undo.push(auditBusEvents(early, audit));
+  // Servers connecting, lost, retried, disabled: rows a bot tab shows beside its own (bounded per window).
+  const lifecycle = createLifecycleAudit({ audit, windowMs: () => config().audit.undeliveredWindowMs });
+  undo.push(
+    early.subscribe(({ event, at }) => {
+      if (SERVER_EVENT_TYPES.has(event.type)) lifecycle.observe(event as ServerEvent, at);
+    }),
+  );
+  undo.push(() => lifecycle.close());
   const gateway = createGateway({
     hub,
     bus,
