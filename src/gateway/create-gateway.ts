@@ -182,7 +182,7 @@ export function createGateway({
         audit,
         undelivered,
         sampling: {
-          route: (server) => config().mcpServers[server]?.sampling ?? 'client',
+          route: (server) => config().mcpServers[server]?.sampling ?? 'auto',
           answer: answerSampling ?? null,
         },
       }),

@@ -30,6 +30,8 @@ export type SessionOptions = {
   botAccess?: BotToolsAccess | null;
   /** The client's name and version, when known before the first request (MCP 2026-07-28 `_meta`): audited. */
   clientInfo?: { name: string; version: string } | null;
+  /** The bot's own session (its chat and workflows call through it): no agent is behind it. */
+  ownBot?: boolean;
 };
 
 /** A session over an SDK transport. */
@@ -68,6 +70,7 @@ export function registerSession(
     clientId: options.clientId ?? null,
     clientName: clientNameOf(options.clientInfo),
     bot: spec.kind === 'bot' ? spec.slug : null,
+    ownBot: options.ownBot === true && spec.kind === 'bot',
     botAccess: options.botAccess ?? null,
     owner: options.owner,
     transport: options.transport,
