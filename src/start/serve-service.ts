@@ -7,7 +7,6 @@
  */
 
 import type { Logger } from 'pino';
-import type { ServerEvent } from '../../machines/index.js';
 import type { BotDeps } from '../bots/bot-deps.js';
 import { createBotSurface } from '../bots/create-bot-surface.js';
 import { reportBotSources } from '../bots/report-bot-sources.js';
@@ -35,7 +34,7 @@ import { createPinGuard } from '../pins/index.js';
 import { tierUpSooner } from '../runtime/tier-up-sooner.js';
 import { trimHeapWhenIdle } from '../runtime/trim-heap-when-idle.js';
 import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.js';
-import { createLifecycleAudit, SERVER_EVENT_TYPES } from '../storage/audit-server-lifecycle.js';
+import { createLifecycleAudit } from '../storage/audit-server-lifecycle.js';
 import { findBotBySlug } from '../storage/bot-repo.js';
 import { createTokenVerifier } from '../storage/token-verifier.js';
 import { connectUpstream } from '../upstream/connect-upstream.js';
@@ -96,7 +95,7 @@ export async function serveService(
   const lifecycle = createLifecycleAudit({ audit, windowMs: () => config().audit.undeliveredWindowMs });
   undo.push(
     early.subscribe(({ event, at }) => {
-      if (SERVER_EVENT_TYPES.has(event.type)) lifecycle.observe(event as ServerEvent, at);
+      lifecycle.observe(event, at);
     }),
   );
   undo.push(() => lifecycle.close());

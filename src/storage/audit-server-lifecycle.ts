@@ -13,8 +13,11 @@
  * default), whatever its backoff: at most eight a minute, flapping or not.
  * @module
  */
-import type { ServerEvent } from '../../machines/index.js';
+import type { HubEvent } from '../events/hub-event.js';
 import type { AuditEntry } from './audit-row.js';
+
+/** The bus events that say something of a server's lifecycle. */
+type ServerEvent = Extract<HubEvent, { type: 'connecting' | 'connected' | 'reconnecting' | 'disabled' | 'removed' }>;
 
 /** The kinds of lifecycle row. */
 export const LIFECYCLE_EVENTS = [
@@ -124,19 +127,17 @@ function rowOf(event: ServerEvent, wasConnected: boolean): { eventType: Lifecycl
           },
         },
       ];
-    default:
-      return [];
   }
 }
 
-/** The bus events {@link LifecycleAudit.observe} reads. */
-export const SERVER_EVENT_TYPES: ReadonlySet<string> = new Set([
+const SERVER_EVENT_TYPES: ReadonlySet<string> = new Set([
   'connecting',
   'connected',
   'reconnecting',
   'disabled',
   'removed',
 ]);
+const isServerEvent = (event: HubEvent): event is ServerEvent => SERVER_EVENT_TYPES.has(event.type);
 
 /** The lifecycle audit: `observe` each server event; `close()` writes what is held. */
 export function createLifecycleAudit({ audit, windowMs, now = Date.now, setTimer = realTimer }: LifecycleAuditOptions) {
@@ -173,11 +174,12 @@ export function createLifecycleAudit({ audit, windowMs, now = Date.now, setTimer
   };
 
   return {
-    /** Record what `event` (published at `at`, default now) says about its server's lifecycle. */
-    observe(event: ServerEvent, at = now()): void {
+    /** Record what `event` (published at `at`, default now) says about its server's lifecycle; other events are ignored. */
+    observe(event: HubEvent, at = now()): void {
+      if (!isServerEvent(event)) return;
       const wasConnected = connected.has(event.server);
       if (event.type === 'connected') connected.add(event.server);
-      else if (event.type !== 'health' && event.type !== 'catalog_changed') connected.delete(event.server);
+      else connected.delete(event.server);
       for (const { eventType, entry } of rowOf(event, wasConnected)) write(eventType, entry, at);
     },
     /** Write every count held (at shutdown). */
