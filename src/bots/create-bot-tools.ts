@@ -10,18 +10,25 @@ import type { BotDeps } from './bot-deps.js';
 import { botToolSchemas, listBotToolDefinitions } from './bot-tool-list.js';
 import { cachePerChange } from './cache-per-change.js';
 import { callBotTool } from './call-bot-tool.js';
-import type { BotTools } from './ports.js';
+import type { BotSummary, BotTools } from './ports.js';
 
 /** Create the bot tools of one service. */
 export function createBotTools(deps: BotDeps): BotTools {
   const schemas = botToolSchemas();
   // The same array while no bot changes: the gateway's listing, its hash and bytes are then reused too.
   const cached = cachePerChange<Tool[]>(deps.changes);
+  const summaries = cachePerChange<BotSummary[]>(deps.changes);
   return {
     async list(access) {
       const scope = scopeOf(access);
       return cached(scopeKey(scope), async () =>
         listBotToolDefinitions(scope, await botsInScope(deps, scope), schemas),
+      );
+    },
+    bots(access) {
+      const scope = scopeOf(access);
+      return summaries(scopeKey(scope), async () =>
+        (await botsInScope(deps, scope)).map(({ slug, name, description }) => ({ slug, name, description })),
       );
     },
     call: (name, args, context) => callBotTool(deps, name, args, context),

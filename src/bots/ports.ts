@@ -64,10 +64,15 @@ export type BotToolContext = BotToolsAccess & {
   readonly onProgress?: (progress: Progress) => void;
 };
 
+/** A bot as an endpoint's summary names it. */
+export type BotSummary = { readonly slug: string; readonly name: string; readonly description: string };
+
 /** The bots served as MCP tools (G8). */
 export type BotTools = {
   /** The tools this caller may see here, with annotations and input schemas. */
   list(access: BotToolsAccess): Promise<Tool[]>;
+  /** The bots of the registry this caller reaches here, by slug (for the endpoint's instructions). */
+  bots(access: BotToolsAccess): Promise<BotSummary[]>;
   /** Run one. Failures the caller should read are an `isError` result; a tool it may not call throws. */
   call(name: string, args: Record<string, unknown>, context: BotToolContext): Promise<CallToolResult>;
   /** Called after a bot is created or deleted; returns the unsubscribe function. */

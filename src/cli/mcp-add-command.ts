@@ -7,7 +7,7 @@
 import { checkPresetRequirements, resolvePreset } from '../config/presets.js';
 import { SERVER_NAME } from '../config/schema.js';
 import type { ServerStatus } from '../hub/server-status.js';
-import { addServerToBot, assertBot } from './add-server-to-bot.js';
+import { addServerToBot, type BotViewReport, describeViewReport, readBotServers } from './add-server-to-bot.js';
 import { parsePairs } from './parse-values.js';
 import { resolveTarget } from './resolve-target.js';
 import { serviceOrFile } from './service-or-file.js';
@@ -42,8 +42,9 @@ export async function mcpAddCommand(
     { url: flags.serviceUrl, home: flags.home, config: flags.config, json: flags.json },
     env,
   );
-  // A bot that does not exist stops the command before anything is added.
-  if (flags.bot) await assertBot(target.configPath(), flags.bot, env);
+  // A bot that does not exist stops the command before anything is added; what every bot
+  // sees is read first, to say what the add changed.
+  const before = flags.bot ? await readBotServers(target, flags.bot) : null;
   const { via, value: status } = await serviceOrFile<ServerStatus | null>(
     target,
     async () => {
@@ -60,11 +61,15 @@ export async function mcpAddCommand(
       return { value: null, note: `added "${name}" to ${path} (it applies at the next start)` };
     },
   );
-  if (flags.bot) await addServerToBot(target.configPath(), flags.bot, name, env);
-  if (target.json) process.stdout.write(`${JSON.stringify({ name, via, server: status ?? entry }, null, 2)}\n`);
+  const views: BotViewReport | null =
+    flags.bot && before ? await addServerToBot(target, before, flags.bot, name) : null;
+  if (target.json)
+    process.stdout.write(
+      `${JSON.stringify({ name, via, server: status ?? entry, ...(views ? { views } : {}) }, null, 2)}\n`,
+    );
   else
     process.stdout.write(
-      `added server "${name}"${flags.bot ? ` (and to bot "${flags.bot}")` : ''}${status ? `: ${describeState(status)}` : ''}\n`,
+      `added server "${name}"${flags.bot ? ` (and to bot "${flags.bot}")` : ''}${status ? `: ${describeState(status)}` : ''}\n${views ? `${describeViewReport(views, name)}\n` : ''}`,
     );
   if (status && status.state !== 'connected' && status.state !== 'connecting') {
     process.stderr.write(`bnity: "${name}" was added but did not connect: see 'bnity mcp status ${name}'\n`);

@@ -64,6 +64,8 @@ export type AgentSession = {
   clientName: string | null;
   /** The bot whose view it is, for the audit; null for other views. */
   readonly bot: string | null;
+  /** The bot's own session: its calls are the bot's (chat, workflows), with no agent behind them. */
+  readonly ownBot: boolean;
   /** Who reaches the bot tools and skill prompts here, and on which endpoint; null: none served (G8). */
   readonly botAccess: BotToolsAccess | null;
   /** Who may use it by id (an HTTP opener's key); null when nobody reaches it by id. */

@@ -4,8 +4,9 @@
  * (closed when the bot is deleted), so allow/deny lists, quarantine, the sanitizer, the
  * session's first-list wait and the audit (under the bot's id) apply exactly as to an agent
  * on `/mcp/bots/{slug}`. That session is served no bot tools: a bot cannot call itself.
- * An upstream's sampling caused by these calls goes to the bot's provider when the server
- * says `"sampling": "bot"`; there is no agent behind such a session to answer anything else.
+ * An upstream's sampling caused by these calls goes to the bot's provider unless the server
+ * says `"sampling": "client"` or `"deny"` (`ownBot`): there is no agent behind such a
+ * session to answer anything else.
  * @module
  */
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
@@ -42,7 +43,7 @@ export function createBotToolCaller({ path, now }: { path: CallPath; now: () => 
     if (found && path.sessions.get(found.id) === found) return found;
     const session = attachAgentSession(
       { path, now },
-      { spec: { kind: 'bot', slug }, label: `bot:${slug}`, clientId: `bot:${slug}`, channel: NO_AGENT },
+      { spec: { kind: 'bot', slug }, label: `bot:${slug}`, clientId: `bot:${slug}`, channel: NO_AGENT, ownBot: true },
     );
     open.set(slug, session);
     return session;

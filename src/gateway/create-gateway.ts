@@ -26,8 +26,10 @@ import { createCallAdmission, type ServerAdmission } from './call-admission.js';
 import type { BotSurface, CallPath } from './call-path.js';
 import { callTool } from './call-tool.js';
 import type { CallTracker } from './call-tracker.js';
+import { configSecrets } from './config-secrets.js';
 import type { ViewSpec } from './effective-servers.js';
-import { endpointIdentity } from './endpoint-identity.js';
+import { type EndpointIdentity, endpointIdentity } from './endpoint-identity.js';
+import { endpointInstructions, reachedBots } from './endpoint-instructions.js';
 import { createGatewaySanitizer } from './gateway-sanitizer.js';
 import { createInputFlows } from './input-flows.js';
 import { listenResources } from './listen-resources.js';
@@ -88,6 +90,8 @@ export type GatewayDeps = {
   answerSampling?: AnswerSampling;
   /** Checks elicitation answers in every agent session (one Ajv, not one per session); made here when absent. */
   schemaValidator?: jsonSchemaValidator;
+  /** Keystore secrets handed out so far (masked in the log): never shown in the sanitizer's excerpts. */
+  secrets?: ReadonlySet<string>;
 };
 
 /** The view of MCP 2026-07-28 requests of one endpoint, token and client (ADR 013). */
@@ -152,11 +156,16 @@ export function createGateway({
   botExists,
   answerSampling,
   schemaValidator = new AjvJsonSchemaValidator(),
+  secrets,
   now = Date.now,
 }: GatewayDeps): Gateway {
   const gatewayLog = log.child({ mod: 'gateway' });
   let stopping = false;
-  const sanitizer = createGatewaySanitizer({ log: gatewayLog, limits: () => config().sanitize });
+  const sanitizer = createGatewaySanitizer({
+    log: gatewayLog,
+    limits: () => config().sanitize,
+    secrets: () => [...(secrets ?? []), ...configSecrets(config())],
+  });
   const views = createViewCache({ bus, config, hub, pins, sanitizer });
   const losses = createLossWatch({ bus });
   const upstreams = createSessionUpstreams({
@@ -175,7 +184,7 @@ export function createGateway({
         audit,
         undelivered,
         sampling: {
-          route: (server) => config().mcpServers[server]?.sampling ?? 'client',
+          route: (server) => config().mcpServers[server]?.sampling ?? 'auto',
           answer: answerSampling ?? null,
         },
       }),
@@ -254,11 +263,20 @@ export function createGateway({
       const session = openModernView({ path, now }, options);
       const cacheScope = options.spec.kind === 'server' ? 'public' : 'private';
       const streams = new Map<string, number>();
+      // The bots in the instructions: read at open, then again after each request for the
+      // next one (a cached read until a bot changes), since the server is made synchronously.
+      let bots = await reachedBots(path, options.botAccess);
+      const identity = (): EndpointIdentity => {
+        const own = endpointIdentity(path, session.spec);
+        void reachedBots(path, options.botAccess).then((next) => {
+          bots = next;
+        });
+        return { ...own, instructions: own.instructions ?? endpointInstructions(path, session.spec, bots) };
+      };
       return {
         session,
         listenResources: (uris) => listenResources(path, session, streams, uris),
-        server: () =>
-          createModernServer({ path, session, flows, identity: endpointIdentity(path, session.spec), cacheScope }),
+        server: () => createModernServer({ path, session, flows, identity: identity(), cacheScope }),
       };
     },
     attachSession: (options) => attachAgentSession({ path, now }, options),

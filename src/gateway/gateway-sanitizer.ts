@@ -2,7 +2,9 @@
  * The sanitizer on the gateway's path (SPEC X4): every description an agent is shown and
  * every tool result and resource text it receives passes `src/guard/sanitize-*`. Listed
  * items are sanitized once per object (views are cached), and each change is logged once,
- * with its flags and the lengths before and after.
+ * with its flags, the lengths before and after, and excerpts of at most
+ * {@link EXCERPT_CHARS} characters around the first difference (seed 001: "before/after
+ * for debugging"), in which every secret the service knows is masked before cutting.
  * @module
  */
 import type {
@@ -15,8 +17,12 @@ import type {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import { excerptChange } from '../guard/excerpt-change.js';
 import { sanitizeCallResult, sanitizePrompt, sanitizeResource, sanitizeTool } from '../guard/sanitize-mcp.js';
 import { sanitizeText } from '../guard/sanitize-text.js';
+
+/** Characters of each before/after excerpt in the log. */
+export const EXCERPT_CHARS = 200;
 
 /** The limits in force (from `sanitize` in the config). */
 export type SanitizeLimits = { descriptionMaxLength: number; resultMaxLength: number };
@@ -25,16 +31,39 @@ export type SanitizeLimits = { descriptionMaxLength: number; resultMaxLength: nu
 export type GatewaySanitizer = ReturnType<typeof createGatewaySanitizer>;
 
 /** Create the sanitizer of one gateway. */
-export function createGatewaySanitizer({ log, limits }: { log: Logger; limits: () => SanitizeLimits }) {
+export function createGatewaySanitizer({
+  log,
+  limits,
+  secrets = () => [],
+}: {
+  log: Logger;
+  limits: () => SanitizeLimits;
+  /** Values never to show in an excerpt: keystore secrets in use, servers' env and header values. */
+  secrets?: () => Iterable<string>;
+}) {
   const done = new WeakMap<object, object>();
   const reported = new Set<string>();
   const report = (what: string, name: string, flags: readonly string[], before: unknown, after: unknown) => {
     const key = `${what}\u0000${name}\u0000${flags.join(',')}`;
     if (reported.has(key)) return;
     reported.add(key);
-    const beforeLength = JSON.stringify(before).length;
-    const afterLength = JSON.stringify(after).length;
-    log.warn({ what, name, flags, beforeLength, afterLength }, 'sanitized content from upstream');
+    const was = JSON.stringify(before) ?? '';
+    const now = JSON.stringify(after) ?? '';
+    // A secret is looked for as written and as JSON escapes it (the excerpts are of JSON text).
+    const known = [...secrets()].flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
+    const excerpt = excerptChange(was, now, { maxChars: EXCERPT_CHARS, secrets: known });
+    log.warn(
+      {
+        what,
+        name,
+        flags,
+        beforeLength: was.length,
+        afterLength: now.length,
+        before: excerpt.before,
+        after: excerpt.after,
+      },
+      'sanitized content from upstream',
+    );
   };
   const once = <T extends object>(
     item: T,

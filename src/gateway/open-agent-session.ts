@@ -14,6 +14,7 @@ import type { CallPath } from './call-path.js';
 import { namingOf } from './compute-view.js';
 import { effectiveServers, type ViewSpec } from './effective-servers.js';
 import { endpointIdentity } from './endpoint-identity.js';
+import { endpointInstructions, reachedBots } from './endpoint-instructions.js';
 import { serverChannel } from './sdk-channel.js';
 import { serveSession } from './serve-session.js';
 import { endRequests, RequestEndedError } from './track-request.js';
@@ -29,6 +30,8 @@ export type SessionOptions = {
   botAccess?: BotToolsAccess | null;
   /** The client's name and version, when known before the first request (MCP 2026-07-28 `_meta`): audited. */
   clientInfo?: { name: string; version: string } | null;
+  /** The bot's own session (its chat and workflows call through it): no agent is behind it. */
+  ownBot?: boolean;
 };
 
 /** A session over an SDK transport. */
@@ -67,6 +70,7 @@ export function registerSession(
     clientId: options.clientId ?? null,
     clientName: clientNameOf(options.clientInfo),
     bot: spec.kind === 'bot' ? spec.slug : null,
+    ownBot: options.ownBot === true && spec.kind === 'bot',
     botAccess: options.botAccess ?? null,
     owner: options.owner,
     transport: options.transport,
@@ -119,7 +123,11 @@ export async function openAgentSession(deps: OpenDeps, options: TransportSession
   const { path, now } = deps;
   // One server's endpoint is a transparent proxy: it presents that server's name, version,
   // instructions and kinds of capability (as of when the session opens).
-  const { serverInfo, capabilities, instructions } = endpointIdentity(path, options.spec);
+  // Elsewhere, instructions that sum up what the endpoint serves, as of now.
+  const identity = endpointIdentity(path, options.spec);
+  const { serverInfo, capabilities } = identity;
+  const instructions =
+    identity.instructions ?? endpointInstructions(path, options.spec, await reachedBots(path, options.botAccess));
   const server = new Server(serverInfo, {
     capabilities,
     ...(instructions ? { instructions } : {}),

@@ -47,11 +47,15 @@ export type UpstreamPeerDeps = {
   /** Counts the notifications no agent receives; without it they are not audited at all. */
   undelivered?: Pick<UndeliveredTally, 'count'> | undefined;
   /**
-   * Who answers a server's sampling (G6): `client` the agent (the default), `bot` the
-   * provider of the bot whose session caused it (`answer`), `deny` nobody.
+   * Who answers a server's sampling (G6): `auto` (no `sampling` set) the provider of the bot
+   * whose own call (chat, workflow) caused it, else the agent; `client` the agent; `bot` the
+   * provider of the bot whose session caused it (`answer`); `deny` nobody.
    */
-  sampling?: { route(server: string): 'client' | 'bot' | 'deny'; answer: AnswerSampling | null } | undefined;
+  sampling?: { route(server: string): SamplingRoute; answer: AnswerSampling | null } | undefined;
 };
+
+/** Who answers a server's sampling: its `sampling` setting, `auto` when it has none. */
+export type SamplingRoute = 'auto' | 'client' | 'bot' | 'deny';
 
 /** Create a peer. */
 export function createUpstreamPeer({
@@ -129,6 +133,19 @@ export function createUpstreamPeer({
       }
     });
 
+  /**
+   * Whether a bot's own call (its chat or a workflow) caused the request: no agent is behind
+   * such a session, so by default its provider answers. Unattributable: no (the agent path
+   * says why).
+   */
+  const causedByBot = (server: string): boolean => {
+    try {
+      return targetFor(server, 'sampling request', null).session.ownBot;
+    } catch {
+      return false;
+    }
+  };
+
   return {
     capabilities: PEER_CAPABILITIES,
     createMessage(server, params, signal) {
@@ -148,7 +165,7 @@ export function createUpstreamPeer({
         const answer = answerFailure(refusal, false);
         return Promise.reject(answer.error);
       }
-      if (route === 'bot') return byBot(server, params, signal);
+      if (route === 'bot' || (route === 'auto' && causedByBot(server))) return byBot(server, params, signal);
       return toAgent(server, 'sampling_request', 'sampling', params, async ({ channel }) => {
         const hold: SamplingHold | null = budget?.reserve(server, params) ?? null;
         try {

@@ -11,6 +11,7 @@ import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/create-gateway.js';
+import { effectiveServers } from '../gateway/effective-servers.js';
 import type { VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import { findBotBySlug } from '../storage/bot-repo.js';
@@ -92,7 +93,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
       await gateway?.closeSessionsOf(id);
     };
     api.route('/tokens', tokensRoutes({ db, config, onRevoke }));
-    api.route('/audit', auditRoutes({ db }));
+    api.route('/audit', auditRoutes({ db, botServers: (slug) => effectiveServers(config(), { kind: 'bot', slug }) }));
     api.route('/quarantines', quarantinesRoutes({ db, config }));
   }
   if (deps.bots) api.route('/bots', botRoutes({ bots: deps.bots, config, writer }));

@@ -74,13 +74,26 @@ const query = createRoute({
   path: '/',
   tags: ['audit'],
   summary: 'The audit log (X7), filtered, newest first',
+  description:
+    '`bot` matches the rows made for that bot and the lifecycle rows (`server_connected`, `server_disconnected`, `server_reconnect_scheduled`, `server_disabled`) of the servers in its view.',
   request: { query: AuditQuerySchema },
   responses: { 200: jsonResponse('The entries', z.object({ entries: z.array(EntrySchema) })), ...errorResponses(400) },
 });
 
 /** Routes mounted at `/api/audit`. */
-export function auditRoutes({ db }: { db: Db }): OpenAPIHono {
+export function auditRoutes({
+  db,
+  botServers,
+}: {
+  db: Db;
+  /** The servers of bot `slug`'s view: `?bot=` shows their lifecycle rows too. */
+  botServers?: (slug: string) => readonly string[];
+}): OpenAPIHono {
   const routes = createApi();
-  routes.openapi(query, async (c) => c.json({ entries: await queryAudit(db, c.req.valid('query')) }, 200));
+  routes.openapi(query, async (c) => {
+    const filters = c.req.valid('query');
+    const servers = filters.bot !== undefined && botServers ? botServers(filters.bot) : undefined;
+    return c.json({ entries: await queryAudit(db, { ...filters, ...(servers ? { botServers: servers } : {}) }) }, 200);
+  });
   return routes;
 }

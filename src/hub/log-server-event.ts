@@ -1,12 +1,16 @@
 import type { Logger } from 'pino';
 import type { ServerEvent } from '../../machines/index.js';
 
-/** Log a server event at the level SPEC S8 asks for: info for lifecycle, warn for failures. */
+/**
+ * Log a server event at the level SPEC S8 and seed 004's table ask for: info for lifecycle
+ * (a connection attempt starting included), warn for a failure that will be retried, and the
+ * backoff delay on a debug line of its own.
+ */
 export function logServerEvent(log: Logger, event: ServerEvent): void {
   const server = event.server;
   switch (event.type) {
     case 'connecting':
-      log.debug({ server, attempt: event.attempt }, 'upstream connecting');
+      log.info({ server, attempt: event.attempt }, 'upstream connection attempt starting');
       return;
     case 'connected':
       log.info(
@@ -26,6 +30,7 @@ export function logServerEvent(log: Logger, event: ServerEvent): void {
         { server, attempt: event.attempt, delayMs: event.delayMs, error: event.error?.message },
         'upstream reconnect scheduled',
       );
+      log.debug({ server, attempt: event.attempt, delayMs: event.delayMs }, 'upstream backoff delay starting');
       return;
     case 'disabled':
       log.info({ server, reason: event.reason }, 'upstream disabled');

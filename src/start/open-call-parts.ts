@@ -15,7 +15,7 @@ import type { CallTracker } from '../gateway/call-tracker.js';
 import { createSamplingBudget, type SamplingBudget } from '../gateway/sampling-budget.js';
 import type { SessionRegistry } from '../gateway/session-registry.js';
 import { createUndeliveredTally, type UndeliveredTally } from '../gateway/undelivered-tally.js';
-import { createUpstreamPeer } from '../gateway/upstream-peer.js';
+import { createUpstreamPeer, type SamplingRoute } from '../gateway/upstream-peer.js';
 import { type AuditWriter, createAuditWriter } from '../storage/audit-writer.js';
 import type { Db } from '../storage/create-db.js';
 import type { UpstreamPeer } from '../upstream/types.js';
@@ -38,7 +38,7 @@ export type CallParts = {
     secrets: ReadonlySet<string>;
   };
   /** Who answers each server's sampling (G6), and the bots' answerer. */
-  sampling: { route(server: string): 'client' | 'bot' | 'deny'; answer: AnswerSampling };
+  sampling: { route(server: string): SamplingRoute; answer: AnswerSampling };
   peer: UpstreamPeer;
 };
 
@@ -92,7 +92,7 @@ export async function openCallParts({
     secrets,
   };
   const sampling = {
-    route: (server: string) => config().mcpServers[server]?.sampling ?? 'client',
+    route: (server: string) => config().mcpServers[server]?.sampling ?? 'auto',
     answer: createSamplingAnswerer(botBase),
   };
   // The hub's connections and the gateway's sessions meet here: one call tracker and one

@@ -5,6 +5,7 @@
  * undone is pushed on `undo`, in order.
  * @module
  */
+
 import type { Logger } from 'pino';
 import type { BotDeps } from '../bots/bot-deps.js';
 import { createBotSurface } from '../bots/create-bot-surface.js';
@@ -33,6 +34,7 @@ import { createPinGuard } from '../pins/index.js';
 import { tierUpSooner } from '../runtime/tier-up-sooner.js';
 import { trimHeapWhenIdle } from '../runtime/trim-heap-when-idle.js';
 import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.js';
+import { createLifecycleAudit } from '../storage/audit-server-lifecycle.js';
 import { findBotBySlug } from '../storage/bot-repo.js';
 import { createTokenVerifier } from '../storage/token-verifier.js';
 import { connectUpstream } from '../upstream/connect-upstream.js';
@@ -89,6 +91,14 @@ export async function serveService(
   // Started after the upstreams: what the bus said before is replayed to these.
   const early = replayFromStart(bus);
   undo.push(auditBusEvents(early, audit));
+  // Servers connecting, lost, retried, disabled: rows a bot tab shows beside its own (bounded per window).
+  const lifecycle = createLifecycleAudit({ audit, windowMs: () => config().audit.undeliveredWindowMs });
+  undo.push(
+    early.subscribe(({ event, at }) => {
+      lifecycle.observe(event, at);
+    }),
+  );
+  undo.push(() => lifecycle.close());
   const gateway = createGateway({
     hub,
     bus,
@@ -107,6 +117,7 @@ export async function serveService(
     botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
     answerSampling: sampling.answer,
     schemaValidator: await started.upstreamOptions().schemaValidator,
+    secrets: started.secrets,
   });
   undo.push(() => gateway.close());
   const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };

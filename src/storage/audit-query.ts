@@ -2,7 +2,8 @@
  * Reading and pruning the audit log (SPEC X7, section 7 `GET /api/audit`).
  * @module
  */
-import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { LIFECYCLE_EVENTS } from './audit-server-lifecycle.js';
 import type { Db } from './create-db.js';
 import { mcpAuditTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
@@ -56,6 +57,12 @@ export type AuditRow = {
 export type AuditFilters = {
   server?: string;
   bot?: string;
+  /**
+   * With `bot`: the servers of its view, whose lifecycle rows (`server_connected`,
+   * `server_reconnect_scheduled`…, written for no bot) match as well as the bot's own, so
+   * its audit says why one of its tools was unavailable.
+   */
+  botServers?: readonly string[];
   client?: string;
   /** The client's `name/version` as stored. */
   clientName?: string;
@@ -78,7 +85,15 @@ export async function queryAudit(db: Db, filters: AuditFilters = {}): Promise<Au
   const t = mcpAuditTable;
   const conditions: SQL[] = [];
   if (filters.server !== undefined) conditions.push(eq(t.serverName, filters.server));
-  if (filters.bot !== undefined) conditions.push(eq(t.botId, filters.bot));
+  if (filters.bot !== undefined) {
+    const own = eq(t.botId, filters.bot);
+    const servers = filters.botServers ?? [];
+    const lifecycle =
+      servers.length > 0
+        ? and(isNull(t.botId), inArray(t.eventType, [...LIFECYCLE_EVENTS]), inArray(t.serverName, [...servers]))
+        : undefined;
+    conditions.push(lifecycle ? (or(own, lifecycle) as SQL) : own);
+  }
   if (filters.client !== undefined) conditions.push(eq(t.clientId, filters.client));
   if (filters.clientName !== undefined) conditions.push(eq(t.clientName, filters.clientName));
   if (filters.direction !== undefined) conditions.push(eq(t.direction, filters.direction));

@@ -57,7 +57,8 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
     return watch.attach(client);
   };
 
-  log.info({ transport: config.transport }, 'upstream connecting');
+  // The hub logs each attempt of a configured server at info ('upstream connection attempt starting').
+  log.debug({ transport: config.transport }, 'upstream connecting');
   let session: Session | null = null;
   try {
     // Spawning is not abortable half-way: do not start what is already cancelled. A child

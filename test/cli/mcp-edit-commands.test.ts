@@ -80,7 +80,15 @@ describe('bnity mcp add/remove/import with a running service', () => {
 
   it("adds to a bot's view with --bot, and prints the first state for people", async () => {
     const added = await runBnity(['mcp', 'add', 'tiny', '--bot', 'helper', '--', process.execPath, TINY_SERVER], env);
-    expect(added).toMatchObject({ code: 0, stdout: 'added server "tiny" (and to bot "helper"): connected, 1 tool\n' });
+    expect(added).toMatchObject({
+      code: 0,
+      stdout: [
+        'added server "tiny" (and to bot "helper"): connected, 1 tool',
+        'bot "helper" now sees 1: tiny (before 0: no servers)',
+        'other bots do not see "tiny": a server a bot adds is only in the views of the bots that add it',
+        '',
+      ].join('\n'),
+    });
     expect(added.stderr).toBe('');
     expect((await readJson(svc.configPath)).bots.helper.additionalServers).toEqual(['tiny']);
   });
@@ -95,7 +103,7 @@ describe('bnity mcp add/remove/import with a running service', () => {
     expect(github.stderr).toMatch(/^bnity: preset github needs a credential: bnity mcp credential set github-token/);
     const ghost = await runBnity(['mcp', 'add', 'x', '--bot', 'ghost', '--', 'cmd'], env);
     expect(ghost.code).toBe(1);
-    expect(ghost.stderr).toMatch(/^bnity: bot "ghost" is not configured in /);
+    expect(ghost.stderr).toBe('bnity: bot "ghost" does not exist\n');
     const removeGhost = await runBnity(['mcp', 'remove', 'ghost'], env);
     expect(removeGhost).toMatchObject({ code: 1, stderr: 'bnity: server "ghost" is not configured\n' });
     expect(await readFile(svc.configPath, 'utf8')).toBe(before);

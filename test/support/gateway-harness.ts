@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Logger } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/bus/create-event-bus.js';
 import { parseConfig } from '../../src/config/parse-config.js';
@@ -49,12 +50,16 @@ export type HarnessOptions = {
   budget?: Pick<SamplingBudget, 'reserve'>;
   /** Wait until every server has connected (default true). */
   connected?: boolean;
+  /** The logger of the hub and the gateway (default: the silent test logger). */
+  log?: Logger;
+  /** Keystore secrets handed out, as `main.ts` keeps them (never shown in the sanitizer's excerpts). */
+  secrets?: ReadonlySet<string>;
 };
 
 /** An agent: an SDK client on a gateway session. */
 export type Agent = { client: Client; session: AgentSession };
 
-const log = testLogger();
+const quiet = testLogger();
 
 /** Entries every harness server gets: quick reconnects, no health pings during a test. */
 const QUIET = { command: 'in-process', healthIntervalMs: 600_000, backoff: { baseMs: 20, capMs: 100, jitter: 0 } };
@@ -108,7 +113,15 @@ async function inMemorySession(
 }
 
 /** Start a gateway over `servers`. */
-export async function startGateway({ servers, config: rest = {}, pins, budget, connected = true }: HarnessOptions) {
+export async function startGateway({
+  servers,
+  config: rest = {},
+  pins,
+  budget,
+  connected = true,
+  log = quiet,
+  secrets,
+}: HarnessOptions) {
   const bus: EventBus<HubEvent> = createEventBus<HubEvent>();
   const events: HubEvent[] = [];
   bus.subscribe(({ event }) => {
@@ -168,6 +181,7 @@ export async function startGateway({ servers, config: rest = {}, pins, budget, c
     undelivered,
     ...(pins ? { pins } : {}),
     ...(budget ? { budget } : {}),
+    ...(secrets ? { secrets } : {}),
     openUpstream: ({ serverId, peer: own }) => open(serverId, own),
   });
   hub.applyConfig(inForce);
