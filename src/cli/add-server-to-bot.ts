@@ -61,15 +61,19 @@ const change = (slug: string, before: string[], after: string[]): ViewChange => 
   lost: before.filter((s) => !after.includes(s)),
 });
 
-/** Add `server` (configured by now) to bot `slug`'s view, and say what changed since `before`. */
+/**
+ * Add `server` (configured by now) to bot `slug`'s view (`POST`), or take it out (`DELETE`),
+ * and say what changed since `before`.
+ */
 export async function addServerToBot(
   target: Target,
   before: BotServers,
   slug: string,
   server: string,
+  method: 'POST' | 'DELETE' = 'POST',
 ): Promise<BotViewReport> {
   const { via } = before;
-  await botRequest(target, via, 'POST', `/${encodeURIComponent(slug)}/servers/${encodeURIComponent(server)}`);
+  await botRequest(target, via, method, `/${encodeURIComponent(slug)}/servers/${encodeURIComponent(server)}`);
   const after = toMap(await botRequest<{ bots: BotDetail[] }>(target, via, 'GET', ''));
   const was = (bot: string) => before.servers.get(bot) ?? [];
   const others = [...after.entries()]
@@ -81,8 +85,11 @@ export async function addServerToBot(
 
 const names = (list: readonly string[]) => list.join(', ') || 'no servers';
 
-/** The report for people: one line for the bot, one per other bot that changed. */
-export function describeViewReport({ bot, others }: BotViewReport, server: string): string {
+/**
+ * The report for people: one line for the bot, one per other bot that changed; after an
+ * add (`added`), a line saying whether other bots see the server.
+ */
+export function describeViewReport({ bot, others }: BotViewReport, server: string, added = true): string {
   const lost = bot.lost.length > 0 ? `; no longer sees: ${names(bot.lost)}` : '';
   const lines = [
     `bot "${bot.slug}" now sees ${bot.after.length}: ${names(bot.after)} (before ${bot.before.length}: ${names(bot.before)}${lost})`,
@@ -94,7 +101,7 @@ export function describeViewReport({ bot, others }: BotViewReport, server: strin
     ];
     lines.push(`bot "${other.slug}" ${parts.join('; ')}`);
   }
-  if (others.every((o) => !o.gained.includes(server)))
+  if (added && others.every((o) => !o.gained.includes(server)))
     lines.push(`other bots do not see "${server}": a server a bot adds is only in the views of the bots that add it`);
   return lines.join('\n');
 }

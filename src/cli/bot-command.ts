@@ -7,10 +7,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { HubError } from '../errors.js';
+import { addServerToBot, describeViewReport, readBotServers } from './add-server-to-bot.js';
 import { offlineBotRequest } from './bot-offline.js';
 import { formatTable } from './format-table.js';
 import { parsePairs } from './parse-values.js';
-import { resolveTarget, type TargetFlags } from './resolve-target.js';
+import { resolveTarget, type Target, type TargetFlags } from './resolve-target.js';
 import { needService, serviceOrFile } from './service-or-file.js';
 import { UsageError } from './usage-error.js';
 
@@ -139,7 +140,7 @@ async function requestOf(verb: BotVerb, args: (string | string[])[], flags: Flag
       return { method: 'DELETE', path: `${bot}${flags.withView ? '?withView=true' : ''}` };
     case 'servers-add':
     case 'servers-remove':
-      return { method: verb === 'servers-add' ? 'POST' : 'DELETE', path: `${bot}/servers/${seg(second)}` };
+      throw new HubError('internal', `${verb} is answered by changeBotServers`);
     case 'allow':
     case 'deny':
       return { method: 'PATCH', path: `${bot}/permissions/${seg(second)}`, body: { [verb]: third } };
@@ -275,6 +276,24 @@ function describe(verb: BotVerb, answer: Row): { text: string; code: number } {
   }
 }
 
+/**
+ * `bot servers add|remove SLUG SERVER`: what every bot sees is read before and after, and
+ * the change told, since adding a server to one bot's view makes it opt-in for all: another
+ * bot that saw it as a default server no longer does, and must not lose it silently.
+ */
+async function changeBotServers(target: Target, method: 'POST' | 'DELETE', slug: string, server: string) {
+  const before = await readBotServers(target, slug);
+  const report = await addServerToBot(target, before, slug, server, method);
+  if (before.via === 'file')
+    process.stderr.write(`bnity: no service at ${target.client.baseUrl}; worked on the files in ${target.home}\n`);
+  process.stdout.write(
+    target.json
+      ? `${JSON.stringify({ via: before.via, views: report }, null, 2)}\n`
+      : `${method === 'POST' ? 'added' : 'removed'} server "${server}" ${method === 'POST' ? 'to' : 'from'} bot "${slug}"\n${describeViewReport(report, server, method === 'POST')}\n`,
+  );
+  return 0;
+}
+
 /** Run `bnity bot VERB …`. */
 export async function botCommand(
   verb: BotVerb,
@@ -283,6 +302,8 @@ export async function botCommand(
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const target = await resolveTarget(flags, env);
+  if (verb === 'servers-add' || verb === 'servers-remove')
+    return changeBotServers(target, verb === 'servers-add' ? 'POST' : 'DELETE', String(args[0]), String(args[1]));
   const request = await requestOf(verb, args, flags);
   const online = () => target.client.request<Row>(request.method, request.path, request.body);
   const answer = request.online

@@ -44,7 +44,19 @@ describe('bnity bot without a service', { timeout: 60_000 }, () => {
     expect(made.code).toBe(0);
     expect(made.stdout).toMatch(/^bot +scout \(database\)$/m);
     expect(made.stderr).toBe(`bnity: no service at ${url}; worked on the files in ${home}\n`);
-    expect((await bnity('bot', 'servers', 'add', 'scout', 'tiny')).code).toBe(0);
+    // tiny was a default server that bot "old" saw: adding it to scout's view makes it
+    // opt-in, and the command says old no longer sees it.
+    const added = await bnity('bot', 'servers', 'add', 'scout', 'tiny');
+    expect(added).toMatchObject({ code: 0, stderr: `bnity: no service at ${url}; worked on the files in ${home}\n` });
+    expect(added.stdout).toBe(
+      [
+        'added server "tiny" to bot "scout"',
+        'bot "scout" now sees 1: tiny (before 1: tiny)',
+        'bot "old" no longer sees: tiny',
+        'other bots do not see "tiny": a server a bot adds is only in the views of the bots that add it',
+        '',
+      ].join('\n'),
+    );
     expect((await bnity('bot', 'deny', 'scout', 'tiny', 'echo')).code).toBe(0);
     const config = JSON.parse(await readFile(join(home, 'boternity.json'), 'utf8'));
     expect(config.bots.scout).toEqual({ additionalServers: ['tiny'], toolPermissions: { tiny: { denied: ['echo'] } } });
