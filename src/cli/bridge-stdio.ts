@@ -50,6 +50,7 @@ export async function bridgeStdio({ endpoint, token, say }: BridgeOptions): Prom
       say,
       describe: (error) => describe(error, endpoint),
       gone: sessionGone,
+      refused: (error) => httpFailure(error)?.status === 404,
     });
   }
   let finish: (ending: Ending) => void = () => undefined;

@@ -61,14 +61,21 @@ async function serviceRuns(target: Target): Promise<boolean> {
 
 /** No service in this home: supervise the config's servers in this process and serve one stdio session. */
 async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.ProcessEnv): Promise<number> {
-  const [{ StdioServerTransport }, { effectiveServers }, { createLogger }, { startService }, { serveStdioEras }] =
-    await Promise.all([
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('../gateway/effective-servers.js'),
-      import('../log/create-logger.js'),
-      import('../main.js'),
-      import('./serve-stdio-eras.js'),
-    ]);
+  const [
+    { StdioServerTransport },
+    { effectiveServers },
+    { createLogger },
+    { startService },
+    { serveStdioEras },
+    { refuseClient },
+  ] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('../gateway/effective-servers.js'),
+    import('../log/create-logger.js'),
+    import('../main.js'),
+    import('./serve-stdio-eras.js'),
+    import('./refuse-client.js'),
+  ]);
   const secrets = new Set<string>();
   const log = createLogger({ toStderr: true, secrets });
   const service = await startService({
@@ -88,8 +95,17 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   try {
-    // A server or bot that does not exist is an error here, as it is a 404 over HTTP.
-    effectiveServers(service.config(), spec);
+    // A server or bot that does not exist is an error here, as it is a 404 over HTTP: the
+    // client is told so in its answer to its first request, then the command fails with it.
+    const refused = await viewError(async () => {
+      effectiveServers(service.config(), spec);
+      await service.gateway.checkView(spec);
+    });
+    if (refused) {
+      // Until the client is answered, or it has gone (stdin closed) or a SIGTERM came.
+      await Promise.race([refuseClient(transport, refused.message), ended]);
+      throw refused;
+    }
     // The client's first message picks the protocol era (ADR 013); a SIGTERM before it ends the wait.
     const serving = serveStdioEras(service.gateway, transport, {
       spec,
@@ -112,4 +128,15 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
     throw error;
   }
   return 0;
+}
+
+/** The error `check` throws for a view that does not exist (a bot or server), or null when it passes. */
+async function viewError(check: () => Promise<void>): Promise<HubError | null> {
+  try {
+    await check();
+    return null;
+  } catch (error) {
+    if (error instanceof HubError && (error.code === 'unknown_bot' || error.code === 'unknown_server')) return error;
+    throw error;
+  }
 }

@@ -101,6 +101,20 @@ describe('bnity mcp serve --stdio bridging to the running service', () => {
     await exited;
     expect(stderr()).toMatch(/bnity: .*answered 404: bot "ghost" does not exist/);
 
+    // A v2 client (auto: it probes with server/discover) is told the same reason.
+    const modern = new V2StdioClientTransport({
+      command: process.execPath,
+      args: [BNITY, 'mcp', 'serve', '--stdio', '--home', svc.home, '--bot', 'ghost'],
+      env: { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, BOTERNITY_URL: svc.service.url } as Record<
+        string,
+        string
+      >,
+      stderr: 'ignore',
+    });
+    await expect(new V2Client({ name: 'modern-desktop', version: '1' }).connect(modern)).rejects.toThrow(
+      /answered 404: bot "ghost" does not exist$/,
+    );
+
     // The home is in use but nothing answers at the URL: an error, not a second supervisor.
     const lost = await runBnity(['mcp', 'serve', '--stdio', '--home', svc.home, '--url', 'http://127.0.0.1:1']);
     expect(lost.code).toBe(1);
