@@ -124,7 +124,8 @@ export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run
       .description("serve MCP on stdin/stdout (the running service's view, else standalone)")
       .option('--stdio', 'required: speak MCP on stdin/stdout')
       .option('--bot <slug>', "serve that bot's view")
-      .option('--server <name>', 'serve that one server, names unchanged'),
+      .option('--server <name>', 'serve that one server, names unchanged')
+      .option('--standalone', "serve without a service: supervise the home's config in this process"),
     { json: false },
   ).action((opts) => run(async () => (await import('./mcp-serve-command.js')).mcpServeCommand(opts, env)));
 
