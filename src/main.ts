@@ -200,6 +200,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         http,
         host,
         adminToken: admin.token,
+        keystore,
         verifyToken: options.verifyToken,
         upstreamOptions,
         undo,

@@ -115,7 +115,8 @@ export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run
       .command('import')
       .description("add the servers of another client's config file")
       .option('--from <source>', 'claude-desktop, cursor, vscode or a file path', 'claude-desktop')
-      .option('--force', 'replace servers of the same name'),
+      .option('--force', 'replace servers of the same name')
+      .option('--keep-secrets-inline', 'keep env values that look secret in the config instead of the keystore'),
   ).action((opts) => run(async () => (await import('./mcp-import-command.js')).mcpImportCommand(opts, env)));
 
   withTarget(
