@@ -41,7 +41,8 @@ const ImportResultSchema = z
     replaced: z.array(z.string()).openapi({ description: 'Replaced (with force)' }),
     movedSecrets: z.array(z.object({ server: z.string(), variable: z.string(), credential: z.string() })).openapi({
       description:
-        'Env values moved to the keystore: the server, the variable, and the keystore entry its `${secret:…}` reference names (never the value)',
+        'Env values moved to the keystore: the server, the variable, and the keystore entry its `$' +
+        '{secret:…}` reference names (never the value)',
     }),
     from: z.string().nullable().openapi({ description: 'The file read, if any' }),
   })

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${secret:NAME}` and `${env:VAR}` are config syntax under test, not templates
 /**
  * `bnity mcp import` keeps secrets out of `boternity.json` (issue 18 item 6): env values whose
  * names look secret go to the keystore, the config gets `${secret:…}` references and is 0600,

@@ -148,6 +148,7 @@ describe('importServers', () => {
     expect(result.movedSecrets).toEqual([{ server: 'neu', variable: 'GITHUB_TOKEN', credential: 'neu.GITHUB_TOKEN' }]);
     expect(stored.get('neu.GITHUB_TOKEN')).toBe('ghp_x');
     expect((await loadConfig(config, {})).mcpServers.neu).toMatchObject({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: config syntax under test
       env: { GITHUB_TOKEN: '${secret:neu.GITHUB_TOKEN}', NAME: 'n' },
     });
   });

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${secret:NAME}` and `${env:VAR}` are config syntax under test, not templates
 /**
  * `${secret:NAME}` in a stdio env is read from the keystore at connect (issue 18 item 6): the
  * values are replaced, `$${secret:…}` is the literal text, and a missing entry fails the
