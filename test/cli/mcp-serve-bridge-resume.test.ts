@@ -80,6 +80,11 @@ describe('bnity mcp serve --stdio after the service reaps its idle session', () 
       what: 'the service to reap the idle session',
     });
 
+    // The bridge opens a new session on its own (the reaped session's stream met a 404), before the client speaks.
+    await waitFor(() => svc.service.gateway.sessions().some((s) => s.id !== first), {
+      what: 'the bridge to open a new session',
+    });
+
     // The same client goes on as if nothing happened.
     expect((await client.callTool({ name: 'res__touch', arguments: {} })).content).toEqual([
       { type: 'text', text: 'touched' },
