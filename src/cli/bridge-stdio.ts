@@ -3,12 +3,14 @@
  * gets the running service's view instead of a second supervisor. Built from SDK transports
  * only: JSON-RPC messages go both ways unchanged between a `StdioServerTransport` (the
  * client) and a `StreamableHTTPClientTransport` (the service), including the service's own
- * requests (sampling, elicitation) and the notifications of its standalone stream.
+ * requests (sampling, elicitation) and the notifications of its standalone stream. A
+ * session the service ends while the client is quiet is replaced by a new one, with what
+ * the client set up sent again (`ResumingTransport`, ADR 024).
  * @module
  */
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { opensModernEra } from './opens-modern-era.js';
 import { PrimedTransport, readFirstMessage } from './primed-transport.js';
 import { ResumingTransport } from './resuming-transport.js';
@@ -57,7 +59,6 @@ export async function bridgeStdio({ endpoint, token, say }: BridgeOptions): Prom
   const ended = new Promise<Ending>((resolve) => {
     finish = resolve;
   });
-  let initialized = false;
   let lastFailure = 'the service closed the connection';
   // A session the service ends (idle for gateway.sessionIdleMs) is replaced without the client knowing (ADR 024).
   const service = new ResumingTransport({
@@ -72,13 +73,10 @@ export async function bridgeStdio({ endpoint, token, say }: BridgeOptions): Prom
       // A request the service never got is answered, so the client does not wait forever.
       if (isJSONRPCRequest(message))
         void client.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: why } });
-      if (!initialized || sessionGone(error)) finish({ code: 1, reason: why, clientGone: false });
+      if (!service.answered || sessionGone(error)) finish({ code: 1, reason: why, clientGone: false });
     });
   };
-  service.onmessage = (message: JSONRPCMessage) => {
-    if (isJSONRPCResultResponse(message) && !initialized && 'protocolVersion' in message.result) initialized = true;
-    void client.send(message);
-  };
+  service.onmessage = (message: JSONRPCMessage) => void client.send(message);
   service.onerror = (error) => {
     lastFailure = describe(error, endpoint);
     if (sessionGone(error)) finish({ code: 1, reason: lastFailure, clientGone: false });

@@ -70,6 +70,11 @@ export class ResumingTransport implements Transport {
     this.inner = options.open();
   }
 
+  /** The service has answered the client's `initialize`: a session exists (and is resumed if lost). */
+  get answered(): boolean {
+    return this.setUp.answered;
+  }
+
   /** The current session's id. */
   get sessionId(): string | undefined {
     return this.inner.sessionId;

@@ -212,7 +212,9 @@ export function createMcpEndpoint({
         if (refusal) return refusal;
         throw error;
       });
-    if ('status' in session) return writeRefusal(res, session, { id: requestIdOf(body.value), data: session.data });
+    // A view that does not exist answers the initialize (its id); a cap refusal answers no request in particular.
+    if ('status' in session)
+      return writeRefusal(res, session, session.data ? { id: requestIdOf(body.value), data: session.data } : {});
     await transport.handleRequest(req, res, body.value);
     // The initialize was refused (a bad Accept or Content-Type): no session came of it.
     if (!transport.sessionId) await session.close();
