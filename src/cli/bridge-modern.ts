@@ -42,23 +42,28 @@ export async function bridgeModern({
   const ended = new Promise<{ code: number; reason: string }>((resolve) => {
     finish = (code, reason) => resolve({ code, reason });
   });
+  let refusing = false;
+  const failed = (error: unknown) => {
+    if (!gone(error) || refusing) return;
+    if (!refused(error)) return finish(1, describe(error));
+    // The view does not exist (404): a client that probed with server/discover falls back to
+    // initialize on the same connection, and is told the same reason there before the bridge ends.
+    refusing = true;
+    const stdinEnd = new Promise((resolve) => process.stdin.once('end', resolve));
+    void Promise.race([refuseClient(client, describe(error), { start: false }), stdinEnd]).then(() =>
+      finish(1, describe(error)),
+    );
+  };
   client.onmessage = (message: JSONRPCMessage) => {
     service.send(message as never).catch((error: unknown) => {
       // A request the service never answered is answered here, so the client does not wait forever.
       if (isJSONRPCRequest(message))
         void client.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: describe(error) } });
-      if (!gone(error)) return;
-      // The view does not exist (404): a client that probed with server/discover falls back to
-      // initialize on the same connection, and is told the same reason there before the bridge ends.
-      if (refused(error))
-        void refuseClient(client, describe(error), { start: false }).then(() => finish(1, describe(error)));
-      else finish(1, describe(error));
+      failed(error);
     });
   };
   service.onmessage = (message) => void client.send(message as JSONRPCMessage);
-  service.onerror = (error) => {
-    if (gone(error)) finish(1, describe(error));
-  };
+  service.onerror = failed;
   client.onclose = () => finish(0, 'stdin closed');
   process.once('SIGTERM', () => finish(0, 'SIGTERM'));
   process.once('SIGINT', () => finish(0, 'SIGINT'));
