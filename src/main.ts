@@ -33,6 +33,7 @@ import { ensureAdminToken } from './storage/admin-token.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
 import { maskedCredentials } from './storage/masked-credentials.js';
+import { recordServiceUrl } from './storage/service-url.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
 import { deferLedger } from './upstream/defer-ledger.js';
 import { deferPeer } from './upstream/defer-peer.js';
@@ -201,6 +202,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         http,
         host,
         adminToken: admin.token,
+        keystore,
         verifyToken: options.verifyToken,
         upstreamOptions,
         undo,
@@ -209,6 +211,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       built,
     );
     const url = http?.url ?? '';
+    // The CLI and the stdio bridge of this home find the service here, on whatever port (removed first on stop).
+    if (http) undo.push(await recordServiceUrl(home, loopbackUrl(http.url)));
     log.info({ url, config: configPath, home }, 'boternity started');
 
     let stopping: Promise<void> | null = null;
@@ -237,6 +241,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     throw error;
   }
 }
+
+/** `url` with a wildcard address (`0.0.0.0`, `[::]`) replaced by the loopback one, which a local client can reach. */
+const loopbackUrl = (url: string): string => url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
 
 /** A macrotask later: what this turn started (the spawns) goes first. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

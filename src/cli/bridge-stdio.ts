@@ -3,20 +3,17 @@
  * gets the running service's view instead of a second supervisor. Built from SDK transports
  * only: JSON-RPC messages go both ways unchanged between a `StdioServerTransport` (the
  * client) and a `StreamableHTTPClientTransport` (the service), including the service's own
- * requests (sampling, elicitation) and the notifications of its standalone stream.
+ * requests (sampling, elicitation) and the notifications of its standalone stream. A
+ * session the service ends while the client is quiet is replaced by a new one, with what
+ * the client set up sent again (`ResumingTransport`, ADR 024).
  * @module
  */
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  isInitializeRequest,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { opensModernEra } from './opens-modern-era.js';
 import { PrimedTransport, readFirstMessage } from './primed-transport.js';
+import { ResumingTransport } from './resuming-transport.js';
 
 /** Options of {@link bridgeStdio}: `endpoint` is the service's `/mcp…` URL. */
 export type BridgeOptions = {
@@ -31,16 +28,6 @@ type Ending = { code: number; reason: string; clientGone: boolean };
 
 /** Forward MCP between stdin/stdout and the service until either side ends; resolves with the exit code. */
 export async function bridgeStdio({ endpoint, token, say }: BridgeOptions): Promise<number> {
-  const service = new StreamableHTTPClientTransport(new URL(endpoint), {
-    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
-    // A restarted or stopped service ends the session: notice within a few seconds.
-    reconnectionOptions: {
-      initialReconnectionDelay: 250,
-      maxReconnectionDelay: 2_000,
-      reconnectionDelayGrowFactor: 2,
-      maxRetries: 4,
-    },
-  });
   const stdio = new StdioServerTransport();
   // The client's first message picks the era: a modern client is bridged request by request.
   // A client that leaves (or a SIGTERM) before its first message ends the bridge, exit 0.
@@ -65,37 +52,36 @@ export async function bridgeStdio({ endpoint, token, say }: BridgeOptions): Prom
       say,
       describe: (error) => describe(error, endpoint),
       gone: sessionGone,
+      refused: (error) => httpFailure(error)?.status === 404,
     });
   }
   let finish: (ending: Ending) => void = () => undefined;
   const ended = new Promise<Ending>((resolve) => {
     finish = resolve;
   });
-  let initializeId: RequestId | undefined;
-  let initialized = false;
+  let lastFailure = 'the service closed the connection';
+  // A session the service ends (idle for gateway.sessionIdleMs) is replaced without the client knowing (ADR 024).
+  const service = new ResumingTransport({
+    open: () => openServiceTransport(endpoint, token),
+    sessionGone: (error) => httpFailure(error)?.status === 404,
+    onResumed: () => say(`the service ended the idle session; opened a new one (${endpoint})`),
+  });
 
   client.onmessage = (message: JSONRPCMessage) => {
-    if (isInitializeRequest(message) && isJSONRPCRequest(message)) initializeId = message.id;
     service.send(message).catch((error: unknown) => {
       const why = describe(error, endpoint);
       // A request the service never got is answered, so the client does not wait forever.
       if (isJSONRPCRequest(message))
         void client.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: why } });
-      if (!initialized || sessionGone(error)) finish({ code: 1, reason: why, clientGone: false });
+      if (!service.answered || sessionGone(error)) finish({ code: 1, reason: why, clientGone: false });
     });
   };
-  service.onmessage = (message: JSONRPCMessage) => {
-    // The service's transport sends the negotiated version on every later request.
-    if (isJSONRPCResultResponse(message) && message.id === initializeId) {
-      initialized = true;
-      const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
-      if (typeof version === 'string') service.setProtocolVersion(version);
-    }
-    void client.send(message);
-  };
+  service.onmessage = (message: JSONRPCMessage) => void client.send(message);
   service.onerror = (error) => {
-    if (sessionGone(error)) finish({ code: 1, reason: describe(error, endpoint), clientGone: false });
+    lastFailure = describe(error, endpoint);
+    if (sessionGone(error)) finish({ code: 1, reason: lastFailure, clientGone: false });
   };
+  service.onclose = () => finish({ code: 1, reason: lastFailure, clientGone: false });
   client.onerror = (error) => say(`bridge: unreadable message from the client: ${error.message}`);
   process.stdin.once('end', () => finish({ code: 0, reason: 'stdin closed', clientGone: true }));
   process.once('SIGTERM', () => finish({ code: 0, reason: 'SIGTERM', clientGone: true }));
@@ -111,6 +97,20 @@ export async function bridgeStdio({ endpoint, token, say }: BridgeOptions): Prom
   await client.close();
   if (ending.code !== 0) say(`${ending.reason}`);
   return ending.code;
+}
+
+/** A Streamable HTTP client transport to the service, for one session. */
+function openServiceTransport(endpoint: string, token: string | null): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(endpoint), {
+    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
+    // A restarted or stopped service ends the session: notice within a few seconds.
+    reconnectionOptions: {
+      initialReconnectionDelay: 250,
+      maxReconnectionDelay: 2_000,
+      reconnectionDelayGrowFactor: 2,
+      maxRetries: 4,
+    },
+  });
 }
 
 /** The status and body of a refused POST: the v1 transport's error, or the v2 one's (a modern client's). */

@@ -116,7 +116,8 @@ export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run
       .command('import')
       .description("add the servers of another client's config file")
       .option('--from <source>', 'claude-desktop, cursor, vscode or a file path', 'claude-desktop')
-      .option('--force', 'replace servers of the same name'),
+      .option('--force', 'replace servers of the same name')
+      .option('--keep-secrets-inline', 'keep env values that look secret in the config instead of the keystore'),
   ).action((opts) => run(async () => (await import('./mcp-import-command.js')).mcpImportCommand(opts, env)));
 
   withTarget(
@@ -125,7 +126,8 @@ export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run
       .description("serve MCP on stdin/stdout (the running service's view, else standalone)")
       .option('--stdio', 'required: speak MCP on stdin/stdout')
       .option('--bot <slug>', "serve that bot's view")
-      .option('--server <name>', 'serve that one server, names unchanged'),
+      .option('--server <name>', 'serve that one server, names unchanged')
+      .option('--standalone', "serve without a service: supervise the home's config in this process"),
     { json: false },
   ).action((opts) => run(async () => (await import('./mcp-serve-command.js')).mcpServeCommand(opts, env)));
 

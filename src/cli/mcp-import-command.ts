@@ -1,8 +1,9 @@
 /**
- * `bnity mcp import [--from claude-desktop|cursor|vscode|PATH] [--force]`: add the servers of
- * another MCP client's config file, names kept. A name already configured is skipped and
- * reported, unless `--force` replaces it. Through the service when one runs, else into the
- * config file.
+ * `bnity mcp import [--from claude-desktop|cursor|vscode|PATH] [--force] [--keep-secrets-inline]`:
+ * add the servers of another MCP client's config file, names kept. A name already configured
+ * is skipped and reported, unless `--force` replaces it. Env values whose names look secret
+ * go to the keystore, referenced as `${secret:…}` (names said, never values), unless
+ * `--keep-secrets-inline`. Through the service when one runs, else into the config file.
  * @module
  */
 import { CLIENT_KINDS, type ClientKind, type ImportResult } from '../config/import-client-config.js';
@@ -11,7 +12,7 @@ import { serviceOrFile } from './service-or-file.js';
 
 /** Run `bnity mcp import`. */
 export async function mcpImportCommand(
-  flags: TargetFlags & { from: string; force?: boolean },
+  flags: TargetFlags & { from: string; force?: boolean; keepSecretsInline?: boolean },
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const target = await resolveTarget(flags, env);
@@ -21,17 +22,21 @@ export async function mcpImportCommand(
     : flags.from;
   const servers = await io.readClientServers(source);
   const force = flags.force === true;
+  const keepSecretsInline = flags.keepSecretsInline === true;
   const { via, value: result } = await serviceOrFile<ImportResult>(
     target,
-    () => target.client.request<ImportResult>('POST', '/api/servers/import', { servers, force }),
+    () => target.client.request<ImportResult>('POST', '/api/servers/import', { servers, force, keepSecretsInline }),
     async () => {
       const path = target.configPath();
-      const value = await io.importServers(path, servers, { force, env });
+      const { openKeystore } = await import('../storage/keystore.js');
+      const keystore = await openKeystore({ home: target.home, env });
+      const value = await io.importServers(path, servers, { force, env, keystore, keepSecretsInline });
       return { value, note: `imported into ${path} (it applies at the next start)` };
     },
   );
   if (target.json) {
-    process.stdout.write(`${JSON.stringify({ from: source, via, ...result }, null, 2)}\n`);
+    // The service read no file (the servers were sent inline): the file is the one read here.
+    process.stdout.write(`${JSON.stringify({ ...result, from: source, via }, null, 2)}\n`);
     return 0;
   }
   process.stdout.write(`${describeImport(source, Object.keys(servers).length, result)}\n`);
@@ -39,11 +44,21 @@ export async function mcpImportCommand(
 }
 
 /** What happened, in a few lines; says so plainly when nothing was added. */
-function describeImport(source: string, found: number, { added, skipped, replaced }: ImportResult): string {
+function describeImport(
+  source: string,
+  found: number,
+  { added, skipped, replaced, movedSecrets = [] }: ImportResult,
+): string {
   if (found === 0) return `${source} has no servers: nothing to import`;
   const lines: string[] = [];
   if (added.length > 0) lines.push(`added ${added.length}: ${added.join(', ')}`);
   if (replaced.length > 0) lines.push(`replaced ${replaced.length}: ${replaced.join(', ')}`);
+  if (movedSecrets.length > 0)
+    lines.push(
+      `moved ${movedSecrets.length} secret env value${movedSecrets.length === 1 ? '' : 's'} to the keystore (--keep-secrets-inline keeps them in the config): ${movedSecrets
+        .map((m) => `${m.server} ${m.variable} as \${secret:${m.credential}}`)
+        .join(', ')}`,
+    );
   if (skipped.length > 0)
     lines.push(`skipped ${skipped.length} already configured: ${skipped.join(', ')} (--force replaces them)`);
   if (added.length === 0 && replaced.length === 0)

@@ -11,7 +11,7 @@ import { readHomeOwner } from '../storage/home-lock.js';
 import { resolveTarget, type Target, type TargetFlags } from './resolve-target.js';
 import { UsageError } from './usage-error.js';
 
-type ServeFlags = TargetFlags & { stdio?: boolean; bot?: string; server?: string };
+type ServeFlags = TargetFlags & { stdio?: boolean; bot?: string; server?: string; standalone?: boolean };
 
 /** Run `bnity mcp serve`. */
 export async function mcpServeCommand(flags: ServeFlags, env: NodeJS.ProcessEnv): Promise<number> {
@@ -24,7 +24,7 @@ export async function mcpServeCommand(flags: ServeFlags, env: NodeJS.ProcessEnv)
       : { kind: 'all' };
   const target = await resolveTarget(flags, env);
   const say = (line: string) => process.stderr.write(`bnity: ${line}\n`);
-  if (await serviceRuns(target)) {
+  if (await serviceRuns(target, flags, env)) {
     const { bridgeStdio } = await import('./bridge-stdio.js');
     return bridgeStdio({ endpoint: `${target.client.baseUrl}${endpointPath(spec)}`, token: target.client.token, say });
   }
@@ -39,18 +39,34 @@ function endpointPath(spec: ViewSpec): string {
 }
 
 /**
- * A service runs in the data directory (its lock is held), or the user named one with
- * `--url`/`BOTERNITY_URL`: it must answer `/healthz`, else this is an error, not a reason to
- * start a second supervisor on the same home.
+ * Where to serve from. A service runs in the data directory (its lock is held), or the user
+ * named one with `--url`/`BOTERNITY_URL`: it must answer `/healthz`, else this is an error,
+ * not a reason to start a second supervisor on the same home. With neither, standalone when
+ * it was asked for (`--standalone`, or a home or config named by flag or environment); with
+ * nothing named, a service answering at the default URL is bridged to, and without one this
+ * is an error: a client launched with nothing set would otherwise get a fresh default config
+ * instead of the service the user runs with another home or port.
  */
-async function serviceRuns(target: Target): Promise<boolean> {
+async function serviceRuns(target: Target, flags: ServeFlags, env: NodeJS.ProcessEnv): Promise<boolean> {
+  if (flags.standalone) {
+    if (target.client.explicit) throw new UsageError('give --standalone or --url (BOTERNITY_URL), not both');
+    return false;
+  }
   const owner = await readHomeOwner(target.home);
-  if (!owner && !target.client.explicit) return false;
-  const answers = await fetch(`${target.client.baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
-    (r) => r.ok,
-    () => false,
-  );
-  if (answers) return true;
+  const answers = () =>
+    fetch(`${target.client.baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+  if (!owner && !target.client.explicit) {
+    if (standaloneAsked(flags, env)) return false;
+    if (await answers()) return true;
+    throw new HubError(
+      'upstream_unavailable',
+      `no boternity service in ${target.home} nor at ${target.client.baseUrl}: start 'bnity serve', or point at it with BOTERNITY_HOME (its data directory) or BOTERNITY_URL (its address); --standalone serves ${target.home} without a service`,
+    );
+  }
+  if (await answers()) return true;
   throw new HubError(
     'upstream_unavailable',
     owner
@@ -59,16 +75,30 @@ async function serviceRuns(target: Target): Promise<boolean> {
   );
 }
 
+/** Standalone was asked for: `--standalone`, or a data directory or config file chosen by flag or environment. */
+function standaloneAsked(flags: ServeFlags, env: NodeJS.ProcessEnv): boolean {
+  return Boolean(
+    flags.standalone || flags.home || flags.config || env.BOTERNITY_HOME?.trim() || env.BOTERNITY_CONFIG?.trim(),
+  );
+}
+
 /** No service in this home: supervise the config's servers in this process and serve one stdio session. */
 async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.ProcessEnv): Promise<number> {
-  const [{ StdioServerTransport }, { effectiveServers }, { createLogger }, { startService }, { serveStdioEras }] =
-    await Promise.all([
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('../gateway/effective-servers.js'),
-      import('../log/create-logger.js'),
-      import('../main.js'),
-      import('./serve-stdio-eras.js'),
-    ]);
+  const [
+    { StdioServerTransport },
+    { effectiveServers },
+    { createLogger },
+    { startService },
+    { serveStdioEras },
+    { refuseClient },
+  ] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('../gateway/effective-servers.js'),
+    import('../log/create-logger.js'),
+    import('../main.js'),
+    import('./serve-stdio-eras.js'),
+    import('./refuse-client.js'),
+  ]);
   const secrets = new Set<string>();
   const log = createLogger({ toStderr: true, secrets });
   const service = await startService({
@@ -88,8 +118,17 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   try {
-    // A server or bot that does not exist is an error here, as it is a 404 over HTTP.
-    effectiveServers(service.config(), spec);
+    // A server or bot that does not exist is an error here, as it is a 404 over HTTP: the
+    // client is told so in its answer to its first request, then the command fails with it.
+    const refused = await viewError(async () => {
+      effectiveServers(service.config(), spec);
+      await service.gateway.checkView(spec);
+    });
+    if (refused) {
+      // Until the client is answered, or it has gone (stdin closed) or a SIGTERM came.
+      await Promise.race([refuseClient(transport, refused.message), ended]);
+      throw refused;
+    }
     // The client's first message picks the protocol era (ADR 013); a SIGTERM before it ends the wait.
     const serving = serveStdioEras(service.gateway, transport, {
       spec,
@@ -112,4 +151,15 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
     throw error;
   }
   return 0;
+}
+
+/** The error `check` throws for a view that does not exist (a bot or server), or null when it passes. */
+async function viewError(check: () => Promise<void>): Promise<HubError | null> {
+  try {
+    await check();
+    return null;
+  } catch (error) {
+    if (error instanceof HubError && (error.code === 'unknown_bot' || error.code === 'unknown_server')) return error;
+    throw error;
+  }
 }

@@ -1,18 +1,21 @@
 /**
- * How the CLI reaches a running service: `--url` or `BOTERNITY_URL`, else
- * 127.0.0.1 on `BOTERNITY_PORT` (7777); the admin token from `BOTERNITY_ADMIN_TOKEN` or
+ * How the CLI reaches a running service: `--url` or `BOTERNITY_URL`, else the URL the
+ * home's live service recorded (`boternity.url`), else 127.0.0.1 on `BOTERNITY_PORT` (7777); the admin token from `BOTERNITY_ADMIN_TOKEN` or
  * the home directory's `admin-token` file. Every failure becomes one line that says what
  * to do: nothing listening, a refused token, or the server's own message.
  * @module
  */
 import { HubError } from '../errors.js';
 import { readAdminToken } from '../storage/admin-token.js';
+import { readServiceUrl } from '../storage/service-url.js';
 
 /** A client of the control API. */
 export type ServiceClient = {
   baseUrl: string;
   /** True when the URL came from `--url` or `BOTERNITY_URL` rather than the default port. */
   explicit: boolean;
+  /** True when the URL is the one the home's live service recorded (`boternity.url`). */
+  recorded: boolean;
   token: string | null;
   get<T>(path: string): Promise<T>;
   request<T>(method: string, path: string, body?: unknown): Promise<T>;
@@ -46,7 +49,9 @@ export async function createServiceClient({
   env?: NodeJS.ProcessEnv;
 }): Promise<ServiceClient> {
   const given = url ?? (env.BOTERNITY_URL?.trim() || undefined);
-  const baseUrl = (given ?? `http://127.0.0.1:${env.BOTERNITY_PORT?.trim() || 7777}`).replace(/\/+$/, '');
+  // Else where the live service of this home said it listens (any port), else the default port.
+  const recorded = given === undefined ? await readServiceUrl(home) : null;
+  const baseUrl = (given ?? recorded ?? `http://127.0.0.1:${env.BOTERNITY_PORT?.trim() || 7777}`).replace(/\/+$/, '');
   const token = env.BOTERNITY_ADMIN_TOKEN?.trim() || (await readAdminToken(home));
   const headers = (json: boolean): Record<string, string> => ({
     ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -89,6 +94,7 @@ export async function createServiceClient({
   return {
     baseUrl,
     explicit: given !== undefined,
+    recorded: recorded !== null,
     token,
     get: <T>(path: string) => request<T>('GET', path),
     request,

@@ -9,7 +9,7 @@
 import type { PathIssue } from './config-issues.js';
 import { type ConfigDocument, type ConfigEdit, editConfig } from './edit-config.js';
 import { createEditQueue, type EditQueue } from './edit-queue.js';
-import { type ImportResult, importServers } from './import-client-config.js';
+import { type ImportResult, importServers, type SecretStash } from './import-client-config.js';
 import type { AppConfig } from './schema.js';
 
 /** Edits of the config file made by the service itself. */
@@ -17,8 +17,14 @@ export type ConfigWriter = {
   readonly path: string;
   /** Lock, edit, validate, write, apply; resolves with the applied edit. `change` may run again on a newer text. */
   edit(change: (doc: ConfigDocument) => void): Promise<ConfigEdit>;
-  /** Add servers read from another client's file (names kept; replaced only with `force`). */
-  importServers(servers: Record<string, Record<string, unknown>>, force: boolean): Promise<ImportResult>;
+  /**
+   * Add servers read from another client's file (names kept; replaced only with `force`);
+   * their secret-looking env values go to the keystore unless `keepSecretsInline`.
+   */
+  importServers(
+    servers: Record<string, Record<string, unknown>>,
+    options: { force: boolean; keepSecretsInline?: boolean },
+  ): Promise<ImportResult>;
   /** The queue every edit runs in; the watcher's reads run there too. */
   readonly queue: EditQueue;
 };
@@ -31,12 +37,21 @@ export type ConfigWriterDeps = {
   apply(config: AppConfig, warnings: readonly PathIssue[]): void;
   /** The config in force, when a service runs it: an edit never builds on a file it would refuse. */
   inForce?: () => AppConfig;
+  /** Where imported secrets go (the home's keystore); none: they stay inline. */
+  keystore?: SecretStash;
   /** Passed to every edit (a test seam: see `EditConfigOptions.beforeWrite`). */
   beforeWrite?(): Promise<void> | void;
 };
 
 /** Create the writer of one service's config file. */
-export function createConfigWriter({ path, env, apply, inForce, beforeWrite }: ConfigWriterDeps): ConfigWriter {
+export function createConfigWriter({
+  path,
+  env,
+  apply,
+  inForce,
+  keystore,
+  beforeWrite,
+}: ConfigWriterDeps): ConfigWriter {
   const queue = createEditQueue();
   const options = {
     env,
@@ -49,6 +64,7 @@ export function createConfigWriter({ path, env, apply, inForce, beforeWrite }: C
     path,
     queue,
     edit: (change) => editConfig(path, change, options),
-    importServers: (servers, force) => importServers(path, servers, { ...options, force }),
+    importServers: (servers, { force, keepSecretsInline = false }) =>
+      importServers(path, servers, { ...options, force, keepSecretsInline, keystore: keystore ?? null }),
   };
 }

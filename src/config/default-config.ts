@@ -33,7 +33,7 @@ export async function writeDefaultConfig(file: string, home: string): Promise<bo
   });
   await mkdir(dirname(file), { recursive: true });
   // Two first starts may race here: exactly one creates the file, neither clobbers it.
-  return createFileAtomic(file, `${JSON.stringify(defaultConfig(home), null, 2)}\n`);
+  return createFileAtomic(file, `${JSON.stringify(defaultConfig(home), null, 2)}\n`, { mode: 0o600 });
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -14,7 +14,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { HubError } from '../errors.js';
 import { checkEditBase } from './check-edit-base.js';
@@ -48,6 +48,9 @@ export type EditConfigOptions = {
   /** Runs once the edit is made, before it is written (again if it is made again): a test seam where another writer races. */
   beforeWrite?(): Promise<void> | void;
 };
+
+/** Owner read and write only: the mode every config write leaves (or a stricter one kept). */
+export const CONFIG_FILE_MODE = 0o600;
 
 /** The text a missing config file is edited from. */
 const EMPTY_FILE = '{}\n';
@@ -98,7 +101,10 @@ async function editLocked(
     await options.beforeWrite?.();
     let written: boolean;
     try {
-      written = await writeFileAtomic(path, text, { commitIf: () => readNowOrNull(path) === before });
+      written = await writeFileAtomic(path, text, {
+        mode: await configFileMode(path),
+        commitIf: () => readNowOrNull(path) === before,
+      });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new HubError('internal', `cannot write ${path}: ${code ?? (error as Error).message}; nothing was changed`, {
@@ -115,6 +121,18 @@ async function editLocked(
         `${path} kept changing while it was being edited (${attempts} tries): nothing was written; try again`,
       );
     }
+  }
+}
+
+/**
+ * The config may hold secrets (an imported server's env): it is written 0600, or stricter
+ * when the file already is (0400 stays 0400); a looser existing mode (0644) is tightened.
+ */
+async function configFileMode(path: string): Promise<number> {
+  try {
+    return (await stat(path)).mode & CONFIG_FILE_MODE;
+  } catch {
+    return CONFIG_FILE_MODE;
   }
 }
 

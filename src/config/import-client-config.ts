@@ -12,6 +12,7 @@ import { ConfigError } from '../errors.js';
 import { type EditConfigOptions, editConfig } from './edit-config.js';
 import { isJsonObject } from './json-object.js';
 import { readConfigText } from './load-config.js';
+import { type MovedSecret, moveSecretEnv } from './move-secret-env.js';
 import { serversKeyOf } from './parse-config.js';
 import { parseConfigJson } from './parse-config-json.js';
 import { expandWorkspaceFolder, workspaceFolderOf } from './read-env-file.js';
@@ -22,8 +23,14 @@ export type ClientKind = 'claude-desktop' | 'cursor' | 'vscode';
 /** The client kinds, for flag and body validation. */
 export const CLIENT_KINDS: readonly ClientKind[] = Object.freeze(['claude-desktop', 'cursor', 'vscode']);
 
-/** What an import did: names added, names already present (left alone), names replaced (with force). */
-export type ImportResult = { added: string[]; skipped: string[]; replaced: string[] };
+/** What an import did: names added, names already present (left alone), names replaced (with force), secrets moved. */
+export type ImportResult = {
+  added: string[];
+  skipped: string[];
+  replaced: string[];
+  /** Env values moved to the keystore: where they were and the entry that holds them (never the value). */
+  movedSecrets: Omit<MovedSecret, 'value'>[];
+};
 
 /**
  * Default config file path of a client on this OS (Linux, macOS). For VS Code, the workspace
@@ -81,20 +88,38 @@ function rebase(entry: Record<string, unknown>, workspace: string): Record<strin
   return out;
 }
 
-/** Add `servers` to the config file: { added, skipped (names already present), replaced (with force) }. */
+/** Where imported secrets go: the keystore (its `set`). */
+export type SecretStash = { set(name: string, secret: string): Promise<void> };
+
+/** Options of {@link importServers}. */
+export type ImportOptions = {
+  force?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** The keystore: secret-looking env values move there (none: they stay inline). */
+  keystore?: SecretStash | null;
+  /** Keep secret-looking env values in the config file (`--keep-secrets-inline`). */
+  keepSecretsInline?: boolean;
+} & EditConfigOptions;
+
+/**
+ * Add `servers` to the config file: { added, skipped (names already present), replaced (with
+ * force), movedSecrets }. Unless kept inline, the secret-looking env values of the servers
+ * written go to the keystore just before the file is written, and the file gets references to them.
+ */
 export async function importServers(
   configPath: string,
   servers: Record<string, Record<string, unknown>>,
-  options: { force?: boolean; env?: NodeJS.ProcessEnv } & EditConfigOptions = {},
+  options: ImportOptions = {},
 ): Promise<ImportResult> {
-  let result: ImportResult = { added: [], skipped: [], replaced: [] };
-  const { force = false, ...editOptions } = options;
+  const { force = false, keystore = null, keepSecretsInline = false, ...editOptions } = options;
+  const moving = keystore && !keepSecretsInline ? moveSecretEnv(servers) : { servers, moved: [] };
+  let result: ImportResult = { added: [], skipped: [], replaced: [], movedSecrets: [] };
   await editConfig(
     configPath,
     (doc) => {
       // Made again from the start when the file changed under the edit.
-      result = { added: [], skipped: [], replaced: [] };
-      for (const [name, entry] of Object.entries(servers)) {
+      result = { added: [], skipped: [], replaced: [], movedSecrets: [] };
+      for (const [name, entry] of Object.entries(moving.servers)) {
         const present = doc.serverNames().includes(name);
         if (present && !force) {
           result.skipped.push(name);
@@ -102,9 +127,21 @@ export async function importServers(
         }
         doc.setServer(name, entry);
         (present ? result.replaced : result.added).push(name);
+        for (const { server, variable, credential } of moving.moved)
+          if (server === name) result.movedSecrets.push({ server, variable, credential });
       }
     },
-    editOptions,
+    {
+      ...editOptions,
+      // Once the file is valid and before it is written, under its lock: the secrets of the
+      // servers it writes are stored first (a skipped server's keystore entries stay as they are).
+      beforeWrite: async () => {
+        await editOptions.beforeWrite?.();
+        const stored = new Set(result.movedSecrets.map((m) => m.credential));
+        for (const secret of moving.moved)
+          if (stored.has(secret.credential)) await keystore?.set(secret.credential, secret.value);
+      },
+    },
   );
   return result;
 }

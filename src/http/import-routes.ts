@@ -22,6 +22,10 @@ const ImportBodySchema = z
       .optional()
       .openapi({ description: `${CLIENT_KINDS.join(', ')}, or the path of such a file (read by the service)` }),
     force: z.boolean().default(false).openapi({ description: 'Replace servers whose names are already present' }),
+    keepSecretsInline: z.boolean().default(false).openapi({
+      description:
+        'Keep env values whose names look secret (*TOKEN*, *KEY*, *SECRET*, *PASSWORD*) in the config file instead of moving them to the keystore',
+    }),
   })
   .strict()
   .refine((body) => (body.servers === undefined) !== (body.from === undefined), {
@@ -35,6 +39,11 @@ const ImportResultSchema = z
     added: z.array(z.string()),
     skipped: z.array(z.string()).openapi({ description: 'Already present: left as they are' }),
     replaced: z.array(z.string()).openapi({ description: 'Replaced (with force)' }),
+    movedSecrets: z.array(z.object({ server: z.string(), variable: z.string(), credential: z.string() })).openapi({
+      description:
+        'Env values moved to the keystore: the server, the variable, and the keystore entry its `$' +
+        '{secret:…}` reference names (never the value)',
+    }),
     from: z.string().nullable().openapi({ description: 'The file read, if any' }),
   })
   .openapi('ImportResult');
@@ -71,7 +80,10 @@ export function importRoutes({
       servers = await readClientServers(from);
     }
     if (servers === undefined) throw new HubError('bad_request', 'give either "servers" or "from"');
-    const result = await writer.importServers(servers, body.force);
+    const result = await writer.importServers(servers, {
+      force: body.force,
+      keepSecretsInline: body.keepSecretsInline,
+    });
     return c.json({ ...result, from }, 200);
   });
   return routes;

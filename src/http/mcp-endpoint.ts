@@ -16,7 +16,8 @@ import type { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { BotToolsAccess } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
-import { ForbiddenError } from '../errors.js';
+import { UnknownBotError } from '../errors/bot-errors.js';
+import { ForbiddenError, UnknownServerError } from '../errors.js';
 import { SessionLimitError } from '../gateway/admit-session.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { ViewSpec } from '../gateway/effective-servers.js';
@@ -176,9 +177,9 @@ export function createMcpEndpoint({
       const who = { spec, botAccess: botAccessOf(route, spec, caller), label: path, owner, clientId, path };
       // Its view session opens through the same caps as a session (X8), and not while stopping.
       return side.endpoint.serve(req, res, who, body.value).catch((error: unknown) => {
-        const refusal = capRefusal(error);
+        const refusal = capRefusal(error) ?? viewRefusal(error);
         if (!refusal || res.headersSent) throw error;
-        writeRefusal(res, refusal, { id: requestIdOf(body.value) });
+        writeRefusal(res, refusal, { id: requestIdOf(body.value), data: refusal.data });
       });
     }
     const id = randomUUID();
@@ -207,11 +208,13 @@ export function createMcpEndpoint({
       })
       .catch((error: unknown) => {
         eventLog.dispose();
-        const refusal = capRefusal(error);
+        const refusal = capRefusal(error) ?? viewRefusal(error);
         if (refusal) return refusal;
         throw error;
       });
-    if ('status' in session) return writeRefusal(res, session);
+    // A view that does not exist answers the initialize (its id); a cap refusal answers no request in particular.
+    if ('status' in session)
+      return writeRefusal(res, session, session.data ? { id: requestIdOf(body.value), data: session.data } : {});
     await transport.handleRequest(req, res, body.value);
     // The initialize was refused (a bad Accept or Content-Type): no session came of it.
     if (!transport.sessionId) await session.close();
@@ -240,7 +243,7 @@ export function createMcpEndpoint({
 }
 
 /** How a session (or modern view) refused for a cap (X8) or a shutdown is answered; null: not such a refusal. */
-function capRefusal(error: unknown): RpcRefusal | null {
+function capRefusal(error: unknown): (RpcRefusal & { data?: undefined }) | null {
   if (error instanceof SessionLimitError) {
     const status = error.which === 'per_token' ? 429 : 503;
     return { status, code: -32000, message: error.message, headers: { 'retry-after': '1' } };
@@ -248,6 +251,16 @@ function capRefusal(error: unknown): RpcRefusal | null {
   if (error instanceof ShuttingDownError)
     return { status: 503, code: -32000, message: error.message, headers: { connection: 'close' } };
   return null;
+}
+
+/**
+ * A view of a bot or server that does not exist: 404 with a JSON-RPC error that names it, so
+ * that a client shows why (`bot "x" does not exist`) rather than only its status; `data.code`
+ * is the API's error code. Null for other errors.
+ */
+function viewRefusal(error: unknown): (RpcRefusal & { data: { code: string } }) | null {
+  if (!(error instanceof UnknownBotError || error instanceof UnknownServerError)) return null;
+  return { status: 404, code: -32602, message: error.message, data: { code: error.code } };
 }
 
 /** A header's single value. */

@@ -36,6 +36,7 @@ import { trimHeapWhenIdle } from '../runtime/trim-heap-when-idle.js';
 import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.js';
 import { createLifecycleAudit } from '../storage/audit-server-lifecycle.js';
 import { findBotBySlug } from '../storage/bot-repo.js';
+import type { Keystore } from '../storage/keystore.js';
 import { createTokenVerifier } from '../storage/token-verifier.js';
 import { connectUpstream } from '../upstream/connect-upstream.js';
 import type { CallParts } from './open-call-parts.js';
@@ -56,6 +57,8 @@ export type Started = {
   http: HttpServer | null;
   host: string;
   adminToken: string;
+  /** The home's keystore: `POST /api/servers/import` moves secrets there. */
+  keystore: Pick<Keystore, 'set'>;
   verifyToken: VerifyToken | undefined;
   /** The options every upstream connection is opened with (logger, ledger, limits, credentials). */
   upstreamOptions: () => Omit<Parameters<typeof connectUpstream>[0], 'serverId' | 'config' | 'peer'>;
@@ -144,7 +147,13 @@ export async function serveService(
   undo.push(() => metrics.close());
   // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
   const applier = createConfigApplier({ hub, bus, log, configPath });
-  const writer = createConfigWriter({ path: configPath, env, apply: applier.apply, inForce: config });
+  const writer = createConfigWriter({
+    path: configPath,
+    env,
+    apply: applier.apply,
+    inForce: config,
+    keystore: started.keystore,
+  });
   const webUi = createWebUi(started.secrets);
   undo.push(sweepIdleSessions({ gateway, config, log }));
   applier.warn(started.loaded.warnings);

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/schema.js';
 import type { NotificationLimits } from './notification-limits.js';
 import { killProcessTree } from './process-tree.js';
+import { hasSecretEnv, resolveSecretEnv } from './resolve-secret-env.js';
 import type { OpenSessionOptions, Session } from './session.js';
 import { spawnUpstream } from './spawn-stdio.js';
 import type { StderrSink } from './stderr-log.js';
@@ -47,7 +48,12 @@ export type ConnectUpstreamOptions = {
 };
 
 /** Connect within `config.connectTimeoutMs` and list the catalog; rejects with a one-line reason. */
-export async function connectUpstream(options: ConnectUpstreamOptions): Promise<LiveUpstream> {
+export async function connectUpstream(given: ConnectUpstreamOptions): Promise<LiveUpstream> {
+  // `${secret:NAME}` in a stdio env: read from the keystore first (only then is the spawn an await later).
+  const options =
+    given.config.transport === 'stdio' && hasSecretEnv(given.config)
+      ? { ...given, config: await resolveSecretEnv(given.config, given.credentials) }
+      : given;
   const { config } = options;
   // The deadline runs from here, not from when the SDK has loaded (which can take a second).
   const deadline = AbortSignal.timeout(config.connectTimeoutMs);

@@ -3,6 +3,7 @@
  * gets the service's view through the bridge (tools, calls, list_changed, sampling), no
  * second supervisor starts, and the session ends on either side.
  */
+import { spawn } from 'node:child_process';
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -100,6 +101,53 @@ describe('bnity mcp serve --stdio bridging to the running service', () => {
     await expect(client.connect(transport)).rejects.toThrow(/bot "ghost" does not exist/);
     await exited;
     expect(stderr()).toMatch(/bnity: .*answered 404: bot "ghost" does not exist/);
+
+    // A v2 client (auto: it probes with server/discover) is told the same reason.
+    const modern = new V2StdioClientTransport({
+      command: process.execPath,
+      args: [BNITY, 'mcp', 'serve', '--stdio', '--home', svc.home, '--bot', 'ghost'],
+      env: { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, BOTERNITY_URL: svc.service.url } as Record<
+        string,
+        string
+      >,
+      stderr: 'ignore',
+    });
+    await expect(new V2Client({ name: 'modern-desktop', version: '1' }).connect(modern)).rejects.toThrow(
+      /answered 404: bot "ghost" does not exist$/,
+    );
+
+    // A client that probes in place (as Claude Code does) sends initialize on the same connection
+    // after its server/discover was refused: both are answered with the reason, then exit 1.
+    const inPlace = spawn(process.execPath, [BNITY, 'mcp', 'serve', '--stdio', '--home', svc.home, '--bot', 'ghost'], {
+      env: { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, BOTERNITY_URL: svc.service.url },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const inPlaceExit = new Promise<number | null>((resolve) => inPlace.once('exit', resolve));
+    const answers: { id: number; error?: { message: string } }[] = [];
+    let pending = '';
+    inPlace.stdout.on('data', (d) => {
+      pending += d;
+      for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+        answers.push(JSON.parse(pending.slice(0, nl)));
+        pending = pending.slice(nl + 1);
+      }
+    });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'prober', version: '1' },
+    };
+    inPlace.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } })}\n`,
+    );
+    await waitFor(() => answers.length === 1, { what: 'the answer to server/discover' });
+    const init = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'prober', version: '1' } };
+    inPlace.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: init })}\n`);
+    expect(await inPlaceExit).toBe(1);
+    expect(answers.map((a) => [a.id, a.error?.message])).toEqual([
+      [1, expect.stringMatching(/answered 404: bot "ghost" does not exist$/)],
+      [2, expect.stringMatching(/answered 404: bot "ghost" does not exist$/)],
+    ]);
 
     // The home is in use but nothing answers at the URL: an error, not a second supervisor.
     const lost = await runBnity(['mcp', 'serve', '--stdio', '--home', svc.home, '--url', 'http://127.0.0.1:1']);

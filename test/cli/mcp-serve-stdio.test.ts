@@ -151,6 +151,52 @@ describe('bnity mcp serve --stdio', () => {
     expect(result.stderr.trim()).toBe('bnity: bot "ghost" does not exist');
   });
 
+  it('tells a v1 and a v2 client why it cannot serve a bot that does not exist, then exits 1', async () => {
+    home = await mkdtemp(join(tmpdir(), 'bnity-stdio-'));
+    const config = join(home, 'boternity.json');
+    await writeFile(config, JSON.stringify({ mcpServers: {} }));
+    const args = [BNITY, 'mcp', 'serve', '--stdio', '--bot', 'ghost', '--config', config, '--home', home];
+    const launch = <T extends StdioClientTransport | V2StdioClientTransport>(make: () => T) => {
+      const transport = make();
+      let stderr = '';
+      transport.stderr?.on('data', (d) => {
+        stderr += d;
+      });
+      const exited = new Promise<void>((resolve) => {
+        transport.onclose = () => resolve();
+      });
+      return { transport, exited, stderr: () => stderr };
+    };
+    // The 2025-11-25 client: its initialize is answered with the reason.
+    const v1 = launch(() => new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }));
+    await expect(new Client({ name: 'desktop', version: '1' }).connect(v1.transport)).rejects.toThrow(
+      'MCP error -32602: bot "ghost" does not exist',
+    );
+    await v1.exited;
+    expect(v1.stderr()).toContain('bnity: bot "ghost" does not exist');
+    // The v2 client probes with server/discover, is refused with the reason, falls back to initialize: the same reason.
+    const v2 = launch(() => new V2StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }));
+    await expect(new V2Client({ name: 'modern-desktop', version: '1' }).connect(v2.transport)).rejects.toThrow(
+      /^bot "ghost" does not exist$/,
+    );
+    // Exit 1, as without a client.
+    const raw = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const code = new Promise<number | null>((resolve) => raw.once('exit', resolve));
+    let out = '';
+    raw.stdout.on('data', (d) => {
+      out += d;
+    });
+    raw.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+    );
+    expect(await code).toBe(1);
+    expect(JSON.parse(out)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32602, message: 'bot "ghost" does not exist' },
+    });
+  });
+
   it('refuses to run without --stdio (usage error, exit 2)', async () => {
     const result = await runBnity(['mcp', 'serve']);
     expect(result.code).toBe(2);

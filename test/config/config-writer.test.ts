@@ -32,10 +32,11 @@ describe('createConfigWriter', () => {
 
   it('imports through the same path', async () => {
     const { applied, writer } = await setup();
-    expect(await writer.importServers({ x: { command: 'node' } }, false)).toEqual({
+    expect(await writer.importServers({ x: { command: 'node' } }, { force: false })).toEqual({
       added: ['x'],
       skipped: [],
       replaced: [],
+      movedSecrets: [],
     });
     expect(Object.keys(applied[0]?.mcpServers ?? {})).toEqual(['x']);
   });

@@ -1,8 +1,8 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
-import { editConfig, editConfigFile } from '../../src/config/edit-config.js';
+import { type ConfigDocument, editConfig, editConfigFile } from '../../src/config/edit-config.js';
 import { createEditQueue } from '../../src/config/edit-queue.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { openConfigDocument } from '../../src/config/open-config-document.js';
@@ -93,6 +93,22 @@ describe('openConfigDocument', () => {
 });
 
 describe('editConfigFile', () => {
+  it('writes the file 0600: a new one, a looser one tightened, a stricter one kept (issue 18 item 6)', async () => {
+    const add = (name: string) => (doc: ConfigDocument) => doc.addServer(name, { command: 'node' });
+    const fresh = join(await tempDir(), 'boternity.json');
+    await editConfigFile(fresh, add('a'));
+    expect((await stat(fresh)).mode & 0o777).toBe(0o600);
+    const loose = await configFile('{ "mcpServers": {} }\n');
+    await chmod(loose, 0o644);
+    await editConfigFile(loose, add('a'));
+    expect((await stat(loose)).mode & 0o777).toBe(0o600);
+    const strict = await configFile('{ "mcpServers": {} }\n');
+    await chmod(strict, 0o400);
+    await editConfigFile(strict, add('a'));
+    expect((await stat(strict)).mode & 0o777).toBe(0o400);
+    expect((await loadConfig(strict, {})).mcpServers.a).toMatchObject({ command: 'node' });
+  });
+
   it('writes the edit and resolves with the validated config', async () => {
     const file = await configFile();
     const config = await editConfigFile(file, (doc) => doc.addServer('c', { command: 'node', args: ['c.js'] }));

@@ -86,6 +86,7 @@ describe('importServers', () => {
       added: ['filesystem'],
       skipped: ['memory'],
       replaced: [],
+      movedSecrets: [],
     });
     const once = await readFile(config, 'utf8');
     expect(once).toContain('// mine');
@@ -95,6 +96,7 @@ describe('importServers', () => {
       added: [],
       skipped: ['filesystem', 'memory'],
       replaced: [],
+      movedSecrets: [],
     });
     expect(await readFile(config, 'utf8')).toBe(once);
 
@@ -102,6 +104,7 @@ describe('importServers', () => {
       added: [],
       skipped: [],
       replaced: ['filesystem', 'memory'],
+      movedSecrets: [],
     });
     expect((await loadConfig(config, {})).mcpServers.memory).toMatchObject({ command: 'npx' });
   });
@@ -113,5 +116,40 @@ describe('importServers', () => {
       importServers(config, { good: { command: 'node' }, 'bad name': { command: 'node' } }, { env: {} }),
     ).rejects.toThrow('mcpServers["bad name"]: invalid server name');
     expect(await readFile(config, 'utf8')).toBe('{"mcpServers": {}}');
+  });
+
+  it('moves the secret env values of the servers it writes to the keystore; a skipped one keeps its entries', async () => {
+    const dir = await tempDir();
+    const config = join(dir, 'boternity.json');
+    await writeFile(config, '{"mcpServers": {"old": {"command": "node"}}}');
+    const stored = new Map<string, string>([['old.API_KEY', 'kept']]);
+    const keystore = {
+      set: async (name: string, secret: string) => {
+        stored.set(name, secret);
+      },
+    };
+    const servers = {
+      old: { command: 'node', env: { API_KEY: 'replaced?' } },
+      'new one': { command: 'node', env: { GITHUB_TOKEN: 'ghp_x', NAME: 'n' } },
+    };
+    expect(await importServers(config, { old: servers.old }, { env: {}, keystore })).toEqual({
+      added: [],
+      skipped: ['old'],
+      replaced: [],
+      movedSecrets: [],
+    });
+    expect(stored.get('old.API_KEY')).toBe('kept');
+    // A refused import stores nothing.
+    await expect(importServers(config, { 'new one': servers['new one'] }, { env: {}, keystore })).rejects.toThrow(
+      'invalid server name',
+    );
+    expect([...stored.keys()]).toEqual(['old.API_KEY']);
+    const result = await importServers(config, { neu: servers['new one'] }, { env: {}, keystore });
+    expect(result.movedSecrets).toEqual([{ server: 'neu', variable: 'GITHUB_TOKEN', credential: 'neu.GITHUB_TOKEN' }]);
+    expect(stored.get('neu.GITHUB_TOKEN')).toBe('ghp_x');
+    expect((await loadConfig(config, {})).mcpServers.neu).toMatchObject({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: config syntax under test
+      env: { GITHUB_TOKEN: '${secret:neu.GITHUB_TOKEN}', NAME: 'n' },
+    });
   });
 });

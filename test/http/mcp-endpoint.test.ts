@@ -7,6 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
+import { connectV2Client, envelope, postModern } from '../support/modern-client.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -53,6 +54,44 @@ describe('MCP endpoints', () => {
     const found = await fetch(path, { headers: auth });
     expect(found.status).toBe(404);
     expect(await found.json()).toEqual({ error: { code: 'not_found', message: 'no route for GET /mcp/nothing/here' } });
+  });
+
+  it('tells a client which bot or server does not exist: a 404 whose JSON-RPC error names it, in both eras', async () => {
+    const ghost = `${svc.service.url}/mcp/bots/ghost`;
+    await expect(connectHttpClient(ghost)).rejects.toThrow(/bot \\"ghost\\" does not exist/);
+    await expect(connectV2Client(ghost, 'auto')).rejects.toThrow(/bot \\"ghost\\" does not exist/);
+    const initialize = await fetch(ghost, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    expect(initialize.status).toBe(404);
+    expect(await initialize.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32602, message: 'bot "ghost" does not exist', data: { code: 'unknown_bot' } },
+    });
+    const discover = await postModern(
+      ghost,
+      { jsonrpc: '2.0', id: 4, method: 'server/discover', params: { _meta: envelope() } },
+      { headers: { 'mcp-method': 'server/discover' } },
+    );
+    expect(discover.status).toBe(404);
+    expect(await discover.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      error: { code: -32602, message: 'bot "ghost" does not exist', data: { code: 'unknown_bot' } },
+    });
+    await expect(connectHttpClient(`${svc.service.url}/mcp/servers/nosuch`)).rejects.toThrow(
+      /server \\"nosuch\\" is not configured/,
+    );
+    // The endpoint that exists goes on as before.
+    expect((await agent.listTools()).tools.map((t) => t.name)).toContain('tiny__echo');
   });
 
   it('refuses arguments nested too deeply to forward, audits the call by hash, and goes on', async () => {

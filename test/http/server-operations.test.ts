@@ -140,12 +140,18 @@ describe('server operations', { timeout: 60_000 }, () => {
     const first = await post('/api/servers/import', { from: source });
     expect(first).toEqual({
       status: 200,
-      body: { added: ['imported'], skipped: ['tiny'], replaced: [], from: source },
+      body: { added: ['imported'], skipped: ['tiny'], replaced: [], movedSecrets: [], from: source },
     });
     await waitFor(async () => (await svc.server('imported'))?.state === 'connected', { what: 'imported connected' });
     const before = await readFile(svc.configPath, 'utf8');
     const second = await post('/api/servers/import', { from: source });
-    expect(second.body).toEqual({ added: [], skipped: ['imported', 'tiny'], replaced: [], from: source });
+    expect(second.body).toEqual({
+      added: [],
+      skipped: ['imported', 'tiny'],
+      replaced: [],
+      movedSecrets: [],
+      from: source,
+    });
     expect(await readFile(svc.configPath, 'utf8')).toBe(before);
     const missing = await post<ErrorBody>('/api/servers/import', { from: join(svc.home, 'nope.json') });
     expect(missing.status).toBe(400);
