@@ -72,13 +72,6 @@ export class RateLimitedError extends HubError {
   }
 }
 
-/** A view of a bot that is not in the config's `bots` (the registry's bots: {@link UnknownBotError}). */
-export class UnconfiguredBotError extends HubError {
-  constructor(readonly slug: string) {
-    super('unknown_bot', `bot "${slug}" is not configured`);
-  }
-}
-
 /**
  * The upstream went away during a relayed request (`why`: "closed the connection", "went
  * reconnecting"), or its connection failed it ("failed", with the transport's error as `cause`).

@@ -9,7 +9,6 @@ import {
   SamplingBudgetSpentError,
   SessionUpstreamError,
   UnattributedRequestError,
-  UnconfiguredBotError,
   UpstreamLostError,
   UpstreamTimeoutError,
   UpstreamUnavailableError,
@@ -44,7 +43,6 @@ describe('answerFailure', () => {
       message: 'tool "x" is not available in this view',
       internal: false,
     });
-    expect(asError(new UnconfiguredBotError('b')).code).toBe(ErrorCode.InvalidParams);
     expect(asError(new UpstreamUnavailableError('web', 'disabled', 0))).toEqual({
       code: ErrorCode.InternalError,
       message: 'server "web" is disabled',
