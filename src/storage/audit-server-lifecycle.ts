@@ -57,76 +57,46 @@ const realTimer = (run: () => void, ms: number) => {
 };
 
 /** The row an event makes, or null for events that make none. `wasConnected`: the server was connected until now. */
-function rowOf(event: ServerEvent, wasConnected: boolean): { eventType: LifecycleEvent; entry: AuditEntry }[] {
+type LifecycleRow = { eventType: LifecycleEvent; entry: AuditEntry };
+
+function rowOf(event: ServerEvent, wasConnected: boolean): LifecycleRow[] {
   const base = { direction: 'client' as const, serverName: event.server };
+  const row = (eventType: LifecycleEvent, fields: Omit<AuditEntry, 'direction' | 'serverName' | 'eventType'>) => ({
+    eventType,
+    entry: { ...base, eventType, ...fields },
+  });
+  // A disconnection is told only of a server that was connected; an expected one (restarted,
+  // removed) is a success, a lost or disabled one carries the error.
+  const disconnected = (reason: string, success: boolean, error: string | null): LifecycleRow[] =>
+    wasConnected ? [row('server_disconnected', { input: { reason }, success, error })] : [];
   switch (event.type) {
     case 'connected':
       return [
-        {
-          eventType: 'server_connected',
-          entry: {
-            ...base,
-            eventType: 'server_connected',
-            input: { transport: event.transport, tools: event.toolCount },
-            success: true,
-          },
-        },
+        row('server_connected', { input: { transport: event.transport, tools: event.toolCount }, success: true }),
       ];
     case 'reconnecting': {
       const error = event.error?.message ?? null;
-      const scheduled = {
-        eventType: 'server_reconnect_scheduled' as const,
-        entry: {
-          ...base,
-          eventType: 'server_reconnect_scheduled',
+      return [
+        ...disconnected('lost', false, error),
+        row('server_reconnect_scheduled', {
           input: { attempt: event.attempt, delayMs: event.delayMs },
           success: false,
           error,
-        },
-      };
-      if (!wasConnected) return [scheduled];
-      const lost = { ...base, eventType: 'server_disconnected', input: { reason: 'lost' }, success: false, error };
-      return [{ eventType: 'server_disconnected', entry: lost }, scheduled];
+        }),
+      ];
     }
     case 'disabled': {
       const error = `disabled (${event.reason === 'exhausted' ? 'reconnect attempts exhausted' : event.reason})`;
-      const disabled = {
-        eventType: 'server_disabled' as const,
-        entry: { ...base, eventType: 'server_disabled', input: { reason: event.reason }, success: false, error },
-      };
-      if (!wasConnected) return [disabled];
-      const off = { ...base, eventType: 'server_disconnected', input: { reason: event.reason }, success: false, error };
-      return [{ eventType: 'server_disconnected', entry: off }, disabled];
+      return [
+        ...disconnected(event.reason, false, error),
+        row('server_disabled', { input: { reason: event.reason }, success: false, error }),
+      ];
     }
     case 'connecting':
       // Straight from connected: restarted (its config changed, or `bnity mcp restart`).
-      if (!wasConnected) return [];
-      return [
-        {
-          eventType: 'server_disconnected',
-          entry: {
-            ...base,
-            eventType: 'server_disconnected',
-            input: { reason: 'restarted' },
-            success: true,
-            error: null,
-          },
-        },
-      ];
+      return disconnected('restarted', true, null);
     case 'removed':
-      if (!wasConnected) return [];
-      return [
-        {
-          eventType: 'server_disconnected',
-          entry: {
-            ...base,
-            eventType: 'server_disconnected',
-            input: { reason: 'removed' },
-            success: true,
-            error: null,
-          },
-        },
-      ];
+      return disconnected('removed', true, null);
   }
 }
 

@@ -10,10 +10,11 @@ import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackT
 import { createRemoteGate } from './gate-notifications.js';
 import { limitOutgoing } from './limit-outgoing.js';
 import { raceSignal } from './race-signal.js';
+import { type CredentialSource, readCredential } from './read-credential.js';
 import { NO_STDERR, type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
 
 /** Where a server's `credentialKey` is looked up (the keystore, C6). */
-export type CredentialSource = { get(name: string): Promise<string | null> };
+export type { CredentialSource };
 
 /** Options of {@link openRemoteSession}. */
 export type OpenRemoteSessionOptions = OpenSessionOptions & {
@@ -75,15 +76,7 @@ export async function requestHeaders(
   const headers = config.headers;
   const name = config.credentialKey;
   if (name === undefined || Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) return headers;
-  if (!credentials) throw connectFailed(`credential "${name}" cannot be read: no keystore is available`);
-  let secret: string | null;
-  try {
-    secret = await credentials.get(name);
-  } catch (error) {
-    throw connectFailed(error instanceof Error ? error.message : String(error), error);
-  }
-  if (secret === null || secret === '')
-    throw connectFailed(`credential "${name}" is not in the keystore: run 'bnity mcp credential set ${name}'`);
+  const secret = await readCredential(credentials, name);
   return { ...headers, Authorization: `Bearer ${secret}` };
 }
 

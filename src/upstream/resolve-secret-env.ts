@@ -6,10 +6,10 @@
  */
 import type { StdioServerConfig } from '../config/schema.js';
 import { hasSecretReference, replaceSecretReferences } from '../config/secret-reference.js';
-import { connectFailed } from './connect-error.js';
+import { type CredentialSource, readCredential } from './read-credential.js';
 
 /** Where secrets are read (the keystore, masked in the log once read). */
-export type SecretSource = { get(name: string): Promise<string | null> };
+export type SecretSource = CredentialSource;
 
 /** Whether `config` names keystore entries in its env (only then is the connect delayed to read them). */
 export const hasSecretEnv = (config: StdioServerConfig): boolean => Object.values(config.env).some(hasSecretReference);
@@ -19,18 +19,7 @@ export async function resolveSecretEnv(
   config: StdioServerConfig,
   credentials: SecretSource | undefined,
 ): Promise<StdioServerConfig> {
-  const lookup = async (name: string): Promise<string> => {
-    if (!credentials) throw connectFailed(`credential "${name}" cannot be read: no keystore is available`);
-    let secret: string | null;
-    try {
-      secret = await credentials.get(name);
-    } catch (error) {
-      throw connectFailed(error instanceof Error ? error.message : String(error), error);
-    }
-    if (secret === null || secret === '')
-      throw connectFailed(`credential "${name}" is not in the keystore: run 'bnity mcp credential set ${name}'`);
-    return secret;
-  };
+  const lookup = (name: string): Promise<string> => readCredential(credentials, name);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(config.env)) env[key] = await replaceSecretReferences(value, lookup);
   return { ...config, env };

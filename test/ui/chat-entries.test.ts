@@ -9,6 +9,27 @@ import { type Entry, fromHistory, withEvent } from '../../src/ui/chat-entries.js
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
 const stream = (events: ChatEvent[], start: Entry[] = []) => events.reduce<Entry[]>(withEvent, start);
 
+/** The conversation both the stream and the history below must give. */
+const CONVERSATION = [
+  { kind: 'user', text: 'list' },
+  { kind: 'assistant', text: 'Let me look.', done: true },
+  {
+    kind: 'tool',
+    id: 'c1',
+    name: 'fs__list',
+    arguments: { path: '/tmp' },
+    result: { text: '[FILE] a', isError: false },
+  },
+  {
+    kind: 'tool',
+    id: 'c2',
+    name: 'fs__ghost',
+    arguments: 'not json',
+    result: { text: 'Error: no', isError: true },
+  },
+  { kind: 'assistant', text: 'Done.', done: true },
+];
+
 describe('chat entries', () => {
   it('streams text, closes it at a tool call, and joins the call and its result in one entry', () => {
     const entries = stream(
@@ -24,25 +45,7 @@ describe('chat entries', () => {
       ],
       [{ kind: 'user', text: 'list' }],
     );
-    expect(entries).toEqual([
-      { kind: 'user', text: 'list' },
-      { kind: 'assistant', text: 'Let me look.', done: true },
-      {
-        kind: 'tool',
-        id: 'c1',
-        name: 'fs__list',
-        arguments: { path: '/tmp' },
-        result: { text: '[FILE] a', isError: false },
-      },
-      {
-        kind: 'tool',
-        id: 'c2',
-        name: 'fs__ghost',
-        arguments: 'not json',
-        result: { text: 'Error: no', isError: true },
-      },
-      { kind: 'assistant', text: 'Done.', done: true },
-    ]);
+    expect(entries).toEqual(CONVERSATION);
   });
 
   it('rebuilds the same conversation from the history, a failure included', () => {
@@ -75,23 +78,7 @@ describe('chat entries', () => {
       { ...base, id: 7, role: 'error', content: 'the chat was interrupted before it finished', isError: true },
     ];
     expect(fromHistory(messages)).toEqual([
-      { kind: 'user', text: 'list' },
-      { kind: 'assistant', text: 'Let me look.', done: true },
-      {
-        kind: 'tool',
-        id: 'c1',
-        name: 'fs__list',
-        arguments: { path: '/tmp' },
-        result: { text: '[FILE] a', isError: false },
-      },
-      {
-        kind: 'tool',
-        id: 'c2',
-        name: 'fs__ghost',
-        arguments: 'not json',
-        result: { text: 'Error: no', isError: true },
-      },
-      { kind: 'assistant', text: 'Done.', done: true },
+      ...CONVERSATION,
       { kind: 'user', text: 'again' },
       { kind: 'error', text: 'the chat was interrupted before it finished' },
     ]);
