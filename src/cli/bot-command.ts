@@ -5,13 +5,13 @@
  * people, `--json` for scripts.
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { HubError } from '../errors.js';
-import { addServerToBot, describeViewReport, readBotServers } from './add-server-to-bot.js';
 import { offlineBotRequest } from './bot-offline.js';
+import { changeBotServers } from './bot-servers-command.js';
 import { formatTable } from './format-table.js';
 import { parsePairs } from './parse-values.js';
-import { resolveTarget, type Target, type TargetFlags } from './resolve-target.js';
+import { namedBody } from './read-json-file.js';
+import { resolveTarget, type TargetFlags } from './resolve-target.js';
 import { needService, serviceOrFile } from './service-or-file.js';
 import { UsageError } from './usage-error.js';
 
@@ -90,36 +90,6 @@ function profileOf(flags: Flags): Row {
           ].filter(([, v]) => v !== undefined),
         );
   return Object.fromEntries([...entries, ['provider', provider]].filter(([, v]) => v !== undefined));
-}
-
-/** A JSON file (or stdin for `-`), parsed; a usage error naming the file when it is not JSON. */
-async function readJson(file: string): Promise<Row> {
-  let text: string;
-  try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
-    return value as Row;
-  } catch (error) {
-    throw new UsageError(`${file} is not a JSON object: ${(error as Error).message}`);
-  }
-}
-
-async function readStdin(): Promise<string> {
-  let text = '';
-  for await (const chunk of process.stdin) text += String(chunk);
-  return text;
-}
-
-/** The named item of a JSON file, as `PUT …/{name}` takes it (the name in the path). */
-async function namedBody(file: string, what: string): Promise<{ name: string; body: Row }> {
-  const { name, ...body } = await readJson(file);
-  if (typeof name !== 'string' || name === '') throw new UsageError(`${file}: a ${what} needs a "name"`);
-  return { name, body };
 }
 
 /** The request a verb makes. */
@@ -274,24 +244,6 @@ function describe(verb: BotVerb, answer: Row): { text: string; code: number } {
       return ok(lines.join('\n'));
     }
   }
-}
-
-/**
- * `bot servers add|remove SLUG SERVER`: what every bot sees is read before and after, and
- * the change told, since adding a server to one bot's view makes it opt-in for all: another
- * bot that saw it as a default server no longer does, and must not lose it silently.
- */
-async function changeBotServers(target: Target, method: 'POST' | 'DELETE', slug: string, server: string) {
-  const before = await readBotServers(target, slug);
-  const report = await addServerToBot(target, before, slug, server, method);
-  if (before.via === 'file')
-    process.stderr.write(`bnity: no service at ${target.client.baseUrl}; worked on the files in ${target.home}\n`);
-  process.stdout.write(
-    target.json
-      ? `${JSON.stringify({ via: before.via, views: report }, null, 2)}\n`
-      : `${method === 'POST' ? 'added' : 'removed'} server "${server}" ${method === 'POST' ? 'to' : 'from'} bot "${slug}"\n${describeViewReport(report, server, method === 'POST')}\n`,
-  );
-  return 0;
 }
 
 /** Run `bnity bot VERB …`. */
