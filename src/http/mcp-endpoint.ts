@@ -16,12 +16,9 @@ import type { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { BotToolsAccess } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
-import { UnknownBotError } from '../errors/bot-errors.js';
-import { ForbiddenError, UnknownServerError } from '../errors.js';
-import { SessionLimitError } from '../gateway/admit-session.js';
+import { ForbiddenError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { ViewSpec } from '../gateway/effective-servers.js';
-import { ShuttingDownError } from '../gateway/track-request.js';
 import type { Caller, VerifyToken } from '../guard/caller.js';
 import { createOriginCheck } from '../guard/origin-policy.js';
 import { createBodyBudget, holdBody } from './body-budget.js';
@@ -33,7 +30,9 @@ import { type RateLimiter, requestIdOf, tooManyRpcBody } from './rate-limit.js';
 import { readJsonBody } from './read-json-body.js';
 import { tooLarge } from './read-mcp-post.js';
 import { authorizationOf, BEARER_CHALLENGE, bearerCaller } from './require-token.js';
+import { type Route, routeOf } from './route-of.js';
 import { createMessageSerializer } from './serialize-message.js';
+import { sessionRefusal } from './session-refusal.js';
 import type { SseBufferPool } from './sse-buffer-pool.js';
 import { createSseEventLog } from './sse-event-log.js';
 import { createSseWriteGuard, type SseWriteGuard } from './sse-write-guard.js';
@@ -66,8 +65,6 @@ type ModernSide = { readonly classify: typeof classifyInboundRequest; readonly e
 /** Whether a request URL is for the MCP endpoints (anything under `/mcp`). */
 export const isMcpUrl = (url: string): boolean =>
   url.startsWith('/mcp') && (url.length === 4 || url[4] === '/' || url[4] === '?');
-
-type Route = { kind: 'all' } | { kind: 'server'; name: string } | { kind: 'bot'; slug: string };
 
 const NO_SESSION: RpcRefusal = {
   status: 400,
@@ -177,7 +174,7 @@ export function createMcpEndpoint({
       const who = { spec, botAccess: botAccessOf(route, spec, caller), label: path, owner, clientId, path };
       // Its view session opens through the same caps as a session (X8), and not while stopping.
       return side.endpoint.serve(req, res, who, body.value).catch((error: unknown) => {
-        const refusal = capRefusal(error) ?? viewRefusal(error);
+        const refusal = sessionRefusal(error);
         if (!refusal || res.headersSent) throw error;
         writeRefusal(res, refusal, { id: requestIdOf(body.value), data: refusal.data });
       });
@@ -208,7 +205,7 @@ export function createMcpEndpoint({
       })
       .catch((error: unknown) => {
         eventLog.dispose();
-        const refusal = capRefusal(error) ?? viewRefusal(error);
+        const refusal = sessionRefusal(error);
         if (refusal) return refusal;
         throw error;
       });
@@ -242,27 +239,6 @@ export function createMcpEndpoint({
   });
 }
 
-/** How a session (or modern view) refused for a cap (X8) or a shutdown is answered; null: not such a refusal. */
-function capRefusal(error: unknown): (RpcRefusal & { data?: undefined }) | null {
-  if (error instanceof SessionLimitError) {
-    const status = error.which === 'per_token' ? 429 : 503;
-    return { status, code: -32000, message: error.message, headers: { 'retry-after': '1' } };
-  }
-  if (error instanceof ShuttingDownError)
-    return { status: 503, code: -32000, message: error.message, headers: { connection: 'close' } };
-  return null;
-}
-
-/**
- * A view of a bot or server that does not exist: 404 with a JSON-RPC error that names it, so
- * that a client shows why (`bot "x" does not exist`) rather than only its status; `data.code`
- * is the API's error code. Null for other errors.
- */
-function viewRefusal(error: unknown): (RpcRefusal & { data: { code: string } }) | null {
-  if (!(error instanceof UnknownBotError || error instanceof UnknownServerError)) return null;
-  return { status: 404, code: -32602, message: error.message, data: { code: error.code } };
-}
-
 /** A header's single value. */
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -273,20 +249,6 @@ function header(req: IncomingMessage, name: string): string | undefined {
 function botAccessOf(route: Route, spec: ViewSpec, caller: Caller): BotToolsAccess | null {
   if (route.kind === 'server') return null;
   return route.kind === 'bot' && spec.kind === 'bot' ? { caller, bot: spec.slug } : { caller };
-}
-
-/** The endpoint a path names, or null. */
-function routeOf(path: string): Route | null {
-  if (path === '/mcp') return { kind: 'all' };
-  const match = /^\/mcp\/(servers|bots)\/([^/]+)$/.exec(path);
-  if (!match?.[2]) return null;
-  let name: string;
-  try {
-    name = decodeURIComponent(match[2]);
-  } catch {
-    return null;
-  }
-  return match[1] === 'servers' ? { kind: 'server', name } : { kind: 'bot', slug: name };
 }
 
 /**
