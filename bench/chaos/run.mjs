@@ -17,6 +17,7 @@ import hugeAnswer from './scenarios/huge-answer.mjs';
 import hugeHttpAnswer from './scenarios/huge-http-answer.mjs';
 import kill9 from './scenarios/kill9.mjs';
 import noInit from './scenarios/no-init.mjs';
+import oversizedPosts from './scenarios/oversized-posts.mjs';
 import pinChurn from './scenarios/pin-churn.mjs';
 import sessions from './scenarios/sessions.mjs';
 import sigstop from './scenarios/sigstop.mjs';
@@ -34,6 +35,7 @@ const ALL = [
   crashLoop,
   sessions,
   bigBodies,
+  oversizedPosts,
   handEdits,
   slowReader,
   pinChurn,
