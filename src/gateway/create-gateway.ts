@@ -9,7 +9,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { AnswerSampling, BotToolCaller } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
@@ -20,7 +19,6 @@ import type { Hub } from '../hub/create-hub.js';
 import { admitSession } from './admit-session.js';
 import type { AgentSession } from './agent-session.js';
 import type { AuditSink } from './audit-request.js';
-import { createBotActivity } from './bot-activity.js';
 import { createBotToolCaller } from './bot-tool-caller.js';
 import { createCallAdmission, type ServerAdmission } from './call-admission.js';
 import type { BotSurface, CallPath } from './call-path.js';
@@ -28,13 +26,9 @@ import { callTool } from './call-tool.js';
 import type { CallTracker } from './call-tracker.js';
 import { configSecrets } from './config-secrets.js';
 import type { ViewSpec } from './effective-servers.js';
-import { type EndpointIdentity, endpointIdentity } from './endpoint-identity.js';
-import { endpointInstructions, reachedBots } from './endpoint-instructions.js';
 import { createGatewaySanitizer } from './gateway-sanitizer.js';
 import { createInputFlows } from './input-flows.js';
-import { listenResources } from './listen-resources.js';
 import { createLossWatch } from './loss-watch.js';
-import { notifyBotChange } from './notify-bot-changes.js';
 import { notifyListChanges } from './notify-list-changes.js';
 import {
   attachAgentSession,
@@ -43,10 +37,10 @@ import {
   openAgentSession,
   type TransportSessionOptions,
 } from './open-agent-session.js';
-import { type ModernViewOptions, openModernView } from './open-modern-view.js';
-import { pushBotEvents } from './push-bot-events.js';
+import type { ModernViewOptions } from './open-modern-view.js';
 import { renewSubscriptions } from './renew-subscriptions.js';
 import type { SamplingBudget } from './sampling-budget.js';
+import { type ModernView, serveModernView } from './serve-modern-view.js';
 import { createServersSettled } from './servers-settled.js';
 import type { SessionContext } from './session-context.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -55,6 +49,7 @@ import { endRequests, RequestEndedError, requestsSettled, ShuttingDownError } fr
 import type { UndeliveredTally } from './undelivered-tally.js';
 import { createUpstreamPeer } from './upstream-peer.js';
 import { createViewCache } from './view-cache.js';
+import { wireBots } from './wire-bots.js';
 
 /** How long requests ended on purpose (shutdown, revocation) get to send their answer. */
 const ANSWER_WITHIN_MS = 1_000;
@@ -92,15 +87,6 @@ export type GatewayDeps = {
   schemaValidator?: jsonSchemaValidator;
   /** Keystore secrets handed out so far (masked in the log): never shown in the sanitizer's excerpts. */
   secrets?: ReadonlySet<string>;
-};
-
-/** The view of MCP 2026-07-28 requests of one endpoint, token and client (ADR 013). */
-export type ModernView = {
-  readonly session: AgentSession;
-  /** A v2 SDK server for one request of this view (the endpoint's identity as of now). */
-  server(): Server;
-  /** Hold the resources a `subscriptions/listen` stream asks about; resolves with their release. */
-  listenResources(uris: readonly string[]): Promise<() => Promise<void>>;
 };
 
 /** The gateway. */
@@ -210,18 +196,7 @@ export function createGateway({
     schemaValidator,
   };
   const botToolCaller = createBotToolCaller({ path: core, now });
-  const bots = serveBots ? serveBots(botToolCaller) : null;
-  // Kept from the start: a read shows what happened before the reader came (issue 18, ADR 023).
-  const activity = bots ? createBotActivity({ bus, sessions, log: gatewayLog }) : null;
-  const path: CallPath = { ...core, bots, activity };
-  const stopBotChanges = bots
-    ? bots.tools.onChange((change) => {
-        if (change.kind === 'deleted') void botToolCaller.forget(change.slug);
-        notifyBotChange({ sessions, log: gatewayLog }, change);
-      })
-    : () => undefined;
-  // Bot activity reaches the sessions that see the bot (issue 18, ADR 023).
-  const stopBotEvents = bots ? pushBotEvents({ bus, sessions, log: gatewayLog }) : () => undefined;
+  const { path, stop: stopBots } = wireBots({ core, serveBots, botToolCaller, bus, sessions, log: gatewayLog });
   const flows = createInputFlows({ timeoutMs: () => config().gateway.inputRequestTimeoutMs });
   const assertBot = async (spec: ViewSpec) => {
     // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
@@ -258,26 +233,7 @@ export function createGateway({
       await assertBot(options.spec);
       // A view session is capped like any session: a new client name cannot escape the token's cap (X8).
       admitSession({ sessions, limits: () => config().gateway, log: gatewayLog }, options.owner);
-      // The v2 SDK loads with the first modern request, not at start (ADR 015 §10).
-      const { createModernServer } = await import('./serve-modern.js');
-      const session = openModernView({ path, now }, options);
-      const cacheScope = options.spec.kind === 'server' ? 'public' : 'private';
-      const streams = new Map<string, number>();
-      // The bots in the instructions: read at open, then again after each request for the
-      // next one (a cached read until a bot changes), since the server is made synchronously.
-      let bots = await reachedBots(path, options.botAccess);
-      const identity = (): EndpointIdentity => {
-        const own = endpointIdentity(path, session.spec);
-        void reachedBots(path, options.botAccess).then((next) => {
-          bots = next;
-        });
-        return { ...own, instructions: own.instructions ?? endpointInstructions(path, session.spec, bots) };
-      };
-      return {
-        session,
-        listenResources: (uris) => listenResources(path, session, streams, uris),
-        server: () => createModernServer({ path, session, flows, identity: identity(), cacheScope }),
-      };
+      return serveModernView({ path, now, flows }, options);
     },
     attachSession: (options) => attachAgentSession({ path, now }, options),
     session: (id) => sessions.get(id),
@@ -310,9 +266,7 @@ export function createGateway({
     },
     async close() {
       flows.close();
-      stopBotChanges();
-      stopBotEvents();
-      activity?.stop();
+      stopBots();
       stopNotifying();
       stopRenewing();
       views.stop();

@@ -17,8 +17,9 @@ import {
   type ServerEvent,
 } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import type { Gateway, ModernView } from '../gateway/create-gateway.js';
+import type { Gateway } from '../gateway/create-gateway.js';
 import type { SessionOptions } from '../gateway/open-agent-session.js';
+import type { ModernView } from '../gateway/serve-modern-view.js';
 import type { SseStreamLabel, SseWriteGuard } from './sse-write-guard.js';
 
 /** Who asks, on which endpoint and view: what the endpoint worked out before classifying. */
