@@ -110,7 +110,7 @@ describe('sanitizeText rules', () => {
     expect(result.flags).toEqual(expect.arrayContaining(['html_comment', 'truncated']));
     expect(result.beforeLength).toBe(hidden.length + 8 + 4_000_000);
     // Past that margin the rest is not looked at: a text that is all hiding is cut to the marker.
-    const invisible = sanitizeText('\u200b'.repeat(1_000_000) + 'late', { kind: 'result', maxLength: 1_000 });
+    const invisible = sanitizeText(`${'\u200b'.repeat(1_000_000)}late`, { kind: 'result', maxLength: 1_000 });
     expect(invisible.text).toBe(TRUNCATION_MARKER);
     expect(invisible.flags).toEqual(expect.arrayContaining(['invisible_unicode', 'truncated']));
   });
