@@ -62,17 +62,19 @@ export async function callTool(
       sanitized: outcome.ok && outcome.value.sanitized,
     }),
   );
-  // Seed 004: every tool call at debug, with its outcome and duration, never its arguments.
-  path.log.debug(
-    {
-      server: routed.ok ? routed.value.server : null,
-      tool: routed.ok ? routed.value.name : null,
-      session: ctx.session.id,
-      durationMs: Math.round(performance.now() - started),
-      outcome: result === null ? 'failed' : result.isError === true ? 'error' : 'ok',
-    },
-    'tool call',
-  );
+  // Seed 004: every tool call at debug, with its outcome and duration, never its arguments
+  // (built only when debug is on: this is the call path).
+  if (path.log.isLevelEnabled('debug'))
+    path.log.debug(
+      {
+        server: routed.ok ? routed.value.server : null,
+        tool: routed.ok ? routed.value.name : null,
+        session: ctx.session.id,
+        durationMs: Math.round(performance.now() - started),
+        outcome: result === null ? 'failed' : result.isError === true ? 'error' : 'ok',
+      },
+      'tool call',
+    );
   if (answer.kind === 'result') return answer.result;
   if (answer.internal !== null)
     path.log.warn({ err: answer.internal, session: ctx.session.id }, 'agent request failed');
