@@ -4,9 +4,9 @@
 // loads in a third of the time the module graph takes), and the web UI bundled by esbuild
 // from src/ui/ into dist/ui/ (ADR 011).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -47,12 +47,18 @@ await build({
 
 // The UI: one script and one style sheet, minified, for the browsers of the last few years.
 // Only `import type` reaches the server's code, so no server module ends up in the bundle.
+// Their names carry a hash of their content (`app.3KX7Q2ZD.js`), and index.html is written
+// with those names: the service can then let a browser keep them for a year without asking
+// (`ui-routes.ts`), and a new build is new names, so a reload fetches only the page.
 const ui = join(root, 'src', 'ui');
 const out = join(root, 'dist', 'ui');
 mkdirSync(out, { recursive: true });
-await build({
+const { metafile } = await build({
   entryPoints: { app: join(ui, 'main.tsx'), style: join(ui, 'app.css') },
   outdir: out,
+  entryNames: '[name].[hash]',
+  chunkNames: '[name].[hash]',
+  metafile: true,
   bundle: true,
   minify: true,
   format: 'esm',
@@ -64,4 +70,13 @@ await build({
   tsconfig: join(ui, 'tsconfig.json'),
   logLevel: 'warning',
 });
-copyFileSync(join(ui, 'index.html'), join(out, 'index.html'));
+let html = readFileSync(join(ui, 'index.html'), 'utf8');
+for (const [path, output] of Object.entries(metafile.outputs)) {
+  if (!output.entryPoint) continue;
+  const hashed = basename(path);
+  // `app.3KX7Q2ZD.js` is referenced in the source page as `/ui/assets/app.js`.
+  const plain = `/ui/assets/${hashed.replace(/\.[^.]+(\.[^.]+)$/, '$1')}`;
+  if (!html.includes(`"${plain}"`)) throw new Error(`src/ui/index.html does not reference ${plain}`);
+  html = html.replaceAll(`"${plain}"`, `"/ui/assets/${hashed}"`);
+}
+writeFileSync(join(out, 'index.html'), html);

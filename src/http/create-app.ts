@@ -20,6 +20,7 @@ import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
 import { acceptSession } from './accept-session.js';
 import { API_BASE, createApiRoutes } from './api-routes.js';
+import { compressJson } from './compress-json.js';
 import { PUBLIC_DOCS_PATHS } from './docs-routes.js';
 import { toErrorResponse } from './http-errors.js';
 import { limitBody } from './limit-body.js';
@@ -120,6 +121,8 @@ export function createApp({
   // Browsers share cookies across a host's ports: the name keeps two services apart.
   const cookieName = () => (port ? `bnity_session_${port()}` : 'bnity_session');
   const apiCaller = ui ? acceptSession({ sessions: ui.sessions, cookieName, bearer: anyCaller }) : anyCaller;
+  // First on /api, so that it sees every answer there, refusals included (1 KB and over).
+  app.use(`${API_BASE}/*`, compressJson());
   app.use(`${API_BASE}/*`, except(isPublic, apiCaller, adminOnly, limit, body));
   if (ui) app.route('/', uiRoutes({ ...ui, adminToken, cookieName }));
   if (metrics) {

@@ -1,9 +1,10 @@
 /**
  * The web UI (SPEC A3): the page at `/` and its files under `/ui/assets/`, served from the
- * package (no CDN), and its sign-in. `GET /ui/sign-in?code=…` (the link `bnity serve` prints)
- * spends the one-time code, sets the session cookie (`HttpOnly`, `SameSite=Strict`) and
- * redirects to `/`, so the code leaves the address bar; `POST /ui/sign-in` with the admin
- * token does the same for a pasted token. The page and its files hold no data and need no
+ * package (no CDN): the files, named by their content's hash, cached for good; the page
+ * revalidated by its ETag, so a reload with a warm cache is one 304. And its sign-in:
+ * `GET /ui/sign-in?code=…` (the link `bnity serve` prints) spends the one-time code, sets
+ * the session cookie (`HttpOnly`, `SameSite=Strict`) and redirects to `/`, so the code leaves
+ * the address bar; `POST /ui/sign-in` with the admin token does the same for a pasted token. The page and its files hold no data and need no
  * session; everything it shows comes from `/api` with the cookie (`accept-session.ts`).
  * @module
  */
@@ -36,8 +37,20 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
-  'cache-control': 'no-cache',
 });
+
+// A file whose name is its content's hash never changes: the browser keeps it a year without
+// asking. Anything else (the page, which names them) is asked again each time, and its ETag
+// makes that answer a 304 of a few hundred bytes when nothing changed.
+const CACHE_FOR_GOOD = 'public, max-age=31536000, immutable';
+const ASK_AGAIN = 'no-cache';
+
+/** Whether `If-None-Match` names `etag` (weak comparison, RFC 9110 §13.1.2). */
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
 
 const unauthorized = (c: Context, message: string) => c.json({ error: { code: 'unauthorized', message } }, 401);
 
@@ -51,8 +64,15 @@ export function uiRoutes({ sessions, assets, adminToken, cookieName }: UiRoutesD
         return c.json({ error: { code: 'not_found', message: 'the web UI is not built: run npm run build' } }, 404);
       return c.json({ error: { code: 'not_found', message: `no UI file ${name}` } }, 404);
     }
+    const headers: Record<string, string> = {
+      ...PAGE_HEADERS,
+      'cache-control': asset.immutable ? CACHE_FOR_GOOD : ASK_AGAIN,
+      etag: asset.etag,
+      vary: 'accept-encoding',
+    };
+    if (matchesEtag(c.req.header('if-none-match'), asset.etag)) return c.body(null, 304, headers);
     const gzip = /\bgzip\b/.test(c.req.header('accept-encoding') ?? '');
-    const headers: Record<string, string> = { ...PAGE_HEADERS, 'content-type': asset.type, vary: 'accept-encoding' };
+    headers['content-type'] = asset.type;
     if (gzip) headers['content-encoding'] = 'gzip';
     return c.body(gzip ? asset.gzip : asset.body, 200, headers);
   };

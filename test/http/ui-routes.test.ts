@@ -27,7 +27,7 @@ describe('the web UI routes', () => {
     fetch(`${origin}${path}`, { ...init, headers: { cookie: `${cookieName}=${cookie}`, ...init.headers } });
   const errorOf = async (response: Response) => ((await response.json()) as { error: { message: string } }).error;
 
-  it('serves the page and its files from the package: no CDN, a strict CSP, gzip when asked', async () => {
+  it('serves the page and its hashed files from the package: no CDN, a strict CSP, gzip when asked', async () => {
     const page = await fetch(`${origin}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -36,15 +36,55 @@ describe('the web UI routes', () => {
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const html = await page.text();
     expect(html).not.toMatch(/https?:\/\//);
-    expect(html).toContain('<script type="module" src="/ui/assets/app.js"></script>');
-    const script = await fetch(`${origin}/ui/assets/app.js`, { headers: { 'accept-encoding': 'gzip' } });
-    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(script.headers.get('content-encoding')).toBe('gzip');
-    expect((await script.text()).length).toBeGreaterThan(10_000);
-    expect((await fetch(`${origin}/ui/assets/style.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const script = /<script type="module" src="(\/ui\/assets\/app\.[A-Z2-7]{8}\.js)"><\/script>/.exec(html)?.[1];
+    const style = /<link rel="stylesheet" href="(\/ui\/assets\/style\.[A-Z2-7]{8}\.css)">/.exec(html)?.[1];
+    expect(script, html).toBeDefined();
+    expect(style, html).toBeDefined();
+    const js = await fetch(`${origin}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('content-encoding')).toBe('gzip');
+    expect((await js.text()).length).toBeGreaterThan(10_000);
+    expect((await fetch(`${origin}${style}`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
     const missing = await fetch(`${origin}/ui/assets/nothing.js`);
     expect(missing.status).toBe(404);
     expect((await fetch(`${origin}/ui/assets/..%2Fpackage.json`)).status).toBe(404);
+    // The names without a hash are gone: a page can only name what it was built with.
+    expect((await fetch(`${origin}/ui/assets/app.js`)).status).toBe(404);
+  });
+
+  it('caches the hashed files for good and revalidates the page by its ETag (a warm reload is one 304)', async () => {
+    const page = await fetch(`${origin}/`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const etag = page.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^W\/"[\w-]{22}"$/);
+    const names = [...(await page.text()).matchAll(/"\/ui\/assets\/([^"]+)"/g)].map((m) => m[1]);
+    expect(names).toHaveLength(2);
+    // Plain and gzip are the same page: one ETag for both.
+    expect((await fetch(`${origin}/`, { headers: { 'accept-encoding': 'identity' } })).headers.get('etag')).toBe(etag);
+    const again = await fetch(`${origin}/`, { headers: { 'if-none-match': etag, 'accept-encoding': 'gzip' } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.headers.get('content-encoding')).toBeNull();
+    // The security headers stay on the 304 (a cache refreshes the stored ones from it).
+    expect(again.headers.get('content-security-policy')).toContain("script-src 'self'");
+    for (const listed of [`"other", ${etag}`, etag.slice(2), '*'])
+      expect((await fetch(`${origin}/`, { headers: { 'if-none-match': listed } })).status, listed).toBe(304);
+    const stale = await fetch(`${origin}/`, { headers: { 'if-none-match': 'W/"an-older-build"' } });
+    expect(stale.status).toBe(200);
+    expect(await stale.text()).toContain('/ui/assets/');
+    for (const name of names) {
+      const asset = await fetch(`${origin}/ui/assets/${name}`);
+      expect(asset.status, name).toBe(200);
+      expect(asset.headers.get('cache-control'), name).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers.get('x-content-type-options'), name).toBe('nosniff');
+      const tag = asset.headers.get('etag') ?? '';
+      expect(tag, name).toMatch(/^W\/"[\w-]{22}"$/);
+      expect(tag, name).not.toBe(etag);
+      expect((await fetch(`${origin}/ui/assets/${name}`, { headers: { 'if-none-match': tag } })).status, name).toBe(
+        304,
+      );
+    }
   });
 
   it('the one-time link sets an HttpOnly, SameSite=Strict cookie and redirects the code out of the URL', async () => {
