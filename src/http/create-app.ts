@@ -30,6 +30,7 @@ import { requireAdmin, requireToken } from './require-token.js';
 import type { ApprovePins } from './server-actions-routes.js';
 import type { SamplingUsage } from './server-view.js';
 import type { SseWriteGuard } from './sse-write-guard.js';
+import { tagJson } from './tag-json.js';
 import type { UiAssets } from './ui-assets.js';
 import { uiRoutes } from './ui-routes.js';
 import type { UiSessions } from './ui-sessions.js';
@@ -121,8 +122,9 @@ export function createApp({
   // Browsers share cookies across a host's ports: the name keeps two services apart.
   const cookieName = () => (port ? `bnity_session_${port()}` : 'bnity_session');
   const apiCaller = ui ? acceptSession({ sessions: ui.sessions, cookieName, bearer: anyCaller }) : anyCaller;
-  // First on /api, so that it sees every answer there, refusals included (1 KB and over).
-  app.use(`${API_BASE}/*`, compressJson());
+  // First on /api, so that they see every answer there, refusals included: JSON of 1 KB and
+  // over compressed; a GET's JSON tagged, and 304 when the client has it already.
+  app.use(`${API_BASE}/*`, compressJson(), tagJson());
   app.use(`${API_BASE}/*`, except(isPublic, apiCaller, adminOnly, limit, body));
   if (ui) app.route('/', uiRoutes({ ...ui, adminToken, cookieName }));
   if (metrics) {

@@ -14,6 +14,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sameSecret } from '../guard/same-secret.js';
 import { CSRF_HEADER } from './accept-session.js';
+import { matchesEtag } from './matches-etag.js';
 import type { UiAssets } from './ui-assets.js';
 import type { UiSession, UiSessions } from './ui-sessions.js';
 
@@ -44,13 +45,6 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 // makes that answer a 304 of a few hundred bytes when nothing changed.
 const CACHE_FOR_GOOD = 'public, max-age=31536000, immutable';
 const ASK_AGAIN = 'no-cache';
-
-/** Whether `If-None-Match` names `etag` (weak comparison, RFC 9110 §13.1.2). */
-function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
-}
 
 const unauthorized = (c: Context, message: string) => c.json({ error: { code: 'unauthorized', message } }, 401);
 

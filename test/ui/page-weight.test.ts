@@ -154,7 +154,7 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     expect(weight.static).toBeLessThanOrEqual(40_000);
   });
 
-  it('a reload with a warm cache asks only for the page (304) and transfers under 2 KB', async () => {
+  it('a reload with a warm cache asks only for the page (304), its data answers 304 too, under 2 KB in all', async () => {
     const { weight, responses } = await weigh(() => page.reload());
     figures.warmReload = weight;
     figures.warmReloadResponses = responses.map(
@@ -164,5 +164,10 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     expect(fromNetwork.map((s) => `${s.type} ${path(s)} ${s.wireStatus}`)).toEqual(['Document / 304']);
     expect(weight.static).toBeLessThanOrEqual(2_048);
     expect(weight.static).toBeGreaterThan(0);
+    // The API's answers the page asks for again are tagged: what did not change is a 304 too.
+    const presets = responses.find((s) => path(s) === '/api/presets');
+    expect(presets?.wireStatus).toBe(304);
+    // The page, its files and the API's answers, all told (the event stream's data aside).
+    expect(weight.total).toBeLessThanOrEqual(2_048);
   });
 });
