@@ -1,6 +1,6 @@
 /**
  * The web UI's entry point (SPEC A3; ADR 011): a small Preact app, bundled by esbuild into
- * `dist/ui/app.js` and served by the service at `/`.
+ * `dist/ui/app.<hash>.js` and served by the service at `/`.
  * @module
  */
 import { render } from 'preact';
