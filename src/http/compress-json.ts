@@ -52,8 +52,8 @@ export function compressJson({ thresholdBytes = 1024 }: { thresholdBytes?: numbe
     const headers = new Headers(res.headers);
     let sent: Uint8Array = body;
     if (body.byteLength >= thresholdBytes) {
-      // Quality 5 for brotli: an answer is compressed on every request; 5 is a few ms for
-      // 100 KB and packs within a few percent of 11, which takes twenty times longer.
+      // Quality 5 for brotli: an answer is compressed on every request. On the UI's 61 KB
+      // script, 5 took 8 ms for 7% more bytes than 11, which took 250 ms.
       sent =
         coding === 'br'
           ? await brotli(body, {
@@ -63,7 +63,7 @@ export function compressJson({ thresholdBytes = 1024 }: { thresholdBytes?: numbe
       headers.set('content-encoding', coding);
     }
     headers.delete('content-length');
-    // A fresh Response, not `c.res = …`: Hono's setter would copy the old headers back over.
+    // Cleared first: Hono's setter would copy the old answer's headers over the new one's.
     c.res = undefined;
     c.res = new Response(sent, { status: res.status, statusText: res.statusText, headers });
   };
