@@ -5,8 +5,10 @@
  * ping on a disabled row; a notice gone once the state it spoke of changed; numbers and their
  * headings right-aligned; columns that stay put when an error appears; connect, disconnect and
  * remove from the server's page; the held-tools count in the navigation and on the row,
- * following a rug-pull and its approval; no page scrolling sideways at 390 px.
+ * following a rug-pull and its approval; no page scrolling sideways at 390 px. With
+ * `UPDATE_SCREENSHOTS=1` it writes docs/ui/server-held.png (a server's page with a held tool).
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +19,8 @@ import { startTestService, TEST_TOKEN, type TestService } from '../../support/te
 import { waitFor } from '../../support/wait-for.js';
 
 const RUG_SERVER = fileURLToPath(new URL('../../support/rug-pull-server.mjs', import.meta.url));
+const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/ui/', import.meta.url)) : null;
 
 /** What a row showed at one moment. */
 type Seen = { state: string; attempt: string | null; error: string };
@@ -165,6 +169,10 @@ describe('the servers pages in a real browser', { timeout: 90_000 }, () => {
     await go('#/servers/rug');
     await page.locator('p.summary[data-held="1"]').waitFor();
     expect(await page.locator('p.summary a.held').textContent()).toBe('1 held');
+    if (SHOTS) {
+      await page.locator('[data-tool="calc"] a.badge').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'server-held.png') });
+    }
     const approved = await svc.api('/api/servers/rug/tools/calc/approve', { method: 'POST' });
     expect(approved.status).toBe(200);
     await count.waitFor({ state: 'detached' });
