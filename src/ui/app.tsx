@@ -55,6 +55,29 @@ function Page({ api, route }: { api: ApiClient; route: Route }) {
   }
 }
 
+/** The pages; Quarantines says how many tools are held, live. */
+function Nav({ current }: { current: Route['page'] }) {
+  const { held } = useLive();
+  let total = 0;
+  for (const count of held.values()) total += count;
+  return (
+    <nav aria-label="Pages">
+      {NAV.map(({ route: target, label }) => (
+        <a key={label} href={hrefOf(target)} aria-current={current === target.page ? 'page' : undefined}>
+          {label}
+          {target.page === 'quarantines' && total > 0 && (
+            <span class="count" data-held={total}>
+              {' '}
+              {total}
+              <span class="visually-hidden"> held</span>
+            </span>
+          )}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
 /** Says when the live stream is down (the data shown may be stale). */
 function StreamNote() {
   const { stream } = useLive();
@@ -82,7 +105,7 @@ function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void })
   const crumb = crumbOf(route);
   const current = crumb ? crumb.parent.page : route.page;
   return (
-    <LiveProvider onClosed={onSignedOut}>
+    <LiveProvider onClosed={onSignedOut} quarantines={api.quarantines}>
       <button type="button" class="skip" onClick={() => heading.current?.focus()}>
         Skip to content
       </button>
@@ -90,13 +113,7 @@ function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void })
         <a class="brand" href="#/servers">
           boternity
         </a>
-        <nav aria-label="Pages">
-          {NAV.map(({ route: target, label }) => (
-            <a key={label} href={hrefOf(target)} aria-current={current === target.page ? 'page' : undefined}>
-              {label}
-            </a>
-          ))}
-        </nav>
+        <Nav current={current} />
         <button type="button" class="quiet" onClick={signOut}>
           Sign out
         </button>

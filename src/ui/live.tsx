@@ -1,33 +1,62 @@
 /**
- * The live state every page shares: the servers kept current by the event stream, the
+ * The live state every page shares: the servers kept current by the event stream, how many
+ * tools each holds in quarantine (read again when the stream says a hold changed), the
  * stream's own state, and a way for a page to hear events (to reload what they change).
  * @module
  */
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { LiveEvent } from './api-types.js';
+import type { LiveEvent, Quarantines } from './api-types.js';
 import { openEventStream, type StreamState } from './event-stream.js';
-import { applyEvent, fromSnapshot, type LiveServer } from './server-list.js';
+import { applyEvent, countHeld, fromSnapshot, type LiveServer } from './server-list.js';
 
 /** What {@link useLive} gives. */
 export type Live = {
   readonly servers: readonly LiveServer[];
   /** False until the snapshot came. */
   readonly loaded: boolean;
+  /** Held (quarantined) tools per server; a server with none is absent. */
+  readonly held: ReadonlyMap<string, number>;
   readonly stream: StreamState;
   subscribe(listener: (event: LiveEvent) => void): () => void;
 };
 
 const LiveContext = createContext<Live | null>(null);
 
-/** Opens the stream for its children; `onClosed` runs when the service refuses it (the session ended). */
-export function LiveProvider({ children, onClosed }: { children: ComponentChildren; onClosed: () => void }) {
+/** Events after which the held tools are read again. */
+const HOLD_CHANGES = new Set(['tool_quarantined', 'tool_approved', 'catalog_churn', 'removed']);
+
+/**
+ * Opens the stream for its children; `onClosed` runs when the service refuses it (the session
+ * ended); `quarantines` reads the held tools (`GET /api/quarantines`).
+ */
+export function LiveProvider({
+  children,
+  onClosed,
+  quarantines,
+}: {
+  children: ComponentChildren;
+  onClosed: () => void;
+  quarantines: () => Promise<Quarantines>;
+}) {
   const [servers, setServers] = useState<readonly LiveServer[]>([]);
   const [loaded, setLoaded] = useState(false);
+  const [held, setHeld] = useState<ReadonlyMap<string, number>>(new Map());
   const [stream, setStream] = useState<StreamState>('reconnecting');
   const listeners = useRef(new Set<(event: LiveEvent) => void>());
   const closed = useRef(onClosed);
   closed.current = onClosed;
+  const readHeld = useRef(quarantines);
+  readHeld.current = quarantines;
+  // The latest read wins: an older answer arriving late is dropped.
+  const heldRound = useRef(0);
+  const refreshHeld = () => {
+    const round = ++heldRound.current;
+    readHeld.current().then(
+      (answer) => round === heldRound.current && setHeld(countHeld(answer)),
+      () => undefined, // the counts stay as they were; the quarantines page says what failed
+    );
+  };
 
   useEffect(
     () =>
@@ -35,9 +64,11 @@ export function LiveProvider({ children, onClosed }: { children: ComponentChildr
         onSnapshot: (snapshot) => {
           setServers(fromSnapshot(snapshot.servers));
           setLoaded(true);
+          refreshHeld();
         },
         onEvent: (event) => {
           setServers((list) => applyEvent(list, event));
+          if (HOLD_CHANGES.has(event.type)) refreshHeld();
           for (const listener of listeners.current) listener(event);
         },
         onState: (state) => {
@@ -51,13 +82,14 @@ export function LiveProvider({ children, onClosed }: { children: ComponentChildr
     () => ({
       servers,
       loaded,
+      held,
       stream,
       subscribe(listener) {
         listeners.current.add(listener);
         return () => listeners.current.delete(listener);
       },
     }),
-    [servers, loaded, stream],
+    [servers, loaded, held, stream],
   );
   return <LiveContext.Provider value={live}>{children}</LiveContext.Provider>;
 }

@@ -4,7 +4,7 @@
  * (S1, S5). Pure, so it is tested without a browser.
  * @module
  */
-import type { LiveEvent, ServerStatus } from './api-types.js';
+import type { LiveEvent, Quarantines, ServerStatus } from './api-types.js';
 
 /** A server as the page shows it: its status and when the last event about it was published. */
 export type LiveServer = ServerStatus & { readonly eventAt: string | null };
@@ -109,4 +109,44 @@ export function applyEvent(servers: readonly LiveServer[], event: LiveEvent): re
   const next = { ...current, ...patch, eventAt: event.at };
   if (index !== -1) return servers.map((s, i) => (i === index ? next : s));
   return [...servers, next].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * The attempt a row shows: only while the server is still trying (connecting or reconnecting);
+ * once connected the `connected` event still carries the attempt that succeeded, which is history.
+ */
+export function attemptShown(server: ServerStatus): number | null {
+  return (server.state === 'connecting' || server.state === 'reconnecting') && server.attempt > 0
+    ? server.attempt
+    : null;
+}
+
+/** The ping a row shows: the last latency only while connected (a disabled server's is stale). */
+export function pingShown(server: ServerStatus): number | null {
+  return server.state === 'connected' && server.pingLatencyMs !== null ? Math.round(server.pingLatencyMs) : null;
+}
+
+/** Held (quarantined) tools per server, from `/api/quarantines`. */
+export function countHeld(answer: Quarantines): ReadonlyMap<string, number> {
+  const counts = new Map<string, number>();
+  for (const { server } of answer.quarantines) counts.set(server, (counts.get(server) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * A notice about an action on one server ("Disconnecting memory…"), true only while the
+ * server stays in one of the states it was set for (`null`: not listed): it goes when the
+ * state it speaks of changes, instead of lingering after the row moved on.
+ */
+export type Notice = {
+  readonly server: string;
+  readonly text: string;
+  readonly while: readonly (ServerStatus['state'] | null)[];
+};
+
+/** The notice's text while it is still true of `servers`, else null. */
+export function noticeShown(notice: Notice | null, servers: readonly ServerStatus[]): string | null {
+  if (!notice) return null;
+  const state = servers.find((s) => s.name === notice.server)?.state ?? null;
+  return notice.while.includes(state) ? notice.text : null;
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LiveEvent, ServerStatus } from '../../src/ui/api-types.js';
-import { applyEvent, fromSnapshot } from '../../src/ui/server-list.js';
+import { applyEvent, attemptShown, countHeld, fromSnapshot, noticeShown, pingShown } from '../../src/ui/server-list.js';
 
 const status = (name: string, patch: Partial<ServerStatus> = {}): ServerStatus => ({
   name,
@@ -91,5 +91,52 @@ describe('the live server list', () => {
       list,
     );
     expect(applyEvent(list, event({ type: 'removed', server: 'zz' }))).toBe(list);
+  });
+
+  it('shows the attempt only while the server is trying, not once it connected again', () => {
+    let list = fromSnapshot([status('mem')]);
+    list = applyEvent(list, event({ type: 'reconnecting', server: 'mem', attempt: 2, delayMs: 500 }));
+    expect(attemptShown(list[0] as ServerStatus)).toBe(2);
+    list = applyEvent(list, event({ type: 'connecting', server: 'mem', attempt: 2 }));
+    expect(attemptShown(list[0] as ServerStatus)).toBe(2);
+    list = applyEvent(
+      list,
+      event({ type: 'connected', server: 'mem', attempt: 2, transport: 'stdio', pid: 7, ...counts }),
+    );
+    expect(list[0]?.attempt).toBe(2);
+    expect(attemptShown(list[0] as ServerStatus)).toBeNull();
+    expect(attemptShown(status('a', { state: 'connecting', attempt: 0 }))).toBeNull();
+  });
+
+  it('shows the ping only while connected: a disabled server has no current latency', () => {
+    let list = fromSnapshot([status('mem')]);
+    list = applyEvent(list, event({ type: 'health', server: 'mem', latencyMs: 3.4 }));
+    expect(pingShown(list[0] as ServerStatus)).toBe(3);
+    list = applyEvent(list, event({ type: 'disabled', server: 'mem', reason: 'manual' }));
+    expect(pingShown(list[0] as ServerStatus)).toBeNull();
+    expect(pingShown(status('b', { state: 'reconnecting', pingLatencyMs: 9 }))).toBeNull();
+  });
+
+  it('counts held tools per server', () => {
+    const held = (server: string, tool: string) => ({ server, tool }) as never;
+    expect([...countHeld({ policy: 'strict', quarantines: [held('a', 'x'), held('b', 'y'), held('a', 'z')] })]).toEqual(
+      [
+        ['a', 2],
+        ['b', 1],
+      ],
+    );
+    expect(countHeld({ policy: 'warn', quarantines: [] }).size).toBe(0);
+  });
+
+  it('keeps a notice only while its server stays in the states it was set for', () => {
+    const notice = { server: 'a', text: 'Disconnecting a…', while: ['connected' as const] };
+    expect(noticeShown(notice, [status('a')])).toBe('Disconnecting a…');
+    expect(noticeShown(notice, [status('a', { state: 'disabled' })])).toBeNull();
+    expect(noticeShown(notice, [])).toBeNull();
+    const added = { server: 'n', text: 'Added n…', while: [null, 'connecting' as const] };
+    expect(noticeShown(added, [])).toBe('Added n…');
+    expect(noticeShown(added, [status('n', { state: 'connecting' })])).toBe('Added n…');
+    expect(noticeShown(added, [status('n')])).toBeNull();
+    expect(noticeShown(null, [status('a')])).toBeNull();
   });
 });

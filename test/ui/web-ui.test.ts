@@ -183,6 +183,8 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     await form.getByRole('button', { name: 'Add server' }).click();
     const row = page.locator('tr[data-server="tiny"]');
     await row.and(page.locator('[data-state="connected"]')).waitFor();
+    // "Added tiny: it is connecting…" was true only until it connected.
+    expect(await page.locator('main > p[role="status"]').textContent()).toBe('');
     await row.getByRole('button', { name: 'Disconnect tiny' }).click();
     await row.and(page.locator('[data-state="disabled"]')).waitFor();
     expect(await row.textContent()).toContain('manual');

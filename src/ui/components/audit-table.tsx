@@ -14,6 +14,7 @@ export function AuditTable({ entries, caption }: { entries: readonly AuditEntry[
       caption={caption}
       hideCaption
       columns={['time', 'direction', 'event', 'server', 'tool', 'client / bot', 'ms', 'outcome', 'input / output']}
+      classes={{ 6: 'num' }}
     >
       {entries.map((entry) => (
         <tr key={entry.id} class={entry.success ? undefined : 'failed'}>

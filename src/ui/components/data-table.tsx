@@ -1,22 +1,29 @@
 /**
  * A table with a caption and column headings, scrolling sideways in its own box when a
- * window is too narrow for it (the page itself never does).
+ * window is too narrow for it (the page itself never does). A heading's class reaches its
+ * column's cells through the style sheet: `num` right-aligns a heading over right-aligned
+ * numbers, and a table with fixed widths sizes its columns from its headings.
  * @module
  */
 import type { ComponentChildren } from 'preact';
 
-/** The table; `children` are its body's rows. A column heading may be a node (or hidden text). */
+/**
+ * The table; `children` are its body's rows. A column heading may be a node (or hidden text);
+ * `classes` are headings' classes, by column index.
+ */
 export function DataTable({
   name,
   caption,
   hideCaption = false,
   columns,
+  classes = {},
   children,
 }: {
   name: string;
   caption: string;
   hideCaption?: boolean;
   columns: readonly ComponentChildren[];
+  classes?: Readonly<Record<number, string>>;
   children: ComponentChildren;
 }) {
   return (
@@ -26,7 +33,7 @@ export function DataTable({
         <thead>
           <tr>
             {columns.map((column, index) => (
-              <th key={index} scope="col">
+              <th key={index} scope="col" class={classes[index]}>
                 {column}
               </th>
             ))}

@@ -22,7 +22,13 @@ export function BotsPage({ api }: { api: ApiClient }) {
       {list.data && bots.length === 0 && (
         <p>No bot yet: make one with POST /api/bots or the MCP tool create_bot (see docs/bots.md).</p>
       )}
-      <DataTable name="bots" caption="Bots" hideCaption columns={['bot', 'lives in', 'provider', 'servers', 'note']}>
+      <DataTable
+        name="bots"
+        caption="Bots"
+        hideCaption
+        columns={['bot', 'lives in', 'provider', 'servers', 'note']}
+        classes={{ 3: 'num' }}
+      >
         {bots.map((bot) => (
           <tr key={bot.slug} data-bot={bot.slug}>
             <th scope="row">

@@ -1,5 +1,6 @@
 /**
- * One server: its live state and commands, its tools (descriptions, input schemas as tables,
+ * One server: its live state (held tools counted) and commands (connect or disconnect, remove
+ * after a confirmation, which leads back to the list), its tools (descriptions, input schemas as tables,
  * and a test form generated from each schema), resources, resource templates, prompts, and
  * its stderr. The catalog is read again when the stream says it changed.
  * @module
@@ -10,11 +11,14 @@ import { Countdown } from '../components/countdown.js';
 import { ErrorNote } from '../components/error-note.js';
 import { Listing } from '../components/listing.js';
 import { SchemaTable } from '../components/schema-table.js';
+import { ServerCommands } from '../components/server-commands.js';
 import { StateBadge } from '../components/state-badge.js';
 import { StderrLog } from '../components/stderr-log.js';
 import { ToolTestForm } from '../components/tool-test-form.js';
 import { useLive, useLiveEvent } from '../live.js';
+import { attemptShown, type LiveServer, pingShown } from '../server-list.js';
 import { useLoad } from '../use-load.js';
+import { hrefOf } from '../use-route.js';
 
 type Catalog = {
   tools: Tool[];
@@ -65,6 +69,47 @@ function ToolCard({ api, server, tool, held }: { api: ApiClient; server: string;
   );
 }
 
+/** The server's live state and its commands; removed, the page goes back to the list. */
+function ServerSummary({ api, server, held }: { api: ApiClient; server: LiveServer; held: number }) {
+  const attempt = attemptShown(server);
+  const ping = pingShown(server);
+  return (
+    <>
+      <p class="summary" data-state={server.state} data-held={held}>
+        <StateBadge state={server.state} /> {server.transport}
+        {server.pid !== null && ` · pid ${server.pid}`}
+        {attempt !== null && <span class="attempt"> · attempt {attempt}</span>}
+        {server.state === 'reconnecting' && server.nextRetryAt && (
+          <>
+            {' '}
+            · retry <Countdown until={server.nextRetryAt} />
+          </>
+        )}
+        {ping !== null && ` · ping ${ping} ms`}
+        {held > 0 && (
+          <>
+            {' '}
+            ·{' '}
+            <a class="held" href="#/quarantines">
+              {held} held
+            </a>
+          </>
+        )}
+        {server.lastError && <span class="error"> · {server.lastError}</span>}
+      </p>
+      <p class="commands">
+        <ServerCommands
+          api={api}
+          server={server}
+          onRemoved={() => {
+            location.hash = hrefOf({ page: 'servers' });
+          }}
+        />
+      </p>
+    </>
+  );
+}
+
 /** The page of server `name`. */
 export function ServerPage({ api, name }: { api: ApiClient; name: string }) {
   const live = useLive();
@@ -81,21 +126,7 @@ export function ServerPage({ api, name }: { api: ApiClient; name: string }) {
   const data = catalog.data;
   return (
     <>
-      {server && (
-        <p class="summary" data-state={server.state}>
-          <StateBadge state={server.state} /> {server.transport}
-          {server.pid !== null && ` · pid ${server.pid}`}
-          {server.attempt > 0 && ` · attempt ${server.attempt}`}
-          {server.state === 'reconnecting' && server.nextRetryAt && (
-            <>
-              {' '}
-              · retry <Countdown until={server.nextRetryAt} />
-            </>
-          )}
-          {server.pingLatencyMs !== null && ` · ping ${Math.round(server.pingLatencyMs)} ms`}
-          {server.lastError && <span class="error"> · {server.lastError}</span>}
-        </p>
-      )}
+      {server && <ServerSummary api={api} server={server} held={live.held.get(name) ?? 0} />}
       {catalog.error && !data && <ErrorNote error={`${catalog.error}: what it offers shows once it is connected.`} />}
       {data && (
         <>

@@ -1,31 +1,29 @@
 /**
  * Every server with its live state (from `/api/events`, no polling): state, attempt and the
- * countdown to the next retry, the last error, ping latency, and what it offers; connect,
- * disconnect and remove each; add one.
+ * countdown to the next retry (the attempt only while it is still trying), the last error, ping
+ * latency (only while connected), what it offers and how many of its tools are held; connect,
+ * disconnect and remove each; add one. Fixed column widths: an error appearing in a row wraps
+ * in its cell instead of moving the columns.
  * @module
  */
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import { AddServerForm } from '../components/add-server-form.js';
-import { ConfirmButton } from '../components/confirm-button.js';
 import { Countdown } from '../components/countdown.js';
 import { DataTable } from '../components/data-table.js';
-import { ErrorNote } from '../components/error-note.js';
+import { ServerCommands } from '../components/server-commands.js';
 import { StateBadge } from '../components/state-badge.js';
 import { useLive } from '../live.js';
-import type { LiveServer } from '../server-list.js';
+import { attemptShown, type LiveServer, type Notice, noticeShown, pingShown } from '../server-list.js';
 import { hrefOf } from '../use-route.js';
 
-/** What a row's buttons do. */
-type Act = (label: string, run: () => Promise<unknown>) => void;
-
 /** One server's row; its data attributes let tests and tools read the state without parsing text. */
-function ServerRow({ api, server, act }: { api: ApiClient; server: LiveServer; act: Act }) {
+function ServerRow({ api, server, held }: { api: ApiClient; server: LiveServer; held: number }) {
   const { name } = server;
-  const [verb, command] =
-    server.state === 'disabled' ? (['Connect', api.connect] as const) : (['Disconnect', api.disconnect] as const);
+  const attempt = attemptShown(server);
+  const ping = pingShown(server);
   return (
-    <tr data-server={name} data-state={server.state} data-event-at={server.eventAt ?? undefined}>
+    <tr data-server={name} data-state={server.state} data-event-at={server.eventAt ?? undefined} data-held={held}>
       <th scope="row">
         <a href={hrefOf({ page: 'server', name })}>{name}</a>
         <div class="note">
@@ -35,7 +33,7 @@ function ServerRow({ api, server, act }: { api: ApiClient; server: LiveServer; a
       </th>
       <td>
         <StateBadge state={server.state} />
-        {server.attempt > 0 && <div class="note attempt">attempt {server.attempt}</div>}
+        {attempt !== null && <div class="note attempt">attempt {attempt}</div>}
         {server.state === 'reconnecting' && server.nextRetryAt && (
           <div class="note">
             retry <Countdown until={server.nextRetryAt} />
@@ -48,24 +46,20 @@ function ServerRow({ api, server, act }: { api: ApiClient; server: LiveServer; a
         {server.lastError}
       </td>
       <td class="num" data-label="ping">
-        {server.pingLatencyMs === null ? '–' : `${Math.round(server.pingLatencyMs)} ms`}
+        {ping === null ? '–' : `${ping} ms`}
       </td>
       <td class="num" data-label="tools / resources / prompts">
         {server.toolCount} / {server.resourceCount} / {server.promptCount}
+        {held > 0 && (
+          <div>
+            <a class="held" href="#/quarantines">
+              {held} held<span class="visually-hidden"> tools of {name}</span>
+            </a>
+          </div>
+        )}
       </td>
       <td class="actions">
-        <button
-          type="button"
-          aria-label={`${verb} ${name}`}
-          onClick={() => act(`${verb.toLowerCase()} ${name}`, () => command(name))}
-        >
-          {verb}
-        </button>
-        <ConfirmButton
-          label="Remove"
-          question={`Remove ${name}?`}
-          onConfirm={() => act(`remove ${name}`, () => api.removeServer(name))}
-        />
+        <ServerCommands api={api} server={server} />
       </td>
     </tr>
   );
@@ -74,24 +68,15 @@ function ServerRow({ api, server, act }: { api: ApiClient; server: LiveServer; a
 /** The page. */
 export function ServersPage({ api }: { api: ApiClient }) {
   const live = useLive();
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const act: Act = (label, run) => {
-    setError(null);
-    run().then(
-      () => setNotice(`Done: ${label}.`),
-      (failure: Error) => setError(`Could not ${label}: ${failure.message}`),
-    );
-  };
+  const [added, setAdded] = useState<Notice | null>(null);
   const connected = live.servers.filter((s) => s.state === 'connected').length;
   return (
     <>
       <p class="summary" aria-live="polite">
         {live.loaded ? `${connected} of ${live.servers.length} connected` : 'Loading…'}
       </p>
-      <ErrorNote error={error} />
       <p class="note" role="status">
-        {notice}
+        {noticeShown(added, live.servers)}
       </p>
       <DataTable
         name="servers"
@@ -107,13 +92,19 @@ export function ServersPage({ api }: { api: ApiClient }) {
             actions
           </span>,
         ]}
+        classes={{ 0: 'c-server', 1: 'c-state', 3: 'num c-ping', 4: 'num c-counts', 5: 'c-actions' }}
       >
         {live.servers.map((server) => (
-          <ServerRow key={server.name} api={api} server={server} act={act} />
+          <ServerRow key={server.name} api={api} server={server} held={live.held.get(server.name) ?? 0} />
         ))}
       </DataTable>
       {live.loaded && live.servers.length === 0 && <p>No server is configured yet: add one below.</p>}
-      <AddServerForm api={api} onAdded={(name) => setNotice(`Added ${name}: it is connecting.`)} />
+      <AddServerForm
+        api={api}
+        onAdded={(name) =>
+          setAdded({ server: name, text: `Added ${name}: it is connecting…`, while: [null, 'connecting'] })
+        }
+      />
     </>
   );
 }
