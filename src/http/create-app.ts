@@ -20,6 +20,7 @@ import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
 import { acceptSession } from './accept-session.js';
 import { API_BASE, createApiRoutes } from './api-routes.js';
+import type { CredentialStore } from './credentials-routes.js';
 import { PUBLIC_DOCS_PATHS } from './docs-routes.js';
 import { toErrorResponse } from './http-errors.js';
 import { limitBody } from './limit-body.js';
@@ -65,6 +66,8 @@ export type AppDeps = {
   env?: NodeJS.ProcessEnv;
   /** The bots: turns on `/api/bots`. */
   bots?: BotDeps;
+  /** The home's keystore: turns on `/api/credentials`. */
+  keystore?: CredentialStore;
   /** The web UI at `/` and its sign-in; its session cookie then also opens `/api`. */
   ui?: { sessions: UiSessions; assets: UiAssets };
 };
@@ -88,6 +91,7 @@ export function createApp({
   configWriter,
   env,
   bots,
+  keystore,
   ui,
   limiter,
 }: AppDeps): Hono {
@@ -145,6 +149,7 @@ export function createApp({
       ...(sampling ? { sampling } : {}),
       ...(bots ? { bots } : {}),
       ...(verifyToken ? { verifyToken } : {}),
+      ...(keystore ? { keystore } : {}),
     }),
   );
   return app;
