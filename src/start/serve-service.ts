@@ -174,7 +174,15 @@ export async function serveService(
       configWriter: writer,
       env,
       bots,
-      keystore: started.keystore,
+      keystore: {
+        names: () => started.keystore.names(),
+        remove: (name) => started.keystore.remove(name),
+        // Masked in the log from the moment the service holds it, as a secret read for a connect is.
+        set: async (name, secret) => {
+          await started.keystore.set(name, secret);
+          started.secrets.add(secret);
+        },
+      },
       ui: webUi,
       buffers,
       writeGuard,

@@ -13,6 +13,7 @@ type ErrorBody = { error: { code: string; message: string } };
 
 describe('/api/credentials', { timeout: 30_000 }, () => {
   let svc: TestService;
+  const secrets = new Set<string>();
   const put = (name: string, body: unknown) =>
     svc.api<ErrorBody | null>(`/api/credentials/${encodeURIComponent(name)}`, {
       method: 'PUT',
@@ -22,7 +23,7 @@ describe('/api/credentials', { timeout: 30_000 }, () => {
   const stored = async () => (await openKeystore({ home: svc.home, env: {} })).names();
 
   beforeAll(async () => {
-    svc = await startTestService({ mcpServers: {} });
+    svc = await startTestService({ mcpServers: {} }, { secrets });
   });
   afterAll(() => svc?.stop());
 
@@ -39,18 +40,22 @@ describe('/api/credentials', { timeout: 30_000 }, () => {
       await fetch(`${svc.service.url}/api/credentials`, { headers: { authorization: 'Bearer test-admin-token' } })
     ).text();
     expect(text).not.toContain(SECRET);
+    // Held by the service from now on: the log masks it (as a secret read for a connect).
+    expect(secrets.has(SECRET) && secrets.has(`${SECRET}-2`)).toBe(true);
   });
 
   it('a bad name is a one-line 400 naming the allowed characters, and nothing is stored', async () => {
     const before = await stored();
-    const bad = await put('bad name!', { value: SECRET });
+    const held = secrets.size;
+    const bad = await put('bad name!', { value: 'never-held-value' });
     expect(bad.status).toBe(400);
     expect((bad.body as ErrorBody).error).toEqual({
       code: 'bad_request',
       message: 'invalid credential name "bad name!": use 1 to 64 of A-Z a-z 0-9 _ . -',
     });
-    expect(JSON.stringify(bad.body)).not.toContain(SECRET);
+    expect(JSON.stringify(bad.body)).not.toContain('never-held-value');
     expect(await stored()).toEqual(before);
+    expect(secrets.size).toBe(held);
   });
 
   it('an empty value or an unknown field is a 400, and nothing is stored', async () => {
