@@ -7,7 +7,7 @@
  * form, the `github` preset (pointed at a local Streamable HTTP server that refuses any
  * request without the right bearer) offers "Set credential github-token": the add stores it,
  * proceeds, and the server connects with it. With `UPDATE_SCREENSHOTS=1` it writes
- * docs/ui/credentials.png.
+ * docs/ui/credentials.png and docs/ui/preset-credential.png.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,6 +113,7 @@ describe('credentials in the web UI', { timeout: 90_000 }, () => {
     expect(await field.getAttribute('type')).toBe('password');
     // The preset's address stands in for GitHub's own (offline here): a server that wants this bearer.
     await form.getByLabel('URL', { exact: true }).fill(upstream.url);
+    if (SHOTS) await form.screenshot({ path: join(SHOTS, 'preset-credential.png') });
     await field.fill(GITHUB_SECRET);
     await form.getByRole('button', { name: 'Add server' }).click();
     await page.locator('tr[data-server="gh"][data-state="connected"]').waitFor({ timeout: 30_000 });
