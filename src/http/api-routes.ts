@@ -22,6 +22,7 @@ import { botRoutes } from './bot-routes.js';
 import { callToolRoutes } from './call-tool-route.js';
 import { catalogRoutes } from './catalog-routes.js';
 import { configRoutes } from './config-routes.js';
+import { type CredentialStore, credentialsRoutes } from './credentials-routes.js';
 import { registerDocsRoutes } from './docs-routes.js';
 import { eventsRoute, eventsRouteSpec } from './events-route.js';
 import { importRoutes } from './import-routes.js';
@@ -55,6 +56,8 @@ export type ApiDeps = {
   bots?: BotDeps;
   /** Told of each token revoked, so that it forgets the token at once. */
   verifyToken?: VerifyToken;
+  /** The home's keystore: turns on `/api/credentials` (names and writes, never a value out). */
+  keystore?: CredentialStore;
 };
 
 /** The base path of the control API. */
@@ -86,6 +89,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
   api.route('/servers', catalogRoutes({ hub }));
   if (gateway) api.route('/servers', callToolRoutes({ hub, config, gateway }));
   api.route('/presets', presetsRoutes());
+  if (deps.keystore) api.route('/credentials', credentialsRoutes({ keystore: deps.keystore }));
   api.route('/config', configRoutes({ config, file: writer?.path ?? null }));
   if (db) {
     const onRevoke = async (id: string) => {

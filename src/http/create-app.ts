@@ -21,6 +21,7 @@ import type { Db } from '../storage/create-db.js';
 import { acceptSession } from './accept-session.js';
 import { API_BASE, createApiRoutes } from './api-routes.js';
 import { compressJson } from './compress-json.js';
+import type { CredentialStore } from './credentials-routes.js';
 import { PUBLIC_DOCS_PATHS } from './docs-routes.js';
 import { toErrorResponse } from './http-errors.js';
 import { limitBody } from './limit-body.js';
@@ -67,6 +68,8 @@ export type AppDeps = {
   env?: NodeJS.ProcessEnv;
   /** The bots: turns on `/api/bots`. */
   bots?: BotDeps;
+  /** The home's keystore: turns on `/api/credentials`. */
+  keystore?: CredentialStore;
   /** The web UI at `/` and its sign-in; its session cookie then also opens `/api`. */
   ui?: { sessions: UiSessions; assets: UiAssets };
 };
@@ -90,6 +93,7 @@ export function createApp({
   configWriter,
   env,
   bots,
+  keystore,
   ui,
   limiter,
 }: AppDeps): Hono {
@@ -150,6 +154,7 @@ export function createApp({
       ...(sampling ? { sampling } : {}),
       ...(bots ? { bots } : {}),
       ...(verifyToken ? { verifyToken } : {}),
+      ...(keystore ? { keystore } : {}),
     }),
   );
   return app;

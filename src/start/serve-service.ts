@@ -57,8 +57,8 @@ export type Started = {
   http: HttpServer | null;
   host: string;
   adminToken: string;
-  /** The home's keystore: `POST /api/servers/import` moves secrets there. */
-  keystore: Pick<Keystore, 'set'>;
+  /** The home's keystore: `POST /api/servers/import` moves secrets there; `/api/credentials` edits it. */
+  keystore: Pick<Keystore, 'set' | 'remove' | 'names'>;
   verifyToken: VerifyToken | undefined;
   /** The options every upstream connection is opened with (logger, ledger, limits, credentials). */
   upstreamOptions: () => Omit<Parameters<typeof connectUpstream>[0], 'serverId' | 'config' | 'peer'>;
@@ -174,6 +174,15 @@ export async function serveService(
       configWriter: writer,
       env,
       bots,
+      keystore: {
+        names: () => started.keystore.names(),
+        remove: (name) => started.keystore.remove(name),
+        // Masked in the log from the moment the service holds it, as a secret read for a connect is.
+        set: async (name, secret) => {
+          await started.keystore.set(name, secret);
+          started.secrets.add(secret);
+        },
+      },
       ui: webUi,
       buffers,
       writeGuard,

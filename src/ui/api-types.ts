@@ -22,6 +22,7 @@ import type {
   WorkflowSchema,
 } from '../http/bot-api-schemas.js';
 import type { CallBodySchema, CallToolResultSchema } from '../http/call-tool-route.js';
+import type { CredentialSchema } from '../http/credentials-routes.js';
 import type { PresetSchema } from '../http/presets-routes.js';
 import type { PinnedFieldsSchema, QuarantineSchema, QuarantinesSchema } from '../http/quarantines-routes.js';
 import type { StderrLinesSchema } from '../http/server-actions-routes.js';
@@ -53,6 +54,8 @@ export type AuditQuery = z.input<typeof AuditQuerySchema>;
 export type NewTokenRequest = z.input<typeof CreateTokenSchema>;
 export type NewToken = z.infer<typeof NewTokenSchema>;
 export type Token = z.infer<typeof TokenSchema>;
+/** A keystore entry as listed: its name only (values are write-only). */
+export type Credential = z.infer<typeof CredentialSchema>;
 /** What a connected server offers, as the MCP SDK types it (the catalog routes pass it through). */
 export type { Prompt, Resource, ResourceTemplate, Tool };
 /** An event of `/api/events`: a bus event with the instant it was published. */

@@ -15,6 +15,7 @@ import type {
   ChatHistory,
   ChatInput,
   ChatSession,
+  Credential,
   Memory,
   NewMemory,
   NewServer,
@@ -112,6 +113,9 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     tokens: () => call<{ tokens: Token[] }>('GET', '/api/tokens'),
     createToken: (body: NewTokenRequest) => call<NewToken>('POST', '/api/tokens', body),
     revokeToken: (id: string) => call<undefined>('DELETE', `/api/tokens/${path(id)}`),
+    credentials: () => call<{ credentials: Credential[] }>('GET', '/api/credentials'),
+    setCredential: (name: string, value: string) => call<undefined>('PUT', `/api/credentials/${path(name)}`, { value }),
+    removeCredential: (name: string) => call<undefined>('DELETE', `/api/credentials/${path(name)}`),
     bots: () => call<{ bots: Bot[] }>('GET', '/api/bots'),
     bot: (slug: string) => call<{ bot: Bot }>('GET', bot(slug)),
     denyOrAllow: (slug: string, server: string, edit: PermissionEdit) =>

@@ -10,6 +10,7 @@ import { LiveProvider, useLive } from './live.js';
 import { AuditPage } from './pages/audit-page.js';
 import { BotPage } from './pages/bot-page.js';
 import { BotsPage } from './pages/bots-page.js';
+import { CredentialsPage } from './pages/credentials-page.js';
 import { QuarantinesPage } from './pages/quarantines-page.js';
 import { ServerPage } from './pages/server-page.js';
 import { ServersPage } from './pages/servers-page.js';
@@ -23,6 +24,7 @@ const NAV: readonly { route: Route; label: string }[] = [
   { route: { page: 'quarantines' }, label: 'Quarantines' },
   { route: { page: 'audit' }, label: 'Audit' },
   { route: { page: 'tokens' }, label: 'Tokens' },
+  { route: { page: 'credentials' }, label: 'Credentials' },
 ];
 
 /** The list page a detail page belongs to, and the detail's name (for the heading's breadcrumb). */
@@ -50,6 +52,8 @@ function Page({ api, route }: { api: ApiClient; route: Route }) {
       return <AuditPage api={api} />;
     case 'tokens':
       return <TokensPage api={api} />;
+    case 'credentials':
+      return <CredentialsPage api={api} />;
     default:
       return <ServersPage api={api} />;
   }

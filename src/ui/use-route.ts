@@ -12,6 +12,7 @@ export type Route =
   | { readonly page: 'quarantines' }
   | { readonly page: 'audit' }
   | { readonly page: 'tokens' }
+  | { readonly page: 'credentials' }
   | { readonly page: 'bots' }
   | { readonly page: 'bot'; readonly slug: string }
   | { readonly page: 'link-refused' };
@@ -21,7 +22,8 @@ export function parseRoute(hash: string): Route {
   const [first, second] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   if (first === 'servers' && second) return { page: 'server', name: second };
   if (first === 'bots' && second) return { page: 'bot', slug: second };
-  if (first === 'quarantines' || first === 'audit' || first === 'tokens' || first === 'bots') return { page: first };
+  if (first === 'quarantines' || first === 'audit' || first === 'tokens' || first === 'credentials' || first === 'bots')
+    return { page: first };
   if (first === 'sign-in' && second === 'link-refused') return { page: 'link-refused' };
   return { page: 'servers' };
 }

@@ -19,6 +19,7 @@ import { createSessionRegistry } from '../../src/gateway/session-registry.js';
 import { createApiRoutes } from '../../src/http/api-routes.js';
 import { createHub } from '../../src/hub/create-hub.js';
 import { createDb } from '../../src/storage/create-db.js';
+import { openKeystore } from '../../src/storage/keystore.js';
 import { TINY_SERVER, testLogger } from '../support/fixtures.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
@@ -83,6 +84,7 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
         db: store.db,
         pins: { approve: async () => false },
         sampling: { used: () => 0, reset: async () => undefined },
+        keystore: await openKeystore({ home: dir, env: {} }),
         bots: {
           db: store.db,
           log,
@@ -108,6 +110,9 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
           'GET /api/servers/:name/resource-templates',
           'POST /api/servers/import',
           'GET /api/presets',
+          'GET /api/credentials',
+          'PUT /api/credentials/:name',
+          'DELETE /api/credentials/:name',
           'GET /api/config',
           'GET /api/events',
           'GET /api/openapi.json',

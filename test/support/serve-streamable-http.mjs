@@ -8,9 +8,10 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * Listen on `port` (0: a free one); with `announce`, print `listening <url>` once listening.
- * @param {{ port: number, announce?: boolean, newSession: () => { server: import('@modelcontextprotocol/sdk/server/index.js').Server, onClose?: () => void } }} options
+ * With `bearer`, a request without `Authorization: Bearer <bearer>` is answered 401.
+ * @param {{ port: number, announce?: boolean, bearer?: string, newSession: () => { server: import('@modelcontextprotocol/sdk/server/index.js').Server, onClose?: () => void } }} options
  */
-export function serveStreamableHttp({ port, announce = false, newSession }) {
+export function serveStreamableHttp({ port, announce = false, bearer, newSession }) {
   const sessions = new Map();
   const open = async () => {
     const { server, onClose } = newSession();
@@ -26,6 +27,10 @@ export function serveStreamableHttp({ port, announce = false, newSession }) {
     return transport;
   };
   const http = createServer(async (req, res) => {
+    if (bearer !== undefined && req.headers.authorization !== `Bearer ${bearer}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"a bearer is needed"}');
+      return;
+    }
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const text = Buffer.concat(chunks).toString('utf8');

@@ -11,9 +11,15 @@ const TINY_HTTP_SERVER = fileURLToPath(new URL('./tiny-http-server.mjs', import.
 /** A running tiny HTTP upstream. */
 export type TinyHttp = { readonly url: string; readonly pid: number; stop(): Promise<void> };
 
-/** Start it (or another server `script` of the same kind); resolves with its `/mcp` URL once it listens. */
-export async function startTinyHttp(script = TINY_HTTP_SERVER): Promise<TinyHttp> {
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Start it (or another server `script` of the same kind), with `env` added to the environment
+ * (e.g. `BEARER`); resolves with its `/mcp` URL once it listens.
+ */
+export async function startTinyHttp(script = TINY_HTTP_SERVER, env: NodeJS.ProcessEnv = {}): Promise<TinyHttp> {
+  const child = spawn(process.execPath, [script], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -20,7 +20,15 @@ export type TestService = Awaited<ReturnType<typeof startTestService>>;
 /** Start boternity with `config` written to `<home>/boternity.json`. */
 export async function startTestService(
   config: unknown,
-  { home: givenHome, verifyToken }: { home?: string; verifyToken?: VerifyToken } = {},
+  {
+    home: givenHome,
+    verifyToken,
+    secrets,
+  }: {
+    home?: string;
+    verifyToken?: VerifyToken /** The values the log masks, to look into. */;
+    secrets?: Set<string>;
+  } = {},
 ) {
   const home = givenHome ?? (await mkdtemp(join(tmpdir(), 'bnity-test-')));
   const configPath = join(home, 'boternity.json');
@@ -34,6 +42,7 @@ export async function startTestService(
     env,
     log: pino({ level: process.env.BOTERNITY_TEST_LOG ?? 'silent' }),
     ...(verifyToken ? { verifyToken } : {}),
+    ...(secrets ? { secrets } : {}),
   });
   const auth = { authorization: `Bearer ${TEST_TOKEN}` };
   const api = async <T = unknown>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> => {

@@ -1,5 +1,6 @@
 // A minimal MCP server over Streamable HTTP on 127.0.0.1 with one `echo` tool, one session
 // per client (DELETE ends it). Listens on PORT (0: a free one) and prints `listening <url>`.
+// With BEARER set, it answers 401 to a request without `Authorization: Bearer $BEARER`.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { serveStreamableHttp } from './serve-streamable-http.mjs';
@@ -19,4 +20,4 @@ function newSession() {
   return { server };
 }
 
-serveStreamableHttp({ port: Number(process.env.PORT ?? 0), announce: true, newSession });
+serveStreamableHttp({ port: Number(process.env.PORT ?? 0), announce: true, bearer: process.env.BEARER, newSession });

@@ -1,12 +1,15 @@
 /**
  * Add a server, from a bundled preset (with the arguments and variables it needs) or by hand
  * (a command to run over stdio, or a URL over Streamable HTTP or SSE). It posts
- * `POST /api/servers`; the new row then appears through the event stream.
+ * `POST /api/servers`; the new row then appears through the event stream. A preset that
+ * needs a keystore credential names it as the entry's `credentialKey`; when the keystore
+ * lacks it, the form asks for its value right there and stores it (`PUT /api/credentials`)
+ * before the add, so the server's first connect has it.
  * @module
  */
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
-import type { NewServer } from '../api-types.js';
+import type { NewServer, Preset } from '../api-types.js';
 import { useLoad } from '../use-load.js';
 import { ErrorNote } from './error-note.js';
 
@@ -44,12 +47,17 @@ function pairs(text: string, separator: '=' | ':', what: string): Record<string,
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
-/** The request body the form describes. */
-function toRequest(mode: Mode, v: Record<string, string>): NewServer {
+/** The request body the form describes; `preset` is the chosen preset's description. */
+function toRequest(mode: Mode, v: Record<string, string>, preset?: Preset): NewServer {
   const args = lines(v.args ?? '');
   const env = pairs(v.env ?? '', '=', 'environment');
-  if (mode === 'preset')
-    return { name: v.name ?? '', preset: v.preset ?? '', ...(args.length ? { args } : {}), ...(env ? { env } : {}) };
+  if (mode === 'preset') {
+    const credential = preset?.needs.credential;
+    const common = { name: v.name ?? '', preset: v.preset ?? '', ...(credential ? { credentialKey: credential } : {}) };
+    // A remote preset at another address (a self-hosted or enterprise instance of the same server).
+    if (preset?.url) return { ...common, ...(v.url?.trim() ? { url: v.url.trim(), type: preset.type } : {}) };
+    return { ...common, ...(args.length ? { args } : {}), ...(env ? { env } : {}) };
+  }
   if (mode === 'stdio')
     return { name: v.name ?? '', command: v.command ?? '', ...(args.length ? { args } : {}), ...(env ? { env } : {}) };
   const headers = pairs(v.headers ?? '', ':', 'headers');
@@ -97,19 +105,37 @@ function Text({
 /** The form; `onAdded` gets the new server's name. */
 export function AddServerForm({ api, onAdded }: { api: ApiClient; onAdded: (name: string) => void }) {
   const presets = useLoad(() => api.presets(), []);
+  const stored = useLoad(() => api.credentials(), []);
+  const [secret, setSecret] = useState('');
+  const [secretError, setSecretError] = useState<string | null>(null);
   const [mode, setMode] = useState<Mode>('preset');
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const set = (key: string) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
-  const chosen = presets.data?.presets.find((p) => p.name === values.preset);
+  const chosen = mode === 'preset' ? presets.data?.presets.find((p) => p.name === values.preset) : undefined;
+  const needed = chosen?.needs.credential;
+  // Asked for only when the keystore lacks it (or the list could not be read).
+  const missing = needed && !stored.data?.credentials.some((c) => c.name === needed) ? needed : undefined;
+  const fields = chosen?.url ? [{ key: 'url', label: 'URL', hint: `empty: ${chosen.url}` }] : TEXT_FIELDS[mode];
 
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(null);
+    setSecretError(null);
     setBusy(true);
     try {
-      const { server } = await api.addServer(toRequest(mode, values));
+      if (missing) {
+        try {
+          await api.setCredential(missing, secret);
+        } catch (failure) {
+          setSecretError((failure as Error).message);
+          return;
+        }
+        setSecret('');
+        stored.reload();
+      }
+      const { server } = await api.addServer(toRequest(mode, values, chosen));
       setValues({});
       onAdded(server.name);
     } catch (failure) {
@@ -167,13 +193,31 @@ export function AddServerForm({ api, onAdded }: { api: ApiClient; onAdded: (name
               {chosen.description}
               {chosen.needs.args && ` Arguments: ${chosen.needs.args}.`}
               {chosen.needs.env && ` Variables: ${chosen.needs.env.join(', ')}.`}
-              {chosen.needs.credential && ` Credential: ${chosen.needs.credential}.`}
+              {needed && ` Credential: ${needed}${missing ? '' : ' (set)'}.`}
             </span>
           )}
           <ErrorNote error={presets.error} />
         </div>
       )}
-      {TEXT_FIELDS[mode].map((field) => (
+      {missing && (
+        <div class="field">
+          <label for="add-credential">Set credential {missing}</label>
+          <input
+            id="add-credential"
+            type="password"
+            required
+            autocomplete="new-password"
+            value={secret}
+            aria-describedby="add-credential-hint"
+            onInput={(e) => setSecret(e.currentTarget.value)}
+          />
+          <span id="add-credential-hint" class="note">
+            stored in the keystore (never shown again), then sent as the server's bearer
+          </span>
+          <ErrorNote error={secretError} />
+        </div>
+      )}
+      {fields.map((field) => (
         <Text
           key={field.key}
           id={`add-${field.key}`}
