@@ -13,11 +13,11 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../support/find-chromium.js';
 import { GATE_SERVER, TINY_SERVER } from '../../support/fixtures.js';
 import { connectHttpClient } from '../../support/mcp-client.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../../support/openai-fixture.js';
-import { startTestService, TEST_TOKEN, type TestService } from '../../support/test-service.js';
+import { openSignedInPage } from '../../support/signed-in-page.js';
+import { startTestService, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
 /** The gate's URL server: each GET waits in `held` until the test answers it. */
@@ -73,12 +73,7 @@ describe('the chat of a bot tab in a real browser', { timeout: 90_000 }, () => {
       body: JSON.stringify({ slug: 'scout', name: 'Scout', provider: { baseUrl: fixture.baseUrl, model: 'm' } }),
     });
     expect(made.status).toBe(201);
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${svc.service.url}/`);
-    await page.getByLabel('Admin token').fill(TEST_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    ({ browser, page } = await openSignedInPage(svc.service.url, pageErrors));
     await page.locator('tr[data-server]').first().waitFor();
     await page.goto(`${svc.service.url}/#/bots/scout`);
     await page.getByRole('heading', { name: 'Chat' }).waitFor();

@@ -14,9 +14,9 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKeystore } from '../../../src/storage/keystore.js';
-import { launchChromium } from '../../support/find-chromium.js';
+import { openSignedInPage } from '../../support/signed-in-page.js';
 import { startTinyHttp, type TinyHttp } from '../../support/start-tiny-http.js';
-import { startTestService, TEST_TOKEN, type TestService } from '../../support/test-service.js';
+import { startTestService, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
 const SHOTS =
@@ -40,12 +40,7 @@ describe('credentials in the web UI', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     upstream = await startTinyHttp(undefined, { BEARER: GITHUB_SECRET });
     svc = await startTestService({ mcpServers: {} });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${svc.service.url}/`);
-    await page.getByLabel('Admin token').fill(TEST_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    ({ browser, page } = await openSignedInPage(svc.service.url, pageErrors));
     await page.getByRole('navigation', { name: 'Pages' }).waitFor();
   });
   afterAll(async () => {

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../support/find-chromium.js';
 import { TINY_SERVER } from '../../support/fixtures.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../../support/openai-fixture.js';
-import { startTestService, TEST_TOKEN, type TestService } from '../../support/test-service.js';
+import { openSignedInPage } from '../../support/signed-in-page.js';
+import { startTestService, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
 const RUG_SERVER = fileURLToPath(new URL('../../support/rug-pull-server.mjs', import.meta.url));
@@ -65,12 +65,7 @@ describe('the servers pages in a real browser', { timeout: 90_000 }, () => {
       body: JSON.stringify({ slug: 'scout', name: 'Scout', provider: { baseUrl: fixture.baseUrl, model: 'm' } }),
     });
     expect(made.status).toBe(201);
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${svc.service.url}/`);
-    await page.getByLabel('Admin token').fill(TEST_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    ({ browser, page } = await openSignedInPage(svc.service.url, pageErrors));
     await until("document.querySelectorAll('tr[data-state=connected]').length === 3", 'three connected rows');
   });
   afterAll(async () => {
