@@ -1,12 +1,13 @@
 /**
  * Tokens for the MCP endpoints (X1): make one (its secret is shown this once, with a copy
- * button), list them (never their secrets), revoke one (its sessions end).
+ * button and a connection snippet per client), list them (never their secrets), revoke one (its sessions end).
  * @module
  */
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { NewToken } from '../api-types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
+import { ConnectSnippets } from '../components/connect-snippets.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { ErrorNote } from '../components/error-note.js';
@@ -18,7 +19,7 @@ export function TokensPage({ api }: { api: ApiClient }) {
   const bots = useLoad(async () => (await api.bots()).bots.map((bot) => bot.slug), []);
   const [name, setName] = useState('');
   const [bot, setBot] = useState('');
-  const [made, setMade] = useState<(NewToken & { name: string }) | null>(null);
+  const [made, setMade] = useState<(NewToken & { name: string; bot?: string }) | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const create = async (event: Event) => {
@@ -26,7 +27,7 @@ export function TokensPage({ api }: { api: ApiClient }) {
     setError(null);
     try {
       const token = await api.createToken({ name: name.trim(), ...(bot ? { bot } : {}) });
-      setMade({ ...token, name: name.trim() });
+      setMade({ ...token, name: name.trim(), ...(bot ? { bot } : {}) });
       setName('');
       tokens.reload();
     } catch (failure) {
@@ -79,6 +80,7 @@ export function TokensPage({ api }: { api: ApiClient }) {
             </code>{' '}
             <CopyButton text={made.token} target="new-token" />
           </p>
+          <ConnectSnippets token={made.token} bot={made.bot} />
           <button type="button" onClick={() => setMade(null)}>
             Done, hide it
           </button>
