@@ -266,7 +266,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = await page.locator('#new-token').textContent();
     expect(secret).toMatch(/^bnt_[\w-]{32}$/);
-    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await page.getByText('Copied').waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
     // A token for the MCP endpoints: valid, and not for the control API.

@@ -36,7 +36,7 @@ export function ConnectSnippets({ token, bot }: { token: string; bot?: string | 
       <pre id="connect-snippet" data-client={shown.client}>
         {shown.text}
       </pre>
-      <CopyButton text={shown.text} target="connect-snippet" />
+      <CopyButton text={shown.text} target="connect-snippet" label="Copy snippet" />
     </div>
   );
 }

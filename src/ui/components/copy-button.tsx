@@ -5,8 +5,11 @@
  */
 import { useState } from 'preact/hooks';
 
-/** The button; `target` is the id of the element holding the text, selected if copying fails. */
-export function CopyButton({ text, target }: { text: string; target: string }) {
+/**
+ * The button; `target` is the id of the element holding the text, selected if copying fails;
+ * `label` names it when a card has more than one.
+ */
+export function CopyButton({ text, target, label = 'Copy' }: { text: string; target: string; label?: string }) {
   const [done, setDone] = useState<string | null>(null);
   const copy = async () => {
     try {
@@ -21,7 +24,7 @@ export function CopyButton({ text, target }: { text: string; target: string }) {
   return (
     <>
       <button type="button" onClick={copy}>
-        Copy
+        {label}
       </button>
       <span role="status" class="note">
         {done}
