@@ -3,13 +3,19 @@
  * against the real service: a token made for a bot shows, with its secret, a snippet per
  * client naming that bot's endpoint (`/mcp/bots/{slug}`) and carrying the token; the curl
  * snippet, run as a user would paste it (real curl, real HTTP), gets a 200 `initialize`
- * answer from the service; hiding the token hides the snippet with it.
+ * answer from the service, and the Claude Desktop one, launched as Claude Desktop launches
+ * it (its command, args and env; `bnity` being bin/bnity.js), bridges an MCP client to the
+ * bot's endpoint with that token; hiding the token hides the snippet with it.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BNITY } from '../../support/serve-process.js';
 import { openSignedInPage } from '../../support/signed-in-page.js';
+import { useTempDirs } from '../../support/temp-dir.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../../support/test-service.js';
 
 const run = promisify(execFile);
@@ -19,6 +25,9 @@ describe('connection snippets on the Tokens page', { timeout: 90_000 }, () => {
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
+  const tempDir = useTempDirs();
+  /** The Claude Desktop entry the page showed, for the second test. */
+  let desktop: { command: string; args: string[]; env: Record<string, string> } | undefined;
 
   beforeAll(async () => {
     svc = await startTestService({ mcpServers: {} });
@@ -58,7 +67,8 @@ describe('connection snippets on the Tokens page', { timeout: 90_000 }, () => {
     const client = page.getByLabel('Connect with');
     await client.selectOption('claude-desktop');
     await page.locator('#connect-snippet[data-client="claude-desktop"]').waitFor();
-    expect(JSON.parse((await snippet.textContent()) ?? '').mcpServers['boternity-scout']).toEqual({
+    desktop = JSON.parse((await snippet.textContent()) ?? '').mcpServers['boternity-scout'];
+    expect(desktop).toEqual({
       command: 'bnity',
       args: ['mcp', 'serve', '--stdio', '--bot', 'scout'],
       env: { BOTERNITY_URL: svc.service.url, BOTERNITY_ADMIN_TOKEN: token },
@@ -99,5 +109,27 @@ describe('connection snippets on the Tokens page', { timeout: 90_000 }, () => {
     expect(await snippet.count()).toBe(0);
     expect(await page.content()).not.toContain(token);
     expect(pageErrors).toEqual([]);
+  });
+
+  it("the Claude Desktop snippet, launched as the client would, serves the bot's view with the bot token", async () => {
+    if (!desktop) throw new Error('the first test did not read the Claude Desktop snippet');
+    expect(desktop.command).toBe('bnity');
+    const home = await tempDir();
+    // Only PATH from this process: no BOTERNITY_* of the test run, and a HOME of its own.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BNITY, ...desktop.args],
+      env: { PATH: process.env.PATH ?? '', HOME: home, ...desktop.env },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    const client = new Client({ name: 'claude-desktop-stand-in', version: '1' });
+    await client.connect(transport);
+    expect(Array.isArray((await client.listTools()).tools)).toBe(true);
+    expect(stderr).toContain(`bnity: serving ${svc.service.url}/mcp/bots/scout on stdio`);
+    await client.close();
   });
 });
