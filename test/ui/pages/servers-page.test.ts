@@ -115,7 +115,10 @@ describe('the servers pages in a real browser', { timeout: 90_000 }, () => {
     expect(failed.state).toBe('reconnecting');
     expect(failed.attempt).toBe('attempt 1');
     expect(seen.at(-1)).toEqual({ state: 'connected', attempt: null, error: '' });
-    expect(seen.filter((s) => s.state === 'connected').map((s) => s.attempt)).toEqual([null]);
+    // Connected (before the kill, when a ping redrew the row, and after): never an attempt.
+    const connected = seen.filter((s) => s.state === 'connected').map((s) => s.attempt);
+    expect(connected.length).toBeGreaterThan(0);
+    expect(connected.every((attempt) => attempt === null)).toBe(true);
     // Measured again with the error in its cell: no column moved. The widths are taken by the
     // page at the moment the error shows (the server may be back before a round trip would).
     await page.evaluate(`(() => {
