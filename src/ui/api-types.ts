@@ -83,3 +83,21 @@ export type ChatSession = z.infer<typeof ChatSessionSchema>;
 export type ChatHistory = z.infer<typeof ChatHistorySchema>;
 /** The one error shape of `/api`. */
 export type ApiErrorBody = { error: { code: string; message: string; issues?: { field: string; message: string }[] } };
+
+// ---- bots: profile, servers
+// (end of bots)
+
+// ---- memories, skills, workflows
+// (end of content)
+
+// ---- server settings
+// (end of settings)
+
+// ---- resources, prompts, completion
+// (end of catalog)
+
+// ---- tool calls
+// (end of tools)
+
+// ---- audit
+// (end of audit)

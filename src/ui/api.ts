@@ -129,6 +129,24 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     chat,
     chats: (slug: string) => call<{ sessions: ChatSession[] }>('GET', `${bot(slug, 'chats')}?limit=20`),
     chatHistory: (slug: string, id: string) => call<{ chat: ChatHistory }>('GET', bot(slug, 'chats', id)),
+    // ---- bots: profile, servers
+    // (end of bots)
+
+    // ---- memories, skills, workflows
+    // (end of content)
+
+    // ---- server settings
+    // (end of settings)
+
+    // ---- resources, prompts, completion
+    // (end of catalog)
+
+    // ---- tool calls
+    // (end of tools)
+
+    // ---- audit
+    // (end of audit)
+
     signOut: () => call<undefined>('POST', '/ui/sign-out'),
   };
 }
