@@ -96,6 +96,9 @@ export type ApiErrorBody = { error: { code: string; message: string; issues?: { 
 // ---- resources, prompts, completion
 // (end of catalog)
 
+// ---- tool inventory
+// (end of inventory)
+
 // ---- tool calls
 // (end of tools)
 

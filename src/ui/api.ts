@@ -141,6 +141,9 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     // ---- resources, prompts, completion
     // (end of catalog)
 
+    // ---- tool inventory
+    // (end of inventory)
+
     // ---- tool calls
     // (end of tools)
 
