@@ -142,6 +142,8 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     // (end of catalog)
 
     // ---- tool inventory
+    /** "Allow all" of one server: its allow and deny lists dropped. */
+    dropPermissions: (slug: string, server: string) => call<{ bot: Bot }>('DELETE', bot(slug, 'permissions', server)),
     // (end of inventory)
 
     // ---- tool calls

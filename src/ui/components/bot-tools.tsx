@@ -1,16 +1,22 @@
 /**
  * A bot's tools, server by server, each with a switch: on, the bot's view serves it; off, it
  * is denied (SPEC B2, G3). A switch writes the bot's `toolPermissions` in the config file
- * through the API, which applies it at once: the bot's MCP sessions get `list_changed`.
+ * through the API, which applies it at once: the bot's MCP sessions get `list_changed`. Per
+ * server, "allow all" drops the server's lists (`DELETE …/permissions/{server}`) and "deny
+ * all" denies every tool it lists (`PATCH`). A filter box narrows the rows by name and
+ * description; each row is one line until opened (issue 19, the tool inventory that scales).
  * @module
  */
-import { useState } from 'preact/hooks';
+import { useCallback, useRef, useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { Bot, Tool } from '../api-types.js';
-import { isToolAllowed, permissionChange } from '../bot-permissions.js';
+import { permissionChange } from '../bot-permissions.js';
 import { useLiveEvent } from '../live.js';
+import { matchTool, queryWords } from '../match-tool.js';
 import { useLoad } from '../use-load.js';
+import { BotToolGroup } from './bot-tool-group.js';
 import { ErrorNote } from './error-note.js';
+import { ToolFilterBox } from './tool-filter-box.js';
 
 /** Each server's tools, or why they are not there (a server that is not connected). */
 async function loadTools(api: ApiClient, servers: readonly string[]) {
@@ -29,7 +35,8 @@ async function loadTools(api: ApiClient, servers: readonly string[]) {
 export function BotTools({ api, bot, onChanged }: { api: ApiClient; bot: Bot; onChanged: (bot: Bot) => void }) {
   const catalogs = useLoad(() => loadTools(api, bot.servers), [bot.servers.join()]);
   const [error, setError] = useState<string | null>(null);
-  // The state asked for, shown until the API's answer says what the view now is.
+  const [query, setQuery] = useState('');
+  // The states asked for, shown until the API's answer says what the view now is.
   const [pending, setPending] = useState<Record<string, boolean>>({});
   const busy = Object.keys(pending).length > 0;
   useLiveEvent(
@@ -37,48 +44,61 @@ export function BotTools({ api, bot, onChanged }: { api: ApiClient; bot: Bot; on
       bot.servers.includes(event.server ?? '') && (event.type === 'connected' || event.type === 'catalog_changed'),
     catalogs.reload,
   );
-  const toggle = async (server: string, tool: string, allow: boolean) => {
-    const change = permissionChange(bot.view, server, tool, allow);
-    const key = `${server}/${tool}`;
-    setPending({ [key]: allow });
+  /** Send one edit, showing `asked` meanwhile; the answer's bot replaces the page's. */
+  const write = async (asked: Record<string, boolean>, what: string, send: () => Promise<{ bot: Bot }>) => {
+    setPending(asked);
     setError(null);
     try {
-      const answer =
-        change.kind === 'patch'
-          ? await api.denyOrAllow(bot.slug, server, change.edit)
-          : await api.replaceView(bot.slug, change.view);
-      onChanged(answer.bot);
+      onChanged((await send()).bot);
     } catch (failure) {
-      setError(`Could not ${allow ? 'allow' : 'deny'} ${tool}: ${(failure as Error).message}`);
+      setError(`Could not ${what}: ${(failure as Error).message}`);
     } finally {
       setPending({});
     }
   };
+  const toggle = (server: string, tool: string, allow: boolean) => {
+    const change = permissionChange(bot.view, server, tool, allow);
+    return write({ [`${server}/${tool}`]: allow }, `${allow ? 'allow' : 'deny'} ${tool}`, () =>
+      change.kind === 'patch' ? api.denyOrAllow(bot.slug, server, change.edit) : api.replaceView(bot.slug, change.view),
+    );
+  };
+  const all = (server: string, allow: boolean) => {
+    const names = catalogs.data?.find((c) => c.server === server)?.tools.map((t) => t.name) ?? [];
+    const asked = Object.fromEntries(names.map((name) => [`${server}/${name}`, allow]));
+    return write(asked, `${allow ? 'allow' : 'deny'} every tool of ${server}`, () =>
+      allow ? api.dropPermissions(bot.slug, server) : api.denyOrAllow(bot.slug, server, { deny: names }),
+    );
+  };
+  // The rows get callbacks that stay the same from render to render, so that a row whose
+  // props did not change is not rendered again (a keystroke re-renders only what it hid or showed).
+  const latest = useRef({ toggle, all });
+  latest.current = { toggle, all };
+  const onSwitch = useCallback((s: string, t: string, allow: boolean) => latest.current.toggle(s, t, allow), []);
+  const onAll = useCallback((s: string, allow: boolean) => latest.current.all(s, allow), []);
+
+  const words = queryWords(query);
+  const every = catalogs.data?.flatMap((c) => c.tools) ?? [];
+  const shown = new Set(every.filter((tool) => matchTool(tool, words)));
   return (
-    <section aria-labelledby="bot-tools-title">
+    <section aria-labelledby="bot-tools-title" class="tool-inventory">
       <h2 id="bot-tools-title">Tools</h2>
       <ErrorNote error={error ?? catalogs.error} />
+      {every.length > 0 && (
+        <ToolFilterBox id="filter-bot-tools" query={query} onQuery={setQuery} shown={shown.size} total={every.length} />
+      )}
       {catalogs.data?.map(({ server, tools, error: unavailable }) => (
-        <fieldset key={server} class="tool-switches">
-          <legend>{server}</legend>
-          {unavailable && <p class="note">{unavailable}</p>}
-          {tools.map((tool) => {
-            const allowed = pending[`${server}/${tool.name}`] ?? isToolAllowed(bot.view, server, tool.name);
-            return (
-              <label key={tool.name} class="switch" data-tool={`${server}/${tool.name}`}>
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={allowed}
-                  aria-checked={allowed}
-                  disabled={busy}
-                  onChange={(e) => toggle(server, tool.name, e.currentTarget.checked)}
-                />{' '}
-                <code>{tool.name}</code> <span class="note">{allowed ? 'allowed' : 'denied'}</span>
-              </label>
-            );
-          })}
-        </fieldset>
+        <BotToolGroup
+          key={server}
+          server={server}
+          tools={tools}
+          unavailable={unavailable}
+          view={bot.view}
+          shown={shown}
+          pending={pending}
+          busy={busy}
+          onSwitch={onSwitch}
+          onAll={onAll}
+        />
       ))}
     </section>
   );

@@ -1,8 +1,8 @@
 /**
  * One server: its live state (held tools counted) and commands (connect or disconnect, remove
- * after a confirmation, which leads back to the list), its tools (descriptions, input schemas as tables,
- * and a test form generated from each schema), resources, resource templates, prompts, and
- * its stderr. The catalog is read again when the stream says it changed.
+ * after a confirmation, which leads back to the list), its tools (filtered, one line each until
+ * opened: description, input schema as a table, a test form generated from it), resources,
+ * resource templates, prompts, and its stderr. The catalog is read again when the stream says it changed.
  * @module
  */
 import type { ApiClient } from '../api.js';
@@ -10,11 +10,10 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '../api-types.js';
 import { Countdown } from '../components/countdown.js';
 import { ErrorNote } from '../components/error-note.js';
 import { Listing } from '../components/listing.js';
-import { SchemaTable } from '../components/schema-table.js';
 import { ServerCommands } from '../components/server-commands.js';
+import { ServerTools } from '../components/server-tools.js';
 import { StateBadge } from '../components/state-badge.js';
 import { StderrLog } from '../components/stderr-log.js';
-import { ToolTestForm } from '../components/tool-test-form.js';
 import { useLive, useLiveEvent } from '../live.js';
 import { attemptShown, type LiveServer, pingShown } from '../server-list.js';
 import { useLoad } from '../use-load.js';
@@ -44,29 +43,6 @@ async function loadCatalog(api: ApiClient, name: string): Promise<Catalog> {
     prompts: prompts.prompts,
     held: new Set(quarantines.quarantines.filter((q) => q.server === name).map((q) => q.tool)),
   };
-}
-
-/** One tool: what it says it does, what it takes, and a form to run it. */
-function ToolCard({ api, server, tool, held }: { api: ApiClient; server: string; tool: Tool; held: boolean }) {
-  return (
-    <article class="card tool" data-tool={tool.name} aria-labelledby={`tool-${tool.name}`}>
-      <h3 id={`tool-${tool.name}`}>
-        <code>{tool.name}</code>
-        {tool.title && <span class="note"> {tool.title}</span>}
-        {held && (
-          <a class="badge state-reconnecting" href="#/quarantines">
-            held: review under Quarantines
-          </a>
-        )}
-      </h3>
-      <p class="prose">{tool.description ?? '(no description)'}</p>
-      <SchemaTable schema={tool.inputSchema} caption={`Input of ${tool.name}`} />
-      <details class="try">
-        <summary>Try {tool.name}</summary>
-        <ToolTestForm api={api} server={server} tool={tool.name} inputSchema={tool.inputSchema} />
-      </details>
-    </article>
-  );
 }
 
 /** The server's live state and its commands; removed, the page goes back to the list. */
@@ -130,12 +106,7 @@ export function ServerPage({ api, name }: { api: ApiClient; name: string }) {
       {catalog.error && !data && <ErrorNote error={`${catalog.error}: what it offers shows once it is connected.`} />}
       {data && (
         <>
-          <section aria-label="Tools">
-            <h2>Tools ({data.tools.length})</h2>
-            {data.tools.map((tool) => (
-              <ToolCard key={tool.name} api={api} server={name} tool={tool} held={data.held.has(tool.name)} />
-            ))}
-          </section>
+          <ServerTools api={api} server={name} tools={data.tools} held={data.held} />
           <Listing
             title="Resources"
             items={data.resources.map((r) => ({ key: r.uri, label: r.uri, detail: r.description ?? r.name }))}
