@@ -1,8 +1,9 @@
 /**
  * One tool on a bot's tab, on one line: its switch (named with its server, "read_file
  * (filesystem) allowed", so that a screen reader can tell two servers' `read_file` apart),
- * then the first sentence of its description, which opens to the whole description and the
- * input schema, rendered only once opened (issue 19).
+ * then the first sentence of its description, a button that opens the whole description and
+ * the input schema, rendered only once opened (issue 19). A button with `aria-expanded` rather
+ * than `<details>`: each `<details>` brings a shadow tree, and 300 of them doubled the style work.
  * @module
  */
 import { useState } from 'preact/hooks';
@@ -42,18 +43,16 @@ export const BotToolRow = memo(function BotToolRow({
         <code>{tool.name}</code>
         <span class="visually-hidden"> ({server})</span> <span class="note">{allowed ? 'allowed' : 'denied'}</span>
       </label>
-      <details onToggle={(e) => setOpen(e.currentTarget.open)}>
-        <summary>
-          <span class="visually-hidden">About {tool.name}: </span>
-          {shortDescription(tool.description) || '(no description)'}
-        </summary>
-        {open && (
-          <div class="tool-detail">
-            <p class="prose">{tool.description ?? '(no description)'}</p>
-            <SchemaTable schema={tool.inputSchema} caption={`Input of ${tool.name}`} />
-          </div>
-        )}
-      </details>
+      <button type="button" class="disclose" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span class="visually-hidden">About {tool.name}: </span>
+        {shortDescription(tool.description) || '(no description)'}
+      </button>
+      {open && (
+        <div class="tool-detail">
+          <p class="prose">{tool.description ?? '(no description)'}</p>
+          <SchemaTable schema={tool.inputSchema} caption={`Input of ${tool.name}`} />
+        </div>
+      )}
     </li>
   );
 });

@@ -2,7 +2,8 @@
  * One tool on a server's page, collapsed to one line (name, title, held badge, the first
  * sentence of its description) until opened; opened, its whole description, its input schema
  * as a table and its test form. What is inside is rendered only once opened: that is what
- * keeps a server of 300 tools quick to show and to filter (issue 19).
+ * keeps a server of 300 tools quick to show and to filter (issue 19). The name is a heading's
+ * button with `aria-expanded` (the accordion pattern): a list of headings to jump through.
  * @module
  */
 import { useState } from 'preact/hooks';
@@ -50,19 +51,16 @@ export const ServerToolRow = memo(function ServerToolRow({
 }) {
   const [open, setOpen] = useState(false);
   return (
-    <details
-      class="tool-row card"
-      data-tool={tool.name}
-      hidden={hidden}
-      onToggle={(e) => setOpen(e.currentTarget.open)}
-    >
-      <summary>
-        <code>{tool.name}</code>
-        {tool.title && <span class="note"> {tool.title}</span>}
-        {held && <span class="badge state-reconnecting">held</span>}{' '}
-        <span class="tool-line note">{shortDescription(tool.description)}</span>
-      </summary>
+    <div class="tool-row card" data-tool={tool.name} data-open={open} hidden={hidden}>
+      <h3>
+        <button type="button" class="disclose" aria-expanded={open} onClick={() => setOpen(!open)}>
+          <code>{tool.name}</code>
+          {tool.title && <span class="note"> {tool.title}</span>}
+          {held && <span class="badge state-reconnecting">held</span>}{' '}
+          <span class="tool-line note">{shortDescription(tool.description)}</span>
+        </button>
+      </h3>
       {open && <ServerToolDetail api={api} server={server} tool={tool} held={held} />}
-    </details>
+    </div>
   );
 });
