@@ -13,7 +13,8 @@
  * - {@link timeRender}: sets `location.hash` and records in `window.rendered` when the data
  *   arrived (the last `responseEnd`, from Resource Timing, of the fetches whose path matches)
  *   and when the page was painted with `count` elements matching `selector` (a
- *   MutationObserver sees them, then the same frame-then-message as above).
+ *   MutationObserver sees them, then the same frame-then-message as above), and marks that
+ *   instant `inventory-painted` (a trace can then be aligned with the page's clock).
  * @module
  */
 
@@ -52,8 +53,9 @@ export function timeRender(hash: string, selector: string, count: number, dataPa
       const painted = new MessageChannel();
       painted.port1.onmessage = () => {
         const now = performance.now();
+        const sync = performance.mark('inventory-painted');
         const data = performance.getEntriesByType('resource').filter((e) => ${dataPath}.test(new URL(e.name).pathname));
-        window.rendered = { arrived: Math.max(...data.map((e) => e.responseEnd)), committed, painted: now, fetches: data.length };
+        window.rendered = { arrived: Math.max(...data.map((e) => e.responseEnd)), committed, painted: now, sync: sync.startTime, fetches: data.length };
       };
       painted.port2.postMessage(0);
     });

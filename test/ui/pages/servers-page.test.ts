@@ -176,7 +176,7 @@ describe('the servers pages in a real browser', { timeout: 90_000 }, () => {
     await page.locator('p.summary[data-held="1"]').waitFor();
     expect(await page.locator('p.summary a.held').textContent()).toBe('1 held');
     if (SHOTS) {
-      await page.locator('[data-tool="calc"] a.badge').waitFor();
+      await page.locator('[data-tool="calc"] .badge').waitFor();
       await page.screenshot({ path: join(SHOTS, 'server-held.png') });
     }
     const approved = await svc.api('/api/servers/rug/tools/calc/approve', { method: 'POST' });
