@@ -15,7 +15,7 @@ const tools = Array.from({ length: count }, (_, i) => {
   const noun = NOUNS[Math.floor(i / VERBS.length) % NOUNS.length];
   return {
     name: `${verb}_${noun}_${i + 1}`,
-    description: `${SAYS[i % VERBS.length]} a ${noun} of the store, number ${i + 1}. Longer text follows: it says what the tool needs and what it gives back, as real servers' descriptions do, over more than one sentence.`,
+    description: `${SAYS[i % VERBS.length]} ${/^[aeio]/.test(noun) ? 'an' : 'a'} ${noun} of the store, number ${i + 1}. Longer text follows: it says what the tool needs and what it gives back, as real servers' descriptions do, over more than one sentence.`,
     inputSchema: {
       type: 'object',
       properties: {
