@@ -270,4 +270,22 @@ describe('the tool inventory in a real browser', { timeout: 120_000 }, () => {
     }
     await waitFor(async () => (await permissionsOf('tiny'))?.denied?.includes('echo'), { what: 'echo still denied' });
   });
+
+  it('at 390 px wide neither page scrolls sideways, rows open', async () => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    try {
+      const sideways = () => page.evaluate('document.documentElement.scrollWidth') as Promise<number>;
+      await page.getByRole('button', { name: /^About read_file_1:/ }).click();
+      await page.locator('li.tool-row[data-tool="many/read_file_1"] table').waitFor();
+      expect(await sideways()).toBeLessThanOrEqual(390);
+      await go('#/servers/many');
+      const opener = page.getByRole('button', { name: /^search_ticket_54 / });
+      await opener.click();
+      await page.locator('div.tool-row[data-tool="search_ticket_54"] table').waitFor();
+      expect(await sideways()).toBeLessThanOrEqual(390);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+    expect(pageErrors).toEqual([]);
+  });
 });
