@@ -17,6 +17,7 @@ import type { Gateway } from '../gateway/create-gateway.js';
 import { toPublicName } from '../gateway/public-names.js';
 import type { Hub } from '../hub/create-hub.js';
 import { createApi, errorResponses, jsonBody, jsonResponse, ServerToolParams } from './api-schemas.js';
+import { testCallClient } from './test-call-client.js';
 
 /** The body of a test-tool call. */
 export const CallBodySchema = z
@@ -84,7 +85,7 @@ export function callToolRoutes({
       idles: false,
       clientId: CLIENT_ID,
     });
-    const client = new Client({ name: 'boternity-test-tool', version: '0.1.0' });
+    const client = new Client(testCallClient(c));
     try {
       await client.connect(clientSide);
       const result = await client.callTool({ name: publicName, arguments: args }, undefined, {
