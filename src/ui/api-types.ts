@@ -9,7 +9,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprot
 import type { ChatEvent, ChatInputSchema } from '../bots/chat-schemas.js';
 import type { AddMemoryInputSchema } from '../bots/memory-schemas.js';
 import type { HubEvent, HubEventType } from '../events/hub-event.js';
-import type { AuditQuerySchema, EntrySchema } from '../http/audit-routes.js';
+import type { AuditPageSchema, AuditQuerySchema, EntrySchema } from '../http/audit-routes.js';
 import type {
   BotDetailSchema,
   BotSamplingSchema,
@@ -103,4 +103,6 @@ export type ApiErrorBody = { error: { code: string; message: string; issues?: { 
 // (end of tools)
 
 // ---- audit
+/** A page of the audit log and the cursor of the next (older) one. */
+export type AuditLog = z.infer<typeof AuditPageSchema>;
 // (end of audit)

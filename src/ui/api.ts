@@ -148,6 +148,8 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     // (end of tools)
 
     // ---- audit
+    /** A page of the log; `filters.before` is the previous page's `nextCursor`. */
+    auditLog: (filters: AuditQuery) => call<import('./api-types.js').AuditLog>('GET', `/api/audit${query(filters)}`),
     // (end of audit)
 
     signOut: () => call<undefined>('POST', '/ui/sign-out'),
