@@ -41,10 +41,10 @@ function formOf(url: Readonly<Record<string, string>>): Form {
 }
 
 /** The URL's filters for the form's values (empty ones and the default limit left out). */
-function urlOf(form: Form): Record<string, string> {
+function urlOf(given: Form): Record<string, string> {
+  const form = given.client === UI_CALLS ? { ...given, client: 'admin', clientName: UI_TEST_CLIENT } : given;
   const url: Record<string, string> = {};
   for (const key of AUDIT_FILTERS) if (form[key].trim()) url[key] = form[key].trim();
-  if (form.client === UI_CALLS) Object.assign(url, { client: 'admin', clientName: UI_TEST_CLIENT });
   for (const key of ['since', 'until'] as const) if (url[key]) url[key] = fromLocalInput(url[key]);
   if (url.limit === DEFAULT_LIMIT) delete url.limit;
   return url;
