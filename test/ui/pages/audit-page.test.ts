@@ -39,7 +39,7 @@ describe('the audit page in a real browser', { timeout: 120_000 }, () => {
   const audit = async (query: string) => (await svc.api<{ entries: Entry[] }>(`/api/audit?${query}`)).body.entries;
   const hash = () => page.evaluate('location.hash') as Promise<string>;
   const rowIds = () =>
-    page.locator('tr[data-audit-id]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.auditId));
+    page.locator('tr[data-audit-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-audit-id')));
   const summary = () => page.locator('p.summary');
   /** Wait for the table to show the answer to the current URL (the summary says when it has). */
   const settled = async (rows: number) => {
@@ -136,7 +136,7 @@ describe('the audit page in a real browser', { timeout: 120_000 }, () => {
       expect(await filters.getByLabel('outcome').inputValue()).toBe('true');
       const ids = await fresh
         .locator('tr[data-audit-id]')
-        .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.auditId));
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-audit-id')));
       expect(ids).toEqual(await rowIds());
     } finally {
       await other.close();
@@ -149,7 +149,7 @@ describe('the audit page in a real browser', { timeout: 120_000 }, () => {
     await filters.getByRole('button', { name: 'Show' }).click();
     await settled(20);
     expect(await hash()).toContain('&limit=20');
-    const pages: (string | undefined)[][] = [await rowIds()];
+    const pages: (string | null)[][] = [await rowIds()];
     const older = page.getByRole('button', { name: 'Older entries' });
     for (const [n, rows] of [
       [2, 20],
@@ -218,7 +218,7 @@ describe('the audit page in a real browser', { timeout: 120_000 }, () => {
     const badged = await page
       .locator('tr[data-audit-id]')
       .filter({ has: page.locator('.badge', { hasText: 'UI test' }) })
-      .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.auditId));
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-audit-id')));
     expect(badged).toEqual([ui[0]?.id]);
     expect(await page.locator(`tr[data-audit-id="${cli[0]?.id}"] .badge`).count()).toBe(0);
     // "Test calls from this UI" in the client drop-down lists that one alone.
