@@ -229,6 +229,17 @@ describe('the audit page in a real browser', { timeout: 120_000 }, () => {
     expect(await rowIds()).toEqual([ui[0]?.id]);
   });
 
+  it('at 390 px wide, with a record open, the page does not scroll sideways', async () => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    try {
+      await page.locator('tr[data-audit-id]').first().getByRole('button').click();
+      await page.locator('tr.audit-detail-row').first().waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it("a cursor that is not one: the API's one line, and the filters stay", async () => {
     await page.evaluate("location.hash = '#/audit?server=tiny&before=yesterday'");
     const alert = page.getByRole('alert');
