@@ -64,7 +64,8 @@ export function AuditTable({
             <td>{entry.serverName}</td>
             <td>{entry.toolName}</td>
             <td>
-              {isUiTestCall(entry) && <span class="badge ui-test">UI test</span>}{' '}
+              {isUiTestCall(entry) && <span class="badge ui-test">UI test</span>}
+              {isUiTestCall(entry) && ' '}
               {[token ? `token ${token}` : entry.clientId, entry.clientName, entry.botId].filter(Boolean).join(' / ')}
             </td>
             <td class="num">{entry.durationMs ?? ''}</td>

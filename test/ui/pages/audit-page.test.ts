@@ -111,7 +111,7 @@ describe('the audit page in a real browser', { timeout: 120_000 }, () => {
     expect(expected).toHaveLength(CALLS);
     expect(await rowIds()).toEqual(expected.map((e) => e.id));
     expect(await page.locator('tr[data-audit-id] td:nth-child(6)').allTextContents()).toEqual(
-      expected.map(() => ' token agent-a / boternity-test-agent/1.0.0'),
+      expected.map(() => 'token agent-a / boternity-test-agent/1.0.0'),
     );
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'audit.png') });
   });
@@ -220,6 +220,9 @@ describe('the audit page in a real browser', { timeout: 120_000 }, () => {
       .filter({ has: page.locator('.badge', { hasText: 'UI test' }) })
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-audit-id')));
     expect(badged).toEqual([ui[0]?.id]);
+    expect(await page.locator(`tr[data-audit-id="${ui[0]?.id}"] td:nth-child(6)`).textContent()).toBe(
+      'UI test admin / boternity-ui',
+    );
     expect(await page.locator(`tr[data-audit-id="${cli[0]?.id}"] .badge`).count()).toBe(0);
     // "Test calls from this UI" in the client drop-down lists that one alone.
     await filters.getByLabel('client', { exact: true }).selectOption({ label: 'admin: test calls from this UI' });
