@@ -46,6 +46,12 @@ describe('mask-secrets', () => {
     });
   });
 
+  it('shows an env value that is only a ${secret:NAME} reference as it is (the keystore keeps the secret)', () => {
+    expect(
+      maskServerEntry({ command: 'x', env: { A: '${secret:gh}', B: 'x ${secret:gh}', C: '$${secret:gh}' } }).env,
+    ).toEqual({ A: '${secret:gh}', B: MASKED, C: MASKED });
+  });
+
   it('masks servers and secret-looking keys anywhere in a config', () => {
     expect(
       maskConfig({
