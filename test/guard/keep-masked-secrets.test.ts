@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${secret:NAME}` is config syntax under test, not a template
 import { describe, expect, it } from 'vitest';
 import { keepMaskedSecrets } from '../../src/guard/keep-masked-secrets.js';
 import { MASKED } from '../../src/guard/mask-secrets.js';
