@@ -130,6 +130,7 @@ describe("a server's settings in a real browser", { timeout: 90_000 }, () => {
 
   it('keeps a masked bearer header as it is in the file when another field of a remote server is saved', async () => {
     const before = await fileText();
+    const connectedBefore = (await connected('web')).connectedAt;
     await openSettings('web');
     expect(await field('Headers').inputValue()).toBe('Authorization: ********');
     expect(await field('URL').inputValue()).toBe(remote.url);
@@ -143,9 +144,16 @@ describe("a server's settings in a real browser", { timeout: 90_000 }, () => {
       connectTimeoutMs: 9000,
     });
     expect(await fileText()).not.toBe(before);
-    // The upstream answers 401 without the bearer: connected again means the secret went through.
-    await waitFor(async () => (await svc.server('web'))?.connectTimeoutMs === 9000, { what: 'the new entry applied' });
-    await connected('web');
+    // Reconnected with the new entry; the upstream answers 401 without the bearer, so connected
+    // again means the secret went through as it was.
+    await waitFor(
+      async () => {
+        const web = await svc.server('web');
+        return web?.state === 'connected' && web.connectedAt !== connectedBefore;
+      },
+      { what: 'web connected again', timeoutMs: 20_000 },
+    );
+    expect((await svc.server('web'))?.lastError).toBeNull();
     await closeSettings();
   });
 
