@@ -69,7 +69,12 @@ function Choice({
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} value={values[name] ?? ''} onChange={(e) => set(name)(e.currentTarget.value)}>
+      <select
+        id={id}
+        value={values[name] ?? ''}
+        {...(errors[name] ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {})}
+        onChange={(e) => set(name)(e.currentTarget.value)}
+      >
         {options.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
@@ -77,7 +82,7 @@ function Choice({
         ))}
       </select>
       {errors[name] && (
-        <span class="error field-error" role="alert">
+        <span id={`${id}-error`} class="error field-error" role="alert">
           {errors[name]}
         </span>
       )}

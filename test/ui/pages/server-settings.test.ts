@@ -6,7 +6,7 @@
  * server restarted with them; masked secrets (an env value, a bearer header) kept as they are
  * in the file when another field is saved; a bad timeout and a URL that is not http shown next
  * to their fields with the file unchanged; allowed and denied tools edited; no sideways scroll
- * at 390 px. With `UPDATE_SCREENSHOTS=1` it writes docs/ui/server-settings.png.
+ * at 390 px; no axe violations in the open form. With `UPDATE_SCREENSHOTS=1` it writes docs/ui/server-settings.png.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { startTinyHttp, type TinyHttp } from '../../support/start-tiny-http.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
+const AXE = fileURLToPath(new URL('../../../node_modules/axe-core/axe.min.js', import.meta.url));
 const ENV_SERVER = fileURLToPath(new URL('../../support/env-server.mjs', import.meta.url));
 const SHOTS =
   process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/ui/', import.meta.url)) : null;
@@ -204,6 +205,22 @@ describe("a server's settings in a real browser", { timeout: 90_000 }, () => {
     await save();
     await waitFor(async () => (await entry('envy')).allowedTools === undefined, { what: 'the allow list removed' });
     expect((await entry('envy')).deniedTools).toBeUndefined();
+    await closeSettings();
+  });
+
+  it('the open form, with an error shown, has no axe violations at WCAG 2.2 AA', async () => {
+    await openSettings('web');
+    await field('URL').fill('ftp://example.com/mcp');
+    await save();
+    await page.locator('#settings-url-error').waitFor();
+    await page.evaluate(await readFile(AXE, 'utf8'));
+    const { violations, passes } = (await page.evaluate(
+      `axe.run(document.querySelector('section.settings'), { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] })
+        .then((r) => ({ passes: r.passes.length, violations: r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')) }))`,
+    )) as { violations: string[]; passes: number };
+    expect(violations).toEqual([]);
+    // It did look: labels, contrast and the rest were checked.
+    expect(passes).toBeGreaterThan(5);
     await closeSettings();
   });
 
