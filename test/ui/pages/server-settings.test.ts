@@ -5,7 +5,8 @@
  * its bearer): arguments, environment and a timeout changed, written to the file and the
  * server restarted with them; masked secrets (an env value, a bearer header) kept as they are
  * in the file when another field is saved; a bad timeout and a URL that is not http shown next
- * to their fields with the file unchanged; allowed and denied tools edited; no sideways scroll
+ * to their fields with the file unchanged; allowed and denied tools and the sampling mode
+ * edited; a stdio server switched to Streamable HTTP; no sideways scroll
  * at 390 px; no axe violations in the open form. With `UPDATE_SCREENSHOTS=1` it writes docs/ui/server-settings.png.
  */
 import { readFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TINY_SERVER } from '../../support/fixtures.js';
 import { openSignedInPage } from '../../support/signed-in-page.js';
 import { startTinyHttp, type TinyHttp } from '../../support/start-tiny-http.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
@@ -78,6 +80,7 @@ describe("a server's settings in a real browser", { timeout: 90_000 }, () => {
           env: { API_KEY: 'real-key-123', MODE: 'slow', GH: REFERENCE },
         },
         web: { type: 'http', url: remote.url, headers: { Authorization: BEARER } },
+        mover: { command: process.execPath, args: [TINY_SERVER] },
       },
     });
     // Until the keystore has it, envy's connects fail naming it; then it connects.
@@ -89,6 +92,7 @@ describe("a server's settings in a real browser", { timeout: 90_000 }, () => {
     expect(stored.status).toBe(204);
     await connected('envy');
     await connected('web');
+    await connected('mover');
     ({ browser, page } = await openSignedInPage(svc.service.url, pageErrors));
     await page.locator('tr[data-server="web"][data-state="connected"]').waitFor();
   });
@@ -191,9 +195,10 @@ describe("a server's settings in a real browser", { timeout: 90_000 }, () => {
     await page.getByRole('radio', { name: 'Only the tools ticked or named' }).check();
     await page.getByRole('group', { name: 'Allowed tools' }).getByRole('checkbox', { name: 'env' }).check();
     await field('Other denied tools').fill('write_file');
+    await field("Who answers the server's sampling requests").selectOption({ label: 'Nobody (refused)' });
     await save();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect(await entry('envy')).toMatchObject({ allowedTools: ['env'], deniedTools: ['write_file'] });
+    expect(await entry('envy')).toMatchObject({ allowedTools: ['env'], deniedTools: ['write_file'], sampling: 'deny' });
     expect((await svc.api<{ server: Entry }>('/api/servers/envy')).body.server).toMatchObject({
       allowedTools: ['env'],
       deniedTools: ['write_file'],
@@ -205,6 +210,27 @@ describe("a server's settings in a real browser", { timeout: 90_000 }, () => {
     await save();
     await waitFor(async () => (await entry('envy')).allowedTools === undefined, { what: 'the allow list removed' });
     expect((await entry('envy')).deniedTools).toBeUndefined();
+    await closeSettings();
+  });
+
+  it('switches a stdio server to Streamable HTTP: the entry gets the URL and headers, loses the command, and connects over HTTP', async () => {
+    await openSettings('mover');
+    await field('Transport').selectOption('http');
+    await field('URL').fill(remote.url);
+    await field('Headers').fill(`Authorization: ${BEARER}`);
+    await save();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await entry('mover')).toEqual({ type: 'http', url: remote.url, headers: { Authorization: BEARER } });
+    await waitFor(
+      async () => {
+        const mover = await svc.server('mover');
+        return mover?.state === 'connected' && mover.transport === 'http';
+      },
+      { what: 'mover connected over HTTP', timeoutMs: 20_000 },
+    );
+    await page.locator('p.summary[data-state="connected"]', { hasText: 'http' }).waitFor();
+    // Prefilled afresh: the remote fields, the secret masked.
+    expect(await field('Headers').inputValue()).toBe('Authorization: ********');
     await closeSettings();
   });
 
