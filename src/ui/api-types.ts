@@ -91,6 +91,14 @@ export type ApiErrorBody = { error: { code: string; message: string; issues?: { 
 // (end of content)
 
 // ---- server settings
+/** The body of `PATCH /api/servers/{name}`: the fields changed; `null` removes one (its default applies). */
+export type ServerPatch = { [K in Exclude<keyof NewServer, 'name'>]?: NewServer[K] | null };
+/** One refusal of the API, with the field it names (`issues[].field`). */
+export type FieldIssue = { field: string; message: string };
+/** A settings save: the server as it is now, or the API's refusal with its fields. */
+export type SettingsSaved =
+  | { ok: true; server: Server }
+  | { ok: false; status: number; message: string; issues: FieldIssue[] };
 // (end of settings)
 
 // ---- resources, prompts, completion

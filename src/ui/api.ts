@@ -136,6 +136,31 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     // (end of content)
 
     // ---- server settings
+    /**
+     * `PATCH /api/servers/{name}` with the fields a form changed. A refusal is answered, not
+     * thrown, with the API's `issues` so that each can be shown next to its field.
+     */
+    patchServer: async (
+      name: string,
+      patch: import('./api-types.js').ServerPatch,
+    ): Promise<import('./api-types.js').SettingsSaved> => {
+      const response = await fetch(server(name), {
+        method: 'PATCH',
+        headers: { accept: 'application/json', 'content-type': 'application/json', [CSRF_HEADER]: csrfToken },
+        credentials: 'same-origin',
+        body: JSON.stringify(patch),
+      });
+      const body = (await response.json().catch(() => null)) as ({ server: Server } & Partial<ApiErrorBody>) | null;
+      if (response.ok && body) return { ok: true, server: body.server };
+      if (response.status === 401) onSignedOut();
+      const error = body?.error;
+      return {
+        ok: false,
+        status: response.status,
+        message: error?.message ?? `HTTP ${response.status}`,
+        issues: error?.issues ?? [],
+      };
+    },
     // (end of settings)
 
     // ---- resources, prompts, completion

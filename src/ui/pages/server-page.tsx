@@ -1,6 +1,6 @@
 /**
  * One server: its live state (held tools counted) and commands (connect or disconnect, remove
- * after a confirmation, which leads back to the list), its tools (descriptions, input schemas as tables,
+ * after a confirmation, which leads back to the list), its settings (a form), its tools (descriptions, input schemas as tables,
  * and a test form generated from each schema), resources, resource templates, prompts, and
  * its stderr. The catalog is read again when the stream says it changed.
  * @module
@@ -12,6 +12,7 @@ import { ErrorNote } from '../components/error-note.js';
 import { Listing } from '../components/listing.js';
 import { SchemaTable } from '../components/schema-table.js';
 import { ServerCommands } from '../components/server-commands.js';
+import { ServerSettings } from '../components/server-settings.js';
 import { StateBadge } from '../components/state-badge.js';
 import { StderrLog } from '../components/stderr-log.js';
 import { ToolTestForm } from '../components/tool-test-form.js';
@@ -127,6 +128,7 @@ export function ServerPage({ api, name }: { api: ApiClient; name: string }) {
   return (
     <>
       {server && <ServerSummary api={api} server={server} held={live.held.get(name) ?? 0} />}
+      <ServerSettings api={api} name={name} />
       {catalog.error && !data && <ErrorNote error={`${catalog.error}: what it offers shows once it is connected.`} />}
       {data && (
         <>
