@@ -5,7 +5,8 @@
  * stops it, and the upstream hears `notifications/cancelled` and the audit says so; the
  * result is highlighted JSON with its duration, and Copy puts that JSON on the clipboard;
  * enum values are offered and described without JSON quotes. With `UPDATE_SCREENSHOTS=1` it
- * writes docs/ui/tool-call-progress.png (a call in progress).
+ * writes docs/ui/tool-call-progress.png (a call in progress) and docs/ui/tool-call-result.png
+ * (its result, copied).
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,7 +59,10 @@ describe('calling a tool from the web UI', { timeout: 90_000 }, () => {
   it('shows progress as it comes, then the result highlighted with its duration; Copy copies its JSON', async () => {
     await openForm('count');
     await form('count').getByLabel('steps', { exact: true }).fill('5');
-    await form('count').getByLabel('stepMs', { exact: true }).fill('150');
+    // Slower for the screenshot, to take it at "2 of 5".
+    await form('count')
+      .getByLabel('stepMs', { exact: true })
+      .fill(SHOTS ? '800' : '150');
     // Every progress text the page showed, and when the result came, in order.
     await page.evaluate(`(() => {
       window.seen = [];
@@ -71,6 +75,14 @@ describe('calling a tool from the web UI', { timeout: 90_000 }, () => {
       }).observe(form, { subtree: true, childList: true, characterData: true, attributes: true });
     })()`);
     await form('count').getByRole('button', { name: 'Run count' }).click();
+    if (SHOTS) {
+      await page.evaluate(`document.querySelector('form[aria-label="Run count"]').scrollIntoView({ block: 'center' })`);
+      await form('count')
+        .locator('.call-progress')
+        .getByText(/^2 of 5/)
+        .waitFor();
+      await page.screenshot({ path: join(SHOTS, 'tool-call-progress.png') });
+    }
     const result = form('count').locator('.result');
     await result.waitFor();
     const seen = (await page.evaluate('window.seen')) as string[];
@@ -97,6 +109,10 @@ describe('calling a tool from the web UI', { timeout: 90_000 }, () => {
     expect(await form('count').getByRole('button', { name: 'Run count' }).isEnabled()).toBe(true);
     await result.getByRole('button', { name: 'Copy JSON' }).click();
     await result.getByRole('status').getByText('Copied').waitFor();
+    if (SHOTS) {
+      await result.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+      await page.screenshot({ path: join(SHOTS, 'tool-call-result.png') });
+    }
     const clipboard = (await page.evaluate('navigator.clipboard.readText()')) as string;
     expect(clipboard).toBe(JSON.stringify({ counted: 5, progressAsked: true }, null, 2));
     expect(pageErrors).toEqual([]);
@@ -112,14 +128,6 @@ describe('calling a tool from the web UI', { timeout: 90_000 }, () => {
       .getByText(/^\d+ of 1000: step \d+ done$/)
       .waitFor();
     expect(await form('count').getByRole('button', { name: 'Running…' }).isDisabled()).toBe(true);
-    if (SHOTS) {
-      await page.evaluate("document.querySelector('article[data-tool=\"count\"]').scrollIntoView({ block: 'center' })");
-      await form('count')
-        .locator('.call-progress')
-        .getByText(/^[2-9] of 1000/)
-        .waitFor();
-      await page.screenshot({ path: join(SHOTS, 'tool-call-progress.png') });
-    }
     await form('count').getByRole('button', { name: 'Cancel count' }).click();
     await form('count').getByRole('status').getByText('Cancelled: the call to count was stopped.').waitFor();
     expect(await form('count').locator('.call-progress, .result').count()).toBe(0);
