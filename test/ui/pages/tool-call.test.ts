@@ -8,6 +8,8 @@
  * writes docs/ui/tool-call-progress.png (a call in progress) and docs/ui/tool-call-result.png
  * (its result, copied).
  */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -17,6 +19,7 @@ import { startTestService, type TestService } from '../../support/test-service.j
 import { waitFor } from '../../support/wait-for.js';
 
 const PROGRESS_SERVER = fileURLToPath(new URL('../../support/progress-server.mjs', import.meta.url));
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SHOTS =
   process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/ui/', import.meta.url)) : null;
 
@@ -40,6 +43,16 @@ describe('calling a tool from the web UI', { timeout: 90_000 }, () => {
         { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
       )
     ).body.result.structuredContent.cancellations;
+
+  /** axe-core's violations (WCAG 2.2 AA) inside `selector`, as `rule: target` lines. */
+  const axeViolations = async (selector: string) => {
+    if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(await readFile(AXE, 'utf8'));
+    const found = (await page.evaluate(
+      `axe.run(${JSON.stringify(selector)}, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] })
+        .then((r) => r.violations.flatMap((v) => v.nodes.map((n) => v.id + ': ' + n.target.join(' '))))`,
+    )) as string[];
+    return found;
+  };
 
   beforeAll(async () => {
     svc = await startTestService({ mcpServers: { progress: { command: process.execPath, args: [PROGRESS_SERVER] } } });
@@ -115,6 +128,16 @@ describe('calling a tool from the web UI', { timeout: 90_000 }, () => {
     }
     const clipboard = (await page.evaluate('navigator.clipboard.readText()')) as string;
     expect(clipboard).toBe(JSON.stringify({ counted: 5, progressAsked: true }, null, 2));
+    // The result passes axe, and fits a 390 px window without scrolling sideways.
+    expect(await axeViolations('form[aria-label="Run count"]')).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 800 });
+    try {
+      const box = await result.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+      expect(await result.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
     expect(pageErrors).toEqual([]);
   });
 
@@ -128,6 +151,8 @@ describe('calling a tool from the web UI', { timeout: 90_000 }, () => {
       .getByText(/^\d+ of 1000: step \d+ done$/)
       .waitFor();
     expect(await form('count').getByRole('button', { name: 'Running…' }).isDisabled()).toBe(true);
+    // The running form (bar, words, Cancel) passes axe.
+    expect(await axeViolations('form[aria-label="Run count"]')).toEqual([]);
     await form('count').getByRole('button', { name: 'Cancel count' }).click();
     await form('count').getByRole('status').getByText('Cancelled: the call to count was stopped.').waitFor();
     expect(await form('count').locator('.call-progress, .result').count()).toBe(0);
