@@ -37,6 +37,7 @@ export function ToolTestForm({
   // The running call's controller: Cancel aborts it, and so does leaving the page.
   const [running, setRunning] = useState<AbortController | null>(null);
   const current = useRef<AbortController | null>(null);
+  const runButton = useRef<HTMLButtonElement>(null);
   useEffect(() => () => current.current?.abort(), []);
   const idOf = (name: string) => `call-${server}-${tool}-${name}`.replace(/[^\w-]/g, '_');
 
@@ -68,6 +69,10 @@ export function ToolTestForm({
       current.current = null;
       setRunning(null);
     }
+    // Run was disabled and Cancel is gone (once drawn): the focus goes back to Run rather than the page.
+    requestAnimationFrame(() => {
+      if (document.activeElement === document.body || document.activeElement === null) runButton.current?.focus();
+    });
   };
   return (
     // Checked by toArguments, whose messages name the field and are announced (not the browser's bubbles).
@@ -83,7 +88,7 @@ export function ToolTestForm({
         />
       ))}
       <p class="call-buttons">
-        <button type="submit" disabled={running !== null}>
+        <button type="submit" ref={runButton} disabled={running !== null}>
           {running ? 'Running…' : `Run ${tool}`}
         </button>
         {running && (

@@ -170,6 +170,10 @@ describe('calling a tool from the web UI', { timeout: 90_000 }, () => {
     );
     expect(row).toMatchObject({ eventType: 'tool_call', clientId: 'admin', success: false });
     expect(await form('count').getByRole('button', { name: 'Run count' }).isEnabled()).toBe(true);
+    // The focus left with the Cancel button: it is back on Run, not lost to the page.
+    await waitFor(() => page.evaluate(`document.activeElement?.textContent === 'Run count'`), {
+      what: 'the focus on Run',
+    });
     expect(pageErrors).toEqual([]);
   });
 
