@@ -74,7 +74,7 @@ describe('test-tool as server-sent events', { timeout: 60_000 }, () => {
     (await svc.api<{ entries: Record<string, unknown>[] }>(`/api/audit?server=progress&tool=${tool}`)).body.entries;
 
   it('streams progress in order, then the result with the call duration', async () => {
-    const response = await post('progress/tools/count/call', { arguments: { steps: 4, stepMs: 30 } }, STREAM);
+    const response = await post('progress/tools/count/call', { arguments: { steps: 4, stepMs: 120 } }, STREAM);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = parseEvents(await response.text());
@@ -92,8 +92,8 @@ describe('test-tool as server-sent events', { timeout: 60_000 }, () => {
     expect(events.at(-1)?.event).toBe('result');
     const final = events.at(-1)?.data as { result: { structuredContent: unknown }; durationMs: number };
     expect(final.result.structuredContent).toEqual({ counted: 4, progressAsked: true });
-    // Four steps of 30 ms each, at the least.
-    expect(final.durationMs).toBeGreaterThanOrEqual(120);
+    // Four steps of 120 ms each, at the least.
+    expect(final.durationMs).toBeGreaterThanOrEqual(480);
     expect(Number.isInteger(final.durationMs)).toBe(true);
   });
 
@@ -119,11 +119,12 @@ describe('test-tool as server-sent events', { timeout: 60_000 }, () => {
   it('a failure after some progress is an error event with its status and duration', async () => {
     const response = await post(
       'progress/tools/count/call',
-      { arguments: { steps: 5, stepMs: 10, failAt: 2 } },
+      { arguments: { steps: 5, stepMs: 200, failAt: 2 } },
       STREAM,
     );
     const events = parseEvents(await response.text());
-    // Both steps' progress (the second may be dropped with the answer, as above), then the error.
+    // Both steps' progress (the second may be dropped with the answer, as above; steps far
+    // apart so that the first is read on its own), then the error.
     expect([
       ['progress', 'progress', 'error'],
       ['progress', 'error'],
