@@ -108,6 +108,10 @@ export type SettingsSaved =
 // (end of inventory)
 
 // ---- tool calls
+/** A test-tool call's answer: the result and how long it took (ms). */
+export type ToolCallAnswer = z.infer<typeof import('../http/call-tool-route.js').CallAnswerSchema>;
+/** A progress notification of a call, as the streamed test-tool call carries it. */
+export type ToolCallProgress = { progress: number; total?: number; message?: string };
 // (end of tools)
 
 // ---- audit
