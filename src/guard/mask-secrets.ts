@@ -3,6 +3,7 @@
  * secret is masked before it is shown: every `env` and `headers` value, a password in a URL
  * (`url`, or an argument such as `postgresql://u:p@host/db`), URL query values and arguments
  * whose name says token, key, secret or password, and any such key elsewhere in the config.
+ * A value that is only a `${secret:NAME}` reference is shown as it is: the keystore keeps the secret.
  * Pure: no I/O, nothing from the rest of src/.
  * @module
  */
@@ -63,9 +64,17 @@ export function maskArgs(args: readonly string[]): string[] {
   });
 }
 
+/** A value that is only a `${secret:NAME}` reference: it names a keystore entry, not the secret itself. */
+const SECRET_REFERENCE = /^\$\{secret:[^}]*\}$/;
+
 function maskValues(record: unknown): unknown {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return record;
-  return Object.fromEntries(Object.keys(record).map((key) => [key, MASKED]));
+  return Object.fromEntries(
+    Object.entries(record).map(([key, value]) => [
+      key,
+      typeof value === 'string' && SECRET_REFERENCE.test(value) ? value : MASKED,
+    ]),
+  );
 }
 
 /** One server entry with its secrets masked (see the module's list). */

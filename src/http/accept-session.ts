@@ -17,6 +17,13 @@ export const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set when the request came with the web UI's session cookie: the audit labels its test calls. */
+    uiSession: boolean;
+  }
+}
+
 /** Options of {@link acceptSession}. */
 export type AcceptSessionOptions = {
   sessions: UiSessions;
@@ -43,6 +50,7 @@ export function acceptSession({ sessions, cookieName, bearer }: AcceptSessionOpt
         return refuse(c, 403, `a write with the session cookie needs the session's ${CSRF_HEADER} header`);
     }
     c.set('caller', { kind: 'admin' });
+    c.set('uiSession', true);
     await next();
     return undefined;
   };

@@ -3,7 +3,8 @@
  * @module
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { AUDIT_MAX_LIMIT, queryAudit } from '../storage/audit-query.js';
+import { readAuditCursor } from '../storage/audit-cursor.js';
+import { AUDIT_MAX_LIMIT, queryAuditPage } from '../storage/audit-query.js';
 import { AUDIT_NAME_MAX } from '../storage/audit-writer.js';
 import type { Db } from '../storage/create-db.js';
 import { auditDirections } from '../storage/schema.js';
@@ -27,6 +28,19 @@ const Instant = z
   });
 
 const name = z.string().min(1).max(200).optional();
+
+/** A page's `nextCursor`, given back as `before` for the next page. */
+const Cursor = z
+  .string()
+  .openapi({ description: "The `nextCursor` of the previous page: the entries after that page's last" })
+  .transform((value, ctx) => {
+    const cursor = readAuditCursor(value);
+    if (!cursor) {
+      ctx.addIssue({ code: 'custom', message: "expected a previous page's nextCursor" });
+      return z.NEVER;
+    }
+    return cursor;
+  });
 
 /** One audit row. */
 export const EntrySchema = z
@@ -67,6 +81,21 @@ export const AuditQuerySchema = z.object({
   since: Instant.optional(),
   until: Instant.optional(),
   limit: wholeNumberQuery(1, AUDIT_MAX_LIMIT).optional(),
+  success: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .openapi({ description: '`true`: the entries that succeeded; `false`: those that failed' }),
+  before: Cursor.optional(),
+});
+
+/** A page of the log. */
+export const AuditPageSchema = z.object({
+  entries: z.array(EntrySchema),
+  nextCursor: z.string().nullable().openapi({
+    description: 'Pass it as `before` for the next (older) page; `null` when no older entry matches',
+    example: '1763739076856.617ce87d-8ef5-4f4c-a611-56d7bbf90b42',
+  }),
 });
 
 const query = createRoute({
@@ -75,9 +104,9 @@ const query = createRoute({
   tags: ['audit'],
   summary: 'The audit log (X7), filtered, newest first',
   description:
-    '`bot` matches the rows made for that bot and the lifecycle rows (`server_connected`, `server_disconnected`, `server_reconnect_scheduled`, `server_disabled`) of the servers in its view.',
+    "`bot` matches the rows made for that bot and the lifecycle rows (`server_connected`, `server_disconnected`, `server_reconnect_scheduled`, `server_disabled`) of the servers in its view. Past `limit`, page with `before`: the previous page's `nextCursor`.",
   request: { query: AuditQuerySchema },
-  responses: { 200: jsonResponse('The entries', z.object({ entries: z.array(EntrySchema) })), ...errorResponses(400) },
+  responses: { 200: jsonResponse('A page of entries', AuditPageSchema), ...errorResponses(400) },
 });
 
 /** Routes mounted at `/api/audit`. */
@@ -93,7 +122,7 @@ export function auditRoutes({
   routes.openapi(query, async (c) => {
     const filters = c.req.valid('query');
     const servers = filters.bot !== undefined && botServers ? botServers(filters.bot) : undefined;
-    return c.json({ entries: await queryAudit(db, { ...filters, ...(servers ? { botServers: servers } : {}) }) }, 200);
+    return c.json(await queryAuditPage(db, { ...filters, ...(servers ? { botServers: servers } : {}) }), 200);
   });
   return routes;
 }

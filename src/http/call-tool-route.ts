@@ -5,18 +5,23 @@
  * view (allowed/denied tools), the rug-pull pins, the sanitizer and the audit all apply, and
  * the answer is the sanitized `CallToolResult`. The tool is called by its public name,
  * `{server}__{tool}`, which is refused when another server's tool maps to the same name.
+ * JSON by default (`{result,durationMs}`); with `Accept: text/event-stream`, the call's
+ * progress as it comes and then its answer, as server-sent events (stream-test-call.ts).
+ * Whoever asked going away cancels the call upstream.
  * @module
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { AppConfig } from '../config/schema.js';
 import { HubError, RateLimitedError, UpstreamUnavailableError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import { toPublicName } from '../gateway/public-names.js';
+import { RequestEndedError } from '../gateway/track-request.js';
 import type { Hub } from '../hub/create-hub.js';
-import { createApi, errorResponses, jsonBody, jsonResponse, ServerToolParams } from './api-schemas.js';
+import { createApi, errorResponses, jsonBody, ServerToolParams } from './api-schemas.js';
+import { runTestCall, TestCallFailure } from './run-test-call.js';
+import { streamTestCall } from './stream-test-call.js';
+import { testCallClient } from './test-call-client.js';
 
 /** The body of a test-tool call. */
 export const CallBodySchema = z
@@ -38,23 +43,36 @@ export const CallToolResultSchema = z
   })
   .openapi('CallToolResult', { description: 'As MCP `tools/call` answers it, after the sanitizer' });
 
+/** A test-tool call's answer: the result and the call's duration (from sending it to its answer). */
+export const CallAnswerSchema = z
+  .object({
+    result: CallToolResultSchema,
+    durationMs: z.number().int().nonnegative().openapi({ description: 'How long the call took, in ms', example: 1240 }),
+  })
+  .openapi('ToolCallAnswer');
+
 const callTool = createRoute({
   method: 'post',
   path: '/{name}/tools/{tool}/call',
   tags: ['servers'],
   summary: 'Call a tool as an agent would (test-tool): the view, pins, sanitizer and audit apply',
   request: { params: ServerToolParams, body: jsonBody(CallBodySchema) },
+  description:
+    'With `Accept: text/event-stream` (ranked above `application/json`) the answer is server-sent events: ' +
+    '`progress` `{progress,total?,message?}` as the upstream reports them, then one `result` `{result,durationMs}` ' +
+    'or `error` `{error:{code,message},status,durationMs}`. A call refused before any progress is the JSON error, ' +
+    'as without the stream. Closing the request cancels the call upstream (audited as cancelled by the client).',
   responses: {
-    200: jsonResponse(
-      'The result; a tool that failed says so with `isError: true`',
-      z.object({ result: CallToolResultSchema }),
-    ),
+    200: {
+      description: 'The result and how long the call took; a tool that failed says so with `isError: true`',
+      content: {
+        'application/json': { schema: CallAnswerSchema },
+        'text/event-stream': { schema: z.string() },
+      },
+    },
     ...errorResponses(400, 404, 413, 415, 429, 502, 503),
   },
 });
-
-/** Who the audit says made the call. */
-const CLIENT_ID = 'admin';
 
 /** Routes mounted at `/api/servers`. */
 export function callToolRoutes({
@@ -76,28 +94,46 @@ export function callToolRoutes({
     if (server?.scope !== 'session' && !hub.upstream(name))
       throw new UpstreamUnavailableError(name, status.state, status.attempt);
     const publicName = uniquePublicName(hub, name, tool);
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await gateway.openSession({
-      transport: serverSide,
-      spec: { kind: 'all' },
-      label: `api test-tool ${name}/${tool}`,
-      idles: false,
-      clientId: CLIENT_ID,
-    });
-    const client = new Client({ name: 'boternity-test-tool', version: '0.1.0' });
-    try {
-      await client.connect(clientSide);
-      const result = await client.callTool({ name: publicName, arguments: args }, undefined, {
-        timeout: (server?.requestTimeoutMs ?? 60_000) + 5_000,
+    const call = (onProgress?: (progress: Progress) => void) =>
+      runTestCall(gateway, {
+        server: name,
+        tool,
+        publicName,
+        args,
+        clientInfo: testCallClient(c),
+        timeoutMs: (server?.requestTimeoutMs ?? 60_000) + 5_000,
+        // Whoever asked has gone (the page's Cancel, a closed curl): the call is cancelled upstream.
+        signal: c.req.raw.signal,
+        ...(onProgress ? { onProgress } : {}),
       });
-      return c.json({ result }, 200);
+    // Nobody reads the answer to a cancelled call; it is said plainly rather than as a failure.
+    const toError = (error: unknown) =>
+      c.req.raw.signal.aborted ? new RequestEndedError('client cancelled') : toHubError(error, name, tool);
+    if (wantsEventStream(c.req.header('accept'))) return streamTestCall(c, call, toError) as never;
+    try {
+      return c.json(await call(), 200);
     } catch (error) {
-      throw toHubError(error, name, tool);
-    } finally {
-      await client.close();
+      throw toError(error instanceof TestCallFailure ? error.error : error);
     }
   });
   return routes;
+}
+
+/**
+ * Whether `accept` asks for the stream: it names `text/event-stream` above
+ * `application/json` (which is the default, so an `Accept` naming both equally gets JSON).
+ */
+export function wantsEventStream(accept: string | undefined): boolean {
+  const quality = (type: string) => {
+    for (const part of (accept ?? '').split(',')) {
+      const [media = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+      if (media !== type) continue;
+      const q = params.find((p) => p.startsWith('q='));
+      return q === undefined ? 1 : Number(q.slice(2)) || 0;
+    }
+    return 0;
+  };
+  return quality('text/event-stream') > quality('application/json');
 }
 
 /** `{server}__{tool}`, unless another server's tool has the same public name (then 409). */

@@ -8,6 +8,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ConfigWriter } from '../config/config-writer.js';
 import { checkPresetRequirements } from '../config/presets.js';
 import type { AppConfig } from '../config/schema.js';
+import { keepMaskedSecrets } from '../guard/keep-masked-secrets.js';
 import type { Hub } from '../hub/create-hub.js';
 import { createApi, errorResponses, jsonBody, jsonResponse, NewServerName, ServerParams } from './api-schemas.js';
 import {
@@ -81,7 +82,7 @@ const update = createRoute({
   tags,
   summary: 'Change some fields of a server entry (null removes a field)',
   description:
-    'A change of only `allowedTools`/`deniedTools` (or sampling) changes the view without restarting the server.',
+    'A change of only `allowedTools`/`deniedTools` (or sampling) changes the view without restarting the server. An `env` or `headers` value of `********` (as GET shows it) keeps the value the entry has.',
   request: { params: ServerParams, body: jsonBody(ServerPatchSchema) },
   responses: {
     200: jsonResponse('Updated and applied', OneServerSchema),
@@ -138,7 +139,8 @@ export function serversRoutes({
   routes.openapi(update, async (c) => {
     const { name } = c.req.valid('param');
     const patch = c.req.valid('json') as Record<string, unknown>;
-    await writer.edit((doc) => doc.patchServer(name, patch));
+    // `********` in env/headers (as GET shows them) keeps the file's value: a form sends back what it showed.
+    await writer.edit((doc) => doc.patchServer(name, keepMaskedSecrets(patch, doc.getServer(name))));
     return c.json({ server: views.one(name) }, 200);
   });
   routes.openapi(remove, async (c) => {

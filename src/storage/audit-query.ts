@@ -3,6 +3,7 @@
  * @module
  */
 import { and, desc, eq, gte, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { type AuditCursor, auditCursorOf } from './audit-cursor.js';
 import { LIFECYCLE_EVENTS } from './audit-server-lifecycle.js';
 import type { Db } from './create-db.js';
 import { mcpAuditTable } from './schema.js';
@@ -73,6 +74,10 @@ export type AuditFilters = {
   since?: Date;
   /** Exclusive upper bound. */
   until?: Date;
+  /** Only the rows after this place in the log's order (older, or as old with a smaller id): the next page. */
+  before?: AuditCursor;
+  /** Only the rows that succeeded (true) or failed (false). */
+  success?: boolean;
   /** Defaults to {@link AUDIT_DEFAULT_LIMIT}, capped at {@link AUDIT_MAX_LIMIT}. */
   limit?: number;
 };
@@ -82,6 +87,29 @@ export const AUDIT_MAX_LIMIT = 1_000;
 
 /** Matching entries, newest first (timestamp, then id, descending). */
 export async function queryAudit(db: Db, filters: AuditFilters = {}): Promise<AuditRow[]> {
+  return selectAudit(db, filters, limitOf(filters.limit));
+}
+
+/** A page of matching entries, and the cursor of the next one (null: none is left). */
+export async function queryAuditPage(
+  db: Db,
+  filters: AuditFilters = {},
+): Promise<{ entries: AuditRow[]; nextCursor: string | null }> {
+  const limit = limitOf(filters.limit);
+  // One row more than asked says whether a next page has anything, so none is ever empty.
+  const rows = await selectAudit(db, filters, limit + 1);
+  const entries = rows.slice(0, limit);
+  const last = entries.at(-1);
+  return { entries, nextCursor: rows.length > limit && last ? auditCursorOf(last) : null };
+}
+
+/** `limit` as a whole number from 1 to {@link AUDIT_MAX_LIMIT}. */
+function limitOf(limit: number | undefined): number {
+  const requested = Math.trunc(limit ?? AUDIT_DEFAULT_LIMIT);
+  return Math.min(Math.max(Number.isFinite(requested) ? requested : AUDIT_DEFAULT_LIMIT, 1), AUDIT_MAX_LIMIT);
+}
+
+async function selectAudit(db: Db, filters: AuditFilters, limit: number): Promise<AuditRow[]> {
   const t = mcpAuditTable;
   const conditions: SQL[] = [];
   if (filters.server !== undefined) conditions.push(eq(t.serverName, filters.server));
@@ -101,8 +129,11 @@ export async function queryAudit(db: Db, filters: AuditFilters = {}): Promise<Au
   if (filters.tool !== undefined) conditions.push(eq(t.toolName, filters.tool));
   if (filters.since !== undefined) conditions.push(gte(t.timestamp, filters.since));
   if (filters.until !== undefined) conditions.push(lt(t.timestamp, filters.until));
-  const requested = Math.trunc(filters.limit ?? AUDIT_DEFAULT_LIMIT);
-  const limit = Math.min(Math.max(Number.isFinite(requested) ? requested : AUDIT_DEFAULT_LIMIT, 1), AUDIT_MAX_LIMIT);
+  if (filters.success !== undefined) conditions.push(eq(t.success, filters.success));
+  if (filters.before !== undefined) {
+    const { at, id } = filters.before;
+    conditions.push(or(lt(t.timestamp, at), and(eq(t.timestamp, at), lt(t.id, id))) as SQL);
+  }
   const rows = await db
     .select()
     .from(t)

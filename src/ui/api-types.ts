@@ -9,7 +9,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprot
 import type { ChatEvent, ChatInputSchema } from '../bots/chat-schemas.js';
 import type { AddMemoryInputSchema } from '../bots/memory-schemas.js';
 import type { HubEvent, HubEventType } from '../events/hub-event.js';
-import type { AuditQuerySchema, EntrySchema } from '../http/audit-routes.js';
+import type { AuditPageSchema, AuditQuerySchema, EntrySchema } from '../http/audit-routes.js';
 import type {
   BotDetailSchema,
   BotSamplingSchema,
@@ -91,6 +91,14 @@ export type ApiErrorBody = { error: { code: string; message: string; issues?: { 
 // (end of content)
 
 // ---- server settings
+/** The body of `PATCH /api/servers/{name}`: the fields changed; `null` removes one (its default applies). */
+export type ServerPatch = { [K in Exclude<keyof NewServer, 'name'>]?: NewServer[K] | null };
+/** One refusal of the API, with the field it names (`issues[].field`). */
+export type FieldIssue = { field: string; message: string };
+/** A settings save: the server as it is now, or the API's refusal with its fields. */
+export type SettingsSaved =
+  | { ok: true; server: Server }
+  | { ok: false; status: number; message: string; issues: FieldIssue[] };
 // (end of settings)
 
 // ---- resources, prompts, completion
@@ -100,7 +108,13 @@ export type ApiErrorBody = { error: { code: string; message: string; issues?: { 
 // (end of inventory)
 
 // ---- tool calls
+/** A test-tool call's answer: the result and how long it took (ms). */
+export type ToolCallAnswer = z.infer<typeof import('../http/call-tool-route.js').CallAnswerSchema>;
+/** A progress notification of a call, as the streamed test-tool call carries it. */
+export type ToolCallProgress = { progress: number; total?: number; message?: string };
 // (end of tools)
 
 // ---- audit
+/** A page of the audit log and the cursor of the next (older) one. */
+export type AuditLog = z.infer<typeof AuditPageSchema>;
 // (end of audit)

@@ -136,6 +136,31 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     // (end of content)
 
     // ---- server settings
+    /**
+     * `PATCH /api/servers/{name}` with the fields a form changed. A refusal is answered, not
+     * thrown, with the API's `issues` so that each can be shown next to its field.
+     */
+    patchServer: async (
+      name: string,
+      patch: import('./api-types.js').ServerPatch,
+    ): Promise<import('./api-types.js').SettingsSaved> => {
+      const response = await fetch(server(name), {
+        method: 'PATCH',
+        headers: { accept: 'application/json', 'content-type': 'application/json', [CSRF_HEADER]: csrfToken },
+        credentials: 'same-origin',
+        body: JSON.stringify(patch),
+      });
+      const body = (await response.json().catch(() => null)) as ({ server: Server } & Partial<ApiErrorBody>) | null;
+      if (response.ok && body) return { ok: true, server: body.server };
+      if (response.status === 401) onSignedOut();
+      const error = body?.error;
+      return {
+        ok: false,
+        status: response.status,
+        message: error?.message ?? `HTTP ${response.status}`,
+        issues: error?.issues ?? [],
+      };
+    },
     // (end of settings)
 
     // ---- resources, prompts, completion
@@ -147,9 +172,46 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     // (end of inventory)
 
     // ---- tool calls
+    /**
+     * A test-tool call with its progress as it comes (the route's server-sent events);
+     * resolves with the answer, throws the API's error. Aborting `signal` cancels the call
+     * (the service sees the request go and cancels it upstream).
+     */
+    watchToolCall: async (
+      name: string,
+      tool: string,
+      body: ToolCall,
+      {
+        signal,
+        onProgress,
+      }: { signal: AbortSignal; onProgress: (progress: import('./api-types.js').ToolCallProgress) => void },
+    ): Promise<import('./api-types.js').ToolCallAnswer> => {
+      const response = await fetch(server(name, 'tools', tool, 'call'), {
+        method: 'POST',
+        headers: { accept: 'text/event-stream', 'content-type': 'application/json', [CSRF_HEADER]: csrfToken },
+        credentials: 'same-origin',
+        body: JSON.stringify(body),
+        signal,
+      });
+      // Refused before the call began: the same JSON error as any call's.
+      if (!response.ok) {
+        if (response.status === 401) onSignedOut();
+        const error = ((await response.json().catch(() => null)) as ApiErrorBody | null)?.error;
+        throw new ApiError(response.status, error?.code ?? 'error', error?.message ?? `HTTP ${response.status}`);
+      }
+      for await (const { event, data } of readEventStream(response.body as ReadableStream<Uint8Array>)) {
+        const value = JSON.parse(data);
+        if (event === 'progress') onProgress(value);
+        else if (event === 'result') return value;
+        else if (event === 'error') throw new ApiError(value.status, value.error.code, value.error.message);
+      }
+      throw new ApiError(502, 'error', 'the call ended without an answer');
+    },
     // (end of tools)
 
     // ---- audit
+    /** A page of the log; `filters.before` is the previous page's `nextCursor`. */
+    auditLog: (filters: AuditQuery) => call<import('./api-types.js').AuditLog>('GET', `/api/audit${query(filters)}`),
     // (end of audit)
 
     signOut: () => call<undefined>('POST', '/ui/sign-out'),

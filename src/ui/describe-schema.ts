@@ -46,15 +46,19 @@ export const requiredOf = (node: SchemaNode): Set<string> =>
 export const typesOf = (node: SchemaNode): string[] =>
   (Array.isArray(node.type) ? node.type : [node.type]).filter((t): t is string => typeof t === 'string');
 
-const short = (value: unknown) => {
-  const text = JSON.stringify(value) ?? String(value);
+/**
+ * A value from a schema as a person reads it: a string as itself, without JSON's quotes
+ * (`celsius`, not `"celsius"`), unless it is empty; anything else as JSON; cut at 60 characters.
+ */
+export const plainValue = (value: unknown) => {
+  const text = typeof value === 'string' && value !== '' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 };
 
-/** The type of a node in words: `string`, `integer`, `one of "a", "b"`, `array of string`, `string (uri)`. */
+/** The type of a node in words: `string`, `integer`, `one of a, b`, `array of string`, `string (uri)`. */
 export function typeLabel(node: SchemaNode, depth = 0): string {
-  if (Array.isArray(node.enum)) return `one of ${node.enum.map(short).join(', ')}`;
-  if (node.const !== undefined) return `exactly ${short(node.const)}`;
+  if (Array.isArray(node.enum)) return `one of ${node.enum.map(plainValue).join(', ')}`;
+  if (node.const !== undefined) return `exactly ${plainValue(node.const)}`;
   const alternatives = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : null;
   if (alternatives && depth < 3) return alternatives.map((a) => typeLabel(asNode(a), depth + 1)).join(' or ');
   const types = typesOf(node);
@@ -81,7 +85,7 @@ export function describeSchema(schema: unknown, maxDepth = 4): PropertyRow[] {
         type: typeLabel(property),
         required: required.has(name),
         description: typeof property.description === 'string' ? property.description : null,
-        defaultValue: property.default === undefined ? null : short(property.default),
+        defaultValue: property.default === undefined ? null : plainValue(property.default),
       });
       if (depth >= maxDepth) continue;
       if (property.properties !== undefined) walk(property, path, depth + 1);

@@ -17,7 +17,7 @@ export type Field = {
   readonly type: string;
   readonly required: boolean;
   readonly description: string | null;
-  /** For `choice`: the allowed values, as JSON (shown and sent back as such). */
+  /** For `choice`: the allowed values, as JSON (sent back as such, shown by {@link choiceLabel}). */
   readonly choices: readonly string[];
   readonly initial: string | boolean;
 };
@@ -71,6 +71,16 @@ export function toFields(inputSchema: unknown): Field[] {
       initial: initialOf(kind, isRequired, node.default),
     };
   });
+}
+
+/** How a choice (JSON) is shown: a string without its quotes, anything else as it is. */
+export function choiceLabel(choice: string): string {
+  try {
+    const value: unknown = JSON.parse(choice);
+    return typeof value === 'string' && value !== '' ? value : choice;
+  } catch {
+    return choice;
+  }
 }
 
 /** The starting values of a form. */

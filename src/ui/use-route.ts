@@ -10,7 +10,8 @@ export type Route =
   | { readonly page: 'servers' }
   | { readonly page: 'server'; readonly name: string }
   | { readonly page: 'quarantines' }
-  | { readonly page: 'audit' }
+  /** `query`: the audit's filters and page, as in `#/audit?server=fs&event=tool_call`, so a filtered view is a link. */
+  | { readonly page: 'audit'; readonly query?: Readonly<Record<string, string>> }
   | { readonly page: 'tokens' }
   | { readonly page: 'credentials' }
   | { readonly page: 'bots' }
@@ -19,6 +20,8 @@ export type Route =
 
 /** The route of a fragment such as `#/servers/memory`; anything unknown is the servers page. */
 export function parseRoute(hash: string): Route {
+  const audit = /^#?\/?audit\?(.*)$/s.exec(hash);
+  if (audit) return { page: 'audit', query: queryOf(audit[1] ?? '') };
   const [first, second] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   if (first === 'servers' && second) return { page: 'server', name: second };
   if (first === 'bots' && second) return { page: 'bot', slug: second };
@@ -33,7 +36,18 @@ export function hrefOf(route: Route): string {
   if (route.page === 'server') return `#/servers/${encodeURIComponent(route.name)}`;
   if (route.page === 'bot') return `#/bots/${encodeURIComponent(route.slug)}`;
   if (route.page === 'link-refused') return '#/sign-in/link-refused';
+  if (route.page === 'audit' && route.query) {
+    const search = new URLSearchParams(Object.entries(route.query).filter(([, value]) => value !== '')).toString();
+    if (search) return `#/audit?${search}`;
+  }
   return `#/${route.page}`;
+}
+
+/** A query string's parameters, the first of each name, empty ones left out. */
+function queryOf(search: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(search)) if (value !== '' && !(key in query)) query[key] = value;
+  return query;
 }
 
 /** The current route, following the fragment. */

@@ -46,6 +46,14 @@ describe('mask-secrets', () => {
     });
   });
 
+  it('shows an env value that is only a secret reference as it is (the keystore keeps the secret)', () => {
+    expect(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: config syntax under test
+      maskServerEntry({ command: 'x', env: { A: '${secret:gh}', B: 'x ${secret:gh}', C: '$${secret:gh}' } }).env,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: config syntax under test
+    ).toEqual({ A: '${secret:gh}', B: MASKED, C: MASKED });
+  });
+
   it('masks servers and secret-looking keys anywhere in a config', () => {
     expect(
       maskConfig({

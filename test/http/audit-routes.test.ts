@@ -42,7 +42,8 @@ describe('GET /api/audit', () => {
     const response = await get();
     expect(response.status).toBe(200);
     const body = (await response.json()) as Entries;
-    expect(Object.keys(body)).toEqual(['entries']);
+    expect(Object.keys(body)).toEqual(['entries', 'nextCursor']);
+    expect((body as Entries & { nextCursor: unknown }).nextCursor).toBeNull();
     expect(body.entries.map((e) => e.toolName)).toEqual(['t5', 't4', 't3', 't2', 't1']);
     expect(body.entries[0]).toEqual({
       id: expect.any(String),
@@ -93,6 +94,11 @@ describe('GET /api/audit', () => {
     ['?server=', 'server'],
     ['?clientName=', 'clientName'],
     [`?clientName=${'x'.repeat(257)}`, 'clientName'],
+    ['?success=yes', 'success'],
+    ['?before=yesterday', 'before'],
+    ['?before=1735689600000', 'before'],
+    ['?before=1735689600000.not%20an%20id', 'before'],
+    ['?before=', 'before'],
   ])('answers 400 with the error shape for %s', async (query, field) => {
     const response = await get(query);
     expect(response.status).toBe(400);
@@ -103,5 +109,87 @@ describe('GET /api/audit', () => {
         issues: [expect.objectContaining({ field, message: expect.any(String) })],
       },
     });
+  });
+});
+
+describe('GET /api/audit paging and the success filter', () => {
+  let store: OpenDb;
+  /** 45 rows: 15 instants with 3 rows each, so pages end between rows of one millisecond. */
+  beforeEach(async () => {
+    store = await createDb({ url: ':memory:' });
+    const writer = createAuditWriter(store.db, { log: { warn: () => undefined } });
+    for (let n = 0; n < 45; n += 1) {
+      writer.record({
+        direction: 'server',
+        eventType: 'tool_call',
+        serverName: 'fs',
+        clientId: 'tok',
+        toolName: `t${n}`,
+        durationMs: n,
+        success: n % 5 !== 0,
+        ...(n % 5 === 0 ? { error: `failed ${n}` } : {}),
+        at: at(Math.floor(n / 3)),
+      });
+    }
+    await writer.close();
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  type Page = { entries: { id: string; toolName: string; success: boolean }[]; nextCursor: string | null };
+  const page = async (query: string): Promise<Page> => {
+    const response = await auditRoutes({ db: store.db }).request(`/${query}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Page;
+  };
+  /** Every page of `query` from the newest, following nextCursor. */
+  const walk = async (query: string) => {
+    const pages: Page[] = [await page(query)];
+    for (let cursor = pages[0]?.nextCursor; cursor; cursor = pages.at(-1)?.nextCursor)
+      pages.push(await page(`${query}&before=${encodeURIComponent(cursor)}`));
+    return pages;
+  };
+
+  it('walks past the limit to the oldest row with no row twice and none missed, the last page saying none is left', async () => {
+    const all = (await page('?limit=1000')).entries;
+    expect(all).toHaveLength(45);
+    const pages = await walk('?limit=20');
+    expect(pages.map((p) => p.entries.length)).toEqual([20, 20, 5]);
+    expect(pages.map((p) => p.nextCursor === null)).toEqual([false, false, true]);
+    expect(pages.flatMap((p) => p.entries.map((e) => e.id))).toEqual(all.map((e) => e.id));
+    expect(pages.at(-1)?.entries.at(-1)?.toolName).toBe(all.at(-1)?.toolName);
+    // A page that fills up exactly has no next: no empty page to click through to.
+    const exact = await walk('?limit=15');
+    expect(exact.map((p) => p.entries.length)).toEqual([15, 15, 15]);
+    expect(exact.at(-1)?.nextCursor).toBeNull();
+  });
+
+  it('pages within the filters, success among them', async () => {
+    const failed = await walk('?success=false&limit=4');
+    expect(failed.flatMap((p) => p.entries.map((e) => e.toolName))).toEqual([
+      't40',
+      't35',
+      't30',
+      't25',
+      't20',
+      't15',
+      't10',
+      't5',
+      't0',
+    ]);
+    expect(failed.flatMap((p) => p.entries).every((e) => !e.success)).toBe(true);
+    const ok = (await page('?success=true&limit=1000')).entries;
+    expect(ok).toHaveLength(36);
+    expect(ok.every((e) => e.success)).toBe(true);
+  });
+
+  it("a cursor of a row since pruned still starts the page right after that row's place", async () => {
+    const first = await page('?limit=10');
+    const last = first.entries.at(-1);
+    await store.db.$client.execute({ sql: 'DELETE FROM mcp_audit WHERE id = ?', args: [last?.id ?? ''] });
+    const next = await page(`?limit=10&before=${encodeURIComponent(first.nextCursor ?? '')}`);
+    const all = (await page('?limit=1000')).entries.map((e) => e.id);
+    expect(next.entries.map((e) => e.id)).toEqual(all.slice(9, 19));
   });
 });

@@ -47,7 +47,10 @@ describe('server operations', { timeout: 60_000 }, () => {
 
   it('calls a tool through the gateway: the result as an agent gets it, and an audit row', async () => {
     const call = await post<{ result: unknown }>('/api/servers/tiny/tools/echo/call', { arguments: { text: 'hi' } });
-    expect(call).toEqual({ status: 200, body: { result: { content: [{ type: 'text', text: 'hi' }] } } });
+    expect(call).toEqual({
+      status: 200,
+      body: { result: { content: [{ type: 'text', text: 'hi' }] }, durationMs: expect.any(Number) },
+    });
     const audit = await waitFor(
       async () => {
         const rows = (await svc.api<{ entries: Record<string, unknown>[] }>('/api/audit?tool=echo&server=tiny')).body;

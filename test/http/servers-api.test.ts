@@ -236,6 +236,26 @@ describe('/api/servers', { timeout: 60_000 }, () => {
     expect(JSON.parse(await readFile(svc.configPath, 'utf8')).mcpServers.putme).toBeUndefined();
   });
 
+  it('a PATCH that sends env and headers back as GET showed them (********) keeps the secrets in the file', async () => {
+    const ref = `$${'{'}secret:gh}`;
+    const entry = tiny({ enabled: false, env: { API_KEY: 'real-key', GH: ref } });
+    await send('PUT', '/api/servers/masked', entry);
+    const shown = (await send<ServerBody>('GET', '/api/servers/masked')).body.server;
+    expect(shown.env).toEqual({ API_KEY: '********', GH: ref });
+    const patched = await send<ServerBody>('PATCH', '/api/servers/masked', {
+      env: { ...(shown.env as Record<string, string>), MODE: 'fast', GONE: '********' },
+    });
+    expect(patched.status).toBe(200);
+    expect(JSON.parse(await readFile(svc.configPath, 'utf8')).mcpServers.masked.env).toEqual({
+      API_KEY: 'real-key',
+      GH: ref,
+      MODE: 'fast',
+    });
+    await send('PUT', '/api/servers/remote', { url: 'http://127.0.0.1:9/mcp', enabled: false, headers: { A: 's' } });
+    await send('PATCH', '/api/servers/remote', { headers: { A: '********', B: 'b' } });
+    expect(JSON.parse(await readFile(svc.configPath, 'utf8')).mcpServers.remote.headers).toEqual({ A: 's', B: 'b' });
+  });
+
   it('changes the view without restarting the process when a PATCH touches only deniedTools', async () => {
     await send('POST', '/api/servers', { name: 'view', ...tiny() });
     const before = await connected('view');

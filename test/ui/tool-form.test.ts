@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeSchema } from '../../src/ui/describe-schema.js';
-import { initialValues, toArguments, toFields } from '../../src/ui/tool-form.js';
+import { choiceLabel, initialValues, toArguments, toFields } from '../../src/ui/tool-form.js';
 
 const schema = {
   type: 'object',
@@ -39,6 +39,17 @@ describe('the generated tool form', () => {
     ]);
     expect(fields.find((f) => f.name === 'mode')?.choices).toEqual(['"fast"', '"safe"', '2']);
     expect(initialValues(fields)).toMatchObject({ count: '3', force: false, recursive: '' });
+  });
+
+  it('shows choices as a person reads them: strings without their JSON quotes', () => {
+    expect(['"fast"', '"New York"', '2', 'null', 'true', '""'].map(choiceLabel)).toEqual([
+      'fast',
+      'New York',
+      '2',
+      'null',
+      'true',
+      '""',
+    ]);
   });
 
   it('turns a filled form into arguments, leaving out empty optional fields', () => {
@@ -96,11 +107,22 @@ describe('a schema in words', () => {
       ['ratio', 0, 'number', false, null],
       ['recursive', 0, 'boolean', false, null],
       ['force', 0, 'boolean', true, null],
-      ['mode', 0, 'one of "fast", "safe", 2', false, null],
+      ['mode', 0, 'one of fast, safe, 2', false, null],
       ['tags', 0, 'array of string', false, null],
       ['options', 0, 'object', false, null],
       ['options.depth', 1, 'integer', true, null],
       ['maybe', 0, 'string (uri) or null', false, null],
+    ]);
+  });
+
+  it('says enum values, constants and defaults without JSON quotes around strings', () => {
+    const units = {
+      type: 'object',
+      properties: { u: { enum: ['celsius', 'fahrenheit'], default: 'celsius' }, k: { const: 'x' } },
+    };
+    expect(describeSchema(units).map((r) => [r.type, r.defaultValue])).toEqual([
+      ['one of celsius, fahrenheit', 'celsius'],
+      ['exactly x', null],
     ]);
   });
 

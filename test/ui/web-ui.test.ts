@@ -366,7 +366,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     );
     const tools = await page.locator('table.audit tbody tr td:nth-child(5)').allInnerTexts();
     expect(new Set(tools)).toEqual(new Set(['get-sum']));
-    await shoot('audit');
+    // docs/ui/audit.png is the audit page test's (test/ui/pages/audit-page.test.ts).
   });
 
   it('refuses a cookie request from a foreign Origin, and a page write without the CSRF header', async () => {

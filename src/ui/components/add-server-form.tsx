@@ -10,42 +10,28 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { NewServer, Preset } from '../api-types.js';
+import { lines, pairs } from '../entry-lines.js';
 import { useLoad } from '../use-load.js';
 import { ErrorNote } from './error-note.js';
+import { TextField } from './text-field.js';
 
 type Mode = 'preset' | 'stdio' | 'http' | 'sse';
 
-const lines = (text: string) =>
-  text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-
 /** One text field of the form. */
-type TextField = { key: string; label: string; area?: boolean; required?: boolean; hint?: string };
+type FieldSpec = { key: string; label: string; area?: boolean; required?: boolean; hint?: string };
 
-const ARGS: TextField = { key: 'args', label: 'Arguments', area: true, hint: 'one per line' };
-const ENV: TextField = { key: 'env', label: 'Environment', area: true, hint: 'NAME=value, one per line' };
-const URL_FIELD: TextField = { key: 'url', label: 'URL', required: true };
-const HEADERS: TextField = { key: 'headers', label: 'Headers', area: true, hint: 'Name: value, one per line' };
+const ARGS: FieldSpec = { key: 'args', label: 'Arguments', area: true, hint: 'one per line' };
+const ENV: FieldSpec = { key: 'env', label: 'Environment', area: true, hint: 'NAME=value, one per line' };
+const URL_FIELD: FieldSpec = { key: 'url', label: 'URL', required: true };
+const HEADERS: FieldSpec = { key: 'headers', label: 'Headers', area: true, hint: 'Name: value, one per line' };
 
 /** The text fields each way of adding asks for (after the name, and a preset's choice). */
-const TEXT_FIELDS: Readonly<Record<Mode, readonly TextField[]>> = {
+const TEXT_FIELDS: Readonly<Record<Mode, readonly FieldSpec[]>> = {
   preset: [ARGS, ENV],
   stdio: [{ key: 'command', label: 'Command', required: true }, ARGS, ENV],
   http: [URL_FIELD, HEADERS],
   sse: [URL_FIELD, HEADERS],
 };
-
-/** `KEY=VALUE` (or `Key: Value`) lines as a map; a line without the separator is an error. */
-function pairs(text: string, separator: '=' | ':', what: string): Record<string, string> | undefined {
-  const entries = lines(text).map((line) => {
-    const at = line.indexOf(separator);
-    if (at <= 0) throw new Error(`${what}: "${line}" is not ${separator === '=' ? 'NAME=value' : 'Name: value'}`);
-    return [line.slice(0, at).trim(), line.slice(at + 1).trim()] as const;
-  });
-  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
-}
 
 /** The request body the form describes; `preset` is the chosen preset's description. */
 function toRequest(mode: Mode, v: Record<string, string>, preset?: Preset): NewServer {
@@ -62,44 +48,6 @@ function toRequest(mode: Mode, v: Record<string, string>, preset?: Preset): NewS
     return { name: v.name ?? '', command: v.command ?? '', ...(args.length ? { args } : {}), ...(env ? { env } : {}) };
   const headers = pairs(v.headers ?? '', ':', 'headers');
   return { name: v.name ?? '', type: mode, url: v.url ?? '', ...(headers ? { headers } : {}) };
-}
-
-/** One labelled text input or text area. */
-function Text({
-  id,
-  label,
-  value,
-  hint,
-  area = false,
-  required = false,
-  onInput,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  hint?: string | undefined;
-  area?: boolean | undefined;
-  required?: boolean | undefined;
-  onInput: (value: string) => void;
-}) {
-  const props = {
-    id,
-    value,
-    required,
-    ...(hint ? { 'aria-describedby': `${id}-hint` } : {}),
-    onInput: (e: Event) => onInput((e.currentTarget as HTMLInputElement).value),
-  };
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      {area ? <textarea rows={3} {...props} /> : <input type="text" autocomplete="off" {...props} />}
-      {hint && (
-        <span id={`${id}-hint`} class="note">
-          {hint}
-        </span>
-      )}
-    </div>
-  );
 }
 
 /** The form; `onAdded` gets the new server's name. */
@@ -163,7 +111,7 @@ export function AddServerForm({ api, onAdded }: { api: ApiClient; onAdded: (name
           </label>
         ))}
       </fieldset>
-      <Text
+      <TextField
         id="add-name"
         label="Name"
         required
@@ -218,7 +166,7 @@ export function AddServerForm({ api, onAdded }: { api: ApiClient; onAdded: (name
         </div>
       )}
       {fields.map((field) => (
-        <Text
+        <TextField
           key={field.key}
           id={`add-${field.key}`}
           label={field.label}

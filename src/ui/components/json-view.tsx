@@ -20,10 +20,21 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
-/** `value` as highlighted JSON; a string that `raw` marks as not JSON is shown as it is. */
-export function JsonView({ value, raw = false }: { value: unknown; raw?: boolean }) {
-  const text = raw ? String(value) : (JSON.stringify(value, null, 2) ?? String(value));
-  if (raw) return <pre class="json">{text}</pre>;
+/** `value` as JSON text, as {@link JsonView} shows it (and a Copy button copies it). */
+export const jsonText = (value: unknown) => JSON.stringify(value, null, 2) ?? String(value);
+
+/**
+ * `value` as highlighted JSON; a string that `raw` marks as not JSON is shown as it is. `id`
+ * names the block (for a Copy button to select when the clipboard is refused).
+ */
+export function JsonView({ value, raw = false, id }: { value: unknown; raw?: boolean; id?: string }) {
+  const text = raw ? String(value) : jsonText(value);
+  if (raw)
+    return (
+      <pre class="json" id={id}>
+        {text}
+      </pre>
+    );
   const parts: ComponentChildren[] = [];
   let last = 0;
   for (const match of text.matchAll(TOKEN)) {
@@ -35,5 +46,9 @@ export function JsonView({ value, raw = false }: { value: unknown; raw?: boolean
     last = match.index + all.length;
   }
   parts.push(text.slice(last));
-  return <pre class="json">{parts}</pre>;
+  return (
+    <pre class="json" id={id}>
+      {parts}
+    </pre>
+  );
 }

@@ -1,102 +1,19 @@
 /**
  * The test form of one tool, generated from its input schema (`tool-form.ts`): fill it, run
  * the tool through `POST /api/servers/{name}/tools/{tool}/call` (as an agent would call it:
- * view, pins, sanitizer and audit apply) and see the result.
+ * view, pins, sanitizer and audit apply), watch its progress as the upstream reports it,
+ * cancel it while it runs (the service cancels it upstream), and see the result with how
+ * long it took.
  * @module
  */
-import type { JSX } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
-import type { ToolCallResult } from '../api-types.js';
-import { type Field, type FormValues, initialValues, toArguments, toFields } from '../tool-form.js';
+import type { ToolCallAnswer, ToolCallProgress } from '../api-types.js';
+import { type FormValues, initialValues, toArguments, toFields } from '../tool-form.js';
+import { CallProgress } from './call-progress.js';
 import { CallResult } from './call-result.js';
 import { ErrorNote } from './error-note.js';
-
-/** One field with its label, hint and error. */
-function FieldInput({
-  id,
-  field,
-  value,
-  error,
-  onInput,
-}: {
-  id: string;
-  field: Field;
-  value: string | boolean;
-  error: string | undefined;
-  onInput: (value: string | boolean) => void;
-}) {
-  const hint = `${id}-hint`;
-  const common = {
-    id,
-    name: field.name,
-    'aria-describedby': hint,
-    'aria-invalid': error ? true : undefined,
-    required: field.required && field.kind !== 'boolean',
-  };
-  const text = typeof value === 'string' ? value : '';
-  let input: JSX.Element;
-  if (field.kind === 'boolean' && typeof value === 'boolean')
-    input = <input {...common} type="checkbox" checked={value} onChange={(e) => onInput(e.currentTarget.checked)} />;
-  else if (field.kind === 'boolean' || field.kind === 'choice')
-    input = (
-      <select {...common} value={text} onChange={(e) => onInput(e.currentTarget.value)}>
-        {!field.required && <option value="">(not set)</option>}
-        {(field.kind === 'boolean' ? ['true', 'false'] : field.choices).map((choice) => (
-          <option key={choice} value={choice}>
-            {choice}
-          </option>
-        ))}
-      </select>
-    );
-  else if (field.kind === 'json' || field.kind === 'lines')
-    input = (
-      <textarea
-        {...common}
-        rows={field.kind === 'json' ? 4 : 3}
-        value={text}
-        onInput={(e) => onInput(e.currentTarget.value)}
-      />
-    );
-  else if (field.kind === 'text')
-    input = <input {...common} type="text" value={text} onInput={(e) => onInput(e.currentTarget.value)} />;
-  else
-    input = (
-      <input
-        {...common}
-        type="number"
-        step={field.kind === 'integer' ? 1 : 'any'}
-        value={text}
-        onInput={(e) => onInput(e.currentTarget.value)}
-      />
-    );
-  return (
-    <div class="field">
-      {/* The star stays out of the label: `required` on the control says it to assistive technology. */}
-      <span>
-        <label for={id}>{field.name}</label>
-        {field.required && (
-          <span class="required" aria-hidden="true">
-            {' '}
-            *
-          </span>
-        )}
-      </span>
-      {input}
-      <span id={hint} class="note">
-        {field.type}
-        {field.kind === 'lines' && ', one per line'}
-        {field.kind === 'json' && ', as JSON'}
-        {field.description && ` — ${field.description}`}
-      </span>
-      {error && (
-        <span class="error" role="alert">
-          {field.name}: {error}
-        </span>
-      )}
-    </div>
-  );
-}
+import { FieldInput } from './field-input.js';
 
 /** The form for `tool` of `server`. */
 export function ToolTestForm({
@@ -113,30 +30,53 @@ export function ToolTestForm({
   const fields = useMemo(() => toFields(inputSchema), [inputSchema]);
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [result, setResult] = useState<ToolCallResult | null>(null);
+  const [answer, setAnswer] = useState<ToolCallAnswer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
+  const [cancelled, setCancelled] = useState(false);
+  const [progress, setProgress] = useState<ToolCallProgress | null>(null);
+  // The running call's controller: Cancel aborts it, and so does leaving the page.
+  const [running, setRunning] = useState<AbortController | null>(null);
+  const current = useRef<AbortController | null>(null);
+  const runButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => () => current.current?.abort(), []);
   const idOf = (name: string) => `call-${server}-${tool}-${name}`.replace(/[^\w-]/g, '_');
 
   const run = async (event: Event) => {
     event.preventDefault();
     const parsed = toArguments(fields, values);
     setErrors(parsed.ok ? {} : parsed.errors);
-    if (!parsed.ok) return;
-    setRunning(true);
+    if (!parsed.ok || current.current) return;
+    const controller = new AbortController();
+    current.current = controller;
+    setRunning(controller);
     setFailure(null);
+    setCancelled(false);
+    setAnswer(null);
+    setProgress(null);
     try {
-      setResult((await api.callTool(server, tool, { arguments: parsed.arguments })).result);
+      setAnswer(
+        await api.watchToolCall(
+          server,
+          tool,
+          { arguments: parsed.arguments },
+          { signal: controller.signal, onProgress: setProgress },
+        ),
+      );
     } catch (error) {
-      setResult(null);
-      setFailure((error as Error).message);
+      if (controller.signal.aborted) setCancelled(true);
+      else setFailure((error as Error).message);
     } finally {
-      setRunning(false);
+      current.current = null;
+      setRunning(null);
     }
+    // Run was disabled and Cancel is gone (once drawn): the focus goes back to Run rather than the page.
+    requestAnimationFrame(() => {
+      if (document.activeElement === document.body || document.activeElement === null) runButton.current?.focus();
+    });
   };
   return (
     // Checked by toArguments, whose messages name the field and are announced (not the browser's bubbles).
-    <form class="tool-form" onSubmit={run} aria-label={`Run ${tool}`} noValidate>
+    <form class="tool-form" onSubmit={run} aria-label={`Run ${tool}`} aria-busy={running !== null} noValidate>
       {fields.map((field) => (
         <FieldInput
           key={field.name}
@@ -147,11 +87,24 @@ export function ToolTestForm({
           onInput={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
         />
       ))}
-      <button type="submit" disabled={running}>
-        {running ? 'Running…' : `Run ${tool}`}
-      </button>
+      <p class="call-buttons">
+        <button type="submit" ref={runButton} disabled={running !== null}>
+          {running ? 'Running…' : `Run ${tool}`}
+        </button>
+        {running && (
+          <button type="button" class="cancel" onClick={() => running.abort()}>
+            Cancel {tool}
+          </button>
+        )}
+      </p>
+      {running && <CallProgress progress={progress} label={tool} />}
+      {cancelled && (
+        <p class="note" role="status">
+          Cancelled: the call to {tool} was stopped.
+        </p>
+      )}
       <ErrorNote error={failure} />
-      {result && <CallResult result={result} />}
+      {answer && <CallResult answer={answer} id={idOf('result')} />}
     </form>
   );
 }

@@ -1,81 +1,79 @@
 /**
- * The audit log (X7) with the API's filters (server, bot, client, direction, event, tool,
- * since, until, limit), newest first. Hashes stand for payloads, which are not stored.
+ * The audit log (X7), newest first, filtered by drop-downs and kept in the URL
+ * (`#/audit?server=fs&event=tool_call`), so a filtered view is a link. Past a page's limit,
+ * "Older entries" follows the API's cursor (`before`, in the URL too). Hashes stand for
+ * payloads, which are not stored; a row opens its full record.
  * @module
  */
-import { useState } from 'preact/hooks';
+import { useRef } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
-import type { AuditQuery } from '../api-types.js';
+import { auditQueryOf } from '../audit-filters.js';
+import { AuditFilters, type AuditOptions } from '../components/audit-filters.js';
 import { AuditTable } from '../components/audit-table.js';
 import { ErrorNote } from '../components/error-note.js';
 import { useLoad } from '../use-load.js';
+import { hrefOf, useRoute } from '../use-route.js';
 
-const TEXT_FILTERS = ['server', 'bot', 'client', 'event', 'tool'] as const;
+const NO_OPTIONS: AuditOptions = { servers: [], bots: [], tokens: [] };
 
-/** A `datetime-local` value as ISO 8601 (the API reads either that or epoch ms). */
-const toIso = (local: string | undefined) => (local ? new Date(local).toISOString() : undefined);
+/** Go to the audit page with `query` in the URL. */
+const go = (query: Record<string, string>) => {
+  location.hash = hrefOf({ page: 'audit', query });
+};
 
 /** The page. */
 export function AuditPage({ api }: { api: ApiClient }) {
-  const [form, setForm] = useState<Record<string, string>>({ limit: '100' });
-  const [filters, setFilters] = useState<AuditQuery>({ limit: '100' });
-  const log = useLoad(() => api.audit(filters), [filters]);
-  const count = log.data?.entries.length ?? 0;
-  const set = (key: string) => (e: Event) =>
-    setForm((f) => ({ ...f, [key]: (e.currentTarget as HTMLInputElement).value }));
-  const apply = (event: Event) => {
-    event.preventDefault();
-    const next: AuditQuery = {};
-    for (const key of TEXT_FILTERS) if (form[key]?.trim()) next[key] = form[key].trim();
-    if (form.direction === 'client' || form.direction === 'server') next.direction = form.direction;
-    const since = toIso(form.since);
-    const until = toIso(form.until);
-    if (since) next.since = since;
-    if (until) next.until = until;
-    if (form.limit) next.limit = form.limit;
-    setFilters(next);
+  const route = useRoute();
+  const url = (route.page === 'audit' && route.query) || {};
+  const here = hrefOf({ page: 'audit', query: url });
+  const log = useLoad(() => api.auditLog(auditQueryOf(url)), [here]);
+  // The drop-downs' values; the page works without them (a value in the URL is kept).
+  const options = useLoad(
+    () =>
+      Promise.all([api.servers(), api.bots(), api.tokens()]).then(
+        ([s, b, t]): AuditOptions => ({
+          servers: s.servers.map((server) => server.name).sort(),
+          bots: b.bots.map((bot) => bot.slug).sort(),
+          tokens: t.tokens.map(({ id, name }) => ({ id, name })),
+        }),
+      ),
+    [],
+  );
+  const tokenNames = new Map(options.data?.tokens.map(({ id, name }) => [id, name]));
+  // The page each older page was reached from, so "Newer entries" goes back to it.
+  const newerOf = useRef(new Map<string, Record<string, string>>());
+  const page = Math.max(Math.trunc(Number(url.page)) || 1, 1);
+  const { before: _, page: __, ...filters } = url;
+  const older = (cursor: string) => {
+    const next = { ...filters, before: cursor, page: String(page + 1) };
+    newerOf.current.set(hrefOf({ page: 'audit', query: next }), url);
+    go(next);
   };
+  const newer = () => go(newerOf.current.get(here) ?? filters);
+  const count = log.data?.entries.length ?? 0;
+  const nextCursor = log.data?.nextCursor ?? null;
   return (
     <>
-      <form class="card filters" onSubmit={apply} aria-label="Filters">
-        {TEXT_FILTERS.map((key) => (
-          <div class="field" key={key}>
-            <label for={`audit-${key}`}>{key}</label>
-            <input id={`audit-${key}`} type="text" value={form[key] ?? ''} onInput={set(key)} />
-          </div>
-        ))}
-        <div class="field">
-          <label for="audit-direction">direction</label>
-          <select id="audit-direction" value={form.direction ?? ''} onChange={set('direction')}>
-            <option value="">any</option>
-            <option value="client">client (agents → boternity)</option>
-            <option value="server">server (boternity → upstreams)</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="audit-since">since</label>
-          <input id="audit-since" type="datetime-local" value={form.since ?? ''} onInput={set('since')} />
-        </div>
-        <div class="field">
-          <label for="audit-until">until</label>
-          <input id="audit-until" type="datetime-local" value={form.until ?? ''} onInput={set('until')} />
-        </div>
-        <div class="field">
-          <label for="audit-limit">limit</label>
-          <input id="audit-limit" type="number" min={1} max={1000} value={form.limit ?? ''} onInput={set('limit')} />
-        </div>
-        <div class="buttons">
-          <button type="submit">Show</button>
-          <button type="button" onClick={log.reload}>
-            Refresh
-          </button>
-        </div>
-      </form>
+      <AuditFilters url={url} options={options.data ?? NO_OPTIONS} onApply={go} onRefresh={log.reload} />
       <ErrorNote error={log.error} />
       <p class="summary" aria-live="polite">
-        {log.loading ? 'Loading…' : `${count} ${count === 1 ? 'entry' : 'entries'}, newest first`}
+        {log.loading
+          ? 'Loading…'
+          : `${count} ${count === 1 ? 'entry' : 'entries'}${page > 1 || nextCursor ? `, page ${page}` : ''}, newest first${nextCursor ? '; older ones on the next page' : ''}`}
       </p>
-      <AuditTable entries={log.data?.entries ?? []} caption="Audit entries" />
+      <AuditTable entries={log.data?.entries ?? []} caption="Audit entries" tokenNames={tokenNames} />
+      <nav class="audit-pages" aria-label="Audit pages">
+        {url.before && (
+          <button type="button" onClick={newer}>
+            Newer entries
+          </button>
+        )}
+        {nextCursor && (
+          <button type="button" onClick={() => older(nextCursor)}>
+            Older entries
+          </button>
+        )}
+      </nav>
     </>
   );
 }

@@ -1,8 +1,9 @@
 /**
  * One server: its live state (held tools counted) and commands (connect or disconnect, remove
- * after a confirmation, which leads back to the list), its tools (filtered, one line each until
- * opened: description, input schema as a table, a test form generated from it), resources,
- * resource templates, prompts, and its stderr. The catalog is read again when the stream says it changed.
+ * after a confirmation, which leads back to the list), its settings (a form), its tools
+ * (filtered, one line each until opened: description, input schema as a table, a test form
+ * generated from it), resources, resource templates, prompts, and its stderr. The catalog is
+ * read again when the stream says it changed.
  * @module
  */
 import type { ApiClient } from '../api.js';
@@ -11,6 +12,7 @@ import { Countdown } from '../components/countdown.js';
 import { ErrorNote } from '../components/error-note.js';
 import { Listing } from '../components/listing.js';
 import { ServerCommands } from '../components/server-commands.js';
+import { ServerSettings } from '../components/server-settings.js';
 import { ServerTools } from '../components/server-tools.js';
 import { StateBadge } from '../components/state-badge.js';
 import { StderrLog } from '../components/stderr-log.js';
@@ -103,6 +105,7 @@ export function ServerPage({ api, name }: { api: ApiClient; name: string }) {
   return (
     <>
       {server && <ServerSummary api={api} server={server} held={live.held.get(name) ?? 0} />}
+      <ServerSettings api={api} name={name} />
       {catalog.error && !data && <ErrorNote error={`${catalog.error}: what it offers shows once it is connected.`} />}
       {data && (
         <>
