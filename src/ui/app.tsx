@@ -114,6 +114,13 @@ function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void })
   const current = crumb ? crumb.parent.page : route.page;
   return (
     <LiveProvider onClosed={onSignedOut} quarantines={api.quarantines}>
+      {route.page === 'bot' && (
+        // The chat is below the bot's servers and tools (dozens of switches): the first Tab
+        // stop goes straight to its message box (hidden by the style sheet when there is none).
+        <button type="button" class="skip skip-chat" onClick={() => document.getElementById('chat-message')?.focus()}>
+          Skip to chat
+        </button>
+      )}
       <button type="button" class="skip" onClick={() => heading.current?.focus()}>
         Skip to content
       </button>
