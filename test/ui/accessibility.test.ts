@@ -4,10 +4,11 @@
  * the tiny server over stdio), a bot with a profile answering through the local
  * OpenAI-compatible fixture, and data on every page (a held tool, audit rows, a token, a
  * credential, a memory). axe-core, injected into the page, runs over every page the router
- * has, in light and dark, 1280 and 390 px wide: no violation. The pages are those of the
+ * has, its folded parts opened, in light and dark, 1280 and 390 px wide: no violation. The pages are those of the
  * `Route` type in src/ui/use-route.ts: the ones listed here, then any page a link leads to,
  * and the test fails naming a page it could not reach. It prints the result per page. Then:
- * "Skip to chat" is a bot page's first Tab stop and puts focus in the message box; the
+ * "Skip to chat" is a bot page's first Tab stop and puts focus in the message box; a page
+ * loaded on demand says "Loading…" and focus is on its heading once it is there; the
  * breadcrumb link and the focus ring meet their contrast, from computed styles; a streamed
  * answer is announced once, when it is finished, not piece by piece.
  */
@@ -60,10 +61,16 @@ describe('the web UI at WCAG 2.2 AA', { timeout: 300_000 }, () => {
   const results: Record<string, (AxeSummary & { variant: string })[]> = {};
   const json = { 'content-type': 'application/json' };
   const go = (hash: string) => page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
-  /** Load the page afresh at `hash` (focus at the top of the document). */
+  /** Load the page afresh at `hash` (focus at the top of the document), signed in. */
   const open = async (hash: string) => {
-    await go(hash);
+    await page.goto(`${svc.service.url}/${hash}`);
     await page.reload();
+    const nav = page.getByRole('navigation', { name: 'Pages' });
+    await nav.or(page.getByLabel('Admin token')).waitFor();
+    if (await nav.isVisible()) return;
+    await page.getByLabel('Admin token').fill(TEST_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await nav.waitFor();
   };
   /** The page has its content: `ready` shows, nothing says "Loading…", no request of the page's is pending. */
   const settled = (ready: string | null, what: string) =>
@@ -131,8 +138,10 @@ describe('the web UI at WCAG 2.2 AA', { timeout: 300_000 }, () => {
     console.log(`axe at WCAG 2.2 AA, per page:\n${lines.join('\n')}`);
   });
 
-  /** axe over the page as it is, in light and dark, wide and narrow. */
+  /** axe over the page, every folded part opened (a tool's form, a call's result), in light and dark, wide and narrow. */
   const scan = async (name: string) => {
+    await page.evaluate("document.querySelectorAll('details:not([open])').forEach((d) => { d.open = true; })");
+    await settled(null, `${name} with its folded parts open`);
     const runs: (AxeSummary & { variant: string })[] = [];
     for (const colorScheme of SCHEMES)
       for (const width of WIDTHS) {
@@ -199,6 +208,24 @@ describe('the web UI at WCAG 2.2 AA', { timeout: 300_000 }, () => {
     await settled(VISITS.servers?.ready ?? null, 'the servers page reloaded');
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+  });
+
+  it('a page loaded on demand: "Loading…" until its file is there, and focus on its heading once it is', async () => {
+    await open('#/servers');
+    await settled(VISITS.servers?.ready ?? null, 'the servers page');
+    await page.evaluate(`(() => {
+      window.loadingShown = false;
+      new MutationObserver(() => {
+        if (document.querySelector('main .loading[role=status]')?.textContent === 'Loading…') window.loadingShown = true;
+      }).observe(document.querySelector('main'), { subtree: true, childList: true, characterData: true });
+    })()`);
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Audit' }).click();
+    await settled(VISITS.audit?.ready ?? null, 'the audit page');
+    expect(await page.evaluate('[document.activeElement.tagName, document.activeElement.textContent]')).toEqual([
+      'H1',
+      'Audit',
+    ]);
+    expect(await page.evaluate('window.loadingShown')).toBe(true);
   });
 
   it('the breadcrumb link is 4.5:1 on its background and underlined; the focus ring 3:1 on what is around it', async () => {
