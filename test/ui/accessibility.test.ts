@@ -10,9 +10,11 @@
  * "Skip to chat" is a bot page's first Tab stop and puts focus in the message box; a page
  * loaded on demand says "Loading…" and focus is on its heading once it is there; the
  * breadcrumb link and the focus ring meet their contrast, from computed styles. (A chat's
- * streamed answer announced once: test/ui/components/chat-announce.test.ts.)
+ * streamed answer announced once: test/ui/components/chat-announce.test.ts.) With
+ * `UPDATE_SCREENSHOTS=1` it writes docs/ui/skip-to-chat.png (the link focused on a bot page).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +28,7 @@ import { waitFor } from '../support/wait-for.js';
 
 const RUG_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
 const ROUTER = fileURLToPath(new URL('../../src/ui/use-route.ts', import.meta.url));
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/ui/', import.meta.url)) : null;
 
 /** The kinds of page the router knows (`page: '…'` in its `Route` type). */
 const routeKinds = (): string[] => {
@@ -200,6 +203,7 @@ describe('the web UI at WCAG 2.2 AA', { timeout: 300_000 }, () => {
     // Shown while focused, in the window.
     const box = await page.locator(':focus').boundingBox();
     expect(box && box.x >= 0 && box.y >= 0).toBe(true);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'skip-to-chat.png') });
     await page.keyboard.press('Enter');
     expect(await page.evaluate('document.activeElement.id')).toBe('chat-message');
     // Elsewhere, no such stop: the first is "Skip to content".
