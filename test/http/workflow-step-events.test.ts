@@ -134,7 +134,7 @@ describe('workflow_step_finished on /api/events', { timeout: 60_000 }, () => {
 
       const otherFailed = all.events.filter(of('workflow_step_finished', otherRun.runId)).map(data)[1];
       expect(otherFailed).toMatchObject({ bot: 'other', step: 'second', status: 'failed' });
-      expect((otherFailed?.error as string).length).toBeLessThanOrEqual(200);
+      expect(String(otherFailed?.error).length).toBeLessThanOrEqual(200);
       expect(scoutOnly.events.some((e) => data(e).bot === 'other')).toBe(false);
     } finally {
       await scoutOnly.close();
