@@ -10,6 +10,8 @@
  * shown; each deleted after its confirmation. With `UPDATE_SCREENSHOTS=1` it writes
  * docs/ui/bot-skill.png and docs/ui/bot-workflow-run.png.
  */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -200,6 +202,18 @@ describe("a bot's memories, skills and workflows in the web UI", { timeout: 120_
     expect(await row.getByRole('button', { name: 'Running…' }).isDisabled()).toBe(true);
     expect(await step('first').locator('td.num').textContent()).toMatch(/^\d+ ms$/);
     if (SHOTS) await row.screenshot({ path: join(SHOTS, 'bot-workflow-run.png') });
+    // The memories, skills and workflows with the run showing and both forms open: no WCAG 2.2 AA violation
+    // (the rest of the tab is the accessibility item's).
+    await page.getByRole('button', { name: 'New skill' }).click();
+    await page.getByRole('button', { name: 'New workflow' }).click();
+    // Evaluated through the debugger, as a tool would inject it: the page's CSP allows no inline script.
+    await page.evaluate(await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+    const violations = (await page.evaluate(
+      "axe.run({ include: [['section.content-section']] }, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))",
+    )) as string[];
+    expect(violations).toEqual([]);
+    await page.getByRole('form', { name: 'New workflow' }).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('form', { name: 'New skill' }).getByRole('button', { name: 'Cancel' }).click();
     held.release(200, 'pong');
     await row.locator('.run-output').waitFor();
     expect(await row.locator('.run-output pre').textContent()).toContain('pong after hello Ada');
@@ -220,6 +234,17 @@ describe("a bot's memories, skills and workflows in the web UI", { timeout: 120_
     await row.locator('tr[data-run-step="last"][data-status="skipped"]').waitFor();
     await row.getByRole('alert').filter({ hasText: 'Failed: step "wait"' }).waitFor();
     expect(await row.locator('.run-output').count()).toBe(0);
+
+    // At 390 px, with the run, a skill form and the workflow form open, nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.getByRole('button', { name: 'New skill' }).click();
+    await page.getByRole('button', { name: 'Add argument' }).click();
+    await row.getByRole('button', { name: 'Edit workflow' }).click();
+    await page.getByRole('form', { name: 'Edit workflow relay' }).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.getByRole('form', { name: 'Edit workflow relay' }).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('form', { name: 'New skill' }).getByRole('button', { name: 'Cancel' }).click();
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await row.getByRole('button', { name: 'Delete workflow' }).click();
     await row.getByRole('button', { name: 'Delete relay?' }).click();
