@@ -201,7 +201,10 @@ describe("a bot's memories, skills and workflows in the web UI", { timeout: 120_
     expect(await step('last').getAttribute('data-status')).toBe('pending');
     expect(await row.getByRole('button', { name: 'Running…' }).isDisabled()).toBe(true);
     expect(await step('first').locator('td.num').textContent()).toMatch(/^\d+ ms$/);
-    if (SHOTS) await row.screenshot({ path: join(SHOTS, 'bot-workflow-run.png') });
+    if (SHOTS)
+      await page
+        .locator('section[aria-labelledby="bot-workflows-title"]')
+        .screenshot({ path: join(SHOTS, 'bot-workflow-run.png') });
     // The memories, skills and workflows with the run showing and both forms open: no WCAG 2.2 AA violation
     // (the rest of the tab is the accessibility item's).
     await page.getByRole('button', { name: 'New skill' }).click();
