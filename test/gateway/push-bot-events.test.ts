@@ -254,7 +254,7 @@ describe('bot activity: /api/events and the MCP push', { timeout: 60_000 }, () =
         event: 'workflow_step_finished',
         bot: 'alpha',
         workflow: 'greet',
-        runId: (finished as { data: { runId: string } }).data.runId,
+        runId: (finished.data as unknown as { runId: string }).runId,
         step: expect.any(String),
         tool: expect.any(String),
         index: 0,

@@ -9,13 +9,14 @@ import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { Bot } from '../api-types.js';
 import { isToolAllowed } from '../bot-permissions.js';
+import { publicToolName } from '../public-tool-name.js';
 import { useLoad } from '../use-load.js';
 import { ConfirmButton } from './confirm-button.js';
 import { ErrorNote } from './error-note.js';
 import { WorkflowForm } from './workflow-form.js';
 import { WorkflowRunPanel } from './workflow-run.js';
 
-/** The public names (`{server}__{tool}`) of the tools `bot`'s view serves; a server not connected adds none. */
+/** The public names (`{server}__{tool}`, {@link publicToolName}) of the tools `bot`'s view serves; a server not connected adds none. */
 async function botToolNames(api: ApiClient, bot: Bot): Promise<string[]> {
   const lists = await Promise.all(
     bot.servers.map(async (server) => {
@@ -23,10 +24,11 @@ async function botToolNames(api: ApiClient, bot: Bot): Promise<string[]> {
         (answer) => answer.tools,
         () => [],
       );
-      return tools.filter((t) => isToolAllowed(bot.view, server, t.name)).map((t) => `${server}__${t.name}`);
+      const allowed = tools.filter((t) => isToolAllowed(bot.view, server, t.name));
+      return Promise.all(allowed.map((t) => publicToolName(server, t.name)));
     }),
   );
-  return lists.flat();
+  return lists.flat().filter((name): name is string => name !== null);
 }
 
 /** The workflows of `bot`. */

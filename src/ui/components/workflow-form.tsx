@@ -116,7 +116,10 @@ export function WorkflowForm({
       setBusy(false);
     }
   };
-  const stepErrorsElsewhere = Object.entries(errors).filter(([field]) => json !== null && field !== '');
+  // Errors with no field of their own on screen: in JSON mode every one, in the form those of no step.
+  const elsewhere = Object.entries(errors).filter(
+    ([field]) => !['', 'name', 'json'].includes(field) && (json !== null || !/^steps\.\d+(\.|$)/.test(field)),
+  );
   return (
     <form
       class="card content-form"
@@ -210,13 +213,11 @@ export function WorkflowForm({
           error={errors.json}
         />
       )}
-      {stepErrorsElsewhere.map(([field, message]) =>
-        field === 'json' ? null : (
-          <p key={field} class="error field-error" role="alert">
-            {field}: {message}
-          </p>
-        ),
-      )}
+      {elsewhere.map(([field, message]) => (
+        <p key={field} class="error field-error" role="alert">
+          {field}: {message}
+        </p>
+      ))}
       <ErrorNote error={errors[''] ?? null} />
       <button type="submit" disabled={busy}>
         Save workflow

@@ -157,6 +157,15 @@ describe("a bot's memories, skills and workflows in the web UI", { timeout: 120_
     );
     expect(await form.locator('[data-step-error]').count()).toBe(1);
     expect((await get<{ workflows: unknown[] }>('/workflows')).workflows).toEqual([]);
+    // In JSON mode the same error names its field, under the JSON.
+    await form.getByRole('button', { name: 'Edit as JSON' }).click();
+    await form.getByRole('button', { name: 'Save workflow' }).click();
+    await form
+      .getByRole('alert')
+      .filter({ hasText: 'steps.2.arguments.text: {{steps.later.text}} refers to step "later", which does not exist' })
+      .waitFor();
+    await form.getByRole('button', { name: 'Edit as a form' }).click();
+    expect((await get<{ workflows: unknown[] }>('/workflows')).workflows).toEqual([]);
 
     await form.getByLabel('Arguments (JSON)').nth(2).fill('{"text": "{{steps.wait.text}} after {{steps.first.text}}"}');
     await form.getByRole('button', { name: 'Edit as JSON' }).click();
