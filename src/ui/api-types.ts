@@ -7,7 +7,9 @@
 import type { z } from '@hono/zod-openapi';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ChatEvent, ChatInputSchema } from '../bots/chat-schemas.js';
-import type { AddMemoryInputSchema } from '../bots/memory-schemas.js';
+import type { AddMemoryInputSchema, UpdateMemoryInputSchema } from '../bots/memory-schemas.js';
+import type { SaveSkillInputSchema, SkillArgumentSchema } from '../bots/skill-schemas.js';
+import type { SaveWorkflowInputSchema, WorkflowStepSchema } from '../bots/workflow-schemas.js';
 import type { HubEvent, HubEventType } from '../events/hub-event.js';
 import type { AuditPageSchema, AuditQuerySchema, EntrySchema } from '../http/audit-routes.js';
 import type {
@@ -19,6 +21,7 @@ import type {
   MemorySchema,
   PermissionEditSchema,
   SkillSchema,
+  WorkflowRunSchema,
   WorkflowSchema,
 } from '../http/bot-api-schemas.js';
 import type { CallBodySchema, CallToolResultSchema } from '../http/call-tool-route.js';
@@ -88,6 +91,18 @@ export type ApiErrorBody = { error: { code: string; message: string; issues?: { 
 // (end of bots)
 
 // ---- memories, skills, workflows
+/** A memory's change, a skill's and a workflow's body (their name is the path's), a run's answer. */
+export type MemoryChange = z.input<typeof UpdateMemoryInputSchema>;
+export type SkillInput = Omit<z.input<typeof SaveSkillInputSchema>, 'name'>;
+export type SkillArgument = z.input<typeof SkillArgumentSchema>;
+export type WorkflowInput = Omit<z.input<typeof SaveWorkflowInputSchema>, 'name'>;
+export type WorkflowStep = z.input<typeof WorkflowStepSchema>;
+export type WorkflowRun = z.infer<typeof WorkflowRunSchema>;
+/** The push events a run publishes (issue 19): its start, each step's end, its end. */
+export type WorkflowEvent = Extract<
+  LiveEvent,
+  { type: 'workflow_started' | 'workflow_step_finished' | 'workflow_finished' }
+>;
 // (end of content)
 
 // ---- server settings

@@ -9,10 +9,12 @@ import type { ApiClient } from '../api.js';
 import type { Bot } from '../api-types.js';
 import { auditMayChange } from '../audit-may-change.js';
 import { AuditTable } from '../components/audit-table.js';
+import { BotMemories } from '../components/bot-memories.js';
+import { BotSkills } from '../components/bot-skills.js';
 import { BotTools } from '../components/bot-tools.js';
+import { BotWorkflows } from '../components/bot-workflows.js';
 import { ChatPanel } from '../components/chat-panel.js';
 import { ErrorNote } from '../components/error-note.js';
-import { Listing } from '../components/listing.js';
 import { StateBadge } from '../components/state-badge.js';
 import { useLive, useLiveEvent } from '../live.js';
 import { useLoad } from '../use-load.js';
@@ -59,9 +61,6 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
   useEffect(() => setBot(loaded.data?.bot ?? null), [loaded.data]);
   useLiveEvent((event) => event.type === 'config_applied', loaded.reload);
   const hasProfile = bot?.profile != null;
-  const memories = useLoad(async () => (hasProfile ? (await api.memories(slug)).memories : []), [slug, hasProfile]);
-  const skills = useLoad(async () => (hasProfile ? (await api.skills(slug)).skills : []), [slug, hasProfile]);
-  const workflows = useLoad(async () => (hasProfile ? (await api.workflows(slug)).workflows : []), [slug, hasProfile]);
   const audit = useLoad(() => api.audit({ bot: slug, limit: '50' }), [slug]);
   const auditSoon = useSettled(audit.reload, AUDIT_SETTLE_MS);
   useLiveEvent((event) => auditMayChange(event, slug, bot?.servers ?? []), auditSoon);
@@ -77,27 +76,9 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
       <BotServers bot={bot} />
       <BotTools api={api} bot={bot} onChanged={setBot} />
       {hasProfile && <ChatPanel api={api} slug={slug} onTurnEnd={audit.reload} />}
-      <Listing
-        title="Memories"
-        error={memories.error}
-        items={memories.data?.map((m) => ({ key: m.id, label: m.category, tag: true, detail: m.content })) ?? null}
-      />
-      <Listing
-        title="Skills"
-        error={skills.error}
-        items={skills.data?.map((k) => ({ key: k.name, label: k.name, detail: k.description })) ?? null}
-      />
-      <Listing
-        title="Workflows"
-        error={workflows.error}
-        items={
-          workflows.data?.map((w) => ({
-            key: w.name,
-            label: w.name,
-            detail: w.steps.map((step) => step.tool).join(' → '),
-          })) ?? null
-        }
-      />
+      {hasProfile && <BotMemories api={api} slug={slug} />}
+      {hasProfile && <BotSkills api={api} slug={slug} />}
+      {hasProfile && <BotWorkflows api={api} bot={bot} />}
       <section aria-labelledby="bot-sampling-title">
         <h2 id="bot-sampling-title">Sampling</h2>
         <p>
