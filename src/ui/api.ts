@@ -9,6 +9,7 @@ import type {
   AuditEntry,
   AuditQuery,
   Bot,
+  BotPatch,
   BotSampling,
   BotViewInput,
   ChatEvent,
@@ -17,6 +18,7 @@ import type {
   ChatSession,
   Credential,
   Memory,
+  NewBot,
   NewMemory,
   NewServer,
   NewToken,
@@ -44,6 +46,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The fields a `400` names (`issues[].field`), for a form to show each next to its field. */
+    readonly issues: readonly { field: string; message: string }[] = [],
   ) {
     super(message);
   }
@@ -75,7 +79,12 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     if (response.ok) return response;
     if (response.status === 401) onSignedOut();
     const error = ((await response.json().catch(() => null)) as ApiErrorBody | null)?.error;
-    throw new ApiError(response.status, error?.code ?? 'error', error?.message ?? `HTTP ${response.status}`);
+    throw new ApiError(
+      response.status,
+      error?.code ?? 'error',
+      error?.message ?? `HTTP ${response.status}`,
+      error?.issues ?? [],
+    );
   }
   async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
     const response = await send(method, url, body);
@@ -130,6 +139,12 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     chats: (slug: string) => call<{ sessions: ChatSession[] }>('GET', `${bot(slug, 'chats')}?limit=20`),
     chatHistory: (slug: string, id: string) => call<{ chat: ChatHistory }>('GET', bot(slug, 'chats', id)),
     // ---- bots: profile, servers
+    createBot: (body: NewBot) => call<{ bot: Bot }>('POST', '/api/bots', body),
+    updateBot: (slug: string, patch: BotPatch) => call<{ bot: Bot }>('PATCH', bot(slug), patch),
+    // With its view: the bot is gone from both places, not left behind as config-only.
+    deleteBot: (slug: string) => call<{ removed: string }>('DELETE', `${bot(slug)}?withView=true`),
+    addBotServer: (slug: string, name: string) => call<{ bot: Bot }>('POST', bot(slug, 'servers', name)),
+    removeBotServer: (slug: string, name: string) => call<{ bot: Bot }>('DELETE', bot(slug, 'servers', name)),
     // (end of bots)
 
     // ---- memories, skills, workflows
