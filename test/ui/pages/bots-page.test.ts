@@ -49,6 +49,24 @@ describe('bots in the web UI', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'New bot' }).click();
     await form().waitFor();
   };
+  /** A 1280-wide picture from the top of the page to the form's end (no focus ring). */
+  const shoot = async (name: string) => {
+    if (!SHOTS) return;
+    await page.evaluate('document.activeElement?.blur()');
+    const bottom = (await form().evaluate((f) => f.getBoundingClientRect().bottom + scrollY)) as number;
+    await page.screenshot({
+      path: join(SHOTS, name),
+      fullPage: true,
+      clip: { x: 0, y: 0, width: 1280, height: bottom + 16 },
+    });
+  };
+  /** Whether the page scrolls sideways: its width past the window's. */
+  const sideways = async () => {
+    const [scroll, client] = (await page.evaluate(
+      '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+    )) as [number, number];
+    return scroll > client;
+  };
   /** The API's own refusal of `body`, to compare the page's line with. */
   const refusal = async (body: unknown) =>
     (
@@ -98,7 +116,7 @@ describe('bots in the web UI', { timeout: 90_000 }, () => {
     expect(
       await page.locator(`datalist#${listId} option`).evaluateAll((os) => os.map((o) => o.getAttribute('value'))),
     ).toEqual(['openai-key']);
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'bot-new.png'), fullPage: true });
+    await shoot('bot-new.png');
     await form().getByRole('button', { name: 'Create bot' }).click();
     await page.getByRole('heading', { level: 1, name: 'Bots / scout' }).waitFor();
     expect(await page.evaluate('location.hash')).toBe('#/bots/scout');
@@ -184,7 +202,7 @@ describe('bots in the web UI', { timeout: 90_000 }, () => {
     await fill('Category', '');
     await fill('System prompt', '');
     await fill('Sampling budget (tokens)', '');
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'bot-edit.png'), fullPage: true });
+    await shoot('bot-edit.png');
     await form().getByRole('button', { name: 'Save changes' }).click();
     await form().waitFor({ state: 'detached' });
     await page.getByText('Scout II. Answers with llama3').waitFor();
@@ -248,6 +266,25 @@ describe('bots in the web UI', { timeout: 90_000 }, () => {
       profile: { slug: 'helper', name: 'Helper again' },
       view: { removedServers: ['tiny'] },
     });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the forms and the server list fit a 390 px window without sideways scrolling', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await openNewBotForm();
+      await fill('Base URL', 'https://a-rather-long-host-name.example.internal/openai/compatible/v1');
+      expect(await sideways()).toBe(false);
+      await form().getByRole('button', { name: 'Cancel' }).click();
+      await go('#/bots/scout');
+      await page.getByRole('button', { name: 'Edit profile' }).click();
+      await form().waitFor();
+      await page.getByLabel('Add a configured server').or(page.locator('li[data-server="tiny2"]')).first().waitFor();
+      expect(await sideways()).toBe(false);
+      await form().getByRole('button', { name: 'Cancel' }).click();
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
     expect(pageErrors).toEqual([]);
   });
 
