@@ -53,7 +53,9 @@ describe('bots in the web UI', { timeout: 90_000 }, () => {
   const shoot = async (name: string) => {
     if (!SHOTS) return;
     await page.evaluate('document.activeElement?.blur()');
-    const bottom = (await form().evaluate((f) => f.getBoundingClientRect().bottom + scrollY)) as number;
+    const bottom = (await page.evaluate(
+      "document.querySelector('form.bot-form').getBoundingClientRect().bottom + scrollY",
+    )) as number;
     await page.screenshot({
       path: join(SHOTS, name),
       fullPage: true,
