@@ -7,7 +7,7 @@
  * keystore's names (`GET /api/credentials`): the key names an entry, never holds the secret.
  * @module
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { Bot } from '../api-types.js';
 import {
@@ -45,6 +45,9 @@ export function BotForm({
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
   const [unchanged, setUnchanged] = useState(false);
+  const own = useRef<HTMLFormElement>(null);
+  // Opened by a button that the form replaces: the focus goes to its first field, not to the page.
+  useEffect(() => own.current?.querySelector<HTMLElement>('input:not([readonly])')?.focus(), []);
   const title = profile ? `Edit ${profile.slug}` : slug ? `A profile for ${slug}` : 'New bot';
 
   const field = (key: keyof BotFormValues, label: string, more: Partial<Parameters<typeof BotField>[0]> = {}) => (
@@ -77,7 +80,7 @@ export function BotForm({
   };
 
   return (
-    <form class="card bot-form" onSubmit={submit} aria-labelledby="bot-form-title">
+    <form ref={own} class="card bot-form" onSubmit={submit} aria-labelledby="bot-form-title">
       <h2 id="bot-form-title">{title}</h2>
       {!profile &&
         field('slug', 'Slug', {

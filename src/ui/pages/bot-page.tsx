@@ -57,8 +57,9 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
         {bot.profile ? `${bot.profile.name}. ` : ''}
         {provider ? `Answers with ${provider.model} at ${provider.baseUrl}.` : 'No LLM provider.'} {bot.warning}
       </p>
-      <BotActions api={api} bot={bot} onChanged={setBot} />
-      <BotServers api={api} bot={bot} onChanged={setBot} />
+      {/* Keyed by slug: another bot's tab starts with its form closed and nothing chosen. */}
+      <BotActions key={`actions-${slug}`} api={api} bot={bot} onChanged={setBot} />
+      <BotServers key={`servers-${slug}`} api={api} bot={bot} onChanged={setBot} />
       <BotTools api={api} bot={bot} onChanged={setBot} />
       {hasProfile && <ChatPanel api={api} slug={slug} onTurnEnd={audit.reload} />}
       <Listing
