@@ -40,13 +40,12 @@ import type {
 } from './api-types.js';
 import { readEventStream } from './read-event-stream.js';
 
-/** An answer of `/api` that is not a success, with the API's code and message. */
+/** An answer of `/api` that is not a success, with the API's code, message and the fields it names. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    /** The fields a `400` names (`issues[].field`), for a form to show each next to its field. */
     readonly issues: readonly { field: string; message: string }[] = [],
   ) {
     super(message);
@@ -83,7 +82,7 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
       response.status,
       error?.code ?? 'error',
       error?.message ?? `HTTP ${response.status}`,
-      error?.issues ?? [],
+      error?.issues,
     );
   }
   async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
