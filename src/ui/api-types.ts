@@ -88,6 +88,9 @@ export type ChatHistory = z.infer<typeof ChatHistorySchema>;
 export type ApiErrorBody = { error: { code: string; message: string; issues?: { field: string; message: string }[] } };
 
 // ---- bots: profile, servers
+/** The bodies of `POST /api/bots` and `PATCH /api/bots/{slug}` (null clears an optional field). */
+export type NewBot = z.input<typeof import('../bots/bot-schemas.js').CreateBotInputSchema>;
+export type BotPatch = z.input<typeof import('../bots/bot-schemas.js').UpdateBotInputSchema>;
 // (end of bots)
 
 // ---- memories, skills, workflows

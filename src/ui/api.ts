@@ -140,6 +140,13 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     chats: (slug: string) => call<{ sessions: ChatSession[] }>('GET', `${bot(slug, 'chats')}?limit=20`),
     chatHistory: (slug: string, id: string) => call<{ chat: ChatHistory }>('GET', bot(slug, 'chats', id)),
     // ---- bots: profile, servers
+    createBot: (body: import('./api-types.js').NewBot) => call<{ bot: Bot }>('POST', '/api/bots', body),
+    updateBot: (slug: string, patch: import('./api-types.js').BotPatch) =>
+      call<{ bot: Bot }>('PATCH', bot(slug), patch),
+    // With its view: the bot is gone from both places, not left behind as config-only.
+    deleteBot: (slug: string) => call<{ removed: string }>('DELETE', `${bot(slug)}?withView=true`),
+    addBotServer: (slug: string, name: string) => call<{ bot: Bot }>('POST', bot(slug, 'servers', name)),
+    removeBotServer: (slug: string, name: string) => call<{ bot: Bot }>('DELETE', bot(slug, 'servers', name)),
     // (end of bots)
 
     // ---- memories, skills, workflows
