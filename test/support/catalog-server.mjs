@@ -2,7 +2,9 @@
 // content once: a text resource (with an HTML comment the sanitizer strips), a JSON one, a
 // PNG blob, a template `note://notes/{id}` whose id completes, and a prompt `greet` whose
 // `style` completes (narrowed by `name` when given) and which expands to text, an image and
-// an embedded resource. A missing required argument is refused as invalid params.
+// an embedded resource. A missing required argument is refused as invalid params; `retired`
+// is listed but no longer served (as when a server's list and its handler disagree).
+// CATALOG_NO_COMPLETIONS=1: the same without the completions capability.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
@@ -24,7 +26,13 @@ const STYLES = { formal: 'Good day', casual: 'Hi', cheerful: 'Hello there' };
 
 const server = new Server(
   { name: 'catalog-fixture', version: '1.0.0' },
-  { capabilities: { resources: {}, prompts: {}, completions: {} } },
+  {
+    capabilities: {
+      resources: {},
+      prompts: {},
+      ...(process.env.CATALOG_NO_COMPLETIONS === '1' ? {} : { completions: {} }),
+    },
+  },
 );
 
 const resources = {
@@ -66,9 +74,10 @@ const greet = {
     { name: 'style', description: 'formal, casual or cheerful' },
   ],
 };
-server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [greet] }));
+const retired = { name: 'retired', description: 'Listed, no longer served' };
+server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [greet, retired] }));
 server.setRequestHandler(GetPromptRequestSchema, async ({ params }) => {
-  if (params.name !== 'greet') throw new McpError(ErrorCode.InvalidParams, `no prompt ${params.name}`);
+  if (params.name !== 'greet') throw new McpError(ErrorCode.InvalidParams, `Prompt ${params.name} not found`);
   const who = params.arguments?.name;
   if (!who) throw new McpError(ErrorCode.InvalidParams, 'missing required argument "name"');
   const style = params.arguments?.style ?? 'casual';
@@ -90,16 +99,18 @@ server.setRequestHandler(GetPromptRequestSchema, async ({ params }) => {
   };
 });
 
-server.setRequestHandler(CompleteRequestSchema, async ({ params }) => {
-  const { ref, argument } = params;
-  let all = [];
-  if (ref.type === 'ref/resource' && ref.uri === 'note://notes/{id}' && argument.name === 'id')
-    all = Object.keys(NOTES);
-  if (ref.type === 'ref/prompt' && ref.name === 'greet' && argument.name === 'style')
-    // Named "Ann", only the formal style: the context narrows the values.
-    all = params.context?.arguments?.name === 'Ann' ? ['formal'] : Object.keys(STYLES);
-  const values = all.filter((v) => v.startsWith(argument.value));
-  return { completion: { values, total: values.length, hasMore: false } };
-});
+const completes = process.env.CATALOG_NO_COMPLETIONS !== '1';
+if (completes)
+  server.setRequestHandler(CompleteRequestSchema, async ({ params }) => {
+    const { ref, argument } = params;
+    let all = [];
+    if (ref.type === 'ref/resource' && ref.uri === 'note://notes/{id}' && argument.name === 'id')
+      all = Object.keys(NOTES);
+    if (ref.type === 'ref/prompt' && ref.name === 'greet' && argument.name === 'style')
+      // Named "Ann", only the formal style: the context narrows the values.
+      all = params.context?.arguments?.name === 'Ann' ? ['formal'] : Object.keys(STYLES);
+    const values = all.filter((v) => v.startsWith(argument.value));
+    return { completion: { values, total: values.length, hasMore: false } };
+  });
 
 await server.connect(new StdioServerTransport());
