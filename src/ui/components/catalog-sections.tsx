@@ -28,11 +28,13 @@ export function CatalogSections({
   // Read again with the catalog: a reconnected server may declare other capabilities.
   const capabilities = useLoad(() => api.capabilities(server), [server, resources, resourceTemplates, prompts]);
   const completes = capabilities.data?.capabilities.completions !== undefined;
+  // Whether suggestions are asked, for whoever looks (a test): not known until the capabilities are read.
+  const known = capabilities.data ? (completes ? 'yes' : 'no') : 'unknown';
   return (
-    <>
+    <div class="catalog" data-completions={known}>
       <ResourceList api={api} server={server} resources={resources} />
       <TemplateList api={api} server={server} templates={resourceTemplates} completes={completes} />
       <PromptList api={api} server={server} prompts={prompts} completes={completes} />
-    </>
+    </div>
   );
 }

@@ -137,6 +137,7 @@ export function ServerPage({ api, name }: { api: ApiClient; name: string }) {
             ))}
           </section>
           <CatalogSections
+            key={name}
             api={api}
             server={name}
             resources={data.resources}
