@@ -11,6 +11,7 @@
  * With `UPDATE_SCREENSHOTS=1` it writes docs/ui/server-resources.png and docs/ui/server-prompt.png.
  */
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -21,6 +22,7 @@ import { openSignedInPage } from '../../support/signed-in-page.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
+const require = createRequire(import.meta.url);
 const SHOTS =
   process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/ui/', import.meta.url)) : null;
 
@@ -232,6 +234,16 @@ describe('resources and prompts on a server page in a real browser', { timeout: 
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
+  });
+
+  it('has no axe-core violations at WCAG 2.2 AA with contents, a template read and messages shown', async () => {
+    // Still showing what the earlier tests read and got; this item's sections (the rest of the page is the accessibility test's).
+    await page.locator('li[data-prompt="greet"] li.message').first().waitFor();
+    await page.evaluate(await readFile(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const violations = await page.evaluate(`axe
+      .run({ include: [['.catalog']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } })
+      .then((r) => r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) })))`);
+    expect(violations).toEqual([]);
   });
 
   it('asks no suggestion of a server that does not declare completions', async () => {
