@@ -120,6 +120,13 @@ export type SettingsSaved =
 // (end of settings)
 
 // ---- resources, prompts, completion
+/** A resource's contents as read, a prompt's messages as got, an argument's suggestions, and their requests. */
+export type ResourceContents = z.infer<typeof import('../http/read-resource-route.js').ResourceContentsSchema>;
+export type ReadResourceResult = z.infer<typeof import('../http/read-resource-route.js').ReadResourceResultSchema>;
+export type GetPromptResult = z.infer<typeof import('../http/get-prompt-route.js').GetPromptResultSchema>;
+export type PromptMessage = z.infer<typeof import('../http/get-prompt-route.js').PromptMessageSchema>;
+export type CompleteRequest = z.input<typeof import('../http/complete-route.js').CompleteBodySchema>;
+export type CompleteResult = z.infer<typeof import('../http/complete-route.js').CompleteResultSchema>;
 // (end of catalog)
 
 // ---- tool inventory

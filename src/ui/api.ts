@@ -194,6 +194,17 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     // (end of settings)
 
     // ---- resources, prompts, completion
+    // Types named inline, so this area's edit stays between its marks.
+    readResource: (name: string, uri: string) =>
+      call<import('./api-types.js').ReadResourceResult>('POST', server(name, 'resources', 'read'), { uri }),
+    getPrompt: (name: string, prompt: string, args: Record<string, string>) =>
+      call<import('./api-types.js').GetPromptResult>('POST', server(name, 'prompts', prompt, 'get'), {
+        arguments: args,
+      }),
+    complete: (name: string, body: import('./api-types.js').CompleteRequest) =>
+      call<import('./api-types.js').CompleteResult>('POST', server(name, 'complete'), body),
+    capabilities: (name: string) =>
+      call<{ capabilities: Record<string, unknown> }>('GET', server(name, 'capabilities')),
     // (end of catalog)
 
     // ---- tool inventory
