@@ -45,21 +45,26 @@ await build({
   },
 });
 
-// The UI: one script and one style sheet, minified, for the browsers of the last few years.
+// The UI: a script and a style sheet, minified, for the browsers of the last few years.
 // Only `import type` reaches the server's code, so no server module ends up in the bundle.
 // Their names carry a hash of their content (`app.3KX7Q2ZD.js`), and index.html is written
 // with those names: the service can then let a browser keep them for a year without asking
 // (`ui-routes.ts`), and a new build is new names, so a reload fetches only the page.
+// Split (ADR 027): each page the app loads with import() is its own file
+// (`bot-page.5JQ2M7XA.js`), and code shared by several is in `chunk.<hash>.js` files, all in
+// the same folder and named by their hash; the page preloads the chunks the script imports.
 const ui = join(root, 'src', 'ui');
 const out = join(root, 'dist', 'ui');
 mkdirSync(out, { recursive: true });
 const { metafile } = await build({
+  absWorkingDir: root,
   entryPoints: { app: join(ui, 'main.tsx'), style: join(ui, 'app.css') },
   outdir: out,
   entryNames: '[name].[hash]',
   chunkNames: '[name].[hash]',
   metafile: true,
   bundle: true,
+  splitting: true,
   minify: true,
   format: 'esm',
   platform: 'browser',
@@ -71,12 +76,20 @@ const { metafile } = await build({
   logLevel: 'warning',
 });
 let html = readFileSync(join(ui, 'index.html'), 'utf8');
+const named = new Set([join(ui, 'main.tsx'), join(ui, 'app.css')].map((file) => file.slice(root.length + 1)));
 for (const [path, output] of Object.entries(metafile.outputs)) {
-  if (!output.entryPoint) continue;
+  // The two files the page names (a page loaded with import() is an entry point too, named by the script).
+  if (!output.entryPoint || !named.has(output.entryPoint)) continue;
   const hashed = basename(path);
   // `app.3KX7Q2ZD.js` is referenced in the source page as `/ui/assets/app.js`.
   const plain = `/ui/assets/${hashed.replace(/\.[^.]+(\.[^.]+)$/, '$1')}`;
   if (!html.includes(`"${plain}"`)) throw new Error(`src/ui/index.html does not reference ${plain}`);
   html = html.replaceAll(`"${plain}"`, `"/ui/assets/${hashed}"`);
+  // The chunks the script imports at once, asked for with it rather than after it has arrived.
+  const preload = output.imports
+    .filter((i) => i.kind === 'import-statement')
+    .map((i) => `<link rel="modulepreload" href="/ui/assets/${basename(i.path)}">\n`)
+    .join('');
+  html = html.replace(`<script type="module" src="/ui/assets/${hashed}">`, `${preload}$&`);
 }
 writeFileSync(join(out, 'index.html'), html);

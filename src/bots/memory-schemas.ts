@@ -17,6 +17,17 @@ export const AddMemoryInputSchema = z
   })
   .strict();
 
+/** The API's `PATCH …/memories/{id}`: a new content, a new category, or both (at least one). */
+export const UpdateMemoryInputSchema = z
+  .object({
+    content: z.string().trim().min(1).max(4_000).optional(),
+    category: Category.optional(),
+  })
+  .strict()
+  .refine((change) => change.content !== undefined || change.category !== undefined, {
+    message: 'give content, category or both',
+  });
+
 /** `get_memories__{slug}`: newest first, optionally of one category, at most `limit`. */
 export const ListMemoriesInputSchema = z
   .object({

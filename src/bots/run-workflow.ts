@@ -2,9 +2,11 @@
  * Running a workflow (SPEC B3, G8 `trigger_workflow`): its steps in order, each through the
  * bot's tool port (so each call is permissioned, sanitized and audited under the bot), each
  * with a timeout. The run stops at the first step that fails, and its result names it.
- * Its start and its end are published (`workflow_started`, `workflow_finished`, issue 18).
+ * Its start and its end are published (`workflow_started`, `workflow_finished`, issue 18), and
+ * each step as it ends (`workflow_step_finished`, issue 19), all naming the run by `runId`.
  * @module
  */
+import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorInfo } from '../../machines/index.js';
 import { raceSignal } from '../upstream/race-signal.js';
@@ -30,6 +32,7 @@ export type WorkflowStepRun = {
 export type WorkflowRun = {
   bot: string;
   workflow: string;
+  runId: string;
   status: 'succeeded' | 'failed';
   failedStep: string | null;
   error: string | null;
@@ -49,11 +52,15 @@ export async function runWorkflow(
   const { name, input } = parseInput(RunWorkflowInputSchema, request, 'workflow run');
   const workflow = await getWorkflow(deps, slug, name);
   const started = performance.now();
+  const runId = randomUUID();
+  // Bounded and masked as a chat excerpt: the run's own result has the error whole.
+  const excerpt = (error: string | null) => (error === null ? null : chatExcerpt(error, deps.secrets).excerpt);
   deps.events.publish({
     type: 'workflow_started',
     server: null,
     bot: slug,
     workflow: name,
+    runId,
     steps: workflow.steps.length,
   });
   const scope: Scope = { input: input ?? {}, steps: {} };
@@ -65,6 +72,19 @@ export async function runWorkflow(
       continue;
     }
     const run = await runStep(deps, slug, step, scope, signal);
+    deps.events.publish({
+      type: 'workflow_step_finished',
+      server: null,
+      bot: slug,
+      workflow: name,
+      runId,
+      step: run.id,
+      tool: run.tool,
+      index: steps.length,
+      status: run.status === 'failed' ? 'failed' : 'succeeded',
+      durationMs: run.durationMs ?? 0,
+      error: excerpt(run.error),
+    });
     steps.push(run);
     if (run.status === 'failed') failure = run;
   }
@@ -72,6 +92,7 @@ export async function runWorkflow(
   const run: WorkflowRun = {
     bot: slug,
     workflow: name,
+    runId,
     status: failure ? 'failed' : 'succeeded',
     failedStep: failure?.id ?? null,
     error: failure?.error ?? null,
@@ -83,10 +104,10 @@ export async function runWorkflow(
     server: null,
     bot: slug,
     workflow: name,
+    runId,
     status: run.status,
     failedStep: run.failedStep,
-    // Bounded and masked as a chat excerpt: the run's own result has the error whole.
-    error: run.error === null ? null : chatExcerpt(run.error, deps.secrets).excerpt,
+    error: excerpt(run.error),
     durationMs: Math.round(performance.now() - started),
   });
   return run;

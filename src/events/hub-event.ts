@@ -116,13 +116,38 @@ export type ChatMessageEvent = {
   readonly truncated: boolean;
 };
 
-/** A bot's workflow started (its request was valid: the bot and the workflow exist). */
+/**
+ * A bot's workflow started (its request was valid: the bot and the workflow exist). `runId`
+ * names this run in its step events, its end and its result (issue 19).
+ */
 export type WorkflowStartedEvent = {
   readonly type: 'workflow_started';
   readonly server: null;
   readonly bot: string;
   readonly workflow: string;
+  readonly runId: string;
   readonly steps: number;
+};
+
+/**
+ * One step of a run ended (issue 19), published as it ends so a watcher sees the run advance:
+ * `status`, `durationMs` and `error` (bounded and masked as `workflow_finished`'s). Steps
+ * skipped after a failure publish none (`workflow_finished` names the failed step). Never
+ * the step's result: the run's answer has it.
+ */
+export type WorkflowStepFinishedEvent = {
+  readonly type: 'workflow_step_finished';
+  readonly server: null;
+  readonly bot: string;
+  readonly workflow: string;
+  readonly runId: string;
+  readonly step: string;
+  readonly tool: string;
+  /** Its position in the workflow, from 0. */
+  readonly index: number;
+  readonly status: 'succeeded' | 'failed';
+  readonly durationMs: number;
+  readonly error: string | null;
 };
 
 /** A bot's workflow ended: `failedStep` and `error` say where and why it stopped (null when it succeeded). */
@@ -131,6 +156,7 @@ export type WorkflowFinishedEvent = {
   readonly server: null;
   readonly bot: string;
   readonly workflow: string;
+  readonly runId: string;
   readonly status: 'succeeded' | 'failed';
   readonly failedStep: string | null;
   readonly error: string | null;
@@ -144,6 +170,7 @@ export type BotEvent =
   | BotDeletedEvent
   | ChatMessageEvent
   | WorkflowStartedEvent
+  | WorkflowStepFinishedEvent
   | WorkflowFinishedEvent;
 
 /** Every event type the bus carries. */

@@ -1,7 +1,7 @@
 /**
  * Bot activity pushed to MCP sessions (seed 003 "Bot-as-server exposure", issue 18, ADR 023):
  * each bot event of the bus (`bot_created`, `bot_updated`, `bot_deleted`, `chat_message`,
- * `workflow_started`, `workflow_finished`) goes to the sessions that reach that bot, the
+ * `workflow_started`, `workflow_step_finished`, `workflow_finished`) goes to the sessions that reach that bot, the
  * ones {@link notifyBotChange} tells of list changes: the admin's and client tokens' `/mcp`
  * sessions, the bot's own token, and `/mcp/bots/{slug}`. The carrier is a logging message
  * (`notifications/message`, level `info`, logger `boternity.bots`, the event as `data`),
@@ -30,6 +30,7 @@ const BOT_EVENT_TYPES: ReadonlySet<HubEvent['type']> = new Set<BotEvent['type']>
   'bot_deleted',
   'chat_message',
   'workflow_started',
+  'workflow_step_finished',
   'workflow_finished',
 ]);
 

@@ -21,13 +21,16 @@ import { auditRoutes } from './audit-routes.js';
 import { botRoutes } from './bot-routes.js';
 import { callToolRoutes } from './call-tool-route.js';
 import { catalogRoutes } from './catalog-routes.js';
+import { completeRoutes } from './complete-route.js';
 import { configRoutes } from './config-routes.js';
 import { type CredentialStore, credentialsRoutes } from './credentials-routes.js';
 import { registerDocsRoutes } from './docs-routes.js';
 import { eventsRoute, eventsRouteSpec } from './events-route.js';
+import { getPromptRoutes } from './get-prompt-route.js';
 import { importRoutes } from './import-routes.js';
 import { presetsRoutes } from './presets-routes.js';
 import { quarantinesRoutes } from './quarantines-routes.js';
+import { readResourceRoutes } from './read-resource-route.js';
 import { type ApprovePins, serverActionsRoutes } from './server-actions-routes.js';
 import type { SamplingUsage } from './server-view.js';
 import { serversRoutes } from './servers-routes.js';
@@ -88,6 +91,11 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
   api.route('/servers', serverActionsRoutes({ hub, config, ...optional }));
   api.route('/servers', catalogRoutes({ hub }));
   if (gateway) api.route('/servers', callToolRoutes({ hub, config, gateway }));
+  if (gateway) {
+    api.route('/servers', readResourceRoutes({ hub, config, gateway }));
+    api.route('/servers', getPromptRoutes({ hub, config, gateway }));
+    api.route('/servers', completeRoutes({ hub, config, gateway }));
+  }
   api.route('/presets', presetsRoutes());
   if (deps.keystore) api.route('/credentials', credentialsRoutes({ keystore: deps.keystore }));
   api.route('/config', configRoutes({ config, file: writer?.path ?? null }));

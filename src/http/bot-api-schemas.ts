@@ -139,6 +139,7 @@ export const WorkflowRunSchema = z
   .object({
     bot: z.string(),
     workflow: z.string(),
+    runId: z.string().openapi({ description: 'The id its `workflow_*` events carry' }),
     status: z.enum(['succeeded', 'failed']),
     failedStep: z.string().nullable(),
     error: z.string().nullable(),

@@ -1,5 +1,6 @@
 /**
- * A bot's memories (SPEC B3): list (newest first, by category, at most `limit`), add, delete.
+ * A bot's memories (SPEC B3): list (newest first, by category, at most `limit`), add, change
+ * (content or category, issue 19), delete.
  * @module
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
@@ -7,7 +8,8 @@ import { addMemory } from '../bots/add-memory.js';
 import type { BotDeps } from '../bots/bot-deps.js';
 import { deleteMemory } from '../bots/delete-memory.js';
 import { listMemories } from '../bots/list-memories.js';
-import { AddMemoryInputSchema } from '../bots/memory-schemas.js';
+import { AddMemoryInputSchema, UpdateMemoryInputSchema } from '../bots/memory-schemas.js';
+import { updateMemory } from '../bots/update-memory.js';
 import { createApi, errorResponses, jsonBody, jsonResponse, wholeNumberQuery } from './api-schemas.js';
 import { MemorySchema, SlugItemParams, SlugParams } from './bot-api-schemas.js';
 
@@ -38,6 +40,17 @@ const add = createRoute({
     ...errorResponses(400, 404, 413, 415),
   },
 });
+const change = createRoute({
+  method: 'patch',
+  path: '/{slug}/memories/{item}',
+  tags,
+  summary: "Change a memory's content or category (its id and createdAt stay)",
+  request: { params: SlugItemParams, body: jsonBody(UpdateMemoryInputSchema) },
+  responses: {
+    200: jsonResponse('Changed', z.object({ memory: MemorySchema })),
+    ...errorResponses(400, 404, 413, 415),
+  },
+});
 const remove = createRoute({
   method: 'delete',
   path: '/{slug}/memories/{item}',
@@ -61,6 +74,10 @@ export function botMemoryRoutes({ bots }: { bots: BotDeps }): OpenAPIHono {
   routes.openapi(add, async (c) => {
     const memory = await addMemory(bots, c.req.valid('param').slug, c.req.valid('json'));
     return c.json({ memory }, 201);
+  });
+  routes.openapi(change, async (c) => {
+    const { slug, item } = c.req.valid('param');
+    return c.json({ memory: await updateMemory(bots, slug, item, c.req.valid('json')) }, 200);
   });
   routes.openapi(remove, async (c) => {
     const { slug, item } = c.req.valid('param');

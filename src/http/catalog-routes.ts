@@ -1,7 +1,8 @@
 /**
  * What one connected server offers (SPEC A1, S7): its tools, resources, resource templates
  * and prompts as the upstream lists them (the admin's view; agents see them through the
- * gateway, sanitized and pinned).
+ * gateway, sanitized and pinned); and the kinds of capability it declares (the UI asks for
+ * completions only of a server that offers them).
  * @module
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
@@ -33,6 +34,21 @@ const routeOf = (kind: Kind) =>
     },
   });
 
+const capabilities = createRoute({
+  method: 'get',
+  path: '/{name}/capabilities',
+  tags: ['servers'],
+  summary: 'The capabilities the connected server declared when it connected',
+  request: { params: ServerParams },
+  responses: {
+    200: jsonResponse(
+      'Its capabilities, as MCP `initialize` gave them (`tools`, `resources`, `prompts`, `completions`, `logging`…)',
+      z.object({ server: z.string(), capabilities: Item }),
+    ),
+    ...errorResponses(404, 503),
+  },
+});
+
 /** Routes mounted at `/api/servers`. */
 export function catalogRoutes({ hub }: { hub: Hub }): OpenAPIHono {
   const routes = createApi();
@@ -45,5 +61,12 @@ export function catalogRoutes({ hub }: { hub: Hub }): OpenAPIHono {
       return c.json({ server: name, [kind]: upstream.catalog()[kind] }, 200);
     });
   }
+  routes.openapi(capabilities, (c) => {
+    const { name } = c.req.valid('param');
+    const status = hub.getServer(name);
+    const upstream = hub.upstream(name);
+    if (!upstream) throw new UpstreamUnavailableError(name, status.state, status.attempt);
+    return c.json({ server: name, capabilities: upstream.capabilities() ?? {} }, 200);
+  });
   return routes;
 }

@@ -30,7 +30,7 @@ export const eventsRouteSpec = createRoute({
   summary: 'Server-sent events: a snapshot, then every event live (A2)',
   description:
     "Each event's `event:` is its type and its `data:` is JSON naming the `server` (null for config-wide ones and bot activity). " +
-    'Bot activity: `bot_created`, `bot_updated`, `bot_deleted`, `chat_message` (a bounded, masked excerpt), `workflow_started`, `workflow_finished`; ignore a type you do not know. ' +
+    'Bot activity: `bot_created`, `bot_updated`, `bot_deleted`, `chat_message` (a bounded, masked excerpt), `workflow_started`, `workflow_step_finished` (one per step as it ends), `workflow_finished`; ignore a type you do not know. ' +
     'Ids are `<boot>-<seq>`: send the last one back as `Last-Event-ID` (or `?lastEventId=`) to resume. ' +
     'A `: heartbeat` comment comes every 15 s.',
   request: {

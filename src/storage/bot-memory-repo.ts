@@ -38,3 +38,25 @@ export async function deleteMemoryRow(db: Db, botId: string, id: string): Promis
   const result = await withBusyRetry(() => db.delete(t).where(and(eq(t.botId, botId), eq(t.id, id))));
   return result.rowsAffected > 0;
 }
+
+/** Change memory `id` of bot `botId` (the fields given); null when there is none. */
+export async function updateMemoryRow(
+  db: Db,
+  botId: string,
+  id: string,
+  changes: { category?: string | undefined; content?: string | undefined },
+): Promise<MemoryRow | null> {
+  const t = botMemoriesTable;
+  const set = {
+    ...(changes.category === undefined ? {} : { category: changes.category }),
+    ...(changes.content === undefined ? {} : { content: changes.content }),
+  };
+  const [row] = await withBusyRetry(() =>
+    db
+      .update(t)
+      .set(set)
+      .where(and(eq(t.botId, botId), eq(t.id, id)))
+      .returning(),
+  );
+  return row ?? null;
+}

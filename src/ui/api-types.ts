@@ -7,7 +7,9 @@
 import type { z } from '@hono/zod-openapi';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ChatEvent, ChatInputSchema } from '../bots/chat-schemas.js';
-import type { AddMemoryInputSchema } from '../bots/memory-schemas.js';
+import type { AddMemoryInputSchema, UpdateMemoryInputSchema } from '../bots/memory-schemas.js';
+import type { SaveSkillInputSchema, SkillArgumentSchema } from '../bots/skill-schemas.js';
+import type { SaveWorkflowInputSchema, WorkflowStepSchema } from '../bots/workflow-schemas.js';
 import type { HubEvent, HubEventType } from '../events/hub-event.js';
 import type { AuditPageSchema, AuditQuerySchema, EntrySchema } from '../http/audit-routes.js';
 import type {
@@ -19,6 +21,7 @@ import type {
   MemorySchema,
   PermissionEditSchema,
   SkillSchema,
+  WorkflowRunSchema,
   WorkflowSchema,
 } from '../http/bot-api-schemas.js';
 import type { CallBodySchema, CallToolResultSchema } from '../http/call-tool-route.js';
@@ -85,9 +88,24 @@ export type ChatHistory = z.infer<typeof ChatHistorySchema>;
 export type ApiErrorBody = { error: { code: string; message: string; issues?: { field: string; message: string }[] } };
 
 // ---- bots: profile, servers
+/** The bodies of `POST /api/bots` and `PATCH /api/bots/{slug}` (null clears an optional field). */
+export type NewBot = z.input<typeof import('../bots/bot-schemas.js').CreateBotInputSchema>;
+export type BotPatch = z.input<typeof import('../bots/bot-schemas.js').UpdateBotInputSchema>;
 // (end of bots)
 
 // ---- memories, skills, workflows
+/** A memory's change, a skill's and a workflow's body (their name is the path's), a run's answer. */
+export type MemoryChange = z.input<typeof UpdateMemoryInputSchema>;
+export type SkillInput = Omit<z.input<typeof SaveSkillInputSchema>, 'name'>;
+export type SkillArgument = z.input<typeof SkillArgumentSchema>;
+export type WorkflowInput = Omit<z.input<typeof SaveWorkflowInputSchema>, 'name'>;
+export type WorkflowStep = z.input<typeof WorkflowStepSchema>;
+export type WorkflowRun = z.infer<typeof WorkflowRunSchema>;
+/** The push events a run publishes (issue 19): its start, each step's end, its end. */
+export type WorkflowEvent = Extract<
+  LiveEvent,
+  { type: 'workflow_started' | 'workflow_step_finished' | 'workflow_finished' }
+>;
 // (end of content)
 
 // ---- server settings
@@ -102,6 +120,13 @@ export type SettingsSaved =
 // (end of settings)
 
 // ---- resources, prompts, completion
+/** A resource's contents as read, a prompt's messages as got, an argument's suggestions, and their requests. */
+export type ResourceContents = z.infer<typeof import('../http/read-resource-route.js').ResourceContentsSchema>;
+export type ReadResourceResult = z.infer<typeof import('../http/read-resource-route.js').ReadResourceResultSchema>;
+export type GetPromptResult = z.infer<typeof import('../http/get-prompt-route.js').GetPromptResultSchema>;
+export type PromptMessage = z.infer<typeof import('../http/get-prompt-route.js').PromptMessageSchema>;
+export type CompleteRequest = z.input<typeof import('../http/complete-route.js').CompleteBodySchema>;
+export type CompleteResult = z.infer<typeof import('../http/complete-route.js').CompleteResultSchema>;
 // (end of catalog)
 
 // ---- tool inventory

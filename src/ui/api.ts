@@ -17,6 +17,7 @@ import type {
   ChatSession,
   Credential,
   Memory,
+  MemoryChange,
   NewMemory,
   NewServer,
   NewToken,
@@ -29,21 +30,25 @@ import type {
   ResourceTemplate,
   Server,
   Skill,
+  SkillInput,
   StderrLines,
   Token,
   Tool,
   ToolCall,
   ToolCallResult,
   Workflow,
+  WorkflowInput,
+  WorkflowRun,
 } from './api-types.js';
 import { readEventStream } from './read-event-stream.js';
 
-/** An answer of `/api` that is not a success, with the API's code and message. */
+/** An answer of `/api` that is not a success, with the API's code, message and the fields it names. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly issues: readonly { field: string; message: string }[] = [],
   ) {
     super(message);
   }
@@ -75,7 +80,12 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     if (response.ok) return response;
     if (response.status === 401) onSignedOut();
     const error = ((await response.json().catch(() => null)) as ApiErrorBody | null)?.error;
-    throw new ApiError(response.status, error?.code ?? 'error', error?.message ?? `HTTP ${response.status}`);
+    throw new ApiError(
+      response.status,
+      error?.code ?? 'error',
+      error?.message ?? `HTTP ${response.status}`,
+      error?.issues,
+    );
   }
   async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
     const response = await send(method, url, body);
@@ -130,9 +140,29 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     chats: (slug: string) => call<{ sessions: ChatSession[] }>('GET', `${bot(slug, 'chats')}?limit=20`),
     chatHistory: (slug: string, id: string) => call<{ chat: ChatHistory }>('GET', bot(slug, 'chats', id)),
     // ---- bots: profile, servers
+    createBot: (body: import('./api-types.js').NewBot) => call<{ bot: Bot }>('POST', '/api/bots', body),
+    updateBot: (slug: string, patch: import('./api-types.js').BotPatch) =>
+      call<{ bot: Bot }>('PATCH', bot(slug), patch),
+    // With its view: the bot is gone from both places, not left behind as config-only.
+    deleteBot: (slug: string) => call<{ removed: string }>('DELETE', `${bot(slug)}?withView=true`),
+    addBotServer: (slug: string, name: string) => call<{ bot: Bot }>('POST', bot(slug, 'servers', name)),
+    removeBotServer: (slug: string, name: string) => call<{ bot: Bot }>('DELETE', bot(slug, 'servers', name)),
     // (end of bots)
 
     // ---- memories, skills, workflows
+    changeMemory: (slug: string, id: string, body: MemoryChange) =>
+      call<{ memory: Memory }>('PATCH', bot(slug, 'memories', id), body),
+    deleteMemory: (slug: string, id: string) => call<{ removed: string }>('DELETE', bot(slug, 'memories', id)),
+    saveSkill: (slug: string, name: string, body: SkillInput) =>
+      call<{ skill: Skill }>('PUT', bot(slug, 'skills', name), body),
+    deleteSkill: (slug: string, name: string) => call<{ removed: string }>('DELETE', bot(slug, 'skills', name)),
+    renderSkill: (slug: string, name: string, args: Record<string, string>) =>
+      call<{ text: string }>('POST', bot(slug, 'skills', name, 'render'), { arguments: args }),
+    saveWorkflow: (slug: string, name: string, body: WorkflowInput) =>
+      call<{ workflow: Workflow }>('PUT', bot(slug, 'workflows', name), body),
+    deleteWorkflow: (slug: string, name: string) => call<{ removed: string }>('DELETE', bot(slug, 'workflows', name)),
+    runWorkflow: (slug: string, name: string, input: unknown) =>
+      call<{ run: WorkflowRun }>('POST', bot(slug, 'workflows', name, 'run'), input === undefined ? {} : { input }),
     // (end of content)
 
     // ---- server settings
@@ -164,6 +194,17 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     // (end of settings)
 
     // ---- resources, prompts, completion
+    // Types named inline, so this area's edit stays between its marks.
+    readResource: (name: string, uri: string) =>
+      call<import('./api-types.js').ReadResourceResult>('POST', server(name, 'resources', 'read'), { uri }),
+    getPrompt: (name: string, prompt: string, args: Record<string, string>) =>
+      call<import('./api-types.js').GetPromptResult>('POST', server(name, 'prompts', prompt, 'get'), {
+        arguments: args,
+      }),
+    complete: (name: string, body: import('./api-types.js').CompleteRequest) =>
+      call<import('./api-types.js').CompleteResult>('POST', server(name, 'complete'), body),
+    capabilities: (name: string) =>
+      call<{ capabilities: Record<string, unknown> }>('GET', server(name, 'capabilities')),
     // (end of catalog)
 
     // ---- tool inventory

@@ -6,17 +6,21 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, createApiClient, currentSession } from './api.js';
+import { lazyPage } from './lazy-page.js';
 import { LiveProvider, useLive } from './live.js';
-import { AuditPage } from './pages/audit-page.js';
-import { BotPage } from './pages/bot-page.js';
-import { BotsPage } from './pages/bots-page.js';
-import { CredentialsPage } from './pages/credentials-page.js';
-import { QuarantinesPage } from './pages/quarantines-page.js';
-import { ServerPage } from './pages/server-page.js';
 import { ServersPage } from './pages/servers-page.js';
 import { SignInPage } from './pages/sign-in-page.js';
-import { TokensPage } from './pages/tokens-page.js';
 import { hrefOf, type Route, useRoute } from './use-route.js';
+
+// Every page but the servers list (the first one shown) and the sign-in is its own file,
+// loaded when first visited (ADR 027): the first load stays small however many pages there are.
+const AuditPage = lazyPage(() => import('./pages/audit-page.js').then((m) => m.AuditPage));
+const BotPage = lazyPage(() => import('./pages/bot-page.js').then((m) => m.BotPage));
+const BotsPage = lazyPage(() => import('./pages/bots-page.js').then((m) => m.BotsPage));
+const CredentialsPage = lazyPage(() => import('./pages/credentials-page.js').then((m) => m.CredentialsPage));
+const QuarantinesPage = lazyPage(() => import('./pages/quarantines-page.js').then((m) => m.QuarantinesPage));
+const ServerPage = lazyPage(() => import('./pages/server-page.js').then((m) => m.ServerPage));
+const TokensPage = lazyPage(() => import('./pages/tokens-page.js').then((m) => m.TokensPage));
 
 const NAV: readonly { route: Route; label: string }[] = [
   { route: { page: 'servers' }, label: 'Servers' },
@@ -110,6 +114,13 @@ function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void })
   const current = crumb ? crumb.parent.page : route.page;
   return (
     <LiveProvider onClosed={onSignedOut} quarantines={api.quarantines}>
+      {route.page === 'bot' && (
+        // The chat is below the bot's servers and tools (dozens of switches): the first Tab
+        // stop goes straight to its message box (hidden by the style sheet when there is none).
+        <button type="button" class="skip skip-chat" onClick={() => document.getElementById('chat-message')?.focus()}>
+          Skip to chat
+        </button>
+      )}
       <button type="button" class="skip" onClick={() => heading.current?.focus()}>
         Skip to content
       </button>

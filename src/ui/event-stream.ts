@@ -26,6 +26,7 @@ const EVENT_TYPES: Readonly<Record<HubEventType, true>> = {
   bot_deleted: true,
   chat_message: true,
   workflow_started: true,
+  workflow_step_finished: true,
   workflow_finished: true,
 };
 

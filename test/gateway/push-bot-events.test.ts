@@ -172,12 +172,19 @@ describe('bot activity: /api/events and the MCP push', { timeout: 60_000 }, () =
       );
       expect(failed.failedStep).toBe('boom');
       expect(failed.error).toMatch(/^step "boom" \(tiny__missing\)/);
-      expect(all.events.filter((e) => e.event.startsWith('workflow_')).map((e) => dataOf(e).workflow)).toEqual([
-        'greet',
-        'greet',
-        'broken',
-        'broken',
+      // Each run: its start, one event per step as it ends (none for a skipped step), its end, one run id.
+      const runs = all.events.filter((e) => e.event.startsWith('workflow_')).map(dataOf);
+      expect(runs.map((d) => [d.workflow, d.type, d.step ?? null, d.status ?? null])).toEqual([
+        ['greet', 'workflow_started', null, null],
+        ['greet', 'workflow_step_finished', runs[1]?.step, 'succeeded'],
+        ['greet', 'workflow_finished', null, 'succeeded'],
+        ['broken', 'workflow_started', null, null],
+        ['broken', 'workflow_step_finished', 'say', 'succeeded'],
+        ['broken', 'workflow_step_finished', 'boom', 'failed'],
+        ['broken', 'workflow_finished', null, 'failed'],
       ]);
+      expect(new Set(runs.slice(0, 3).map((d) => d.runId)).size).toBe(1);
+      expect(runs[5]?.error).toMatch(/^step "boom" \(tiny__missing\)/);
 
       await send('POST', '/api/bots', { slug: 'gamma', name: 'Gamma' });
       expect((await send('DELETE', '/api/bots/gamma')).status).toBe(200);
@@ -227,6 +234,7 @@ describe('bot activity: /api/events and the MCP push', { timeout: 60_000 }, () =
           event: 'workflow_finished',
           bot: 'alpha',
           workflow: 'greet',
+          runId: expect.any(String),
           status: 'succeeded',
           failedStep: null,
           error: null,
@@ -240,6 +248,21 @@ describe('bot activity: /api/events and the MCP push', { timeout: 60_000 }, () =
         expect.objectContaining({ bot: 'alpha', sessionId, role: 'assistant', excerpt: 'Hello from alpha' }),
       ]);
       expect(heard.map((h) => h.data.event)).toContain('workflow_started');
+      // Each step's end is pushed too, with the run's id and no result.
+      const step = heard.find((h) => h.data.event === 'workflow_step_finished');
+      expect(step?.data).toEqual({
+        event: 'workflow_step_finished',
+        bot: 'alpha',
+        workflow: 'greet',
+        runId: (finished.data as unknown as { runId: string }).runId,
+        step: expect.any(String),
+        tool: expect.any(String),
+        index: 0,
+        status: 'succeeded',
+        durationMs: expect.any(Number),
+        error: null,
+        at: expect.any(String),
+      });
     } finally {
       await admin.close();
     }
@@ -266,6 +289,7 @@ describe('bot activity: /api/events and the MCP push', { timeout: 60_000 }, () =
         expect(new Set(got.map((h) => h.data.bot))).toEqual(new Set(['beta']));
         expect(got.filter((h) => h.data.event.startsWith('workflow_')).map((h) => h.data.event)).toEqual([
           'workflow_started',
+          'workflow_step_finished',
           'workflow_finished',
         ]);
       }

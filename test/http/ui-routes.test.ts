@@ -4,7 +4,10 @@
  * cookie as a way into /api and /api/events, the CSRF and Origin locks on cookie writes,
  * sign-out, and sessions that end with the service.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/package-root.js';
 import { openSse } from '../support/sse-client.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 
@@ -50,6 +53,9 @@ describe('the web UI routes', () => {
     expect((await fetch(`${origin}/ui/assets/..%2Fpackage.json`)).status).toBe(404);
     // The names without a hash are gone: a page can only name what it was built with.
     expect((await fetch(`${origin}/ui/assets/app.js`)).status).toBe(404);
+    // A chunk or a page's file is served by the name the build gave it, and no other.
+    expect((await fetch(`${origin}/ui/assets/bot-page.js`)).status).toBe(404);
+    expect((await fetch(`${origin}/ui/assets/chunk.AAAAAAAA.js`)).status).toBe(404);
   });
 
   it('caches the hashed files for good and revalidates the page by its ETag (a warm reload is one 304)', async () => {
@@ -57,8 +63,13 @@ describe('the web UI routes', () => {
     expect(page.headers.get('cache-control')).toBe('no-cache');
     const etag = page.headers.get('etag') ?? '';
     expect(etag).toMatch(/^W\/"[\w-]{22}"$/);
-    const names = [...(await page.text()).matchAll(/"\/ui\/assets\/([^"]+)"/g)].map((m) => m[1]);
-    expect(names).toHaveLength(2);
+    const named = [...(await page.text()).matchAll(/"\/ui\/assets\/([^"]+)"/g)].map((m) => m[1]);
+    // The script, the style sheet and the chunks the script imports (preloaded).
+    expect(named.filter((n) => /^chunk\.[A-Z2-7]{8}\.js$/.test(n ?? '')).length).toBe(named.length - 2);
+    // And every page loaded on demand (ADR 027): the build's own files, no other.
+    const built = readdirSync(join(packageRoot(), 'dist', 'ui')).filter((n) => n !== 'index.html');
+    expect(built.filter((n) => /^[a-z-]+-page\.[A-Z2-7]{8}\.js$/.test(n)).length).toBeGreaterThan(5);
+    const names = [...new Set([...named, ...built])];
     // Plain and gzip are the same page: one ETag for both.
     expect((await fetch(`${origin}/`, { headers: { 'accept-encoding': 'identity' } })).headers.get('etag')).toBe(etag);
     const again = await fetch(`${origin}/`, { headers: { 'if-none-match': etag, 'accept-encoding': 'gzip' } });

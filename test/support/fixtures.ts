@@ -21,6 +21,11 @@ export const GATEWAY_SERVER = here('./gateway-server.mjs');
 export const SILENT_LIST_SERVER = here('./silent-list-server.mjs');
 /** Stdio server whose `spin` tool keeps its CPU busy without yielding; and `echo`. */
 export const BUSY_SERVER = here('./busy-server.mjs');
+/** Stdio server with a text, a JSON and a PNG resource, a template, a prompt `greet`, and completions. */
+export const CATALOG_SERVER = here('./catalog-server.mjs');
+/** The PNG (1x1, 69 bytes) CATALOG_SERVER serves as `data://pixel.png`, base64. */
+export const CATALOG_PIXEL =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGO4o6EBAAMQAS0ujiXaAAAAAElFTkSuQmCC';
 /** Preload that binds host-less Node listeners to 127.0.0.1. */
 export const BIND_LOCALHOST = here('./bind-localhost.cjs');
 

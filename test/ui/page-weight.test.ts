@@ -3,9 +3,11 @@
  * against a real `bnity serve` with two real upstreams: the bytes of every response as the
  * browser's network stack counted them (CDP `Network.loadingFinished.encodedDataLength`:
  * headers and the body as sent, compressed), on a first load with an empty cache and on a
- * reload with a warm one. The script and style sheet are named by their content's hash and
- * cached for good, so the reload asks only for the page, which answers 304 by its ETag. It
- * prints the figures (docs/ui.md has them).
+ * reload with a warm one. The script, its chunks and the style sheet are named by their
+ * content's hash and cached for good, so the reload asks only for the page, which answers 304
+ * by its ETag. Every page but the servers list and the sign-in is its own file (ADR 027):
+ * the first visit to a page fetches it once, the next ones nothing. It prints the figures
+ * (docs/ui.md has them).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,7 +40,12 @@ type Seen = {
  */
 type Weight = { static: number; api: number; events: number; total: number; requests: number };
 
-const STATIC_TYPES = new Set(['Document', 'Script', 'Stylesheet']);
+/** The page and its files (a chunk preloaded by the page is reported as `Other` by some builds). */
+const isStatic = (s: { url: string }) => {
+  const path = new URL(s.url).pathname;
+  return path === '/' || path.startsWith('/ui/assets/');
+};
+const BOT = 'weigh-bot';
 
 describe('the web UI on the wire', { timeout: 60_000 }, () => {
   let home: string;
@@ -57,6 +64,13 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     serve = await spawnServe(['--port', '0', '--home', home, '--config', join(home, 'boternity.json')], {
       BOTERNITY_ADMIN_TOKEN: 'page-weight-admin-token',
     });
+    // A bot with a profile, so its page has its chat (no message is sent: the provider is never asked).
+    const made = await fetch(`${serve.url}/api/bots`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer page-weight-admin-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: BOT, name: 'Weigh', provider: { baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } }),
+    });
+    expect(made.status).toBe(201);
     browser = await launchChromium();
     context = await browser.newContext();
     // Signed in without opening the page (its cookie is the context's), so the first load is cold.
@@ -117,13 +131,15 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     console.log(`web UI on the wire: ${JSON.stringify(figures)}`);
   });
 
-  /** Run `load`, wait for both servers' rows and for every request but the event stream to end; weigh it. */
-  const weigh = async (load: () => Promise<unknown>): Promise<{ weight: Weight; responses: Seen[] }> => {
+  const serversShown = async () => (await page.locator('tr[data-server][data-state="connected"]').count()) === 2;
+  /** Run `load`, wait for `ready` (both servers' rows) and for every request but the event stream to end; weigh it. */
+  const weigh = async (
+    load: () => Promise<unknown>,
+    ready: () => Promise<boolean> = serversShown,
+  ): Promise<{ weight: Weight; responses: Seen[] }> => {
     seen.clear();
     await load();
-    await waitFor(async () => (await page.locator('tr[data-server][data-state="connected"]').count()) === 2, {
-      what: 'both servers connected on the page',
-    });
+    await waitFor(ready, { what: 'the page shown' });
     await waitFor(() => [...seen.values()].every((s) => s.done || s.type === 'EventSource'), {
       what: 'every request but the event stream done',
     });
@@ -131,7 +147,7 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     const sum = (pick: (s: Seen) => boolean) =>
       responses.filter((s) => pick(s) && !s.cached).reduce((total, s) => total + s.bytes, 0);
     const weight = {
-      static: sum((s) => STATIC_TYPES.has(s.type)),
+      static: sum(isStatic),
       api: sum((s) => s.type === 'Fetch' || s.type === 'XHR'),
       events: sum((s) => s.type === 'EventSource'),
       total: sum((s) => s.type !== 'EventSource'),
@@ -141,16 +157,24 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
   };
   const path = (s: Seen) => new URL(s.url).pathname;
 
-  it('first load with an empty cache: the page, its hashed script and style sheet, gzip, under 40 KB', async () => {
+  it('first load with an empty cache: the page, its hashed script, its chunks and style sheet, gzip, under 40 KB', async () => {
     const { weight, responses } = await weigh(() => page.goto(`${serve.url}/`));
     figures.firstLoad = weight;
     figures.firstLoadResponses = responses.map((s) => `${s.type} ${path(s)} ${s.status} ${s.bytes} B`);
-    const files = responses.filter((s) => STATIC_TYPES.has(s.type));
-    expect(files.map((s) => `${s.type} ${path(s).replace(/\.[A-Z2-7]{8}\./, '.<hash>.')} ${s.status}`).sort()).toEqual([
-      'Document / 200',
-      'Script /ui/assets/app.<hash>.js 200',
-      'Stylesheet /ui/assets/style.<hash>.css 200',
-    ]);
+    const files = responses
+      .filter(isStatic)
+      .map((s) => `${path(s).replace(/\.[A-Z2-7]{8}\./, '.<hash>.')} ${s.status}`);
+    figures.firstLoadFiles = files.length;
+    // The page, its script and style sheet, and the chunks the script imports: no page loaded on demand.
+    expect(new Set(files)).toEqual(
+      new Set([
+        '/ 200',
+        '/ui/assets/app.<hash>.js 200',
+        '/ui/assets/style.<hash>.css 200',
+        '/ui/assets/chunk.<hash>.js 200',
+      ]),
+    );
+    expect(files.filter((f) => f.startsWith('/ui/assets/chunk.')).length).toBe(files.length - 3);
     expect(weight.static).toBeLessThanOrEqual(40_000);
   });
 
@@ -160,7 +184,7 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     figures.warmReloadResponses = responses.map(
       (s) => `${s.type} ${path(s)} ${s.cached ? 'cache' : s.wireStatus} ${s.cached ? 0 : s.bytes} B`,
     );
-    const fromNetwork = responses.filter((s) => STATIC_TYPES.has(s.type) && !s.cached);
+    const fromNetwork = responses.filter((s) => isStatic(s) && !s.cached);
     expect(fromNetwork.map((s) => `${s.type} ${path(s)} ${s.wireStatus}`)).toEqual(['Document / 304']);
     expect(weight.static).toBeLessThanOrEqual(2_048);
     expect(weight.static).toBeGreaterThan(0);
@@ -169,5 +193,62 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     expect(presets?.wireStatus).toBe(304);
     // The page, its files and the API's answers, all told (the event stream's data aside).
     expect(weight.total).toBeLessThanOrEqual(2_048);
+  });
+
+  // Each page loaded on demand, by its fragment, and when it is shown (its heading, no "Loading…").
+  const PAGES: readonly { hash: string; heading: string; file: string }[] = [
+    { hash: '#/bots', heading: 'Bots', file: 'bots-page' },
+    { hash: `#/bots/${BOT}`, heading: `Bots / ${BOT}`, file: 'bot-page' },
+    { hash: '#/quarantines', heading: 'Quarantines', file: 'quarantines-page' },
+    { hash: '#/audit', heading: 'Audit', file: 'audit-page' },
+    { hash: '#/tokens', heading: 'Tokens', file: 'tokens-page' },
+    { hash: '#/credentials', heading: 'Credentials', file: 'credentials-page' },
+    { hash: '#/servers/tiny', heading: 'Servers / tiny', file: 'server-page' },
+  ];
+  const visit = async (hash: string, heading: string) =>
+    weigh(
+      () => page.evaluate(`location.hash = ${JSON.stringify(hash)}`),
+      async () =>
+        (await page.locator('h1').textContent()) === heading && (await page.locator('main .loading').count()) === 0,
+    );
+
+  it("each page's own file is fetched on its first visit, once; the next visits fetch no file", async () => {
+    const fetched: Record<string, string[]> = {};
+    for (const round of [1, 2])
+      for (const { hash, heading, file } of PAGES) {
+        const { responses } = await visit(hash, heading);
+        const files = responses.filter((s) => isStatic(s) && !s.cached).map((s) => path(s));
+        fetched[`${round} ${file}`] = files;
+        if (round === 1) {
+          // Its own file, and maybe a chunk it shares with a page not visited yet; never the servers list's.
+          expect(files.filter((f) => f.startsWith(`/ui/assets/${file}.`))).toHaveLength(1);
+          expect(files.every((f) => /^\/ui\/assets\/(chunk|[a-z-]+-page)\.[A-Z2-7]{8}\.js$/.test(f))).toBe(true);
+        } else expect(files).toEqual([]);
+      }
+    const all = Object.values(fetched).flat();
+    expect(new Set(all).size).toBe(all.length);
+    figures.onDemand = Object.fromEntries(Object.entries(fetched).filter(([k]) => k.startsWith('1 ')));
+  });
+
+  it("a reload of a bot's page with a warm cache: the page 304 and its files from the cache (under 2 KB), its data 304s", async () => {
+    await visit(`#/bots/${BOT}`, `Bots / ${BOT}`);
+    const { weight, responses } = await weigh(
+      () => page.reload(),
+      async () =>
+        (await page.locator('h1').textContent()) === `Bots / ${BOT}` &&
+        (await page.locator('main .loading').count()) === 0 &&
+        (await page.locator('#chat-message').count()) === 1,
+    );
+    figures.botWarmReload = weight;
+    figures.botWarmReloadResponses = responses.map(
+      (s) => `${s.type} ${path(s)} ${s.cached ? 'cache' : s.wireStatus} ${s.cached ? 0 : s.bytes} B`,
+    );
+    const fromNetwork = responses.filter((s) => isStatic(s) && !s.cached);
+    expect(fromNetwork.map((s) => `${path(s)} ${s.wireStatus}`)).toEqual(['/ 304']);
+    expect(weight.static).toBeLessThanOrEqual(2_048);
+    // Its data is asked again (ten answers) but none is sent again: each is a 304 of headers only.
+    const data = responses.filter((s) => path(s).startsWith('/api/') && s.type !== 'EventSource');
+    expect(data.length).toBeGreaterThan(5);
+    expect(data.filter((s) => s.wireStatus !== 304).map(path)).toEqual([]);
   });
 });

@@ -437,6 +437,8 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
       ['html', '/'],
       ['script', named(/src="(\/ui\/assets\/app\.[A-Z2-7]{8}\.js)"/)],
       ['style', named(/href="(\/ui\/assets\/style\.[A-Z2-7]{8}\.css)"/)],
+      // The chunks the script imports, which the page preloads (ADR 027).
+      ...[...html.matchAll(/href="(\/ui\/assets\/chunk\.[A-Z2-7]{8}\.js)"/g)].map((m, i) => [`chunk${i}`, m[1] ?? '']),
     ] as const)
       weights[name] = { raw: await weigh(path, false), gzip: await weigh(path, true) };
     figures.pageWeight = weights;

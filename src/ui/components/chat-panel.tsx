@@ -6,7 +6,9 @@
  * Enter sends, Shift+Enter starts a new line. The session id of the first answer is sent
  * with the next message, so the conversation goes on; New chat starts another; an earlier
  * session of the bot can be reopened (its history, tool calls included) and continued.
- * Stop interrupts the turn (the history records it).
+ * Stop interrupts the turn (the history records it). The answer is not announced word by
+ * word as it streams (its bubble is `aria-busy` and the log is not a live region): a polite
+ * status says it once, whole, when the turn ends.
  * @module
  */
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -72,6 +74,8 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [usage, setUsage] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // What a screen reader hears of a turn: its end, once (set again only by the next turn).
+  const [announced, setAnnounced] = useState('');
   const turn = useRef<AbortController | null>(null);
   const [busy, setBusy] = useState(false);
   const sessions = useLoad(() => api.chats(slug), [slug]);
@@ -89,6 +93,7 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
     if (!text || busy) return;
     setMessage('');
     setFailure(null);
+    setAnnounced('');
     atEnd.current = true;
     setEntries((list) => [...list, { kind: 'user', text }]);
     const controller = new AbortController();
@@ -104,6 +109,9 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
         if (streamed.type === 'final' || streamed.type === 'error') {
           setSessionId(streamed.sessionId);
           setUsage(`${streamed.usage.totalTokens} tokens this turn`);
+          setAnnounced(
+            streamed.type === 'final' ? `Answer complete: ${streamed.text}` : `Answer failed: ${streamed.message}`,
+          );
         }
       }
     } catch (error) {
@@ -161,7 +169,6 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
       <ol
         ref={log}
         class="chat-log"
-        aria-live="polite"
         aria-label={`Conversation with ${slug}`}
         onScroll={(e) => {
           const el = e.currentTarget;
@@ -173,6 +180,9 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
           <Line key={index} entry={entry} />
         ))}
       </ol>
+      <p class="visually-hidden" role="status" data-chat-announce>
+        {announced}
+      </p>
       <p class="note">
         {sessionId ? `session ${sessionId.slice(0, 8)}` : 'a new session'}
         {usage && ` · ${usage}`}

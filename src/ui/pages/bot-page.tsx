@@ -9,35 +9,16 @@ import type { ApiClient } from '../api.js';
 import type { Bot } from '../api-types.js';
 import { auditMayChange } from '../audit-may-change.js';
 import { AuditTable } from '../components/audit-table.js';
+import { BotActions } from '../components/bot-actions.js';
+import { BotMemories } from '../components/bot-memories.js';
+import { BotServers } from '../components/bot-servers.js';
+import { BotSkills } from '../components/bot-skills.js';
 import { BotTools } from '../components/bot-tools.js';
+import { BotWorkflows } from '../components/bot-workflows.js';
 import { ChatPanel } from '../components/chat-panel.js';
 import { ErrorNote } from '../components/error-note.js';
-import { Listing } from '../components/listing.js';
-import { StateBadge } from '../components/state-badge.js';
-import { useLive, useLiveEvent } from '../live.js';
+import { useLiveEvent } from '../live.js';
 import { useLoad } from '../use-load.js';
-import { hrefOf } from '../use-route.js';
-
-/** The bot's servers and their live state. */
-function BotServers({ bot }: { bot: Bot }) {
-  const live = useLive();
-  return (
-    <section aria-labelledby="bot-servers-title">
-      <h2 id="bot-servers-title">Servers ({bot.servers.length})</h2>
-      <ul class="listing">
-        {bot.servers.map((name) => {
-          const server = live.servers.find((s) => s.name === name);
-          return (
-            <li key={name} data-server={name} data-state={server?.state}>
-              <a href={hrefOf({ page: 'server', name })}>{name}</a> {server && <StateBadge state={server.state} />}
-              {server && server.attempt > 0 && <span class="note"> attempt {server.attempt}</span>}
-            </li>
-          );
-        })}
-      </ul>
-    </section>
-  );
-}
 
 /** How long the audit waits after an event for more before it is read again: a burst is one read. */
 const AUDIT_SETTLE_MS = 300;
@@ -58,10 +39,11 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
   const [bot, setBot] = useState<Bot | null>(null);
   useEffect(() => setBot(loaded.data?.bot ?? null), [loaded.data]);
   useLiveEvent((event) => event.type === 'config_applied', loaded.reload);
+  useLiveEvent(
+    (event) => (event.type === 'bot_created' || event.type === 'bot_updated') && event.bot === slug,
+    loaded.reload,
+  );
   const hasProfile = bot?.profile != null;
-  const memories = useLoad(async () => (hasProfile ? (await api.memories(slug)).memories : []), [slug, hasProfile]);
-  const skills = useLoad(async () => (hasProfile ? (await api.skills(slug)).skills : []), [slug, hasProfile]);
-  const workflows = useLoad(async () => (hasProfile ? (await api.workflows(slug)).workflows : []), [slug, hasProfile]);
   const audit = useLoad(() => api.audit({ bot: slug, limit: '50' }), [slug]);
   const auditSoon = useSettled(audit.reload, AUDIT_SETTLE_MS);
   useLiveEvent((event) => auditMayChange(event, slug, bot?.servers ?? []), auditSoon);
@@ -74,30 +56,14 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
         {bot.profile ? `${bot.profile.name}. ` : ''}
         {provider ? `Answers with ${provider.model} at ${provider.baseUrl}.` : 'No LLM provider.'} {bot.warning}
       </p>
-      <BotServers bot={bot} />
+      {/* Keyed by slug: another bot's tab starts with its form closed and nothing chosen. */}
+      <BotActions key={`actions-${slug}`} api={api} bot={bot} onChanged={setBot} />
+      <BotServers key={`servers-${slug}`} api={api} bot={bot} onChanged={setBot} />
       <BotTools api={api} bot={bot} onChanged={setBot} />
       {hasProfile && <ChatPanel api={api} slug={slug} onTurnEnd={audit.reload} />}
-      <Listing
-        title="Memories"
-        error={memories.error}
-        items={memories.data?.map((m) => ({ key: m.id, label: m.category, tag: true, detail: m.content })) ?? null}
-      />
-      <Listing
-        title="Skills"
-        error={skills.error}
-        items={skills.data?.map((k) => ({ key: k.name, label: k.name, detail: k.description })) ?? null}
-      />
-      <Listing
-        title="Workflows"
-        error={workflows.error}
-        items={
-          workflows.data?.map((w) => ({
-            key: w.name,
-            label: w.name,
-            detail: w.steps.map((step) => step.tool).join(' → '),
-          })) ?? null
-        }
-      />
+      {hasProfile && <BotMemories api={api} slug={slug} />}
+      {hasProfile && <BotSkills api={api} slug={slug} />}
+      {hasProfile && <BotWorkflows api={api} bot={bot} />}
       <section aria-labelledby="bot-sampling-title">
         <h2 id="bot-sampling-title">Sampling</h2>
         <p>

@@ -8,9 +8,9 @@
  */
 import type { ApiClient } from '../api.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../api-types.js';
+import { CatalogSections } from '../components/catalog-sections.js';
 import { Countdown } from '../components/countdown.js';
 import { ErrorNote } from '../components/error-note.js';
-import { Listing } from '../components/listing.js';
 import { ServerCommands } from '../components/server-commands.js';
 import { ServerSettings } from '../components/server-settings.js';
 import { ServerTools } from '../components/server-tools.js';
@@ -110,30 +110,13 @@ export function ServerPage({ api, name }: { api: ApiClient; name: string }) {
       {data && (
         <>
           <ServerTools api={api} server={name} tools={data.tools} held={data.held} />
-          <Listing
-            title="Resources"
-            items={data.resources.map((r) => ({ key: r.uri, label: r.uri, detail: r.description ?? r.name }))}
-          />
-          <Listing
-            title="Resource templates"
-            items={data.resourceTemplates.map((t) => ({
-              key: t.uriTemplate,
-              label: t.uriTemplate,
-              detail: t.description ?? t.name,
-            }))}
-          />
-          <Listing
-            title="Prompts"
-            items={data.prompts.map((p) => ({
-              key: p.name,
-              label: p.name,
-              detail: [
-                p.description,
-                p.arguments?.length ? `arguments: ${p.arguments.map((a) => a.name).join(', ')}` : '',
-              ]
-                .filter(Boolean)
-                .join('; '),
-            }))}
+          <CatalogSections
+            key={name}
+            api={api}
+            server={name}
+            resources={data.resources}
+            resourceTemplates={data.resourceTemplates}
+            prompts={data.prompts}
           />
         </>
       )}
