@@ -140,8 +140,12 @@ describe('the web UI at WCAG 2.2 AA', { timeout: 300_000 }, () => {
     console.log(`axe at WCAG 2.2 AA, per page:\n${lines.join('\n')}`);
   });
 
-  /** axe over the page, every folded part opened (a tool's form, a call's result), in light and dark, wide and narrow. */
+  /** axe over the page, every folded part opened (a tool's line, its form, a call's result), in light and dark, wide and narrow. */
   const scan = async (name: string) => {
+    // A tool's line opens with its button (the tool inventory), then its folded parts with the rest.
+    await page.evaluate(
+      `document.querySelectorAll('button.disclose[aria-expanded="false"]').forEach((b) => b.click())`,
+    );
     await page.evaluate("document.querySelectorAll('details:not([open])').forEach((d) => { d.open = true; })");
     await settled(null, `${name} with its folded parts open`);
     const runs: (AxeSummary & { variant: string })[] = [];

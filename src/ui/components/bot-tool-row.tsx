@@ -30,7 +30,7 @@ export const BotToolRow = memo(function BotToolRow({
 }) {
   const [open, setOpen] = useState(false);
   return (
-    <li class="tool-row" data-tool={`${server}/${tool.name}`} hidden={hidden}>
+    <li class="tool-row" data-tool={`${server}/${tool.name}`} data-open={open} hidden={hidden}>
       <label class="switch">
         <input
           type="checkbox"
