@@ -358,7 +358,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
 
   it('the audit log with its filters', async () => {
     await page.getByRole('link', { name: 'Audit' }).click();
-    await page.getByLabel('tool').fill('get-sum');
+    await page.getByLabel('tool', { exact: true }).fill('get-sum');
     await page.getByRole('button', { name: 'Show' }).click();
     await until(
       "(() => { const tools = [...document.querySelectorAll('table.audit tbody tr td:nth-child(5)')].map((td) => td.textContent); return tools.length > 0 && tools.every((t) => t === 'get-sum'); })()",
