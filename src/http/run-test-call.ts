@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Gateway } from '../gateway/create-gateway.js';
+import { ProgressBeforeAnswer } from '../upstream/progress-before-answer.js';
 
 /** Who the audit says made the call. */
 const CLIENT_ID = 'admin';
@@ -62,7 +63,7 @@ export async function runTestCall(gateway: Gateway, options: TestCallOptions): P
       idles: false,
       clientId: CLIENT_ID,
     });
-    await client.connect(clientSide);
+    await client.connect(new ProgressBeforeAnswer(clientSide));
     started = performance.now();
     const result = (await client.callTool({ name: publicName, arguments: args }, undefined, {
       timeout: timeoutMs,

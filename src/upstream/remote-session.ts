@@ -9,6 +9,7 @@ import { connectFailed, describeConnectError } from './connect-error.js';
 import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackToSse } from './create-transport.js';
 import { createRemoteGate } from './gate-notifications.js';
 import { limitOutgoing } from './limit-outgoing.js';
+import { ProgressBeforeAnswer } from './progress-before-answer.js';
 import { raceSignal } from './race-signal.js';
 import { type CredentialSource, readCredential } from './read-credential.js';
 import { NO_STDERR, type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
@@ -116,7 +117,9 @@ async function openOnce(
     await client.close().catch(() => undefined);
   });
   try {
-    await raceSignal(client.connect(gated ? gated.wrap(transport) : transport, requestOptions), requestOptions.signal);
+    // Progress read with its call's answer reaches the client before the answer (ADR 026).
+    const ordered = new ProgressBeforeAnswer(gated ? gated.wrap(transport) : transport);
+    await raceSignal(client.connect(ordered, requestOptions), requestOptions.signal);
   } catch (error) {
     await close();
     throw error;

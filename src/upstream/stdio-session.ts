@@ -7,6 +7,7 @@ import type { StdioServerConfig } from '../config/schema.js';
 import { connectFailed, describeConnectError, withStderr } from './connect-error.js';
 import { limitOutgoing } from './limit-outgoing.js';
 import { killProcessTree } from './process-tree.js';
+import { ProgressBeforeAnswer } from './progress-before-answer.js';
 import { raceSignal } from './race-signal.js';
 import { type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
 import type { SpawnedUpstream, StdioChild } from './spawn-stdio.js';
@@ -70,7 +71,8 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
 
   limitOutgoing(transport, { server: serverId, maxBytes: config.maxMessageBytes });
   try {
-    await raceSignal(client.connect(transport, requestOptions), requestOptions.signal);
+    // Progress read with its call's answer reaches the client before the answer (ADR 026).
+    await raceSignal(client.connect(new ProgressBeforeAnswer(transport), requestOptions), requestOptions.signal);
   } catch (error) {
     // Before the close below ends it: how the child ended on its own says more than "Connection closed".
     const exit = describeExit(spawned);

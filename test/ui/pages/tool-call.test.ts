@@ -105,8 +105,8 @@ describe('calling a tool from the web UI', { timeout: 90_000 }, () => {
     const result = form('count').locator('.result');
     await result.waitFor();
     const seen = (await page.evaluate('window.seen')) as string[];
-    // Running before any report, then each step in order (the last may come with the answer
-    // and be dropped by the SDK, typescript-sdk issue 2580), then the result.
+    // Running before any report, then each step in order (the last may be painted in the
+    // same frame as the result, so not seen on its own), then the result.
     expect(seen[0]).toBe('running… | -/-');
     expect(seen.at(-1)).toBe('result');
     const steps = seen.slice(1, -1);
