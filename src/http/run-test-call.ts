@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Gateway } from '../gateway/create-gateway.js';
-import { ProgressBeforeAnswer } from '../upstream/progress-before-answer.js';
+import { ProgressBeforeAnswer } from '../protocol/progress-before-answer.js';
 
 /** Who the audit says made the call. */
 const CLIENT_ID = 'admin';

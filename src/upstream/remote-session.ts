@@ -5,11 +5,11 @@
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RemoteServerConfig } from '../config/schema.js';
+import { ProgressBeforeAnswer } from '../protocol/progress-before-answer.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
 import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackToSse } from './create-transport.js';
 import { createRemoteGate } from './gate-notifications.js';
 import { limitOutgoing } from './limit-outgoing.js';
-import { ProgressBeforeAnswer } from './progress-before-answer.js';
 import { raceSignal } from './race-signal.js';
 import { type CredentialSource, readCredential } from './read-credential.js';
 import { NO_STDERR, type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';

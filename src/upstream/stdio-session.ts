@@ -4,10 +4,10 @@
  * @module
  */
 import type { StdioServerConfig } from '../config/schema.js';
+import { ProgressBeforeAnswer } from '../protocol/progress-before-answer.js';
 import { connectFailed, describeConnectError, withStderr } from './connect-error.js';
 import { limitOutgoing } from './limit-outgoing.js';
 import { killProcessTree } from './process-tree.js';
-import { ProgressBeforeAnswer } from './progress-before-answer.js';
 import { raceSignal } from './race-signal.js';
 import { type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
 import type { SpawnedUpstream, StdioChild } from './spawn-stdio.js';
