@@ -9,7 +9,6 @@ import type {
   AuditEntry,
   AuditQuery,
   Bot,
-  BotSampling,
   BotViewInput,
   ChatEvent,
   ChatHistory,
@@ -91,6 +90,15 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     const response = await send(method, url, body);
     return (response.status === 204 ? undefined : await response.json()) as T;
   }
+  /** GETs in flight by URL: two parts of a page asking the same (a bot's tools) share one request. */
+  const reading = new Map<string, Promise<unknown>>();
+  function read<T>(url: string): Promise<T> {
+    const shared = reading.get(url);
+    if (shared) return shared as Promise<T>;
+    const answer = call<T>('GET', url).finally(() => reading.delete(url));
+    reading.set(url, answer);
+    return answer;
+  }
   /** A chat turn's events as they stream (`POST /api/bots/{slug}/chat` answers server-sent events). */
   async function* chat(slug: string, body: ChatInput, signal: AbortSignal): AsyncGenerator<ChatEvent> {
     const response = await send('POST', `${bot(slug)}/chat`, body, signal);
@@ -101,44 +109,43 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
   const bot = (slug: string, ...rest: string[]) => `/api/bots/${path(slug, ...rest)}`;
 
   return {
-    servers: () => call<{ servers: Server[] }>('GET', '/api/servers'),
-    server: (name: string) => call<{ server: Server }>('GET', server(name)),
+    servers: () => read<{ servers: Server[] }>('/api/servers'),
+    server: (name: string) => read<{ server: Server }>(server(name)),
     addServer: (body: NewServer) => call<{ server: Server }>('POST', '/api/servers', body),
     removeServer: (name: string) => call<{ removed: string }>('DELETE', server(name)),
     connect: (name: string) => call<{ server: Server }>('POST', server(name, 'connect')),
     disconnect: (name: string) => call<{ server: Server }>('POST', server(name, 'disconnect')),
-    tools: (name: string) => call<{ tools: Tool[] }>('GET', server(name, 'tools')),
-    resources: (name: string) => call<{ resources: Resource[] }>('GET', server(name, 'resources')),
+    tools: (name: string) => read<{ tools: Tool[] }>(server(name, 'tools')),
+    resources: (name: string) => read<{ resources: Resource[] }>(server(name, 'resources')),
     resourceTemplates: (name: string) =>
-      call<{ resourceTemplates: ResourceTemplate[] }>('GET', server(name, 'resource-templates')),
-    prompts: (name: string) => call<{ prompts: Prompt[] }>('GET', server(name, 'prompts')),
-    stderr: (name: string, tail: number) => call<StderrLines>('GET', `${server(name, 'stderr')}?tail=${tail}`),
+      read<{ resourceTemplates: ResourceTemplate[] }>(server(name, 'resource-templates')),
+    prompts: (name: string) => read<{ prompts: Prompt[] }>(server(name, 'prompts')),
+    stderr: (name: string, tail: number) => read<StderrLines>(`${server(name, 'stderr')}?tail=${tail}`),
     callTool: (name: string, tool: string, body: ToolCall) =>
       call<{ result: ToolCallResult }>('POST', server(name, 'tools', tool, 'call'), body),
     approve: (name: string, tool: string, hash: string) =>
       call<{ status: 'approved' }>('POST', `${server(name, 'tools', tool, 'approve')}${query({ hash })}`),
-    presets: () => call<{ presets: Preset[] }>('GET', '/api/presets'),
-    quarantines: () => call<Quarantines>('GET', '/api/quarantines'),
-    audit: (filters: AuditQuery) => call<{ entries: AuditEntry[] }>('GET', `/api/audit${query(filters)}`),
-    tokens: () => call<{ tokens: Token[] }>('GET', '/api/tokens'),
+    presets: () => read<{ presets: Preset[] }>('/api/presets'),
+    quarantines: () => read<Quarantines>('/api/quarantines'),
+    audit: (filters: AuditQuery) => read<{ entries: AuditEntry[] }>(`/api/audit${query(filters)}`),
+    tokens: () => read<{ tokens: Token[] }>('/api/tokens'),
     createToken: (body: NewTokenRequest) => call<NewToken>('POST', '/api/tokens', body),
     revokeToken: (id: string) => call<undefined>('DELETE', `/api/tokens/${path(id)}`),
-    credentials: () => call<{ credentials: Credential[] }>('GET', '/api/credentials'),
+    credentials: () => read<{ credentials: Credential[] }>('/api/credentials'),
     setCredential: (name: string, value: string) => call<undefined>('PUT', `/api/credentials/${path(name)}`, { value }),
     removeCredential: (name: string) => call<undefined>('DELETE', `/api/credentials/${path(name)}`),
-    bots: () => call<{ bots: Bot[] }>('GET', '/api/bots'),
-    bot: (slug: string) => call<{ bot: Bot }>('GET', bot(slug)),
+    bots: () => read<{ bots: Bot[] }>('/api/bots'),
+    bot: (slug: string) => read<{ bot: Bot }>(bot(slug)),
     denyOrAllow: (slug: string, server: string, edit: PermissionEdit) =>
       call<{ bot: Bot }>('PATCH', bot(slug, 'permissions', server), edit),
     replaceView: (slug: string, view: BotViewInput) => call<{ bot: Bot }>('PUT', bot(slug, 'overrides'), view),
-    memories: (slug: string) => call<{ memories: Memory[] }>('GET', bot(slug, 'memories')),
+    memories: (slug: string) => read<{ memories: Memory[] }>(bot(slug, 'memories')),
     addMemory: (slug: string, body: NewMemory) => call<{ memory: Memory }>('POST', bot(slug, 'memories'), body),
-    skills: (slug: string) => call<{ skills: Skill[] }>('GET', bot(slug, 'skills')),
-    workflows: (slug: string) => call<{ workflows: Workflow[] }>('GET', bot(slug, 'workflows')),
-    botSampling: (slug: string) => call<BotSampling>('GET', bot(slug, 'sampling')),
+    skills: (slug: string) => read<{ skills: Skill[] }>(bot(slug, 'skills')),
+    workflows: (slug: string) => read<{ workflows: Workflow[] }>(bot(slug, 'workflows')),
     chat,
-    chats: (slug: string) => call<{ sessions: ChatSession[] }>('GET', `${bot(slug, 'chats')}?limit=20`),
-    chatHistory: (slug: string, id: string) => call<{ chat: ChatHistory }>('GET', bot(slug, 'chats', id)),
+    chats: (slug: string) => read<{ sessions: ChatSession[] }>(`${bot(slug, 'chats')}?limit=20`),
+    chatHistory: (slug: string, id: string) => read<{ chat: ChatHistory }>(bot(slug, 'chats', id)),
     // ---- bots: profile, servers
     createBot: (body: import('./api-types.js').NewBot) => call<{ bot: Bot }>('POST', '/api/bots', body),
     updateBot: (slug: string, patch: import('./api-types.js').BotPatch) =>
@@ -203,8 +210,7 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
       }),
     complete: (name: string, body: import('./api-types.js').CompleteRequest) =>
       call<import('./api-types.js').CompleteResult>('POST', server(name, 'complete'), body),
-    capabilities: (name: string) =>
-      call<{ capabilities: Record<string, unknown> }>('GET', server(name, 'capabilities')),
+    capabilities: (name: string) => read<{ capabilities: Record<string, unknown> }>(server(name, 'capabilities')),
     // (end of catalog)
 
     // ---- tool inventory
@@ -252,7 +258,7 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
 
     // ---- audit
     /** A page of the log; `filters.before` is the previous page's `nextCursor`. */
-    auditLog: (filters: AuditQuery) => call<import('./api-types.js').AuditLog>('GET', `/api/audit${query(filters)}`),
+    auditLog: (filters: AuditQuery) => read<import('./api-types.js').AuditLog>(`/api/audit${query(filters)}`),
     // (end of audit)
 
     signOut: () => call<undefined>('POST', '/ui/sign-out'),

@@ -47,7 +47,6 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
   const audit = useLoad(() => api.audit({ bot: slug, limit: '50' }), [slug]);
   const auditSoon = useSettled(audit.reload, AUDIT_SETTLE_MS);
   useLiveEvent((event) => auditMayChange(event, slug, bot?.servers ?? []), auditSoon);
-  const sampling = useLoad(() => (hasProfile ? api.botSampling(slug) : Promise.resolve(null)), [slug, hasProfile]);
   if (!bot) return <ErrorNote error={loaded.error} />;
   const provider = bot.profile?.provider;
   return (
@@ -67,9 +66,11 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
       <section aria-labelledby="bot-sampling-title">
         <h2 id="bot-sampling-title">Sampling</h2>
         <p>
-          {sampling.data
-            ? `${sampling.data.usedTokens} tokens spent answering servers' sampling requests${
-                sampling.data.budgetTokens === null ? ', no budget' : ` of a budget of ${sampling.data.budgetTokens}`
+          {bot.profile
+            ? `${bot.samplingUsedTokens} tokens spent answering servers' sampling requests${
+                bot.profile.samplingBudgetTokens === null
+                  ? ', no budget'
+                  : ` of a budget of ${bot.profile.samplingBudgetTokens}`
               }.`
             : 'Only a bot with a profile answers sampling.'}
         </p>
