@@ -37,18 +37,18 @@ const routeKinds = (): string[] => {
   return [...new Set([...union.matchAll(/page: '([\w-]+)'/g)].map((m) => m[1] ?? ''))];
 };
 
-/** A page to visit: its fragment and what shows it has its content. */
-type Visit = { hash: string; ready: string | null };
+/** A page to visit: its fragment, what shows it has its content, and the buttons that open its forms (scanned open). */
+type Visit = { hash: string; ready: string | null; opens?: readonly string[] };
 /** The pages with their data; a page not here is reached by a link and checked once settled. */
 const VISITS: Readonly<Record<string, Visit>> = {
   servers: { hash: '#/servers', ready: 'tr[data-server][data-state="connected"]' },
-  server: { hash: '#/servers/everything', ready: '[data-tool]' },
+  server: { hash: '#/servers/everything', ready: '[data-tool]', opens: ['Edit settings'] },
   quarantines: { hash: '#/quarantines', ready: '[data-quarantine="rug/calc"]' },
   audit: { hash: '#/audit', ready: 'table.audit tbody tr' },
   tokens: { hash: '#/tokens', ready: 'tr[data-token]' },
   credentials: { hash: '#/credentials', ready: 'tr[data-credential]' },
-  bots: { hash: '#/bots', ready: 'tr[data-bot="scout"]' },
-  bot: { hash: '#/bots/scout', ready: 'label.switch' },
+  bots: { hash: '#/bots', ready: 'tr[data-bot="scout"]', opens: ['New bot'] },
+  bot: { hash: '#/bots/scout', ready: 'label.switch', opens: ['Edit profile', 'New skill', 'New workflow'] },
 };
 const SCHEMES = ['light', 'dark'] as const;
 const WIDTHS = [1280, 390] as const;
@@ -184,6 +184,8 @@ describe('the web UI at WCAG 2.2 AA', { timeout: 300_000 }, () => {
       seen.add(next.kind);
       await go(next.hash);
       await settled(next.ready, `${next.kind} (${next.hash}) with its content`);
+      // Its forms open too (a bot's profile, a skill, a workflow; a server's settings).
+      for (const name of next.opens ?? []) await page.getByRole('button', { name, exact: true }).click();
       violations.push(...(await scan(next.kind)));
       const hrefs = (await page.evaluate(
         "[...document.querySelectorAll('a[href^=\"#/\"]')].map((a) => a.getAttribute('href'))",
