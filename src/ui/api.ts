@@ -86,16 +86,20 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
       error?.issues,
     );
   }
-  async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
-    const response = await send(method, url, body);
-    return (response.status === 204 ? undefined : await response.json()) as T;
-  }
   /** GETs in flight by URL: two parts of a page asking the same (a bot's tools) share one request. */
   const reading = new Map<string, Promise<unknown>>();
+  async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+    const response = await send(method, url, body);
+    // A write may have changed what a GET in flight will answer: a read after it starts afresh.
+    if (method !== 'GET') reading.clear();
+    return (response.status === 204 ? undefined : await response.json()) as T;
+  }
   function read<T>(url: string): Promise<T> {
     const shared = reading.get(url);
     if (shared) return shared as Promise<T>;
-    const answer = call<T>('GET', url).finally(() => reading.delete(url));
+    const answer: Promise<T> = call<T>('GET', url).finally(() => {
+      if (reading.get(url) === answer) reading.delete(url);
+    });
     reading.set(url, answer);
     return answer;
   }
