@@ -22,7 +22,13 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
   });
   const [round, setRound] = useState(0);
   const latest = useRef(0);
+  // The deps the last load was started for: a render with other deps (a new page of the
+  // audit, another bot) is loading from that render on, not once the effect has run, so
+  // no render pairs the new deps with the old data.
+  const loadedFor = useRef<readonly unknown[] | null>(null);
+  const stale = loadedFor.current !== null && !sameDeps(loadedFor.current, deps);
   useEffect(() => {
+    loadedFor.current = deps;
     const ticket = ++latest.current;
     setState((s) => ({ ...s, loading: true }));
     load().then(
@@ -31,5 +37,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
     );
   }, [...deps, round]);
   const reload = useCallback(() => setRound((r) => r + 1), []);
-  return { ...state, reload };
+  return { ...state, loading: state.loading || stale, reload };
 }
+
+const sameDeps = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((value, i) => Object.is(value, b[i]));

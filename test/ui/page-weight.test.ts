@@ -140,9 +140,14 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     seen.clear();
     await load();
     await waitFor(ready, { what: 'the page shown' });
-    await waitFor(() => [...seen.values()].every((s) => s.done || s.type === 'EventSource'), {
-      what: 'every request but the event stream done',
-    });
+    await waitFor(
+      () => {
+        const pending = [...seen.values()].filter((s) => !s.done && s.type !== 'EventSource');
+        if (pending.length === 0) return true;
+        throw new Error(`pending: ${pending.map((s) => `${s.type} ${new URL(s.url).pathname}`).join(', ')}`);
+      },
+      { what: 'every request but the event stream done' },
+    );
     const responses = [...seen.values()];
     const sum = (pick: (s: Seen) => boolean) =>
       responses.filter((s) => pick(s) && !s.cached).reduce((total, s) => total + s.bytes, 0);
