@@ -50,6 +50,9 @@ export async function startTestService(
     const text = await response.text();
     return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
   };
+  /** A JSON body sent with `method` (POST, PUT, PATCH…), as the API's scripts send it. */
+  const send = <T = unknown>(method: string, path: string, body: unknown) =>
+    api<T>(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const servers = async (): Promise<ServerStatus[]> =>
     (await api<{ servers: ServerStatus[] }>('/api/servers')).body.servers;
   const server = async (name: string): Promise<ServerStatus | undefined> =>
@@ -60,6 +63,7 @@ export async function startTestService(
     home,
     configPath,
     api,
+    send,
     servers,
     server,
     events: (query = '') => openSse(`${service.url}/api/events${query}`, auth),

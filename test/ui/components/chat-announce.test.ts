@@ -26,10 +26,10 @@ describe("a bot's chat for a screen reader", { timeout: 90_000 }, () => {
   beforeAll(async () => {
     fixture = await startOpenAiFixture();
     svc = await startTestService({ mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } } });
-    const made = await svc.api('/api/bots', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ slug: 'scout', name: 'Scout', provider: { baseUrl: fixture.baseUrl, model: 'm' } }),
+    const made = await svc.send('POST', '/api/bots', {
+      slug: 'scout',
+      name: 'Scout',
+      provider: { baseUrl: fixture.baseUrl, model: 'm' },
     });
     expect(made.status).toBe(201);
     ({ browser, page } = await openSignedInPage(svc.service.url, pageErrors));

@@ -67,10 +67,10 @@ describe('the chat of a bot tab in a real browser', { timeout: 90_000 }, () => {
       },
     });
     await waitFor(async () => (await svc.servers()).every((s) => s.state === 'connected'), { what: 'connected' });
-    const made = await svc.api('/api/bots', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ slug: 'scout', name: 'Scout', provider: { baseUrl: fixture.baseUrl, model: 'm' } }),
+    const made = await svc.send('POST', '/api/bots', {
+      slug: 'scout',
+      name: 'Scout',
+      provider: { baseUrl: fixture.baseUrl, model: 'm' },
     });
     expect(made.status).toBe(201);
     ({ browser, page } = await openSignedInPage(svc.service.url, pageErrors));

@@ -39,11 +39,7 @@ describe("a bot's memories, skills and workflows in the web UI", { timeout: 120_
     held = await startHeldHttp();
     svc = await startTestService({ mcpServers: { gate: { command: process.execPath, args: [GATE_SERVER] } } });
     await waitFor(async () => (await svc.server('gate'))?.state === 'connected', { what: 'gate connected' });
-    const made = await svc.api('/api/bots', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ slug: 'scout', name: 'Scout', description: 'Finds things' }),
-    });
+    const made = await svc.send('POST', '/api/bots', { slug: 'scout', name: 'Scout', description: 'Finds things' });
     expect(made.status).toBe(201);
     ({ browser, page } = await openSignedInPage(svc.service.url, pageErrors));
     await page.getByRole('navigation', { name: 'Pages' }).waitFor();

@@ -80,11 +80,7 @@ describe('the tool inventory in a real browser', { timeout: 120_000 }, () => {
       what: 'both servers connected',
       timeoutMs: 30_000,
     });
-    const made = await svc.api('/api/bots', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ slug: 'scout', name: 'Scout' }),
-    });
+    const made = await svc.send('POST', '/api/bots', { slug: 'scout', name: 'Scout' });
     expect(made.status).toBe(201);
     ({ browser, page } = await openSignedInPage(svc.service.url, pageErrors));
     await until("document.querySelectorAll('tr[data-state=connected]').length === 2", 'two connected rows');
