@@ -33,8 +33,8 @@ const areaId = /(?<![\w%/\\.#$-])([SCGXABTKUD])(\d{1,2})(?:[–—-]\1(\d{1,2}))
 /** After the word SPEC, any letter and number is an id (so `SPEC Q1` is checked too). */
 const specId = /\bSPEC\s+([A-Z]\d{1,2})\b/g;
 
-/** A section of the specification: `section 7`, `SPEC §7`; not `STACK.md section 0`, nor an ADR's or RFC's. */
-const section = /(?<!\.md |ADR \d+ |RFC \d+ )\bsection (\d+)\b|\bSPEC §(\d+)/gi;
+/** A section of the specification: `section 7`, `SPEC §7`; not `STACK.md section 0`, an ADR's or RFC's, nor `section 13.1`. */
+const section = /(?<!\.md |ADR \d+ |RFC \d+ )\bsection (\d+)\b(?!\.\d)|\bSPEC §(\d+)/gi;
 
 /** Every requirement id and specification section `text` cites, each with its line number. */
 export function citationsIn(text: string): { id: string; line: number }[] {
