@@ -5,13 +5,17 @@
 // `echo` tool), connects the SDK's Streamable HTTP client to /mcp on 127.0.0.1, warms up
 // (WARMUP calls, default 200), then counts with V8's precise coverage (node:inspector,
 // Profiler.startPreciseCoverage with callCount, per function): the counters are reset, exactly
-// N calls are made, the counters are read, for each N of CALLS (default "1,10"). Every
-// function of src/ and machines/ run at least once in a window is on the path; the set must
-// be the same for every N (else the script fails: something other than the calls ran).
+// N calls are made, the counters are read, REPEAT (3) times for each N of CALLS (default
+// "1,10"). A function of src/ or machines/ is on the path when it ran in every window of an
+// N, unless it also runs with no call at all (the idle sweep's and heap trim's timers) and
+// ran less than once a call; the set must be the same for every N, or the script fails
+// (something other than the calls ran). One more window per N, read as soon as the answer is
+// in, tells what ran before the answer left (the rest, marked †, is the audit's batched write).
 // Precise count coverage turns V8's optimizer off while it is on, so no call is hidden by
-// inlining: each count is the function's exact number of runs.
-// Prints the figure and a Markdown table (file → functions, runs per call); writes
-// bench/results/call-path-<timestamp>.json. Exits 1 on any failure.
+// inlining: each count is the function's exact number of runs (node 20: a leaf inlined before
+// the count is counted at every run).
+// Prints the figures and a Markdown table (file → functions, runs a call); writes
+// bench/results/call-path-<timestamp>.json. Exits 1 on any failure, 2 on bad settings.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { SourceMap } from 'node:module';
