@@ -15,7 +15,7 @@ import { sameSecret } from '../guard/same-secret.js';
 import { type RateLimiter, type RateRefusal, tooManyRpcBody } from './rate-limit.js';
 import { authorizationOf, BEARER_CHALLENGE, bearerCaller } from './require-token.js';
 import type { UiSessions } from './ui-sessions.js';
-import { writeJson, writeRefusal } from './write-json.js';
+import { type RpcRefusal, writeJson, writeRefusal } from './write-json.js';
 
 /** The API's error codes the perimeter answers with. */
 type PerimeterCode = 'forbidden' | 'unauthorized' | 'rate_limited' | 'payload_too_large';
@@ -190,6 +190,12 @@ export function createPerimeter({ verify, limiter, policy, port, uiSessions }: P
 /** Whether an admission is a refusal. */
 export const isRefusal = (admission: Admitted | PerimeterRefusal): admission is PerimeterRefusal =>
   'status' in admission;
+
+/** A refusal as the MCP endpoints' JSON-RPC error (a body of unknown length found over the limit as it is read). */
+export function rpcRefusalOf(refused: PerimeterRefusal): RpcRefusal {
+  const { code, message } = refused.rpc ?? { code: -32000, message: refused.api.error.message };
+  return { status: refused.status, code, message, headers: refused.headers };
+}
 
 /**
  * Answer a refusal on `node:http` as the MCP endpoints do: the JSON-RPC error where the table
