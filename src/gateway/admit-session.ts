@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import { HubError } from '../errors.js';
-import type { AgentSession } from './agent-session.js';
+import { type AgentSession, lastActiveAt } from './agent-session.js';
 import type { SessionRegistry } from './session-registry.js';
 
 /** What admission needs. */
@@ -17,6 +17,7 @@ export type AdmitDeps = {
   sessions: Pick<SessionRegistry, 'all'>;
   limits: () => Pick<AppConfig['gateway'], 'maxSessions' | 'maxSessionsPerToken'>;
   log: Logger;
+  now?: () => number;
 };
 
 /**
@@ -24,14 +25,14 @@ export type AdmitDeps = {
  * reached, or throw {@link SessionLimitError}. Sessions with no owner (stdio, in-process)
  * are neither capped nor counted.
  */
-export function admitSession({ sessions, limits, log }: AdmitDeps, owner: string | null): void {
+export function admitSession({ sessions, limits, log, now = Date.now }: AdmitDeps, owner: string | null): void {
   if (owner === null) return;
   const { maxSessions, maxSessionsPerToken } = limits();
   const capped = sessions.all().filter((s) => s.owner !== null && s.idles);
   const mine = capped.filter((s) => s.owner === owner);
   const which = mine.length >= maxSessionsPerToken ? 'per_token' : capped.length >= maxSessions ? 'total' : null;
   if (which === null) return;
-  const victim = oldestIdle(mine);
+  const victim = oldestIdle(mine, now());
   if (!victim) throw new SessionLimitError(which, which === 'per_token' ? maxSessionsPerToken : maxSessions);
   log.info({ session: victim.id, owner, cap: which }, 'closed the oldest idle session of this token to make room');
   // Its transport closes at once, and with it its entry in the registry.
@@ -39,11 +40,16 @@ export function admitSession({ sessions, limits, log }: AdmitDeps, owner: string
 }
 
 /** The session of `candidates` quiet the longest with no request in flight, or null. */
-function oldestIdle(candidates: readonly AgentSession[]): AgentSession | null {
+function oldestIdle(candidates: readonly AgentSession[], now: number): AgentSession | null {
   let found: AgentSession | null = null;
+  let foundAt = 0;
   for (const session of candidates) {
     if (session.requests.size > 0) continue;
-    if (!found || session.lastActivity < found.lastActivity) found = session;
+    const at = lastActiveAt(session, now);
+    if (!found || at < foundAt) {
+      found = session;
+      foundAt = at;
+    }
   }
   return found;
 }

@@ -4,7 +4,6 @@
  * connections. The session registry holds them all; nothing else keeps a session.
  * @module
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
   ClientCapabilities,
   CreateMessageRequest,
@@ -70,8 +69,6 @@ export type AgentSession = {
   readonly botAccess: BotToolsAccess | null;
   /** Who may use it by id (an HTTP opener's key); null when nobody reaches it by id. */
   readonly owner: string | null;
-  /** What it is served on; null for a session opened in-process. */
-  readonly transport: Transport | null;
   /** The agent outside any request (over HTTP: the standalone stream). */
   readonly channel: AgentChannel;
   /** Public URIs the agent subscribed to, and where each routes. */
@@ -84,7 +81,10 @@ export type AgentSession = {
   fingerprint: ViewFingerprint | null;
   /** The logging level the agent asked for; its own connections opened later get it too. */
   loggingLevel: LoggingLevel | null;
+  /** When the agent last sent something (see {@link lastActiveAt}). */
   lastActivity: number;
+  /** Whether something open keeps it active now (a modern view's `subscriptions/listen` stream); null: nothing. */
+  readonly activeNow: (() => boolean) | null;
   /** Settles when the session's first list may be answered; later lists find it settled. */
   firstList: Promise<void> | null;
   /** Whether the idle sweep may close it (not a stdio or in-process session). */
@@ -92,3 +92,8 @@ export type AgentSession = {
   /** End it: its transport, its subscriptions and its own upstream connections. Idempotent. */
   close(): Promise<void>;
 };
+
+/** When `session` was last active: now while something open keeps it so, else its agent's last message. */
+export function lastActiveAt(session: AgentSession, now: number): number {
+  return session.activeNow?.() ? now : session.lastActivity;
+}

@@ -17,7 +17,7 @@ import { UnknownBotError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
 import { admitSession } from './admit-session.js';
-import type { AgentSession } from './agent-session.js';
+import { type AgentSession, lastActiveAt } from './agent-session.js';
 import type { AuditSink } from './audit-request.js';
 import { createBotToolCaller } from './bot-tool-caller.js';
 import { createCallAdmission, type ServerAdmission } from './call-admission.js';
@@ -224,7 +224,7 @@ export function createGateway({
       if (stopping) throw new ShuttingDownError();
       await assertBot(options.spec);
       // Over a cap, the opener's oldest idle session makes room, or this one is refused (X8).
-      admitSession({ sessions, limits: () => config().gateway, log: gatewayLog }, options.owner ?? null);
+      admitSession({ sessions, limits: () => config().gateway, log: gatewayLog, now }, options.owner ?? null);
       return openAgentSession({ path, now }, options);
     },
     checkView: assertBot,
@@ -232,7 +232,7 @@ export function createGateway({
       if (stopping) throw new ShuttingDownError();
       await assertBot(options.spec);
       // A view session is capped like any session: a new client name cannot escape the token's cap (X8).
-      admitSession({ sessions, limits: () => config().gateway, log: gatewayLog }, options.owner);
+      admitSession({ sessions, limits: () => config().gateway, log: gatewayLog, now }, options.owner);
       return serveModernView({ path, now, flows }, options);
     },
     attachSession: (options) => attachAgentSession({ path, now }, options),
@@ -247,7 +247,9 @@ export function createGateway({
         () => new RequestEndedError('token revoked'),
       ),
     closeIdle: (idleMs) =>
-      closeAll(sessions.all().filter((s) => s.idles && s.requests.size === 0 && now() - s.lastActivity > idleMs)),
+      closeAll(
+        sessions.all().filter((s) => s.idles && s.requests.size === 0 && now() - lastActiveAt(s, now()) > idleMs),
+      ),
     async drain(graceMs) {
       stopping = true;
       // Modern calls waiting for an input_required retry get none: they end now.

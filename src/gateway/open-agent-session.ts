@@ -12,6 +12,7 @@ import type { AgentChannel, AgentSession } from './agent-session.js';
 import { auditRow, clientNameOf } from './audit-request.js';
 import type { CallPath } from './call-path.js';
 import { namingOf } from './compute-view.js';
+import { countActivity } from './count-activity.js';
 import { effectiveServers, type ViewSpec } from './effective-servers.js';
 import { endpointIdentity } from './endpoint-identity.js';
 import { endpointInstructions, reachedBots } from './endpoint-instructions.js';
@@ -34,7 +35,10 @@ export type SessionOptions = {
   ownBot?: boolean;
 };
 
-/** A session over an SDK transport. */
+/**
+ * A session over an SDK transport. The opener (the HTTP endpoint, the stdio bridge) makes the
+ * transport and keeps it; the gateway serves the session on it and never hands it back.
+ */
 export type TransportSessionOptions = SessionOptions & {
   transport: Transport;
   /** Its id (default: a new UUID); over HTTP, the `Mcp-Session-Id` the transport hands out. */
@@ -55,7 +59,13 @@ export type OpenDeps = { path: CallPath; now: () => number };
 /** A registered session record; `close` ends it. */
 export function registerSession(
   { path, now }: OpenDeps,
-  options: SessionOptions & { id: string; owner: string | null; transport: Transport | null; idles: boolean },
+  options: SessionOptions & {
+    id: string;
+    owner: string | null;
+    idles: boolean;
+    /** Whether something open keeps it active (a modern view's listen stream). */
+    activeNow?: () => boolean;
+  },
   channel: AgentChannel,
   close: (session: AgentSession) => Promise<void>,
 ): AgentSession {
@@ -73,7 +83,6 @@ export function registerSession(
     ownBot: options.ownBot === true && spec.kind === 'bot',
     botAccess: options.botAccess ?? null,
     owner: options.owner,
-    transport: options.transport,
     channel,
     subscriptions: new Map(),
     ownUpstreams: new Map(),
@@ -81,6 +90,7 @@ export function registerSession(
     fingerprint: null,
     loggingLevel: null,
     lastActivity: now(),
+    activeNow: options.activeNow ?? null,
     firstList: null,
     idles: options.idles,
     close: () => close(session),
@@ -133,16 +143,9 @@ export async function openAgentSession(deps: OpenDeps, options: TransportSession
     ...(instructions ? { instructions } : {}),
     jsonSchemaValidator: path.schemaValidator,
   });
-  const { transport } = options;
   const session = registerSession(
     deps,
-    {
-      ...options,
-      id: options.id ?? randomUUID(),
-      owner: options.owner ?? null,
-      transport,
-      idles: options.idles ?? true,
-    },
+    { ...options, id: options.id ?? randomUUID(), owner: options.owner ?? null, idles: options.idles ?? true },
     serverChannel(server),
     () => server.close(),
   );
@@ -156,17 +159,16 @@ export async function openAgentSession(deps: OpenDeps, options: TransportSession
     options.onClose?.();
   };
   try {
-    await server.connect(transport);
+    // Every message the agent sends counts as activity, for idle sessions.
+    await server.connect(
+      countActivity(options.transport, () => {
+        session.lastActivity = now();
+      }),
+    );
   } catch (error) {
     await endSession(path, session);
     throw error;
   }
-  // Count activity on every message the agent sends, for idle sessions.
-  const handle = transport.onmessage;
-  transport.onmessage = (message, extra) => {
-    session.lastActivity = now();
-    handle?.(message, extra);
-  };
   return session;
 }
 
@@ -174,7 +176,7 @@ export async function openAgentSession(deps: OpenDeps, options: TransportSession
 export function attachAgentSession(deps: OpenDeps, options: InProcessSessionOptions): AgentSession {
   return registerSession(
     deps,
-    { ...options, id: randomUUID(), owner: null, transport: null, idles: false },
+    { ...options, id: randomUUID(), owner: null, idles: false },
     options.channel,
     (session) => endSession(deps.path, session),
   );

@@ -38,20 +38,13 @@ export function openModernView(deps: OpenDeps, options: ModernViewOptions): Agen
   };
   const session = registerSession(
     deps,
-    { ...options, id: randomUUID(), owner: options.owner, transport: null, idles: true },
+    // Idle means no request and no open listen stream.
+    { ...options, id: randomUUID(), owner: options.owner, idles: true, activeNow: options.listening },
     channel,
     async (s) => {
       await endSession(deps.path, s);
       options.onClose();
     },
   );
-  let last = session.lastActivity;
-  // Idle means no request and no open listen stream.
-  Object.defineProperty(session, 'lastActivity', {
-    get: () => (options.listening() ? deps.now() : last),
-    set: (at: number) => {
-      last = at;
-    },
-  });
   return session;
 }

@@ -17,6 +17,8 @@ import { type ModernViewOptions, openModernView } from './open-modern-view.js';
 /** The view of MCP 2026-07-28 requests of one endpoint, token and client (ADR 013). */
 export type ModernView = {
   readonly session: AgentSession;
+  /** A request of the view came: it is active now (the idle sweep leaves it open). */
+  touch(): void;
   /** A v2 SDK server for one request of this view (the endpoint's identity as of now). */
   server(): Server;
   /** Hold the resources a `subscriptions/listen` stream asks about; resolves with their release. */
@@ -45,6 +47,9 @@ export async function serveModernView(
   };
   return {
     session,
+    touch: () => {
+      session.lastActivity = now();
+    },
     listenResources: (uris) => listenResources(path, session, streams, uris),
     server: () => createModernServer({ path, session, flows, identity: identity(), cacheScope }),
   };

@@ -7,6 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
+import { lastActiveAt } from './agent-session.js';
 import type { Gateway } from './create-gateway.js';
 
 /** The shortest wait between two sweeps: a burst of expiries is reaped together. */
@@ -32,8 +33,10 @@ export function sweepIdleSessions({
     if (stopped) return;
     const idleMs = config().gateway.sessionIdleMs;
     let next = Number.POSITIVE_INFINITY;
-    for (const session of gateway.sessions()) if (session.idles) next = Math.min(next, session.lastActivity + idleMs);
-    const wait = Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, next - now() + 1));
+    const at = now();
+    for (const session of gateway.sessions())
+      if (session.idles) next = Math.min(next, lastActiveAt(session, at) + idleMs);
+    const wait = Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, next - at + 1));
     timer = setTimeout(sweep, wait);
     timer.unref();
   };

@@ -1,8 +1,9 @@
 /**
  * The Hono app: `/healthz`, `/readyz`, `/metrics` and the control API under `/api` (SPEC
  * A1, A2, A5, X1, X2, section 7). The MCP endpoints under `/mcp` are served beside it on
- * `node:http` (`mcp-endpoint.ts`, ADR 006), with the same checks. Sees only the Hub, the
- * bus and the gateway, never xstate.
+ * `node:http` (`mcp-endpoint.ts`, ADR 006); both let requests in through the one perimeter
+ * (`admit-request.ts`, ADR 028), whose middleware here is a thin use of it. Sees only the
+ * Hub, the bus and the gateway, never xstate.
  * @module
  */
 import { type Context, Hono } from 'hono';
@@ -14,20 +15,20 @@ import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/create-gateway.js';
-import { adminTokenVerifier, type VerifyToken } from '../guard/caller.js';
+import { callerVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
-import { acceptSession } from './accept-session.js';
+import { createPerimeter, type EndpointRule } from './admit-request.js';
 import { API_BASE, createApiRoutes } from './api-routes.js';
 import { compressJson } from './compress-json.js';
 import type { CredentialStore } from './credentials-routes.js';
 import { PUBLIC_DOCS_PATHS } from './docs-routes.js';
 import { toErrorResponse } from './http-errors.js';
 import { limitBody } from './limit-body.js';
-import { type RateLimiter, rateLimit } from './rate-limit.js';
+import { createRateLimiter, type RateLimiter } from './rate-limit.js';
 import { requireOrigin } from './require-origin.js';
-import { requireAdmin, requireToken } from './require-token.js';
+import { adminOnly, requireToken } from './require-token.js';
 import type { ApprovePins } from './server-actions-routes.js';
 import type { SamplingUsage } from './server-view.js';
 import type { SseWriteGuard } from './sse-write-guard.js';
@@ -105,34 +106,41 @@ export function createApp({
   );
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Browsers share cookies across a host's ports: the name keeps two services apart.
+  const cookieName = () => (port ? `bnity_session_${port()}` : 'bnity_session');
+  // The one perimeter, as the MCP endpoints have it: the rate limits shared with them (X3).
+  const perimeter = createPerimeter({
+    verify: callerVerifier(adminToken, verifyToken),
+    limiter: limiter ?? createRateLimiter({ limits: () => config().limits }),
+    policy: () => config().http,
+    port,
+    uiSessions: ui?.sessions,
+  });
   if (port) {
     // DNS-rebinding defence before anything else, on every route but /healthz (X2).
-    const origin = requireOrigin({ port, policy: () => config().http });
+    const origin = requireOrigin({ perimeter });
     app.use('*', async (c, next) => (c.req.path === '/healthz' ? next() : origin(c, next)));
   }
   // Only /healthz is open (SPEC section 7), and the API reference page's static files.
-  const admin = adminTokenVerifier(adminToken);
-  const anyCaller = requireToken({ verify: async (token) => admin(token) ?? (await verifyToken?.(token)) ?? null });
-  // The control API, readiness and metrics are for the admin token; other tokens reach /mcp only
-  // (mcp-endpoint.ts).
-  const adminOnly = requireAdmin();
-  app.use('/readyz', anyCaller, adminOnly);
+  // Readiness and metrics are for the admin token, not rate limited; other tokens reach /mcp only.
+  const adminChecks: EndpointRule = { forbid: adminOnly, limited: false, maxBodyBytes: null };
+  const adminCaller = requireToken({ perimeter, rule: adminChecks });
+  app.use('/readyz', adminCaller);
   app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
-  // Rate limits (X3) after the token check, so the caller is known; then the body limit (X8).
-  const limit = rateLimit(limiter ? { limiter } : { limits: () => config().limits });
+  // The control API: the admin token or the web UI's cookie, the rate limits (X3), the body limit (X8).
+  const apiChecks: EndpointRule = { forbid: adminOnly, limited: true, maxBodyBytes: () => config().http.maxBodyBytes };
+  const apiCaller = requireToken({ perimeter, rule: apiChecks, ...(ui ? { cookieName } : {}) });
+  // A body of unknown length is bounded as it is read.
   const body = limitBody({ maxBytes: () => config().http.maxBodyBytes });
   const publicPaths = new Set(PUBLIC_DOCS_PATHS.map((path) => `${API_BASE}${path}`));
   const isPublic = (c: Context) => c.req.method === 'GET' && publicPaths.has(c.req.path);
-  // Browsers share cookies across a host's ports: the name keeps two services apart.
-  const cookieName = () => (port ? `bnity_session_${port()}` : 'bnity_session');
-  const apiCaller = ui ? acceptSession({ sessions: ui.sessions, cookieName, bearer: anyCaller }) : anyCaller;
   // First on /api, so that they see every answer there, refusals included: JSON of 1 KB and
   // over compressed; a GET's JSON tagged, and 304 when the client has it already.
   app.use(`${API_BASE}/*`, compressJson(), tagJson());
-  app.use(`${API_BASE}/*`, except(isPublic, apiCaller, adminOnly, limit, body));
+  app.use(`${API_BASE}/*`, except(isPublic, apiCaller, body));
   if (ui) app.route('/', uiRoutes({ ...ui, adminToken, cookieName }));
   if (metrics) {
-    app.use('/metrics', anyCaller, adminOnly);
+    app.use('/metrics', adminCaller);
     app.get('/metrics', async (c) => {
       const { text, contentType } = await metrics.scrape();
       return c.text(text, 200, { 'content-type': contentType });

@@ -2,11 +2,12 @@
  * The Streamable HTTP MCP endpoints for agents (SPEC G1, section 7), served on `node:http`
  * beside the Hono app (ADR 006): `/mcp` (every server, prefixed names),
  * `/mcp/servers/{name}` (one server, names unchanged) and `/mcp/bots/{slug}` (a bot's
- * view). In front, in the Hono app's order and with its answers: the Host/Origin check
- * (X2), the bearer token (X1) and the rate limits (X3, one budget with `/api`). One
- * transport and one gateway session per `Mcp-Session-Id` (the session's id, kept by the
- * gateway's session registry); a session is bound to the endpoint and the token that
- * opened it.
+ * view). In front, the perimeter the API passes too (`admit-request.ts`, ADR 028): the
+ * Host/Origin check (X2), the bearer token and its kind (X1, G3), the rate limits (X3, one
+ * budget with `/api`), the body limit (X8); then a POST's share of its token's body budget.
+ * This endpoint makes each session's transport and keeps it, with the endpoint and the owner
+ * it is bound to, under its `Mcp-Session-Id` (the gateway session's id); the gateway serves
+ * the session on it and hands nothing back (ADR 028).
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -16,20 +17,26 @@ import type { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { BotToolsAccess } from '../bots/ports.js';
 import type { AppConfig } from '../config/schema.js';
-import { ForbiddenError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { ViewSpec } from '../gateway/effective-servers.js';
 import type { Caller, VerifyToken } from '../guard/caller.js';
-import { createOriginCheck } from '../guard/origin-policy.js';
+import {
+  createPerimeter,
+  isRefusal,
+  nodeRequestOf,
+  type PerimeterRefusal,
+  writePerimeterRefusal,
+} from './admit-request.js';
 import { createBodyBudget, holdBody } from './body-budget.js';
+import { SESSION_NOT_FOUND } from './check-mcp-session.js';
 import { closeAfterLinger } from './close-after-linger.js';
 import { errorReply } from './http-errors.js';
 import type { ModernEndpoint } from './mcp-modern.js';
+import { mcpRule } from './mcp-rule.js';
 import { McpHttpTransport } from './mcp-transport.js';
-import { type RateLimiter, requestIdOf, tooManyRpcBody } from './rate-limit.js';
+import { type RateLimiter, requestIdOf } from './rate-limit.js';
 import { readJsonBody } from './read-json-body.js';
 import { tooLarge } from './read-mcp-post.js';
-import { authorizationOf, BEARER_CHALLENGE, bearerCaller } from './require-token.js';
 import { type Route, routeOf } from './route-of.js';
 import { createMessageSerializer } from './serialize-message.js';
 import { sessionRefusal } from './session-refusal.js';
@@ -71,10 +78,12 @@ const NO_SESSION: RpcRefusal = {
   code: -32000,
   message: 'Bad Request: no valid Mcp-Session-Id; start a session with an initialize request',
 };
-const SESSION_NOT_FOUND: RpcRefusal = { status: 404, code: -32001, message: 'Session not found' };
 
 /** Who a session belongs to: the admin, or the token that opened it. */
 const ownerOf = (caller: Caller): string => (caller.kind === 'admin' ? 'admin' : `token:${caller.tokenId}`);
+
+/** A session as this endpoint keeps it: its transport, and the endpoint and owner it is bound to. */
+type HttpSession = { readonly transport: McpHttpTransport; readonly path: string; readonly owner: string };
 
 /** Create the handler; sessions live in it until they close. */
 export function createMcpEndpoint({
@@ -88,7 +97,10 @@ export function createMcpEndpoint({
   writeGuard = createSseWriteGuard({ maxUnsentBytes: () => config().http.maxUnsentBytesPerStream, log }),
 }: McpEndpointDeps): McpEndpoint {
   const maxBodyBytes = () => config().gateway.maxBodyBytes;
-  const checkOrigin = createOriginCheck();
+  const perimeter = createPerimeter({ verify, limiter, policy: () => config().http, port });
+  const rule = mcpRule(maxBodyBytes);
+  // The sessions of these endpoints, by id: each bound to the endpoint and the owner that opened it.
+  const sessions = new Map<string, HttpSession>();
   // What each token's POST bodies hold of the service at once (ADR 022 §6).
   const bodies = createBodyBudget();
   // Sessions of one view list the same arrays: serialize them once for all.
@@ -106,21 +118,20 @@ export function createMcpEndpoint({
     return modernSide;
   };
 
+  /** Answer a refusal of the perimeter; a rate-limited request's JSON-RPC error carries its id. */
+  const refuse = async (req: IncomingMessage, res: ServerResponse, refused: PerimeterRefusal): Promise<void> => {
+    if (refused.closes) closeAfterLinger(req, res);
+    const body =
+      refused.status === 429 && req.method === 'POST'
+        ? await readJsonBody(req, maxBodyBytes()).catch(() => null)
+        : null;
+    writePerimeterRefusal(res, refused, body?.ok ? requestIdOf(body.value) : null);
+  };
+
   const serve = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
-    if (port) {
-      const verdict = checkOrigin({ host: req.headers.host, origin: req.headers.origin }, port(), config().http);
-      if (!verdict.ok) return writeJson(res, 403, { error: { code: 'forbidden', message: verdict.reason } });
-    }
-    // Each value: node keeps only the first of repeated Authorization headers in `headers`.
-    const auth = await bearerCaller(authorizationOf(req.rawHeaders), verify);
-    if ('refusal' in auth) return writeJson(res, 401, auth.refusal, { 'www-authenticate': BEARER_CHALLENGE });
-    const { caller } = auth;
-    const limited = await limiter.take(caller);
-    if (limited) {
-      const body = req.method === 'POST' ? await readJsonBody(req, maxBodyBytes()).catch(() => null) : null;
-      const id = body?.ok ? requestIdOf(body.value) : null;
-      return writeJson(res, 429, tooManyRpcBody(limited, id), { 'retry-after': String(limited.retryAfterSeconds) });
-    }
+    const admitted = await perimeter.admitRequest(nodeRequestOf(req, path), rule);
+    if (isRefusal(admitted)) return refuse(req, res, admitted);
+    const { caller } = admitted;
     // A POST holds its body's bytes of its token's budget until answered; it waits its turn, unread.
     if (req.method === 'POST') {
       const { bodyBytesPerToken: maxBytes, queuePerToken: maxWaiting } = config().limits.inFlight;
@@ -138,13 +149,10 @@ export function createMcpEndpoint({
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string' && sessionId !== '') {
-      const session = gateway.session(sessionId);
-      const transport = session?.transport;
+      const session = sessions.get(sessionId);
       // Another endpoint's or another token's session id: there is no such session for it (X1, G3).
-      if (!(transport instanceof McpHttpTransport) || session?.label !== path || session.owner !== ownerOf(caller)) {
-        return writeRefusal(res, SESSION_NOT_FOUND);
-      }
-      return transport.handleRequest(req, res);
+      if (session?.path !== path || session.owner !== ownerOf(caller)) return writeRefusal(res, SESSION_NOT_FOUND);
+      return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return writeRefusal(res, NO_SESSION);
     const body = await readJsonBody(req, maxBodyBytes());
@@ -188,6 +196,9 @@ export function createMcpEndpoint({
       newSessionId: () => id,
       eventLog,
       writeGuard,
+      // Reachable by its id once its initialize is accepted, until it closes (however it closes).
+      onSessionInitialized: () => sessions.set(id, { transport, path, owner }),
+      onSessionClosed: () => sessions.delete(id),
     });
     const spec = specOf(route, caller);
     // An endpoint for a server or bot that does not exist is refused here (404); over a cap, or stopping: refused.
@@ -252,19 +263,16 @@ function botAccessOf(route: Route, spec: ViewSpec, caller: Caller): BotToolsAcce
 }
 
 /**
- * The view a caller gets on a route (G3): a bot-bound token sees its bot on `/mcp`, and
- * only its own bot's endpoint; a single server's endpoint is not for bot tokens.
+ * The view a caller gets on a route (G3): a bot-bound token sees its bot on `/mcp`; the
+ * perimeter has refused it every other endpoint but its own bot's (`mcp-rule.ts`).
  */
 function specOf(route: Route, caller: Caller): ViewSpec {
   switch (route.kind) {
     case 'all':
       return caller.kind === 'bot' ? { kind: 'bot', slug: caller.slug } : { kind: 'all' };
     case 'server':
-      if (caller.kind === 'bot') throw new ForbiddenError('a bot token cannot open a single server endpoint; use /mcp');
       return { kind: 'server', server: route.name };
     case 'bot':
-      if (caller.kind === 'bot' && caller.slug !== route.slug)
-        throw new ForbiddenError(`this token belongs to bot "${caller.slug}", not "${route.slug}"`);
       return { kind: 'bot', slug: route.slug };
   }
 }

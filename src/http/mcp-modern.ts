@@ -69,13 +69,11 @@ export function createModernEndpoint({
   gateway,
   maxBodyBytes,
   writeGuard,
-  now = Date.now,
   log,
 }: {
   gateway: Pick<Gateway, 'openModernView'>;
   maxBodyBytes: () => number;
   writeGuard: SseWriteGuard;
-  now?: () => number;
   log: Logger;
 }): ModernEndpoint {
   const views = new Map<string, Promise<Entry>>();
@@ -129,7 +127,7 @@ export function createModernEndpoint({
   return {
     async serve(req, res, caller, body) {
       const entry = await entryFor(caller, body);
-      entry.view.session.lastActivity = now();
+      entry.view.touch();
       const listen = (body as { method?: unknown }).method === 'subscriptions/listen';
       if (listen) entry.listens += 1;
       const hangUp = new AbortController();

@@ -10,6 +10,7 @@
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { SESSION_NOT_FOUND } from './check-mcp-session.js';
 import { type Serialized, textOf } from './serialize-message.js';
 import type { SseEventLog } from './sse-event-log.js';
 import type { SseStreamLabel, SseWriteGuard } from './sse-write-guard.js';
@@ -20,9 +21,10 @@ export const STANDALONE = '_GET_stream';
 /** One SSE `message` event. */
 export const streamFrame = (id: string, data: string): string => `event: message\nid: ${id}\ndata: ${data}\n\n`;
 
+/** What a response still open when its session closes answers (as `writeRefusal` writes it). */
 const SESSION_GONE = JSON.stringify({
   jsonrpc: '2.0',
-  error: { code: -32001, message: 'Session not found' },
+  error: { code: SESSION_NOT_FOUND.code, message: SESSION_NOT_FOUND.message },
   id: null,
 });
 
@@ -174,7 +176,7 @@ export class McpStream {
     this.#res = null;
     if (res && !res.writableEnded) {
       if (res.headersSent) res.end();
-      else res.writeHead(404, { 'content-type': 'application/json' }).end(SESSION_GONE);
+      else res.writeHead(SESSION_NOT_FOUND.status, { 'content-type': 'application/json' }).end(SESSION_GONE);
     }
   }
 

@@ -10,7 +10,7 @@
  * stops reading is closed at a bound on its unsent bytes (X8), to be resumed.
  * @module
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
@@ -19,7 +19,7 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { checkMcpSession } from './check-mcp-session.js';
+import { checkMcpSession, SESSION_NOT_FOUND } from './check-mcp-session.js';
 import { clashingRequestId } from './clashing-request-id.js';
 import { closeAfterLinger } from './close-after-linger.js';
 import { type McpHeaders, mcpHeaders } from './mcp-headers.js';
@@ -34,6 +34,8 @@ import { type RpcRefusal, writeRefusal } from './write-json.js';
 export type McpHttpTransportOptions = {
   /** Called once, with the new session's id, when an initialize request is accepted. */
   onSessionInitialized?: (sessionId: string) => void;
+  /** Called once when it closes (a DELETE, or the gateway ending the session): its opener forgets it. */
+  onSessionClosed?: () => void;
   newSessionId?: () => string;
   /** Largest request body accepted (413 above it). Default 4 MiB. */
   maxBodyBytes?: number;
@@ -53,7 +55,6 @@ const isAnswer = (m: JSONRPCMessage): boolean => 'result' in m || 'error' in m;
 const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId; method: string } =>
   'method' in m && 'id' in m;
 const refusal = (status: number, code: number, message: string): RpcRefusal => ({ status, code, message });
-const SESSION_NOT_FOUND = refusal(404, -32001, 'Session not found');
 
 /** One agent session's transport; the endpoint hands it each HTTP request of the session. */
 export class McpHttpTransport implements Transport {
@@ -67,6 +68,7 @@ export class McpHttpTransport implements Transport {
   readonly #log: SseEventLog;
   readonly #guard: SseWriteGuard;
   readonly #onSessionInitialized: ((sessionId: string) => void) | undefined;
+  readonly #onSessionClosed: (() => void) | undefined;
   readonly #newSessionId: () => string;
   readonly #maxBodyBytes: number;
   readonly #keepAliveMs: number;
@@ -83,6 +85,7 @@ export class McpHttpTransport implements Transport {
     this.#log = options.eventLog ?? createSseEventLog();
     this.#guard = options.writeGuard ?? createSseWriteGuard();
     this.#onSessionInitialized = options.onSessionInitialized;
+    this.#onSessionClosed = options.onSessionClosed;
     this.#newSessionId = options.newSessionId ?? (() => crypto.randomUUID());
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.#keepAliveMs = options.keepAliveMs ?? 15_000;
@@ -134,6 +137,7 @@ export class McpHttpTransport implements Transport {
     this.#byRequest.clear();
     // Its buffer's bytes go back to the budget all sessions share.
     this.#log.dispose();
+    this.#onSessionClosed?.();
     this.onclose?.();
   }
 
@@ -146,7 +150,7 @@ export class McpHttpTransport implements Transport {
       case 'DELETE': {
         const refused = checkMcpSession(req, this.sessionId);
         if (refused) return refused;
-        res.writeHead(200, this.#sessionHeader()).end();
+        res.writeHead(200, this.#built().session).end();
         await this.close();
         return null;
       }
@@ -182,7 +186,7 @@ export class McpHttpTransport implements Transport {
       return null;
     }
     if (requests.length === 0) {
-      res.writeHead(202, this.#sessionHeader()).end();
+      res.writeHead(202, this.#built().session).end();
       for (const message of messages) {
         this.onmessage?.(message, extra);
         this.#forgoCancelled(message);
@@ -254,7 +258,7 @@ export class McpHttpTransport implements Transport {
     if (live) live.reattach(res, missed);
     else if (streamId === STANDALONE) this.#register(STANDALONE, res, 0, false).startSse(missed);
     // Every answer of that stream was sent already: replay what was missed and end.
-    else res.writeHead(200, this.#sseHeaders()).end(missed);
+    else res.writeHead(200, this.#built().sse).end(missed);
     return null;
   }
 
@@ -267,7 +271,7 @@ export class McpHttpTransport implements Transport {
       retryMs: this.#retryMs,
       log: this.#log,
       serialize: this.#serialize,
-      sseHeaders: this.#sseHeaders(),
+      sseHeaders: this.#built().sse,
       jsonHeaders: this.#built().json,
       opened: this.#now(),
       guard: this.#guard,
@@ -280,14 +284,6 @@ export class McpHttpTransport implements Transport {
   #headerVersion(req: IncomingMessage): string {
     const version = req.headers['mcp-protocol-version'];
     return typeof version === 'string' ? version : DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
-  }
-
-  #sessionHeader(): OutgoingHttpHeaders {
-    return this.#built().session;
-  }
-
-  #sseHeaders(): OutgoingHttpHeaders {
-    return this.#built().sse;
   }
 
   #built(): McpHeaders {

@@ -2,15 +2,14 @@
  * Rate limits (SPEC X3, section 7): `limits.perClient` and `limits.global`, each
  * `{ "requests": N, "perSeconds": S }`, on `/api/*` and the `/mcp` endpoints. Runs after
  * the token check, so the caller is known: the admin token counts as one client (`admin`),
- * every other token as its own (`token:<tokenId>`). Over a limit: 429 with `Retry-After`,
- * a JSON-RPC error on `/mcp` and the one API error shape on `/api`.
+ * every other token as its own (`token:<tokenId>`). Over a limit: the perimeter's 429 with
+ * `Retry-After` (`admit-request.ts`), a JSON-RPC error on `/mcp` and the one API error shape on `/api`.
  *
  * The counters live in this process's memory (`RateLimiterMemory`). rate-limiter-flexible
  * offers shared stores (Redis, Postgres, Memcached, ...) with the same `consume` API, for
  * when several instances must share one budget.
  * @module
  */
-import type { Context, MiddlewareHandler } from 'hono';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/schema.js';
 import type { Caller } from '../guard/caller.js';
@@ -40,15 +39,6 @@ export function retryAfterSeconds(msBeforeNext: number): number {
   return Math.max(1, Math.ceil(msBeforeNext / 1000));
 }
 
-/** The id of a single JSON-RPC request, or null (a batch, a notification, not JSON). */
-export function jsonRpcRequestId(text: string): string | number | null {
-  try {
-    return requestIdOf(JSON.parse(text));
-  } catch {
-    return null;
-  }
-}
-
 /** The id of a parsed single JSON-RPC request, or null (a batch, a notification). */
 export function requestIdOf(body: unknown): string | number | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
@@ -56,9 +46,6 @@ export function requestIdOf(body: unknown): string | number | null {
   if (typeof method !== 'string') return null;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
-
-/** Whether the request is for an MCP endpoint (JSON-RPC errors) rather than the API. */
-const isMcpPath = (path: string) => path === '/mcp' || path.startsWith('/mcp/');
 
 /** The refusal of a request over a limit: `Retry-After` and what the body says. */
 export type RateRefusal = { readonly scope: Scope; readonly retryAfterSeconds: number };
@@ -74,16 +61,6 @@ export function tooManyRpcBody({ scope, retryAfterSeconds: seconds }: RateRefusa
     },
     id,
   };
-}
-
-async function tooMany(c: Context, refusal: RateRefusal): Promise<Response> {
-  c.header('Retry-After', String(refusal.retryAfterSeconds));
-  if (!isMcpPath(c.req.path)) {
-    const message = `rate limit exceeded (${refusal.scope}): retry after ${refusal.retryAfterSeconds} s`;
-    return c.json({ error: { code: 'rate_limited', message } }, 429);
-  }
-  const id = c.req.method === 'POST' ? jsonRpcRequestId(await c.req.text().catch(() => '')) : null;
-  return c.json(tooManyRpcBody(refusal, id), 429);
 }
 
 /** Take one point from `limiter` for `key`; the wait in ms when refused, null when allowed. */
@@ -148,21 +125,5 @@ export function createRateLimiter({ limits }: { limits: () => Limits }): RateLim
       }
       return null;
     },
-  };
-}
-
-/** The rate-limit middleware, on a shared limiter or on `limits` of its own. */
-export function rateLimit(options: { limiter: RateLimiter } | { limits: () => Limits }): MiddlewareHandler {
-  const limiter = 'limiter' in options ? options.limiter : createRateLimiter(options);
-  // Hono's `/mcp/*` also matches `/mcp`, so the middleware may be mounted twice on one
-  // request: each request is counted once.
-  const counted = new WeakSet<Request>();
-  return async function rateLimit(c, next) {
-    if (counted.has(c.req.raw)) return next();
-    counted.add(c.req.raw);
-    const refused = await limiter.take(c.get('caller'));
-    if (refused) return tooMany(c, refused);
-    await next();
-    return undefined;
   };
 }

@@ -8,18 +8,15 @@ import type { IncomingMessage } from 'node:http';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { safeParseMessage } from '../protocol/parse-message.js';
+import { PERIMETER_ANSWERS, rpcRefusalOf } from './admit-request.js';
 import { readJsonBody } from './read-json-body.js';
 import type { RpcRefusal } from './write-json.js';
 
 /** The largest JSON-RPC batch accepted, as the SDK's own transport. */
 export const MAX_BATCH_SIZE = 100;
 
-/** The refusal of a body over `maxBytes`; the rest is never read, the connection closed after it (`closeAfterLinger`). */
-export const tooLarge = (maxBytes: number): RpcRefusal => ({
-  status: 413,
-  code: -32000,
-  message: `Payload Too Large: Request body must not exceed ${maxBytes} bytes`,
-});
+/** The refusal of a body over `maxBytes` (the perimeter's table); the rest is never read, the connection closed after it (`closeAfterLinger`). */
+export const tooLarge = (maxBytes: number): RpcRefusal => rpcRefusalOf(PERIMETER_ANSWERS.tooLarge(maxBytes));
 
 const refusal = (status: number, code: number, message: string): RpcRefusal => ({ status, code, message });
 const NOT_ACCEPTABLE = refusal(

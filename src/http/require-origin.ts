@@ -1,12 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
-import { createOriginCheck, type OriginPolicy } from '../guard/origin-policy.js';
+import type { Perimeter } from './admit-request.js';
 
-/** Refuse requests whose Host or Origin is not allowed (SPEC X2) with 403. */
-export function requireOrigin({ policy, port }: { policy: () => OriginPolicy; port: () => number }): MiddlewareHandler {
-  const checkOrigin = createOriginCheck();
+/** Refuse requests whose Host or Origin is not allowed (SPEC X2) with the perimeter's 403. */
+export function requireOrigin({ perimeter }: { perimeter: Perimeter }): MiddlewareHandler {
   return async function requireOrigin(c, next) {
-    const verdict = checkOrigin({ host: c.req.header('host'), origin: c.req.header('origin') }, port(), policy());
-    if (!verdict.ok) return c.json({ error: { code: 'forbidden', message: verdict.reason } }, 403);
+    const refused = perimeter.checkOrigin({ host: c.req.header('host'), origin: c.req.header('origin') });
+    if (refused) return c.json(refused.api, refused.status, refused.headers);
     await next();
     return undefined;
   };

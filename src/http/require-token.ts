@@ -1,10 +1,16 @@
+import type { HttpBindings } from '@hono/node-server';
 import type { MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
 import type { Caller, VerifyToken } from '../guard/caller.js';
+import { CSRF_HEADER, type EndpointRule, isRefusal, type Perimeter, type PerimeterRequest } from './admit-request.js';
+import { closeAfterLinger } from './close-after-linger.js';
 
 declare module 'hono' {
   interface ContextVariableMap {
     /** Set by {@link requireToken} on every authenticated request. */
     caller: Caller;
+    /** Set when the request came with the web UI's session cookie: the audit labels its test calls. */
+    uiSession: boolean;
   }
 }
 
@@ -58,30 +64,46 @@ export async function bearerCaller(
   return caller ? { caller } : unauthorized('invalid bearer token');
 }
 
-/** Bearer-token check (SPEC X1): 401 with `WWW-Authenticate` when missing or wrong; sets `caller`. */
-export function requireToken({ verify }: { verify: VerifyToken }): MiddlewareHandler {
+/**
+ * The Hono app's use of the perimeter (`admit-request.ts`, ADR 028): admit each request by
+ * `rule` (the bearer token, or with `cookieName` the web UI's session cookie; the token's
+ * kind; the rate limits; the body limit) and set `caller`, or answer the perimeter's refusal.
+ */
+export function requireToken({
+  perimeter,
+  rule,
+  cookieName,
+}: {
+  perimeter: Perimeter;
+  rule: EndpointRule;
+  /** The web UI's session cookie (`/api`): it stands for the admin token when no `Authorization` came. */
+  cookieName?: () => string;
+}): MiddlewareHandler {
   return async function requireToken(c, next) {
-    const verdict = await bearerCaller(c.req.header('authorization'), verify);
-    if ('refusal' in verdict) {
-      c.header('WWW-Authenticate', BEARER_CHALLENGE);
-      return c.json(verdict.refusal, 401);
+    const authorization = c.req.header('authorization');
+    const request: PerimeterRequest = {
+      path: c.req.path,
+      method: c.req.method,
+      host: c.req.header('host'),
+      origin: c.req.header('origin'),
+      authorization,
+      contentLength: c.req.header('content-length'),
+      uiCookie: cookieName && authorization === undefined ? getCookie(c, cookieName()) : undefined,
+      csrfToken: c.req.header(CSRF_HEADER),
+    };
+    const admitted = await perimeter.admitRequest(request, rule);
+    if (isRefusal(admitted)) {
+      const node = c.env as Partial<HttpBindings> | undefined;
+      if (admitted.closes && node?.incoming && node.outgoing) closeAfterLinger(node.incoming, node.outgoing);
+      return c.json(admitted.api, admitted.status, admitted.headers);
     }
-    c.set('caller', verdict.caller);
+    c.set('caller', admitted.caller);
+    if (admitted.uiSession) c.set('uiSession', true);
     await next();
     return undefined;
   };
 }
 
-/**
- * After {@link requireToken}: only the admin token drives the control API. A valid token for
- * the MCP endpoints (a client's or a bot's) is told so with 403, not mistaken for a bad one.
- */
-export function requireAdmin(): MiddlewareHandler {
-  return async function requireAdmin(c, next) {
-    if (c.get('caller').kind !== 'admin') {
-      return c.json({ error: { code: 'forbidden', message: 'this token is for the MCP endpoints' } }, 403);
-    }
-    await next();
-    return undefined;
-  };
-}
+/** Only the admin token drives the control API: a valid token for the MCP endpoints is told so (403). */
+export const adminOnly = (caller: Caller): string | null =>
+  caller.kind === 'admin' ? null : 'this token is for the MCP endpoints';

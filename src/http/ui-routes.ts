@@ -5,7 +5,7 @@
  * `GET /ui/sign-in?code=…` (the link `bnity serve` prints) spends the one-time code, sets
  * the session cookie (`HttpOnly`, `SameSite=Strict`) and redirects to `/`, so the code leaves
  * the address bar; `POST /ui/sign-in` with the admin token does the same for a pasted token. The page and its files hold no data and need no
- * session; everything it shows comes from `/api` with the cookie (`accept-session.ts`).
+ * session; everything it shows comes from `/api` with the cookie (`admit-request.ts`).
  * @module
  */
 import type { Context } from 'hono';
@@ -13,7 +13,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sameSecret } from '../guard/same-secret.js';
-import { CSRF_HEADER } from './accept-session.js';
+import { CSRF_HEADER } from './admit-request.js';
 import { matchesEtag } from './matches-etag.js';
 import type { UiAssets } from './ui-assets.js';
 import type { UiSession, UiSessions } from './ui-sessions.js';
@@ -23,7 +23,7 @@ export type UiRoutesDeps = {
   sessions: UiSessions;
   assets: UiAssets;
   adminToken: string;
-  /** The session cookie's name (see `accept-session.ts`). */
+  /** The session cookie's name (see `admit-request.ts`). */
   cookieName: () => string;
 };
 

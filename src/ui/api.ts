@@ -53,7 +53,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The CSRF header `accept-session.ts` checks. */
+/** The CSRF header `admit-request.ts` checks. */
 const CSRF_HEADER = 'X-CSRF-Token';
 
 const path = (...parts: string[]) => parts.map(encodeURIComponent).join('/');

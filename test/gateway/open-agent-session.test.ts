@@ -90,6 +90,38 @@ describe('agent sessions', () => {
     await waitFor(() => idleOwn?.isConnected() === false, { what: 'the idle session connection to close' });
   });
 
+  it("counts each message of its agent as activity, through a transport of the gateway's own", async () => {
+    const { client, session } = await gw.agent({ kind: 'all' }, { capabilities: { roots: { listChanged: true } } });
+    session.lastActivity -= 60_000;
+    const quiet = session.lastActivity;
+    await client.ping();
+    expect(session.lastActivity).toBeGreaterThan(quiet + 30_000);
+    // A notification is activity too; the session record holds no transport.
+    session.lastActivity -= 60_000;
+    const before = session.lastActivity;
+    await client.sendRootsListChanged();
+    await waitFor(() => session.lastActivity > before, { what: 'the notification to count' });
+    expect(session).not.toHaveProperty('transport');
+  });
+
+  it('keeps a modern view open while a listen stream of it is open, through its explicit hook, and lets it idle after', async () => {
+    let listening = true;
+    const view = await gw.gateway.openModernView({
+      spec: { kind: 'all' },
+      label: '/mcp',
+      owner: 'token:modern',
+      publish: () => undefined,
+      listening: () => listening,
+      onClose: () => undefined,
+    });
+    view.session.lastActivity -= 60_000;
+    await gw.gateway.closeIdle(30_000);
+    expect(gw.gateway.session(view.session.id)).toBe(view.session);
+    listening = false;
+    await gw.gateway.closeIdle(30_000);
+    expect(gw.gateway.session(view.session.id)).toBeUndefined();
+  });
+
   it("passes an agent's roots change to its own connections only", async () => {
     const { client } = await gw.agent({ kind: 'all' }, { capabilities: { roots: { listChanged: true } } });
     await client.callTool({ name: 'own__o_echo', arguments: { text: 'open' } });

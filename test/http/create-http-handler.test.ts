@@ -7,7 +7,9 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { AgentSession } from '../../src/gateway/agent-session.js';
+import { SESSION_NOT_FOUND } from '../../src/http/check-mcp-session.js';
 import { type AppLoading, createHttpHandler } from '../../src/http/create-http-handler.js';
 import { type HttpServer, listenHttp } from '../../src/http/serve-http.js';
 import { alphaAndBeta } from '../support/fixture-server.js';
@@ -67,6 +69,35 @@ describe('/mcp over HTTP', () => {
     await transport.terminateSession();
     await client.close();
     expect(gw.gateway.session(id)).toBeUndefined();
+  });
+
+  it('keeps the transport on the HTTP side: the gateway hands none back, and a session it ends is not found', async () => {
+    // The session record of the gateway has no transport in its type or in its value (ADR 028).
+    expectTypeOf<AgentSession>().not.toHaveProperty('transport');
+    const client = await connectHttpClient(`${base}/mcp`);
+    const id = (client.transport as StreamableHTTPClientTransport).sessionId as string;
+    const session = gw.gateway.session(id);
+    expect(session).toBeDefined();
+    expect(Object.values(session ?? {}).some((value) => value?.constructor?.name === 'McpHttpTransport')).toBe(false);
+    // The gateway ends it (idle), and the endpoint forgets it with its transport.
+    expect(await gw.gateway.closeIdle(-1)).toBeGreaterThanOrEqual(1);
+    const late = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...admin,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': id,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    });
+    expect(late.status).toBe(404);
+    expect(await late.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: SESSION_NOT_FOUND.code, message: 'Session not found' },
+      id: null,
+    });
+    await client.close();
   });
 
   it('binds a session to its endpoint and token, and asks for an initialize first', async () => {

@@ -1,37 +1,35 @@
-/** The rate-limit middleware (SPEC X3) on a small app, with the caller taken from a header. */
-import { Hono, type MiddlewareHandler } from 'hono';
+/**
+ * The rate limits (SPEC X3) as the perimeter applies them (`admit-request.ts`), on a small app
+ * whose tokens name their client. The JSON-RPC form of the answer on `/mcp` is tested with the
+ * endpoints (admit-request.test.ts).
+ */
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config/schema.js';
 import type { Caller } from '../../src/guard/caller.js';
-import { jsonRpcRequestId, rateLimit, rateLimitKey, retryAfterSeconds } from '../../src/http/rate-limit.js';
-import '../../src/http/require-token.js';
+import { createPerimeter } from '../../src/http/admit-request.js';
+import { createRateLimiter, rateLimitKey, requestIdOf, retryAfterSeconds } from '../../src/http/rate-limit.js';
+import { requireToken } from '../../src/http/require-token.js';
 import { waitFor } from '../support/wait-for.js';
 
 type Limits = Pick<AppConfig['limits'], 'perClient' | 'global'>;
 
 function appWith(limits: () => Limits) {
   const app = new Hono();
-  const limit = rateLimit({ limits });
-  const who: MiddlewareHandler = async (c, next) => {
-    const id = c.req.header('x-who') ?? 'admin';
-    const caller: Caller = id === 'admin' ? { kind: 'admin' } : { kind: 'client', tokenId: id, name: id };
-    c.set('caller', caller);
-    await next();
-  };
-  app.use('/api/*', who, limit);
-  // Mounted twice on /mcp, as in create-app.ts: still one point per request.
-  app.use('/mcp', who, limit);
-  app.use('/mcp/*', who, limit);
+  const perimeter = createPerimeter({
+    verify: (token): Caller =>
+      token === 'admin' ? { kind: 'admin' } : { kind: 'client', tokenId: token, name: token },
+    limiter: createRateLimiter({ limits }),
+    policy: () => ({ allowedHosts: [], allowedOrigins: [] }),
+  });
+  app.use('/api/*', requireToken({ perimeter, rule: { forbid: () => null, limited: true, maxBodyBytes: null } }));
   app.get('/api/x', (c) => c.json({ ok: true }));
-  app.all('/mcp', (c) => c.json({ ok: true }));
   return app;
 }
 
-const get = (app: Hono, who = 'admin') => app.request('/api/x', { headers: { 'x-who': who } });
-const mcp = (app: Hono, body: string, who = 'admin') =>
-  app.request('/mcp', { method: 'POST', headers: { 'x-who': who, 'content-type': 'application/json' }, body });
+const get = (app: Hono, who = 'admin') => app.request('/api/x', { headers: { authorization: `Bearer ${who}` } });
 
-describe('rateLimit', () => {
+describe('the rate limits at the perimeter', () => {
   it('does not limit when no limit is configured', async () => {
     const app = appWith(() => ({}));
     for (let i = 0; i < 20; i++) expect((await get(app)).status).toBe(200);
@@ -52,28 +50,6 @@ describe('rateLimit', () => {
       },
     });
     expect((await get(app, 't1')).status).toBe(200);
-  });
-
-  it('counts a request once on /mcp and answers a JSON-RPC error with the request id', async () => {
-    const app = appWith(() => ({ perClient: { requests: 2, perSeconds: 10 } }));
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 'req-7', method: 'tools/list' });
-    expect((await mcp(app, body)).status).toBe(200);
-    expect((await mcp(app, body)).status).toBe(200);
-    const over = await mcp(app, body);
-    expect(over.status).toBe(429);
-    const seconds = Number(over.headers.get('retry-after'));
-    expect(seconds).toBeGreaterThanOrEqual(1);
-    expect(await over.json()).toEqual({
-      jsonrpc: '2.0',
-      error: {
-        code: -32000,
-        message: `rate limit exceeded: retry after ${seconds} s`,
-        data: { retryAfterSeconds: seconds, scope: 'client' },
-      },
-      id: 'req-7',
-    });
-    const batch = await mcp(app, `[${body}]`);
-    expect(((await batch.json()) as { id: unknown }).id).toBeNull();
   });
 
   it('takes from the global budget only what the client limit let through', async () => {
@@ -134,10 +110,10 @@ describe('rate-limit helpers', () => {
   });
 
   it('finds the id of a single JSON-RPC request only', () => {
-    expect(jsonRpcRequestId('{"jsonrpc":"2.0","id":3,"method":"x"}')).toBe(3);
-    expect(jsonRpcRequestId('{"jsonrpc":"2.0","method":"notifications/x"}')).toBeNull();
-    expect(jsonRpcRequestId('[{"jsonrpc":"2.0","id":3,"method":"x"}]')).toBeNull();
-    expect(jsonRpcRequestId('{"jsonrpc":"2.0","id":3,"result":{}}')).toBeNull();
-    expect(jsonRpcRequestId('not json')).toBeNull();
+    expect(requestIdOf({ jsonrpc: '2.0', id: 3, method: 'x' })).toBe(3);
+    expect(requestIdOf({ jsonrpc: '2.0', method: 'notifications/x' })).toBeNull();
+    expect(requestIdOf([{ jsonrpc: '2.0', id: 3, method: 'x' }])).toBeNull();
+    expect(requestIdOf({ jsonrpc: '2.0', id: 3, result: {} })).toBeNull();
+    expect(requestIdOf('not json')).toBeNull();
   });
 });
