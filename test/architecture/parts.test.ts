@@ -28,6 +28,28 @@ describe('the architecture of boternity', () => {
     expect(report.unused).toEqual([]);
   });
 
+  it("imports a part with an entry through that entry (its folder's index.ts) or a declared direct file", () => {
+    expect(report.deep).toEqual([]);
+  });
+
+  it('gives every arrow a reason, and every folder part of src/gateway/ and src/http/ its index.ts as entry', () => {
+    const parts = Object.entries(picture.parts);
+    const reasonless = parts.flatMap(([n, p]) =>
+      Object.entries(p.uses)
+        .filter(([, why]) => !why || why.startsWith('TODO'))
+        .map(([t]) => `${n} → ${t}`),
+    );
+    expect(reasonless).toEqual([]);
+    for (const [name, part] of parts) {
+      const folder = part.files.map((f) => f.match(/^(src\/(?:gateway|http)\/.+)\/\*\*$/)?.[1]).find(Boolean);
+      if (folder) expect(part.entry, name).toBe(`${folder}/index.ts`);
+    }
+  });
+
+  it('keeps the API part from importing the MCP part', () => {
+    expect(Object.keys(picture.parts['http-api']?.uses ?? {})).not.toContain('http-mcp');
+  });
+
   it('keeps machines/ pure and xstate inside the hub', () => {
     const parts = picture.parts;
     expect(parts.machines?.uses).toEqual({});
@@ -61,7 +83,7 @@ describe('the checker', () => {
   it('passes a tree that keeps to its picture', () => {
     write('src/core/a.ts', "import { x } from 'node:fs';\nexport const a = x;\n");
     write('src/app/b.ts', "import { a } from '../core/a.js';\nexport const b = a;\n");
-    expect(checkArrows(tree, ['src'], small)).toEqual({ undeclared: [], unused: [], unassigned: [] });
+    expect(checkArrows(tree, ['src'], small)).toEqual({ undeclared: [], unused: [], unassigned: [], deep: [] });
   });
 
   it('catches an undeclared import, an undeclared package, a stray file and an unused arrow', () => {
@@ -79,7 +101,44 @@ describe('the checker', () => {
       ],
       unused: ['app → core'],
       unassigned: ['src/stray/d.ts'],
+      deep: [],
     });
+  });
+
+  it("catches an import past another part's entry, and passes the entry and a declared direct file", () => {
+    const tree2 = mkdtempSync(join(tmpdir(), 'bnity-entries-'));
+    const put = (file: string, text: string) => {
+      mkdirSync(dirname(join(tree2, file)), { recursive: true });
+      writeFileSync(join(tree2, file), text);
+    };
+    try {
+      const entries: Picture = {
+        parts: {
+          inner: {
+            files: ['src/inner/**'],
+            entry: 'src/inner/index.ts',
+            direct: ['src/inner/light.ts'],
+            uses: {},
+            packages: [],
+          },
+          outer: { files: ['src/outer/**'], uses: { inner: 'uses it' }, packages: [] },
+        },
+      };
+      put('src/inner/deep.ts', 'export const deep = 1;\n');
+      put('src/inner/light.ts', 'export const light = 2;\n');
+      put('src/inner/index.ts', "export { deep } from './deep.js';\n");
+      put(
+        'src/outer/a.ts',
+        "import { deep } from '../inner/index.js';\nimport { light } from '../inner/light.js';\nexport const a = deep + light;\nexport const later = () => import('../inner/light.js');\n",
+      );
+      expect(checkArrows(tree2, ['src'], entries)).toEqual({ undeclared: [], unused: [], unassigned: [], deep: [] });
+      put('src/outer/b.ts', "import { deep } from '../inner/deep.js';\nexport const b = deep;\n");
+      expect(checkArrows(tree2, ['src'], entries).deep).toEqual([
+        'outer → inner (src/outer/b.ts imports ../inner/deep.js, not src/inner/index.ts)',
+      ]);
+    } finally {
+      rmSync(tree2, { recursive: true, force: true });
+    }
   });
 
   it('reads static, re-exported, side-effect and dynamic imports, and no imports in comments', () => {

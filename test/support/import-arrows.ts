@@ -9,6 +9,13 @@ import { dirname, join, normalize, relative } from 'node:path';
 /** One part of the picture. */
 export type Part = {
   readonly files: readonly string[];
+  /**
+   * The file other parts import it through (its folder's `index.ts`, ADR 031); without one,
+   * any file of the part (a part of one file is its own entry).
+   */
+  readonly entry?: string;
+  /** Files other parts may import themselves besides the entry: start-up and import() (ADR 031 §3). */
+  readonly direct?: readonly string[];
   readonly uses: Readonly<Record<string, string>>;
   readonly packages: readonly string[];
 };
@@ -24,6 +31,8 @@ export type ArrowReport = {
   readonly unused: string[];
   /** Source files that belong to no part. */
   readonly unassigned: string[];
+  /** `part → other (file imports spec, not other's entry)` for each import past a part's entry. */
+  readonly deep: string[];
 };
 
 /** A glob of `*` (within a folder) and `**` (any depth) as a regular expression. */
@@ -75,6 +84,7 @@ export function checkArrows(root: string, dirs: readonly string[], picture: Pict
   const used = new Set<string>();
   const undeclared: string[] = [];
   const unassigned: string[] = [];
+  const deep: string[] = [];
   for (const file of sourceFiles(root, dirs)) {
     const from = partOf(file);
     if (!from) {
@@ -100,6 +110,9 @@ export function checkArrows(root: string, dirs: readonly string[], picture: Pict
       if (to.name === from.name) continue;
       if (Object.hasOwn(from.part.uses, to.name)) used.add(`${from.name} → ${to.name}`);
       else undeclared.push(`${from.name} → ${to.name} (${file} imports ${spec})`);
+      const { entry, direct = [] } = to.part;
+      if (entry !== undefined && target !== entry && !direct.includes(target))
+        deep.push(`${from.name} → ${to.name} (${file} imports ${spec}, not ${entry})`);
     }
   }
   const unused = Object.entries(picture.parts).flatMap(([name, part]) =>
@@ -107,5 +120,5 @@ export function checkArrows(root: string, dirs: readonly string[], picture: Pict
       .map((to) => `${name} → ${to}`)
       .filter((arrow) => !used.has(arrow)),
   );
-  return { undeclared, unused, unassigned };
+  return { undeclared, unused, unassigned, deep };
 }
