@@ -7,7 +7,12 @@
 import { HubError } from './errors/hub-error.js';
 
 export * from './errors/bot-errors.js';
+export * from './errors/cli-errors.js';
+export * from './errors/config-errors.js';
+export * from './errors/gateway-errors.js';
 export { HubError, type HubErrorCode } from './errors/hub-error.js';
+export * from './errors/storage-errors.js';
+export * from './errors/upstream-errors.js';
 
 /**
  * A config file that cannot be read or does not validate. `issues` name path and field.

@@ -4,9 +4,8 @@
  * @module
  */
 import { CommanderError } from 'commander';
-import { HubError } from '../errors.js';
+import { HubError, UsageError } from '../errors.js';
 import { buildProgram } from './build-program.js';
-import { UsageError } from './usage-error.js';
 
 /** One line that says what went wrong and, for errors we did not raise on purpose, where. */
 function oneLine(error: unknown): string {

@@ -5,7 +5,7 @@
  * to do: nothing listening, a refused token, or the server's own message.
  * @module
  */
-import { HubError } from '../errors.js';
+import { HubError, ServiceUnreachableError } from '../errors.js';
 import { readAdminToken } from '../storage/admin-token.js';
 import { readServiceUrl } from '../storage/service-url.js';
 
@@ -22,21 +22,6 @@ export type ServiceClient = {
   /** A raw GET for streams (`/api/events`); errors are mapped like `request`'s. */
   open(path: string, signal: AbortSignal): Promise<Response>;
 };
-
-/** Nothing answers at the service URL; the CLI may fall back to the files. */
-export class ServiceUnreachableError extends HubError {
-  constructor(
-    readonly url: string,
-    reason: string,
-    options?: { cause?: unknown },
-  ) {
-    super(
-      'upstream_unavailable',
-      `nothing answers at ${url} (${reason}): start the service with 'bnity serve', or give its address with --url or BOTERNITY_URL`,
-      options,
-    );
-  }
-}
 
 /** Resolve the service URL and token. */
 export async function createServiceClient({

@@ -13,10 +13,9 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { ErrorCode, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { AppConfig } from '../config/schema.js';
-import { HubError, RateLimitedError, UpstreamUnavailableError } from '../errors.js';
+import { HubError, RateLimitedError, RequestEndedError, UpstreamUnavailableError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import { toPublicName } from '../gateway/public-names.js';
-import { RequestEndedError } from '../gateway/track-request.js';
 import type { Hub } from '../hub/create-hub.js';
 import { createApi, errorResponses, jsonBody, ServerToolParams } from './api-schemas.js';
 import { runTestCall, TestCallFailure } from './run-test-call.js';

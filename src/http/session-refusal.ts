@@ -6,9 +6,7 @@
  * @module
  */
 import { UnknownBotError } from '../errors/bot-errors.js';
-import { UnknownServerError } from '../errors.js';
-import { SessionLimitError } from '../gateway/admit-session.js';
-import { ShuttingDownError } from '../gateway/track-request.js';
+import { SessionLimitError, ShuttingDownError, UnknownServerError } from '../errors.js';
 import type { RpcRefusal } from './write-json.js';
 
 /** The refusal a session's opening error is answered with; null: not such a refusal (thrown on). */
