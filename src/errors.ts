@@ -9,6 +9,7 @@ import { HubError } from './errors/hub-error.js';
 export * from './errors/bot-errors.js';
 export * from './errors/cli-errors.js';
 export * from './errors/config-errors.js';
+export * from './errors/error-table.js';
 export * from './errors/gateway-errors.js';
 export { HubError, type HubErrorCode } from './errors/hub-error.js';
 export * from './errors/storage-errors.js';
