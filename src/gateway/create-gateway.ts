@@ -45,7 +45,7 @@ import { createServersSettled } from './servers-settled.js';
 import type { SessionContext } from './session-context.js';
 import type { SessionRegistry } from './session-registry.js';
 import { createSessionUpstreams, type OpenSessionUpstream } from './session-upstreams.js';
-import { endRequests, requestsSettled } from './track-request.js';
+import { endRequests, requestsSettled, runTracked } from './track-request.js';
 import type { UndeliveredTally } from './undelivered-tally.js';
 import { createUpstreamPeer } from './upstream-peer.js';
 import { createViewCache } from './view-cache.js';
@@ -109,7 +109,11 @@ export type Gateway = {
   sessions(): AgentSession[];
   /** Requests in flight, waiting, waited and refused per server under the in-flight caps (ADR 022). */
   admission(): ServerAdmission[];
-  /** Call a tool of `context`'s view by its public name, in-process. */
+  /**
+   * Call a tool of `context`'s view by its public name, in-process: refused while stopping
+   * (`ShuttingDownError`), tracked like an agent's request. Fails with the `WireError` an
+   * agent would get, its `local` error attached.
+   */
   callTool(context: SessionContext, name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   /** The tools `spec`'s view lists now, sanitized (no first-list wait, not audited). */
   listTools(spec: ViewSpec): Tool[];
@@ -239,7 +243,14 @@ export function createGateway({
     session: (id) => sessions.get(id),
     sessions: () => sessions.all(),
     admission: () => core.admission.stats(),
-    callTool: (context, name, args) => callTool(path, context, { name, ...(args ? { arguments: args } : {}) }),
+    async callTool(context, name, args) {
+      // As an agent's request: refused while stopping, tracked while it runs (so shutdown and
+      // revocation end it with their reason, and the caller's abort is "cancelled by the client").
+      if (stopping) throw new ShuttingDownError();
+      return runTracked(context.session, context.signal, (signal) =>
+        callTool(path, { ...context, signal }, { name, ...(args ? { arguments: args } : {}) }),
+      );
+    },
     listTools: (spec) => views.view(spec).tools(),
     closeSessionsOf: (clientId) =>
       endAll(

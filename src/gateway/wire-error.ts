@@ -11,12 +11,15 @@ import { sanitizeUpstreamText } from './sanitize-requests.js';
 /**
  * An error as the agent receives it: the SDK sends `code` and `message` as they are, so
  * this carries no "MCP error N:" prefix (an McpError would get it twice on the far side).
+ * `local` is the local error it was mapped from, if any: a caller inside the service (the
+ * test-tool route) answers that one, never the text.
  */
 export class WireError extends Error {
   constructor(
     readonly code: number,
     message: string,
     readonly data?: unknown,
+    readonly local: HubError | null = null,
   ) {
     super(message);
     this.name = 'WireError';
@@ -65,8 +68,8 @@ export function wireErrorOf(error: HubError): WireError | null {
   // A request that waited for a place was never sent: the message says which cap held it;
   // any other timeout is said as the SDK says its own.
   if (error.code === 'upstream_timeout' && !(error instanceof InFlightWaitTimeoutError))
-    return new WireError(rpc, 'Request timed out');
-  return new WireError(rpc, error.message, wireData(error));
+    return new WireError(rpc, 'Request timed out', undefined, error);
+  return new WireError(rpc, error.message, wireData(error), error);
 }
 
 /** Map anything thrown on the call path; internal failures never become InvalidParams. */
