@@ -129,8 +129,11 @@ export class UpstreamTimeoutError extends HubError {
 
 /** A name or URI that the caller's view does not route (unknown, filtered, quarantined or down). */
 export class NotInViewError extends HubError {
-  constructor(what: 'tool' | 'prompt' | 'resource', name: string) {
-    super('bad_request', `${what} "${quoted(name)}" is not available in this view`);
+  constructor(
+    readonly kind: 'tool' | 'prompt' | 'resource',
+    readonly item: string,
+  ) {
+    super('bad_request', `${kind} "${quoted(item)}" is not available in this view`);
   }
 }
 
