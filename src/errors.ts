@@ -13,6 +13,7 @@ export * from './errors/error-table.js';
 export * from './errors/gateway-errors.js';
 export { HubError, type HubErrorCode } from './errors/hub-error.js';
 export * from './errors/storage-errors.js';
+export * from './errors/system-code-of.js';
 export * from './errors/upstream-errors.js';
 
 /**

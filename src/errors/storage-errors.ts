@@ -13,7 +13,10 @@ export class KeystoreError extends HubError {
 
 /** A credential name outside `[A-Za-z0-9_.-]{1,64}`. */
 export class InvalidCredentialNameError extends HubError {
+  /** The field it is about, as the API's `issues` name it: the web UI shows it by the name field. */
+  readonly issues: readonly { readonly field: string; readonly message: string }[];
   constructor(name: string) {
     super('bad_request', `invalid credential name ${JSON.stringify(name)}: use 1 to 64 of A-Z a-z 0-9 _ . -`);
+    this.issues = [{ field: 'name', message: this.message }];
   }
 }

@@ -18,6 +18,7 @@ import {
   ERROR_TABLE,
   HubError,
   type HubErrorCode,
+  InvalidCredentialNameError,
   RateLimitedError,
   SessionLimitError,
   ShuttingDownError,
@@ -77,8 +78,9 @@ export function errorReply(
   }
   if (!(error instanceof HubError)) return null;
   const { status, headers } = httpAnswerOf(error);
-  // A bot verb's own validation names each field, as the route schemas' does.
-  const issues = error instanceof BotInputError && error.issues.length > 0 ? { issues: error.issues } : {};
+  // A bot verb's own validation (or the keystore's name check) names each field, as the route schemas' does.
+  const named = error instanceof BotInputError || error instanceof InvalidCredentialNameError;
+  const issues = named && error.issues.length > 0 ? { issues: error.issues } : {};
   const body =
     error instanceof ConfigError
       ? { error: { code: error.code, message: oneLine(error.message), issues: error.issues.map(apiIssue) } }
