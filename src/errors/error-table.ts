@@ -3,7 +3,7 @@
  * status (the control API's `{error:{code,message}}` and the MCP endpoints' refusals), its
  * JSON-RPC code on an MCP request, and whether a `tools/call` gets it as a failed tool
  * result (G4). `http/http-errors.ts` (`errorReply`) and `gateway/wire-error.ts`
- * (`wireErrorOf`) read it; nothing else maps errors. A new code does not compile without its
+ * (`toWireError`) read it; nothing else maps errors. A new code does not compile without its
  * row, and test/errors/error-table.test.ts checks every error class against it.
  * @module
  */

@@ -62,7 +62,7 @@ export function invalidParams(method: string, error: ParamsIssues): WireError {
  * `retryAfterSeconds`). Null for a code no MCP request should meet (the table's `rpc: null`):
  * our own failure, answered as such by {@link answerFailure}.
  */
-export function wireErrorOf(error: HubError): WireError | null {
+export function toWireError(error: HubError): WireError | null {
   const { rpc } = ERROR_TABLE[error.code];
   if (rpc === null) return null;
   // A request that waited for a place was never sent: the message says which cap held it;
@@ -80,7 +80,7 @@ export function answerFailure(error: unknown, asToolResult: boolean): FailureAns
     // Upstream trouble is a failed tool call, not a protocol error: the model can read it (G4).
     if (asToolResult && ERROR_TABLE[error.code].toolResult)
       return { kind: 'result', result: { isError: true, content: [{ type: 'text', text: error.message }] } };
-    const wire = wireErrorOf(error);
+    const wire = toWireError(error);
     if (wire) return { kind: 'error', error: wire, internal: null };
   }
   if (error instanceof WireError) return { kind: 'error', error, internal: null };

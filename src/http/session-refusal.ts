@@ -8,7 +8,7 @@
  * @module
  */
 import { type HubError, SessionLimitError, ShuttingDownError, UnknownBotError, UnknownServerError } from '../errors.js';
-import { wireErrorOf } from '../gateway/wire-error.js';
+import { toWireError } from '../gateway/wire-error.js';
 import { httpAnswerOf } from './http-errors.js';
 import type { RpcRefusal } from './write-json.js';
 
@@ -21,7 +21,7 @@ export function sessionRefusal(error: unknown): (RpcRefusal & { data?: { code: s
   const view = error instanceof UnknownBotError || error instanceof UnknownServerError;
   if (!cap && !view) return null;
   const refused = error as HubError;
-  const wire = wireErrorOf(refused);
+  const wire = toWireError(refused);
   if (!wire) return null;
   const { status, headers } = httpAnswerOf(refused);
   return {

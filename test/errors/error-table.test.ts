@@ -1,12 +1,12 @@
 /**
  * The one table of how errors are answered (issue 20, ADR 029): every local error class,
- * through the one mapping to the wire (`wireErrorOf`, `answerFailure`) and the one to HTTP
+ * through the one mapping to the wire (`toWireError`, `answerFailure`) and the one to HTTP
  * (`errorReply`), against a row of its own here. A new error class without a row fails.
  */
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import * as errors from '../../src/errors.js';
-import { answerFailure, wireErrorOf } from '../../src/gateway/wire-error.js';
+import { answerFailure, toWireError } from '../../src/gateway/wire-error.js';
 import { errorReply } from '../../src/http/http-errors.js';
 
 const cap = { setting: 'limits.inFlight.perUpstream', limit: 2, what: 'server "web"' };
@@ -120,7 +120,7 @@ describe('the error table', () => {
     // upstream trouble on a tools/call, a failed tool result the model reads).
     const answer = answerFailure(error, false);
     if (expected.rpc === 'internal') {
-      expect(wireErrorOf(error)).toBeNull();
+      expect(toWireError(error)).toBeNull();
       expect(answer.error.code).toBe(ErrorCode.InternalError);
       expect(answer.error.message).toBe('internal error in boternity');
       expect(answer.internal).toBe(error);
@@ -148,7 +148,7 @@ describe('the error table', () => {
       if (row.rpc !== null) expect(known.has(row.rpc) || row.rpc === -32000, code).toBe(true);
       // Each code answered like its plain HubError: the table alone decides.
       expect(errorReply(new errors.HubError(code as errors.HubErrorCode, 'x'))?.status, code).toBe(row.status);
-      const wire = wireErrorOf(new errors.HubError(code as errors.HubErrorCode, 'x'));
+      const wire = toWireError(new errors.HubError(code as errors.HubErrorCode, 'x'));
       expect(wire?.code ?? null, code).toBe(row.rpc);
     }
     for (const [name, value] of Object.entries(errors.RPC))
