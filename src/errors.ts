@@ -7,7 +7,14 @@
 import { HubError } from './errors/hub-error.js';
 
 export * from './errors/bot-errors.js';
+export * from './errors/cli-errors.js';
+export * from './errors/config-errors.js';
+export * from './errors/error-table.js';
+export * from './errors/gateway-errors.js';
 export { HubError, type HubErrorCode } from './errors/hub-error.js';
+export * from './errors/storage-errors.js';
+export * from './errors/system-code-of.js';
+export * from './errors/upstream-errors.js';
 
 /**
  * A config file that cannot be read or does not validate. `issues` name path and field.
@@ -123,8 +130,11 @@ export class UpstreamTimeoutError extends HubError {
 
 /** A name or URI that the caller's view does not route (unknown, filtered, quarantined or down). */
 export class NotInViewError extends HubError {
-  constructor(what: 'tool' | 'prompt' | 'resource', name: string) {
-    super('bad_request', `${what} "${quoted(name)}" is not available in this view`);
+  constructor(
+    readonly kind: 'tool' | 'prompt' | 'resource',
+    readonly item: string,
+  ) {
+    super('bad_request', `${kind} "${quoted(item)}" is not available in this view`);
   }
 }
 

@@ -4,19 +4,10 @@
  * @module
  */
 import { toErrorInfo } from '../../machines/index.js';
-import { ProviderError } from '../errors.js';
+import { ProviderError, systemCodeOf } from '../errors.js';
 
 /** Connection errors that mean nothing answered at that address. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
-
-/** The first system or undici `code` (ECONNREFUSED, UND_ERR_SOCKET…) in an error's cause chain. */
-function causeCode(error: unknown): string | null {
-  for (let e = error, depth = 0; e instanceof Object && depth < 8; e = (e as { cause?: unknown }).cause, depth += 1) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(E[A-Z_]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
-  }
-  return null;
-}
 
 /**
  * Map an `openai` client error (or any other) for the provider at `baseUrl` to a ProviderError.
@@ -32,7 +23,7 @@ export async function toProviderError(error: unknown, baseUrl: string, timeoutMs
       `provider ${baseUrl} did not answer within ${timeoutMs} ms`,
       options,
     );
-  const code = causeCode(error);
+  const code = systemCodeOf(error);
   if (error instanceof APIConnectionError && (code === null || UNREACHABLE.has(code)))
     return new ProviderError(
       'provider_unreachable',

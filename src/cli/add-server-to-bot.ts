@@ -10,11 +10,10 @@
  * opt-in: only the bots that add it see it), so no bot loses a server silently.
  * @module
  */
-import { UnknownBotError } from '../errors.js';
+import { ServiceUnreachableError, UnknownBotError } from '../errors.js';
 import type { BotDetail } from '../http/bot-detail.js';
 import { offlineBotRequest } from './bot-offline.js';
 import type { Target } from './resolve-target.js';
-import { ServiceUnreachableError } from './service-client.js';
 
 /** How one bot's servers changed. */
 export type ViewChange = { slug: string; before: string[]; after: string[]; gained: string[]; lost: string[] };

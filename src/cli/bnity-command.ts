@@ -4,7 +4,7 @@
  * @module
  */
 import { Command, type ErrorOptions } from 'commander';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors.js';
 
 /** A `bnity` command or command group. */
 export class BnityCommand extends Command {

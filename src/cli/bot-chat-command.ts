@@ -7,11 +7,10 @@
  * in an error. Needs the service.
  * @module
  */
-import { HubError } from '../errors.js';
+import { HubError, ServiceUnreachableError } from '../errors.js';
 import { formatToolCall, formatToolResult } from './format-tool-block.js';
 import { readSse } from './read-sse.js';
 import { resolveTarget, type TargetFlags } from './resolve-target.js';
-import { ServiceUnreachableError } from './service-client.js';
 import { needService } from './service-or-file.js';
 import { shouldColor } from './should-color.js';
 

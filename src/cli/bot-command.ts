@@ -5,7 +5,7 @@
  * people, `--json` for scripts.
  * @module
  */
-import { HubError } from '../errors.js';
+import { HubError, UsageError } from '../errors.js';
 import { offlineBotRequest } from './bot-offline.js';
 import { changeBotServers } from './bot-servers-command.js';
 import { formatTable } from './format-table.js';
@@ -13,7 +13,6 @@ import { parsePairs } from './parse-values.js';
 import { namedBody } from './read-json-file.js';
 import { resolveTarget, type TargetFlags } from './resolve-target.js';
 import { needService, serviceOrFile } from './service-or-file.js';
-import { UsageError } from './usage-error.js';
 
 /** The verbs of `bnity bot`, as `define-bot-commands.ts` names them. */
 export type BotVerb =

@@ -123,11 +123,15 @@ function httpFailure(error: unknown): { status: number; body: string } | null {
   return null;
 }
 
+/** The JSON-RPC code of the MCP endpoint's 404 for a session it does not have. */
+const SESSION_NOT_FOUND = -32001;
+
 /** The session or the service is gone: nothing more can pass. */
 function sessionGone(error: unknown): boolean {
   const failure = httpFailure(error);
   if (failure) return failure.status === 404 || failure.status === 401 || failure.status === 403;
   if (error instanceof TypeError) return true; // fetch failed: nothing listens any more
+  // The SDK says it gave up reconnecting only in words (a plain Error, no class or code).
   return error instanceof Error && /Maximum reconnection attempts/.test(error.message);
 }
 
@@ -137,14 +141,18 @@ function describe(error: unknown, endpoint: string): string {
   if (failure) {
     const { status, body } = failure;
     let message = body;
+    let code: unknown;
     try {
-      message = (JSON.parse(body) as { error?: { message?: string } }).error?.message ?? body;
+      const error = (JSON.parse(body) as { error?: { code?: unknown; message?: string } }).error;
+      message = error?.message ?? body;
+      code = error?.code;
     } catch {
       // Not JSON: keep the text.
     }
     if (status === 401)
       return `${endpoint} refused the admin token: set BOTERNITY_ADMIN_TOKEN, or --home to the service's data directory`;
-    if (status === 404 && /session/i.test(message)) return `the service ended the session (${endpoint})`;
+    // The service's "Session not found" is JSON-RPC -32001 (an unknown bot or server is -32602).
+    if (status === 404 && code === SESSION_NOT_FOUND) return `the service ended the session (${endpoint})`;
     return `${endpoint} answered ${status}: ${message || 'no message'}`;
   }
   if (error instanceof TypeError) return `the service at ${endpoint} is gone (${error.message})`;

@@ -6,7 +6,7 @@
  */
 import type { Command, Option } from 'commander';
 import { presetNames } from '../config/presets.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors.js';
 
 /** One command path (`mcp add`), what may follow it, and its options. */
 type Node = { path: string; subcommands: string[]; options: string[] };

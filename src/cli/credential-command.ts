@@ -5,8 +5,8 @@
  * @module
  */
 import { resolveHome } from '../config/resolve-paths.js';
+import { UsageError } from '../errors.js';
 import { isCredentialName, openKeystore } from '../storage/keystore.js';
-import { UsageError } from './usage-error.js';
 
 type HomeFlags = { home?: string };
 

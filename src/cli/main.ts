@@ -4,9 +4,8 @@
  * @module
  */
 import { CommanderError } from 'commander';
-import { HubError } from '../errors.js';
+import { HubError, UsageError } from '../errors.js';
 import { buildProgram } from './build-program.js';
-import { UsageError } from './usage-error.js';
 
 /** One line that says what went wrong and, for errors we did not raise on purpose, where. */
 function oneLine(error: unknown): string {
@@ -23,9 +22,26 @@ function oneLine(error: unknown): string {
   return message;
 }
 
+/** The exit codes of `bnity` (SPEC section 7). */
+const EXIT = Object.freeze({ success: 0, failure: 1, usage: 2 });
+
+/** Commander's own endings that have already said all there is (help, version): nothing more is printed. */
+const SAID = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+
+/**
+ * The exit code of a failure: the one place the CLI classifies errors, by class and code. A
+ * command line that cannot be run as typed (`UsageError`, Commander's refusals) is a usage
+ * error; help or the version asked for is success; anything else a failure.
+ */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof CommanderError)
+    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT.success : EXIT.usage;
+  return error instanceof UsageError ? EXIT.usage : EXIT.failure;
+}
+
 /** Run the CLI with `argv` (without node and script); resolves with the exit code. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let code = 0;
+  let code: number = EXIT.success;
   const program = buildProgram(env, async (command) => {
     code = await command();
   });
@@ -33,12 +49,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     await program.parseAsync([...argv], { from: 'user' });
     return code;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // `--help` asked for: 0. A group run without its subcommand printed its help: usage error.
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-      if (error.code === 'commander.help') return 2;
-    }
-    process.stderr.write(`bnity: ${oneLine(error)}\n`);
-    return error instanceof UsageError || error instanceof CommanderError ? 2 : 1;
+    if (!(error instanceof CommanderError && SAID.has(error.code))) process.stderr.write(`bnity: ${oneLine(error)}\n`);
+    return exitCodeOf(error);
   }
 }

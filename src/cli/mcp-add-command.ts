@@ -6,12 +6,12 @@
  */
 import { checkPresetRequirements, resolvePreset } from '../config/presets.js';
 import { SERVER_NAME } from '../config/schema.js';
+import { UsageError } from '../errors.js';
 import type { ServerStatus } from '../hub/server-status.js';
 import { addServerToBot, type BotViewReport, describeViewReport, readBotServers } from './add-server-to-bot.js';
 import { parsePairs } from './parse-values.js';
 import { resolveTarget } from './resolve-target.js';
 import { serviceOrFile } from './service-or-file.js';
-import { UsageError } from './usage-error.js';
 import { describeState, waitFirstState } from './wait-first-state.js';
 
 /** The flags of `bnity mcp add`. */

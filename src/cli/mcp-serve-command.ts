@@ -5,11 +5,10 @@
  * only when none does it runs its own supervision. stdout carries MCP; logs go to stderr.
  * @module
  */
-import { HubError } from '../errors.js';
+import { HubError, UsageError } from '../errors.js';
 import type { ViewSpec } from '../gateway/effective-servers.js';
 import { readHomeOwner } from '../storage/home-lock.js';
 import { resolveTarget, type Target, type TargetFlags } from './resolve-target.js';
-import { UsageError } from './usage-error.js';
 
 type ServeFlags = TargetFlags & { stdio?: boolean; bot?: string; server?: string; standalone?: boolean };
 

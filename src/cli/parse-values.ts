@@ -1,9 +1,9 @@
+import { UsageError } from '../errors.js';
 /**
  * The values typed after the flags of `bnity mcp add` and `mcp test-tool`: `K=V`, `K:V`,
  * counts and JSON arguments. Each bad one is a usage error (exit 2) naming the flag.
  * @module
  */
-import { UsageError } from './usage-error.js';
 
 /** A positive whole number. */
 export function parseCount(value: string, flag: string): number {

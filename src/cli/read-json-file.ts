@@ -4,7 +4,7 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors.js';
 
 type Row = Record<string, unknown>;
 

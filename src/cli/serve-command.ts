@@ -3,8 +3,9 @@
  * with no child process left (SPEC section 7).
  * @module
  */
+
+import { UsageError } from '../errors.js';
 import { startService } from '../main.js';
-import { UsageError } from './usage-error.js';
 import { watchParent } from './watch-parent.js';
 
 /** Parse a port flag or variable; throws a usage error naming the source. */

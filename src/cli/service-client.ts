@@ -5,7 +5,7 @@
  * to do: nothing listening, a refused token, or the server's own message.
  * @module
  */
-import { HubError } from '../errors.js';
+import { ERROR_TABLE, HubError, type HubErrorCode, ServiceUnreachableError } from '../errors.js';
 import { readAdminToken } from '../storage/admin-token.js';
 import { readServiceUrl } from '../storage/service-url.js';
 
@@ -22,21 +22,6 @@ export type ServiceClient = {
   /** A raw GET for streams (`/api/events`); errors are mapped like `request`'s. */
   open(path: string, signal: AbortSignal): Promise<Response>;
 };
-
-/** Nothing answers at the service URL; the CLI may fall back to the files. */
-export class ServiceUnreachableError extends HubError {
-  constructor(
-    readonly url: string,
-    reason: string,
-    options?: { cause?: unknown },
-  ) {
-    super(
-      'upstream_unavailable',
-      `nothing answers at ${url} (${reason}): start the service with 'bnity serve', or give its address with --url or BOTERNITY_URL`,
-      options,
-    );
-  }
-}
 
 /** Resolve the service URL and token. */
 export async function createServiceClient({
@@ -68,7 +53,7 @@ export async function createServiceClient({
       throw error;
     }
     if (response.ok) return response;
-    const answer = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    const answer = (await response.json().catch(() => null)) as { error?: { code?: unknown; message?: string } } | null;
     const message = answer?.error?.message ?? response.statusText;
     if (response.status === 401)
       throw new HubError(
@@ -77,7 +62,15 @@ export async function createServiceClient({
           ? `${baseUrl} refused the admin token: set BOTERNITY_ADMIN_TOKEN, or --home to the service's data directory (its admin-token file)`
           : `${baseUrl} needs the admin token: set BOTERNITY_ADMIN_TOKEN, or --home to the service's data directory (its admin-token file)`,
       );
-    throw new HubError(response.status >= 500 ? 'upstream_failed' : 'bad_request', message, {
+    // The service's own code, when it is one of the table's; else what its status says.
+    const given = answer?.error?.code;
+    const code: HubErrorCode =
+      typeof given === 'string' && Object.hasOwn(ERROR_TABLE, given)
+        ? (given as HubErrorCode)
+        : response.status >= 500
+          ? 'upstream_failed'
+          : 'bad_request';
+    throw new HubError(code, message, {
       cause: { status: response.status, path },
     });
   }
@@ -123,6 +116,6 @@ function unreachableReason(error: unknown): string | null {
     ETIMEDOUT: 'timed out',
     UND_ERR_CONNECT_TIMEOUT: 'timed out',
   };
-  // fetch refuses some ports outright ("bad port": 1, 25, 6000, …), with no code.
-  return reasons[code] ?? (error.message === 'fetch failed' ? (cause?.message ?? 'fetch failed') : null);
+  // fetch refuses some ports outright ("bad port": 1, 25, 6000, …), with no code: its cause says why.
+  return reasons[code] ?? (error.cause instanceof Error ? error.cause.message : null);
 }

@@ -3,10 +3,9 @@
  * the files of the data directory, and say which it did.
  * @module
  */
-import { HubError } from '../errors.js';
+import { HubError, ServiceUnreachableError } from '../errors.js';
 import { readHomeOwner } from '../storage/home-lock.js';
 import type { Target } from './resolve-target.js';
-import { ServiceUnreachableError } from './service-client.js';
 
 /** What `serviceOrFile` ran: `via` tells the caller which path was taken. */
 export type Outcome<T> = { via: 'service' | 'file'; value: T };

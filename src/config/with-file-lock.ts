@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
-import { HubError } from '../errors.js';
+import { FileLockedError, HubError } from '../errors.js';
 
 /** Options of {@link withFileLock}. */
 export type FileLockOptions = {
@@ -16,19 +16,6 @@ export type FileLockOptions = {
   /** A lock not refreshed for this long belongs to a dead process (default 10 s). */
   readonly staleMs?: number;
 };
-
-/** The lock of `path` could not be had in time: nothing was written. */
-export class FileLockedError extends HubError {
-  constructor(
-    readonly path: string,
-    waitedMs: number,
-  ) {
-    super(
-      'conflict',
-      `${path} is being changed by another process (lock ${path}.lock still held after ${waitedMs} ms): nothing was written; try again`,
-    );
-  }
-}
 
 /** Run `task` holding the lock of `path` (which need not exist); throws {@link FileLockedError} when it cannot be had. */
 export async function withFileLock<T>(path: string, task: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {

@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
-import { HubError } from '../errors.js';
+import { SessionLimitError } from '../errors.js';
 import { type AgentSession, lastActiveAt } from './agent-session.js';
 import type { SessionRegistry } from './session-registry.js';
 
@@ -52,19 +52,4 @@ function oldestIdle(candidates: readonly AgentSession[], now: number): AgentSess
     }
   }
   return found;
-}
-
-/** An agent session over a cap (X8): the token's own (`per_token`) or the service's (`total`). */
-export class SessionLimitError extends HubError {
-  constructor(
-    readonly which: 'per_token' | 'total',
-    readonly limit: number,
-  ) {
-    super(
-      'session_limit',
-      which === 'per_token'
-        ? `too many sessions for this token (gateway.maxSessionsPerToken: ${limit}), and none of them idle to close; end some with DELETE`
-        : `too many agent sessions on this service (gateway.maxSessions: ${limit}); retry later`,
-    );
-  }
 }

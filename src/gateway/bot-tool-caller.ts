@@ -11,22 +11,13 @@
  */
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { BotToolCaller } from '../bots/ports.js';
-import { AgentUnsupportedError } from '../errors.js';
-import type { AgentChannel, AgentSession } from './agent-session.js';
+import type { AgentSession } from './agent-session.js';
 import type { CallPath } from './call-path.js';
 import { callTool } from './call-tool.js';
 import { listItems } from './list-items.js';
+import { NO_AGENT } from './no-agent.js';
 import { attachAgentSession } from './open-agent-session.js';
 import type { SessionContext } from './session-context.js';
-
-/** A bot's in-process session has no agent: it declares nothing, answers nothing, hears nothing. */
-const NO_AGENT: AgentChannel = {
-  clientCapabilities: () => ({}),
-  createMessage: () => Promise.reject(new AgentUnsupportedError('sampling')),
-  elicit: () => Promise.reject(new AgentUnsupportedError('elicitation')),
-  listRoots: () => Promise.reject(new AgentUnsupportedError('roots')),
-  notify: () => Promise.resolve(),
-};
 
 /** The port, and the end of a bot's session. */
 export type GatewayBotToolCaller = BotToolCaller & {

@@ -6,14 +6,14 @@
  * @module
  */
 
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Logger } from 'pino';
 import type { AnswerSampling, BotToolCaller } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig } from '../config/schema.js';
-import { UnknownBotError } from '../errors.js';
+import { RequestEndedError, ShuttingDownError, UnknownBotError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
 import { admitSession } from './admit-session.js';
@@ -22,11 +22,11 @@ import type { AuditSink } from './audit-request.js';
 import { createBotToolCaller } from './bot-tool-caller.js';
 import { createCallAdmission, type ServerAdmission } from './call-admission.js';
 import type { BotSurface, CallPath } from './call-path.js';
-import { callTool } from './call-tool.js';
 import type { CallTracker } from './call-tracker.js';
 import { configSecrets } from './config-secrets.js';
 import type { ViewSpec } from './effective-servers.js';
 import { createGatewaySanitizer } from './gateway-sanitizer.js';
+import { createInProcessRequests, type InProcessRequests } from './in-process-requests.js';
 import { createInputFlows } from './input-flows.js';
 import { createLossWatch } from './loss-watch.js';
 import { notifyListChanges } from './notify-list-changes.js';
@@ -42,10 +42,9 @@ import { renewSubscriptions } from './renew-subscriptions.js';
 import type { SamplingBudget } from './sampling-budget.js';
 import { type ModernView, serveModernView } from './serve-modern-view.js';
 import { createServersSettled } from './servers-settled.js';
-import type { SessionContext } from './session-context.js';
 import type { SessionRegistry } from './session-registry.js';
 import { createSessionUpstreams, type OpenSessionUpstream } from './session-upstreams.js';
-import { endRequests, RequestEndedError, requestsSettled, ShuttingDownError } from './track-request.js';
+import { endRequests, requestsSettled } from './track-request.js';
 import type { UndeliveredTally } from './undelivered-tally.js';
 import { createUpstreamPeer } from './upstream-peer.js';
 import { createViewCache } from './view-cache.js';
@@ -89,8 +88,8 @@ export type GatewayDeps = {
   secrets?: ReadonlySet<string>;
 };
 
-/** The gateway. */
-export type Gateway = {
+/** The gateway; its in-process requests (`callTool`, `readResource` …) serve sessions from `attachSession`. */
+export type Gateway = InProcessRequests & {
   /** The bots' tool port: a bot's calls take its view's call path, audited under the bot (B4). */
   readonly botToolCaller: BotToolCaller;
   /** Start a session on an SDK transport; resolves once connected. Throws for an unknown server or bot. */
@@ -109,8 +108,6 @@ export type Gateway = {
   sessions(): AgentSession[];
   /** Requests in flight, waiting, waited and refused per server under the in-flight caps (ADR 022). */
   admission(): ServerAdmission[];
-  /** Call a tool of `context`'s view by its public name, in-process. */
-  callTool(context: SessionContext, name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   /** The tools `spec`'s view lists now, sanitized (no first-list wait, not audited). */
   listTools(spec: ViewSpec): Tool[];
   /** End every session a client (token id) opened: after its token is revoked. */
@@ -239,7 +236,7 @@ export function createGateway({
     session: (id) => sessions.get(id),
     sessions: () => sessions.all(),
     admission: () => core.admission.stats(),
-    callTool: (context, name, args) => callTool(path, context, { name, ...(args ? { arguments: args } : {}) }),
+    ...createInProcessRequests(path),
     listTools: (spec) => views.view(spec).tools(),
     closeSessionsOf: (clientId) =>
       endAll(

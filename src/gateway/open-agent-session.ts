@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { BotToolsAccess } from '../bots/ports.js';
+import { RequestEndedError } from '../errors.js';
 import type { AgentChannel, AgentSession } from './agent-session.js';
 import { auditRow, clientNameOf } from './audit-request.js';
 import type { CallPath } from './call-path.js';
@@ -18,7 +19,7 @@ import { endpointIdentity } from './endpoint-identity.js';
 import { endpointInstructions, reachedBots } from './endpoint-instructions.js';
 import { serverChannel } from './sdk-channel.js';
 import { serveSession } from './serve-session.js';
-import { endRequests, RequestEndedError } from './track-request.js';
+import { endRequests } from './track-request.js';
 
 /** Who opens a session, and for which view. */
 export type SessionOptions = {

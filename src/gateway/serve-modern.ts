@@ -28,6 +28,7 @@ import {
   type ServerContext,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
+import { ShuttingDownError } from '../errors.js';
 import type { AgentSession } from './agent-session.js';
 import type { CallPath } from './call-path.js';
 import { callTool } from './call-tool.js';
@@ -39,7 +40,7 @@ import { listItems } from './list-items.js';
 import { modernContext, quietContext } from './modern-channel.js';
 import { readResource } from './read-resource.js';
 import type { SessionContext } from './session-context.js';
-import { runTracked, ShuttingDownError } from './track-request.js';
+import { runTracked } from './track-request.js';
 import { answerFailure, invalidParams, type ParamsSchema } from './wire-error.js';
 
 /** Where a modern request runs: the view session of its endpoint, token and client. */

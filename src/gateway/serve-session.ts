@@ -22,6 +22,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ShuttingDownError } from '../errors.js';
 import type { AgentSession } from './agent-session.js';
 import { auditRow } from './audit-request.js';
 import type { CallPath } from './call-path.js';
@@ -34,7 +35,7 @@ import { contextOf, type ServerExtra } from './sdk-channel.js';
 import type { SessionContext } from './session-context.js';
 import { setLevel } from './set-level.js';
 import { subscribeResource, unsubscribeResource } from './subscribe-resource.js';
-import { runTracked, ShuttingDownError } from './track-request.js';
+import { runTracked } from './track-request.js';
 import { answerFailure, invalidParams, type ParamsSchema, WireError } from './wire-error.js';
 
 type Handler = (params: unknown, extra: ServerExtra) => Promise<ServerResult>;

@@ -5,7 +5,7 @@
  * rather than the upstream's failure the abort causes.
  * @module
  */
-import { HubError } from '../errors.js';
+import { HubError, RequestEndedError } from '../errors.js';
 import type { AgentSession, InflightRequest } from './agent-session.js';
 
 /** One request being served: its signal, and `end()` once it has answered. */
@@ -77,22 +77,5 @@ export async function requestsSettled(sessions: readonly AgentSession[], withinM
     return await Promise.race([Promise.all(ended).then(() => true as const), late]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** The service is stopping: no new sessions or requests, and those still running are ended. */
-export class ShuttingDownError extends HubError {
-  constructor() {
-    super('shutting_down', 'server shutting down');
-  }
-}
-
-/**
- * A request ended by something other than its upstream (X7 records the true reason): the
- * agent cancelled it, its token was revoked, or its session closed while it ran.
- */
-export class RequestEndedError extends HubError {
-  constructor(readonly reason: 'client cancelled' | 'token revoked' | 'session closed') {
-    super('request_ended', reason === 'client cancelled' ? 'cancelled by the client' : reason);
   }
 }

@@ -5,24 +5,21 @@
  * @module
  */
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import {
-  HubError,
-  type HubErrorCode,
-  InFlightCapError,
-  InFlightWaitTimeoutError,
-  RateLimitedError,
-} from '../errors.js';
+import { ERROR_TABLE, HubError, InFlightCapError, InFlightWaitTimeoutError, RateLimitedError } from '../errors.js';
 import { sanitizeUpstreamText } from './sanitize-requests.js';
 
 /**
  * An error as the agent receives it: the SDK sends `code` and `message` as they are, so
  * this carries no "MCP error N:" prefix (an McpError would get it twice on the far side).
+ * `local` is the local error it was mapped from, if any: a caller inside the service (the
+ * test-tool route) answers that one, never the text.
  */
 export class WireError extends Error {
   constructor(
     readonly code: number,
     message: string,
     readonly data?: unknown,
+    readonly local: HubError | null = null,
   ) {
     super(message);
     this.name = 'WireError';
@@ -34,34 +31,6 @@ export type ErrorAnswer = { readonly kind: 'error'; readonly error: WireError; r
 
 /** How a failure is answered. */
 export type FailureAnswer = ErrorAnswer | { readonly kind: 'result'; readonly result: CallToolResult };
-
-// Upstream trouble is a failed tool call, not a protocol error: the model can read it (G4).
-const TOOL_RESULT_CODES: ReadonlySet<HubErrorCode> = new Set([
-  'upstream_unavailable',
-  'upstream_failed',
-  'upstream_timeout',
-]);
-
-const WIRE_CODES: Partial<Record<HubErrorCode, number>> = {
-  unknown_server: ErrorCode.InvalidParams,
-  unknown_bot: ErrorCode.InvalidParams,
-  bad_request: ErrorCode.InvalidParams,
-  not_found: ErrorCode.InvalidParams,
-  conflict: ErrorCode.InvalidParams,
-  payload_too_large: ErrorCode.InvalidParams,
-  forbidden: ErrorCode.InvalidRequest,
-  upstream_unavailable: ErrorCode.InternalError,
-  upstream_failed: ErrorCode.InternalError,
-  unattributed: ErrorCode.InternalError,
-  unsupported: ErrorCode.MethodNotFound,
-  budget_spent: ErrorCode.InvalidRequest,
-  // -32000, as the rate limits answer on the MCP endpoints (their 429 body).
-  rate_limited: -32000,
-  // -32000: the code the SDK's transports give a connection that is going away.
-  shutting_down: ErrorCode.ConnectionClosed,
-  request_ended: ErrorCode.ConnectionClosed,
-  session_limit: ErrorCode.ConnectionClosed,
-};
 
 /** A request's params schema (the SDK's): what `safeParse` gives is all that is used of it. */
 export type ParamsSchema<P> = {
@@ -87,12 +56,32 @@ export function invalidParams(method: string, error: ParamsIssues): WireError {
   return new WireError(ErrorCode.InvalidParams, `invalid ${method} params: ${what}`.replaceAll('\n', ' '));
 }
 
+/**
+ * The one mapping of a local error to the wire (issue 20, ADR 029): the JSON-RPC code of its
+ * code's row in `ERROR_TABLE`, its message, and the data a program reads (a rate limit's
+ * `retryAfterSeconds`). Null for a code no MCP request should meet (the table's `rpc: null`):
+ * our own failure, answered as such by {@link answerFailure}.
+ */
+export function toWireError(error: HubError): WireError | null {
+  const { rpc } = ERROR_TABLE[error.code];
+  if (rpc === null) return null;
+  // A request that waited for a place was never sent: the message says which cap held it;
+  // any other timeout is said as the SDK says its own.
+  if (error.code === 'upstream_timeout' && !(error instanceof InFlightWaitTimeoutError))
+    return new WireError(rpc, 'Request timed out', undefined, error);
+  return new WireError(rpc, error.message, wireData(error), error);
+}
+
 /** Map anything thrown on the call path; internal failures never become InvalidParams. */
 export function answerFailure(error: unknown, asToolResult: false): ErrorAnswer;
 export function answerFailure(error: unknown, asToolResult: boolean): FailureAnswer;
 export function answerFailure(error: unknown, asToolResult: boolean): FailureAnswer {
-  if (error instanceof HubError && asToolResult && TOOL_RESULT_CODES.has(error.code)) {
-    return { kind: 'result', result: { isError: true, content: [{ type: 'text', text: error.message }] } };
+  if (error instanceof HubError) {
+    // Upstream trouble is a failed tool call, not a protocol error: the model can read it (G4).
+    if (asToolResult && ERROR_TABLE[error.code].toolResult)
+      return { kind: 'result', result: { isError: true, content: [{ type: 'text', text: error.message }] } };
+    const wire = toWireError(error);
+    if (wire) return { kind: 'error', error: wire, internal: null };
   }
   if (error instanceof WireError) return { kind: 'error', error, internal: null };
   if (error instanceof McpError) {
@@ -100,14 +89,6 @@ export function answerFailure(error: unknown, asToolResult: boolean): FailureAns
     const message = sanitizeUpstreamText(error.message.replace(/^MCP error -?\d+: /, ''), 2_000);
     return { kind: 'error', error: new WireError(error.code, message), internal: null };
   }
-  if (error instanceof HubError && error.code === 'upstream_timeout') {
-    // A request that waited for a place was never sent: the message says which cap held it.
-    const message = error instanceof InFlightWaitTimeoutError ? error.message : 'Request timed out';
-    return { kind: 'error', error: new WireError(ErrorCode.RequestTimeout, message), internal: null };
-  }
-  const code = error instanceof HubError ? WIRE_CODES[error.code] : undefined;
-  if (code !== undefined)
-    return { kind: 'error', error: new WireError(code, (error as Error).message, wireData(error)), internal: null };
   return {
     kind: 'error',
     error: new WireError(ErrorCode.InternalError, 'internal error in boternity'),

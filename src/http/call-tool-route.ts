@@ -1,9 +1,10 @@
 /**
  * `POST /api/servers/{name}/tools/{tool}/call` (test-tool; SPEC A1, section 7). The call
- * goes through the gateway's own path, like any agent's: an in-process MCP session on the
- * aggregate view (`/mcp`), an SDK client on the other end of an in-memory transport. So the
- * view (allowed/denied tools), the rug-pull pins, the sanitizer and the audit all apply, and
- * the answer is the sanitized `CallToolResult`. The tool is called by its public name,
+ * goes through the gateway's own path, like any agent's: an in-process session on the
+ * aggregate view (`/mcp`, run-test-call.ts). So the view (allowed/denied tools), the
+ * rug-pull pins, the sanitizer and the audit all apply, and the answer is the sanitized
+ * `CallToolResult`; a refusal is answered from the local error the gateway attached to it
+ * (the one error table), never from its text. The tool is called by its public name,
  * `{server}__{tool}`, which is refused when another server's tool maps to the same name.
  * JSON by default (`{result,durationMs}`); with `Accept: text/event-stream`, the call's
  * progress as it comes and then its answer, as server-sent events (stream-test-call.ts).
@@ -11,12 +12,12 @@
  * @module
  */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { ErrorCode, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { AppConfig } from '../config/schema.js';
-import { HubError, RateLimitedError, UpstreamUnavailableError } from '../errors.js';
+import { HubError, NotInViewError, RequestEndedError, UpstreamUnavailableError } from '../errors.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import { toPublicName } from '../gateway/public-names.js';
-import { RequestEndedError } from '../gateway/track-request.js';
+import { WireError } from '../gateway/wire-error.js';
 import type { Hub } from '../hub/create-hub.js';
 import { createApi, errorResponses, jsonBody, ServerToolParams } from './api-schemas.js';
 import { runTestCall, TestCallFailure } from './run-test-call.js';
@@ -101,7 +102,6 @@ export function callToolRoutes({
         publicName,
         args,
         clientInfo: testCallClient(c),
-        timeoutMs: (server?.requestTimeoutMs ?? 60_000) + 5_000,
         // Whoever asked has gone (the page's Cancel, a closed curl): the call is cancelled upstream.
         signal: c.req.raw.signal,
         ...(onProgress ? { onProgress } : {}),
@@ -152,21 +152,26 @@ function uniquePublicName(hub: Hub, server: string, tool: string): string {
   return name;
 }
 
-/** A protocol error from the session, as the API's error. */
+/**
+ * What the gateway threw, as the API's error: the local error behind it, answered by the
+ * one HTTP mapping; a tool the view does not route, as a 404 that says so; an upstream's
+ * own JSON-RPC error (no local error behind it), as a 400 when it blames the arguments,
+ * else as the upstream's failure.
+ */
 function toHubError(error: unknown, server: string, tool: string): unknown {
-  if (!(error instanceof McpError)) return error;
-  if (error.code === ErrorCode.InvalidParams && /not available in this view/.test(error.message))
+  if (!(error instanceof WireError)) return error;
+  if (error.local instanceof NotInViewError)
     return new HubError(
       'not_found',
       `tool "${tool}" of server "${server}" is not available (unknown, denied or quarantined)`,
     );
-  if (error.code === ErrorCode.InvalidParams)
-    return new HubError('bad_request', error.message.replace(/^MCP error -?\d+: /, ''));
-  // Refused by an in-flight cap (ADR 022): 429, as the rate limits answer.
-  const data = error.data as { scope?: unknown; retryAfterSeconds?: unknown } | undefined;
-  if (data?.scope === 'in_flight' && typeof data.retryAfterSeconds === 'number')
-    return new RateLimitedError(data.retryAfterSeconds, error.message.replace(/^MCP error -?\d+: /, ''));
-  return new HubError('upstream_failed', `calling "${tool}" on server "${server}" failed: ${error.message}`, {
-    cause: error,
-  });
+  if (error.local) return error.local;
+  if (error.code === ErrorCode.InvalidParams) return new HubError('bad_request', error.message);
+  return new HubError(
+    'upstream_failed',
+    `calling "${tool}" on server "${server}" failed: MCP error ${error.code}: ${error.message}`,
+    {
+      cause: error,
+    },
+  );
 }

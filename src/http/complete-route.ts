@@ -66,15 +66,12 @@ export function completeRoutes(deps: AskDeps): OpenAPIHono {
     const result = await askAsAdmin(
       deps,
       { server: name, capability: 'completions', what: `completing "${body.argument.name}" of ${of}` },
-      (client, options) =>
-        client.complete(
-          {
-            ref: body.ref,
-            argument: body.argument,
-            ...(body.context?.arguments ? { context: { arguments: body.context.arguments } } : {}),
-          },
-          options,
-        ),
+      (asker) =>
+        asker.complete({
+          ref: body.ref,
+          argument: body.argument,
+          ...(body.context?.arguments ? { context: { arguments: body.context.arguments } } : {}),
+        }),
     );
     const { values, total, hasMore } = result.completion;
     return c.json(

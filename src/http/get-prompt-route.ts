@@ -54,7 +54,7 @@ export function getPromptRoutes(deps: AskDeps): OpenAPIHono {
     const result = await askAsAdmin(
       deps,
       { server: name, capability: 'prompts', what: `getting prompt "${prompt}"` },
-      (client, options) => client.getPrompt({ name: prompt, ...(args ? { arguments: args } : {}) }, options),
+      (asker) => asker.getPrompt({ name: prompt, ...(args ? { arguments: args } : {}) }),
     );
     return c.json(
       { messages: result.messages, ...(result.description === undefined ? {} : { description: result.description }) },

@@ -1,6 +1,8 @@
 /**
- * The single mapper from local errors to HTTP responses, with one error shape:
- * `{ "error": { "code", "message", "issues"? } }`.
+ * The one mapping from local errors to HTTP (issue 20, ADR 029): the status of the code's row
+ * in `ERROR_TABLE` (`errors/error-table.ts`), the headers that say when to retry, and one
+ * error shape, `{ "error": { "code", "message", "issues"? } }`. The MCP endpoints' refusals
+ * (`session-refusal.ts`) take their status and headers from here too.
  * @module
  */
 import type { Context } from 'hono';
@@ -13,37 +15,30 @@ import {
   BotInputError,
   ConfigError,
   type ConfigIssue,
+  ERROR_TABLE,
   HubError,
   type HubErrorCode,
+  InvalidCredentialNameError,
   RateLimitedError,
+  SessionLimitError,
+  ShuttingDownError,
 } from '../errors.js';
 
-const STATUS: Record<HubErrorCode, ContentfulStatusCode> = {
-  config_invalid: 400,
-  config_unreadable: 400,
-  // The request is fine; the file on disk it would be written into is not (fix it, then retry).
-  config_file_invalid: 409,
-  unknown_server: 404,
-  not_found: 404,
-  unknown_bot: 404,
-  upstream_unavailable: 503,
-  upstream_failed: 502,
-  upstream_timeout: 504,
-  unattributed: 409,
-  unsupported: 501,
-  budget_spent: 429,
-  rate_limited: 429,
-  unauthorized: 401,
-  forbidden: 403,
-  bad_request: 400,
-  conflict: 409,
-  payload_too_large: 413,
-  home_in_use: 409,
-  session_limit: 429,
-  shutting_down: 503,
-  request_ended: 409,
-  internal: 500,
-};
+/**
+ * The status and headers of a local error over HTTP: its code's row in `ERROR_TABLE`, and
+ * what says when to retry (a rate limit's `Retry-After`; a session cap's one second) or
+ * that the connection goes (the service stopping). The service's own session cap is 503,
+ * not 429: no client of this token did anything wrong.
+ */
+export function httpAnswerOf(error: HubError): { status: ContentfulStatusCode; headers: Record<string, string> } {
+  const status = (
+    error instanceof SessionLimitError && error.which === 'total' ? 503 : ERROR_TABLE[error.code].status
+  ) as ContentfulStatusCode;
+  if (error instanceof RateLimitedError) return { status, headers: { 'Retry-After': String(error.retryAfterSeconds) } };
+  if (error instanceof SessionLimitError) return { status, headers: { 'Retry-After': '1' } };
+  if (error instanceof ShuttingDownError) return { status, headers: { Connection: 'close' } };
+  return { status, headers: {} };
+}
 
 /** Why hono refused a request before a route saw it (a body that is not JSON, the wrong media type). */
 const HTTP_REFUSALS: Readonly<Record<number, { code: HubErrorCode; message: string }>> = Object.freeze({
@@ -82,15 +77,15 @@ export function errorReply(
     };
   }
   if (!(error instanceof HubError)) return null;
-  const headers: Record<string, string> =
-    error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
-  // A bot verb's own validation names each field, as the route schemas' does.
-  const issues = error instanceof BotInputError && error.issues.length > 0 ? { issues: error.issues } : {};
+  const { status, headers } = httpAnswerOf(error);
+  // A bot verb's own validation (or the keystore's name check) names each field, as the route schemas' does.
+  const named = error instanceof BotInputError || error instanceof InvalidCredentialNameError;
+  const issues = named && error.issues.length > 0 ? { issues: error.issues } : {};
   const body =
     error instanceof ConfigError
       ? { error: { code: error.code, message: oneLine(error.message), issues: error.issues.map(apiIssue) } }
       : { error: { code: error.code, message: error.message, ...issues } };
-  return { status: STATUS[error.code], body, headers };
+  return { status, body, headers };
 }
 
 /** Build the JSON error response for anything thrown inside a route. */

@@ -55,10 +55,8 @@ export function readResourceRoutes(deps: AskDeps): OpenAPIHono {
   routes.openapi(readResource, async (c) => {
     const { name } = c.req.valid('param');
     const { uri } = c.req.valid('json');
-    const result = await askAsAdmin(
-      deps,
-      { server: name, capability: 'resources', what: `reading ${uri}` },
-      (client, options) => client.readResource({ uri }, options),
+    const result = await askAsAdmin(deps, { server: name, capability: 'resources', what: `reading ${uri}` }, (asker) =>
+      asker.readResource({ uri }),
     );
     return c.json({ contents: result.contents }, 200);
   });

@@ -1,18 +1,16 @@
 /**
- * One test-tool call (SPEC A1) made the way an agent makes it: an in-process MCP session of
- * the admin on the aggregate view (`/mcp`), an SDK client on the other end of an in-memory
- * transport, so the view, the pins, the sanitizer and the audit all apply. Progress is asked
- * for only when someone listens (the client then sends a `progressToken`, which the gateway
- * relays upstream like an agent's, ADR 026); aborting `signal` is the client's own cancel:
- * the SDK sends `notifications/cancelled`, the gateway cancels the upstream call and audits
- * it as cancelled by the client.
+ * One test-tool call (SPEC A1) made the way an agent makes it, in-process (issue 20): an
+ * admin session with no transport on the aggregate view (`/mcp`, `gateway.attachSession`),
+ * whose call takes the gateway's own path (`gateway.callTool`), as a bot's do. So the view,
+ * the pins, the sanitizer, the in-flight caps, the request timeout and the audit all apply.
+ * Progress is asked for only when someone listens (the gateway then relays a
+ * `progressToken` upstream like an agent's, ADR 026); aborting `signal` is the client's own
+ * cancel: the gateway cancels the upstream call and audits it as cancelled by the client.
  * @module
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Gateway } from '../gateway/create-gateway.js';
-import { ProgressBeforeAnswer } from '../protocol/progress-before-answer.js';
+import { NO_AGENT } from '../gateway/no-agent.js';
 
 /** Who the audit says made the call. */
 const CLIENT_ID = 'admin';
@@ -27,8 +25,6 @@ export type TestCallOptions = {
   readonly args: Record<string, unknown>;
   /** The MCP client the session announces: its `clientName` tells the UI's test calls from the CLI's (`test-call-client.ts`). */
   readonly clientInfo: { readonly name: string; readonly version: string };
-  /** How long the call may go without an answer (or, with progress, without news). */
-  readonly timeoutMs: number;
   /** Aborted when whoever asked has gone: the call is cancelled upstream. */
   readonly signal: AbortSignal;
   /** Each progress notification of this call, in order; none asked for when absent. */
@@ -48,33 +44,28 @@ export class TestCallFailure extends Error {
   }
 }
 
-/** Make the call; throws a {@link TestCallFailure} (the session's error inside). */
+/**
+ * Make the call; throws a {@link TestCallFailure} with what the gateway threw inside (a
+ * `WireError` with its local error, or a `HubError` refusal such as the service stopping).
+ */
 export async function runTestCall(gateway: Gateway, options: TestCallOptions): Promise<TestCallAnswer> {
-  const { server, tool, publicName, args, timeoutMs, signal, onProgress, clientInfo } = options;
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ ...clientInfo });
-  let started = performance.now();
+  const { server, tool, publicName, args, signal, onProgress, clientInfo } = options;
+  const session = gateway.attachSession({
+    spec: { kind: 'all' },
+    label: `api test-tool ${server}/${tool}`,
+    clientId: CLIENT_ID,
+    clientInfo,
+    channel: NO_AGENT,
+  });
+  const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
-    await gateway.openSession({
-      transport: serverSide,
-      spec: { kind: 'all' },
-      label: `api test-tool ${server}/${tool}`,
-      idles: false,
-      clientId: CLIENT_ID,
-    });
-    await client.connect(new ProgressBeforeAnswer(clientSide));
-    started = performance.now();
-    const result = (await client.callTool({ name: publicName, arguments: args }, undefined, {
-      timeout: timeoutMs,
-      signal,
-      // Progress is news from a call that is still going: its timeout starts again, as upstream.
-      ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
-    })) as CallToolResult;
+    const progress = onProgress ? async (news: Progress) => onProgress(news) : null;
+    const result = await gateway.callTool({ session, signal, channel: session.channel, progress }, publicName, args);
     return { result, durationMs: took() };
   } catch (error) {
     throw new TestCallFailure(error, took());
   } finally {
-    await client.close();
+    await session.close();
   }
 }

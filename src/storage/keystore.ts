@@ -15,7 +15,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withFileLock } from '../config/with-file-lock.js';
 import { writeFileAtomic } from '../config/write-file-atomic.js';
-import { HubError } from '../errors.js';
+import { HubError, InvalidCredentialNameError, KeystoreError } from '../errors.js';
 
 /** The encrypted credentials of one home directory. */
 export type Keystore = {
@@ -43,20 +43,6 @@ const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-
-/** A keystore that cannot be read, decrypted or written; the message never holds a secret. */
-export class KeystoreError extends HubError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('internal', message, options);
-  }
-}
-
-/** A credential name outside `[A-Za-z0-9_.-]{1,64}`. */
-export class InvalidCredentialNameError extends HubError {
-  constructor(name: string) {
-    super('bad_request', `invalid credential name ${JSON.stringify(name)}: use 1 to 64 of A-Z a-z 0-9 _ . -`);
-  }
-}
 
 /** True for a valid credential name. */
 export function isCredentialName(name: string): boolean {

@@ -3,7 +3,8 @@
  * (`spawn /nope ENOENT`, `HTTP 404 from http://…`, `connect ECONNREFUSED … (http://…)`).
  * @module
  */
-import { HubError } from '../errors.js';
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { HubError, systemCodeOf } from '../errors.js';
 import { httpStatusOf } from './create-transport.js';
 import type { StderrSink } from './stderr-log.js';
 
@@ -16,12 +17,12 @@ export function describeConnectError(error: unknown, { url }: DescribeOptions = 
   const status = httpStatusOf(error);
   if (status !== null) return `HTTP ${status} from ${url ?? 'upstream'}`;
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause.message : null;
-  // fetch reports network failures as "fetch failed" and puts the reason in `cause`.
-  const message = (cause && /fetch failed/.test(error.message) ? cause : error.message)
+  // fetch reports a network failure as a TypeError ("fetch failed") with the reason in `cause`;
+  // the SSE client's error repeats it after its own prefixes.
+  const message = (error instanceof TypeError && error.cause instanceof Error ? error.cause.message : error.message)
     .replace(/^SSE error: /, '')
     .replace(/^(TypeError: )?fetch failed: /, '');
-  return url && !message.includes(url) && isNetworkError(error) ? `${message} (${url})` : message;
+  return url && isNetworkError(error) ? `${message} (${url})` : message;
 }
 
 /** `message` with what a stdio child last wrote to stderr itself (bounded), if anything. */
@@ -35,8 +36,14 @@ export function connectFailed(message: string, cause?: unknown): HubError {
   return new HubError('upstream_failed', message, { cause });
 }
 
+/**
+ * No HTTP answer at all: fetch's TypeError with its reason in `cause`, the SSE client's error
+ * without a status, or a system error code (ECONNREFUSED …) on the error or its causes.
+ */
 function isNetworkError(error: Error): boolean {
-  return /fetch failed|ECONN|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|socket/i.test(
-    `${error.message} ${error.cause instanceof Error ? error.cause.message : ''}`,
+  return (
+    (error instanceof TypeError && error.cause !== undefined) ||
+    (error instanceof SseError && error.code === undefined) ||
+    systemCodeOf(error) !== null
   );
 }

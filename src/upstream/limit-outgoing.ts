@@ -6,7 +6,7 @@
  * @module
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { HubError } from '../errors.js';
+import { UpstreamMessageTooLargeError } from '../errors.js';
 
 /** Refuse, on `transport` (not yet started), any message over `maxBytes` as JSON. */
 export function limitOutgoing(transport: Transport, { server, maxBytes }: { server: string; maxBytes: number }): void {
@@ -24,18 +24,4 @@ export function limitOutgoing(transport: Transport, { server, maxBytes }: { serv
     if (over) return Promise.reject(new UpstreamMessageTooLargeError(server, Buffer.byteLength(text), maxBytes));
     return send(message, options);
   };
-}
-
-/** A request too large for its server's `maxMessageBytes`: refused before it was sent (X8). */
-export class UpstreamMessageTooLargeError extends HubError {
-  constructor(
-    readonly server: string,
-    readonly bytes: number,
-    readonly limit: number,
-  ) {
-    super(
-      'payload_too_large',
-      `the request is ${bytes} bytes, over the ${limit} bytes server "${server}" takes (maxMessageBytes); it was not sent`,
-    );
-  }
 }

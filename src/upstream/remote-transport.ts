@@ -18,7 +18,8 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { AnswerStreamError, describeStreamFailure, UpstreamAnswerTooLargeError } from './answer-errors.js';
+import { AnswerStreamError, UpstreamAnswerTooLargeError } from '../errors.js';
+import { describeStreamFailure } from './answer-errors.js';
 import { createBoundedFetch } from './bounded-fetch.js';
 import { Exchange } from './exchange.js';
 import { cancelledRequestId } from './pending-answers.js';

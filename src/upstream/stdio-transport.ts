@@ -18,9 +18,8 @@ import {
   type JSONRPCMessage,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { UnreadableLineError } from '../errors.js';
+import { UnreadableLineError, UpstreamAnswerTooLargeError } from '../errors.js';
 import { parseMessage } from '../protocol/parse-message.js';
-import { UpstreamAnswerTooLargeError } from './answer-errors.js';
 import type { NotificationGate } from './notification-limits.js';
 import { peekNotificationMethod } from './peek-method.js';
 import { cancelledRequestId, PendingAnswers } from './pending-answers.js';

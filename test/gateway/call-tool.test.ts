@@ -6,7 +6,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotInViewError, RequestEndedError } from '../../src/errors.js';
 import type { AgentChannel } from '../../src/gateway/agent-session.js';
+import { NO_AGENT } from '../../src/gateway/no-agent.js';
+import { WireError } from '../../src/gateway/wire-error.js';
 import { fixtureServer, fixtureState } from '../support/fixture-server.js';
 import { type GatewayHarness, startGateway } from '../support/gateway-harness.js';
 import { refusal } from '../support/refusal.js';
@@ -193,5 +196,34 @@ describe('tools/call', () => {
       await session.close();
     }
     expect(gw.gateway.session(session.id)).toBeUndefined();
+  });
+
+  it("in-process calls are tracked like an agent's and fail with the local error attached, never only a text", async () => {
+    const session = gw.gateway.attachSession({
+      spec: { kind: 'all' },
+      label: 'test',
+      clientId: 'admin',
+      channel: NO_AGENT,
+    });
+    try {
+      const context = { session, signal: new AbortController().signal, progress: null, channel: session.channel };
+      const hidden = await gw.gateway.callTool(context, 'alpha__a_secret').catch((error: unknown) => error);
+      expect(hidden).toBeInstanceOf(WireError);
+      expect((hidden as WireError).local).toBeInstanceOf(NotInViewError);
+      // The caller going away ends the tracked request: cancelled by the client, as an agent's.
+      const abort = new AbortController();
+      const started = alpha.started;
+      const call = gw.gateway
+        .callTool({ ...context, signal: abort.signal }, 'alpha__a_slow', { ms: 60_000 })
+        .catch((error: unknown) => error);
+      await waitFor(() => alpha.started > started && session.requests.size === 1);
+      abort.abort();
+      const ended = (await call) as WireError;
+      expect(ended.local).toBeInstanceOf(RequestEndedError);
+      expect(ended.local?.message).toBe('cancelled by the client');
+      expect(session.requests.size).toBe(0);
+    } finally {
+      await session.close();
+    }
   });
 });

@@ -49,9 +49,12 @@ describe('/api/credentials', { timeout: 30_000 }, () => {
     const held = secrets.size;
     const bad = await put('bad name!', { value: 'never-held-value' });
     expect(bad.status).toBe(400);
+    const message = 'invalid credential name "bad name!": use 1 to 64 of A-Z a-z 0-9 _ . -';
+    // `issues` names the field, so that the web UI shows it there (not by matching the text).
     expect((bad.body as ErrorBody).error).toEqual({
       code: 'bad_request',
-      message: 'invalid credential name "bad name!": use 1 to 64 of A-Z a-z 0-9 _ . -',
+      message,
+      issues: [{ field: 'name', message }],
     });
     expect(JSON.stringify(bad.body)).not.toContain('never-held-value');
     expect(await stored()).toEqual(before);

@@ -6,7 +6,7 @@
  * @module
  */
 import { useState } from 'preact/hooks';
-import type { ApiClient } from '../api.js';
+import { type ApiClient, ApiError } from '../api.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { DataTable } from '../components/data-table.js';
 import { ErrorNote } from '../components/error-note.js';
@@ -15,15 +15,19 @@ import { useLoad } from '../use-load.js';
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's syntax for a keystore reference, not a template
 const SECRET_REFERENCE = '${secret:NAME}';
 
-/** The API's refusals about the name (the keystore's one line) go next to the name field. */
-const aboutName = (message: string) => message.startsWith('invalid credential name');
+/** A refusal, and whether it is about the name: the API's `issues` say so (the keystore's name check); it goes next to that field. */
+type Refusal = { readonly message: string; readonly aboutName: boolean };
+const refusalOf = (failure: unknown): Refusal => ({
+  message: (failure as Error).message,
+  aboutName: failure instanceof ApiError && failure.issues.some((issue) => issue.field === 'name'),
+});
 
 /** The page. */
 export function CredentialsPage({ api }: { api: ApiClient }) {
   const list = useLoad(() => api.credentials(), []);
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Refusal | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -40,7 +44,7 @@ export function CredentialsPage({ api }: { api: ApiClient }) {
       setSaved(name.trim());
       list.reload();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(refusalOf(failure));
     } finally {
       setBusy(false);
     }
@@ -48,9 +52,11 @@ export function CredentialsPage({ api }: { api: ApiClient }) {
   const remove = (target: string) =>
     api
       .removeCredential(target)
-      .then(list.reload, (failure: Error) => setError(`Could not remove ${target}: ${failure.message}`));
-  const nameError = error && aboutName(error) ? error : null;
-  const otherError = error && !aboutName(error) ? error : null;
+      .then(list.reload, (failure: Error) =>
+        setError({ message: `Could not remove ${target}: ${failure.message}`, aboutName: false }),
+      );
+  const nameError = error?.aboutName ? error.message : null;
+  const otherError = error && !error.aboutName ? error.message : null;
   return (
     <>
       <form class="card" onSubmit={save} aria-labelledby="set-credential-title">

@@ -1,0 +1,22 @@
+/**
+ * The errors of the keystore (re-exported by `errors.ts`).
+ * @module
+ */
+import { HubError } from './hub-error.js';
+
+/** A keystore that cannot be read, decrypted or written; the message never holds a secret. */
+export class KeystoreError extends HubError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('internal', message, options);
+  }
+}
+
+/** A credential name outside `[A-Za-z0-9_.-]{1,64}`. */
+export class InvalidCredentialNameError extends HubError {
+  /** The field it is about, as the API's `issues` name it: the web UI shows it by the name field. */
+  readonly issues: readonly { readonly field: string; readonly message: string }[];
+  constructor(name: string) {
+    super('bad_request', `invalid credential name ${JSON.stringify(name)}: use 1 to 64 of A-Z a-z 0-9 _ . -`);
+    this.issues = [{ field: 'name', message: this.message }];
+  }
+}

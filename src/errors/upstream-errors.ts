@@ -1,0 +1,47 @@
+/**
+ * The errors of upstream connections (SPEC X8): messages over a size limit and
+ * answer streams that broke off (re-exported by `errors.ts`).
+ * @module
+ */
+import { HubError } from './hub-error.js';
+
+/** A message from an upstream over its `maxAnswerBytes`: not read; `closed` when its connection went with it. */
+export class UpstreamAnswerTooLargeError extends HubError {
+  constructor(
+    readonly server: string,
+    readonly limit: number,
+    readonly closed: boolean,
+  ) {
+    super(
+      'upstream_failed',
+      closed
+        ? `server "${server}" sent a message over ${limit} bytes (maxAnswerBytes): it was not read, and the connection was closed`
+        : `server "${server}" answered over ${limit} bytes (maxAnswerBytes): the answer was not read`,
+    );
+  }
+}
+
+/** The stream that carried (or was to carry) answers ended or broke off: `what` says how. */
+export class AnswerStreamError extends HubError {
+  constructor(
+    readonly server: string,
+    what: string,
+    options?: { cause: unknown },
+  ) {
+    super('upstream_failed', `server "${server}" ${what}`, options);
+  }
+}
+
+/** A request too large for its server's `maxMessageBytes`: refused before it was sent (X8). */
+export class UpstreamMessageTooLargeError extends HubError {
+  constructor(
+    readonly server: string,
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(
+      'payload_too_large',
+      `the request is ${bytes} bytes, over the ${limit} bytes server "${server}" takes (maxMessageBytes); it was not sent`,
+    );
+  }
+}
