@@ -1,4 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { NATIVE_SCAN_LENGTH } from '../guard/is-plain-ascii.js';
+import { jsonString } from '../guard/json-string.js';
 
 /** Arrays shorter than this are serialized each time: caching them would cost more than it saves. */
 const CACHED_LENGTH = 64;
@@ -47,13 +49,14 @@ export function createMessageSerializer(): (message: JSONRPCMessage) => Serializ
     const plain = id !== undefined && result && typeof result === 'object' && !Array.isArray(result);
     if (!plain || Object.keys(rest).length > 0) return JSON.stringify(message);
     const entries = Object.entries(result);
-    if (!entries.some(([, v]) => Array.isArray(v) && v.length >= CACHED_LENGTH)) return JSON.stringify(message);
+    if (!entries.some(([key, v]) => (Array.isArray(v) && v.length >= CACHED_LENGTH) || hasLongText(key, v)))
+      return JSON.stringify(message);
     const parts: Buffer[] = [];
     let text = `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${JSON.stringify(id)},"result":{`;
     let first = true;
     for (const [key, value] of entries) {
       const big = Array.isArray(value) && value.length >= CACHED_LENGTH;
-      const json = big ? '' : JSON.stringify(value);
+      const json = big ? '' : hasLongText(key, value) ? contentJson(value as unknown[]) : JSON.stringify(value);
       if (json === undefined) continue;
       text += `${first ? '' : ','}${JSON.stringify(key)}:`;
       first = false;
@@ -64,9 +67,47 @@ export function createMessageSerializer(): (message: JSONRPCMessage) => Serializ
       parts.push(Buffer.from(text), bytesOf(value));
       text = '';
     }
+    // Only long texts: the text as it is (a copy into a Buffer would cost what was saved).
+    if (parts.length === 0) return `${text}}}`;
     parts.push(Buffer.from(`${text}}}`));
     return parts;
   };
+}
+
+/** A tool result's `content` with a text block long enough for {@link jsonString} to pay. */
+function hasLongText(key: string, value: unknown): boolean {
+  return (
+    key === 'content' &&
+    Array.isArray(value) &&
+    value.some((block) => typeof block?.text === 'string' && block.text.length >= NATIVE_SCAN_LENGTH)
+  );
+}
+
+/**
+ * `JSON.stringify(content)` of a tool result's blocks, each long text written by
+ * {@link jsonString}: a 64 KiB text relayed from an upstream is plain more often than not,
+ * and then needs no escaping pass (issue 20). Keys in the order `JSON.stringify` takes them.
+ */
+function contentJson(content: unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
+    if (i > 0) out += ',';
+    if (block === null || typeof block !== 'object' || Array.isArray(block) || 'toJSON' in block) {
+      out += JSON.stringify(block) ?? 'null';
+      continue;
+    }
+    let first = true;
+    out += '{';
+    for (const [key, value] of Object.entries(block)) {
+      const json = typeof value === 'string' && key === 'text' ? jsonString(value) : JSON.stringify(value);
+      if (json === undefined) continue;
+      out += `${first ? '' : ','}${JSON.stringify(key)}:${json}`;
+      first = false;
+    }
+    out += '}';
+  }
+  return `${out}]`;
 }
 
 /** The text of a serialized message (for an SSE event, or a batch). */

@@ -1,0 +1,19 @@
+/**
+ * A string as JSON, as `JSON.stringify` writes it, found faster for a long plain text (issue
+ * 20): `JSON.stringify` escapes character by character (about 2 ns each: 140 µs for a
+ * 64 KiB tool result, paid again for each copy the gateway writes or hashes), while printable
+ * ASCII without `"` and `\` is its own JSON between quotes, which native scans tell
+ * ({@link isPlainAscii}).
+ * @module
+ */
+import { isPlainAscii, NATIVE_SCAN_LENGTH } from './is-plain-ascii.js';
+
+/** What JSON escapes in printable ASCII besides the controls {@link isPlainAscii} looks for. */
+const ESCAPED = ['"', '\\', '\t', '\n', '\r'];
+
+/** `JSON.stringify(text)`: the same characters, found without escaping a long plain text. */
+export function jsonString(text: string): string {
+  const plain =
+    text.length >= NATIVE_SCAN_LENGTH && isPlainAscii(text) && !ESCAPED.some((character) => text.includes(character));
+  return plain ? `"${text}"` : JSON.stringify(text);
+}
