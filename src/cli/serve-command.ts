@@ -4,6 +4,7 @@
  * @module
  */
 import { startService } from '../main.js';
+import { tuneProcess } from '../runtime/tune-process.js';
 import { UsageError } from './usage-error.js';
 import { watchParent } from './watch-parent.js';
 
@@ -32,6 +33,8 @@ export async function serveCommand(
     env,
     host: values.host ?? '127.0.0.1',
     port,
+    // This process is the service's own: V8 is tuned for it (unless `runtime.tuneProcess` is false).
+    tuneProcess,
   });
   const lines = [
     `boternity is running`,
