@@ -30,10 +30,7 @@ export function withStderr(message: string, stderr: Pick<StderrSink, 'tail'> | u
   return tail ? `${message}; stderr: ${tail}` : message;
 }
 
-/** The error `connectUpstream` rejects with: code `upstream_failed`, the original as `cause`. */
-export function connectFailed(message: string, cause?: unknown): HubError {
-  return new HubError('upstream_failed', message, { cause });
-}
+export { connectFailed } from './connect-failed.js';
 
 function isNetworkError(error: Error): boolean {
   return /fetch failed|ECONN|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|socket/i.test(
