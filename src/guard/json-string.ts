@@ -11,9 +11,17 @@ import { isPlainAscii, NATIVE_SCAN_LENGTH } from './is-plain-ascii.js';
 /** What JSON escapes in printable ASCII besides the controls {@link isPlainAscii} looks for. */
 const ESCAPED = ['"', '\\', '\t', '\n', '\r'];
 
+/**
+ * True when `text` is long, and printable ASCII without `"` or `\\`: its JSON is itself between
+ * quotes, and its UTF-8 bytes are its Latin-1 ones (a copy, no encoding).
+ */
+export function isJsonPlain(text: string): boolean {
+  return (
+    text.length >= NATIVE_SCAN_LENGTH && isPlainAscii(text) && !ESCAPED.some((character) => text.includes(character))
+  );
+}
+
 /** `JSON.stringify(text)`: the same characters, found without escaping a long plain text. */
 export function jsonString(text: string): string {
-  const plain =
-    text.length >= NATIVE_SCAN_LENGTH && isPlainAscii(text) && !ESCAPED.some((character) => text.includes(character));
-  return plain ? `"${text}"` : JSON.stringify(text);
+  return isJsonPlain(text) ? `"${text}"` : JSON.stringify(text);
 }

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { NATIVE_SCAN_LENGTH } from '../guard/is-plain-ascii.js';
-import { jsonString } from '../guard/json-string.js';
+import { isJsonPlain } from '../guard/json-string.js';
 
 /** Arrays shorter than this are serialized each time: caching them would cost more than it saves. */
 const CACHED_LENGTH = 64;
@@ -13,7 +13,8 @@ export type Serialized = string | readonly Buffer[];
  * bytes it keeps: each item's JSON, weakly, by item, and the whole listing's by array. A
  * `tools/list` is rebuilt per request from the same items (the view's tools, a few bot
  * tools), so its bytes are put together from cache instead of serialized, measured and
- * copied again. The bytes are what `JSON.stringify` gives. Shared by every session of an
+ * copied again. A tool result's long plain text goes out as its own bytes, not escaped
+ * (issue 20). The bytes are what `JSON.stringify` gives. Shared by every session of an
  * endpoint.
  */
 export function createMessageSerializer(): (message: JSONRPCMessage) => Serialized {
@@ -56,10 +57,15 @@ export function createMessageSerializer(): (message: JSONRPCMessage) => Serializ
     let first = true;
     for (const [key, value] of entries) {
       const big = Array.isArray(value) && value.length >= CACHED_LENGTH;
-      const json = big ? '' : hasLongText(key, value) ? contentJson(value as unknown[]) : JSON.stringify(value);
+      const long = !big && hasLongText(key, value);
+      const json = big || long ? '' : JSON.stringify(value);
       if (json === undefined) continue;
       text += `${first ? '' : ','}${JSON.stringify(key)}:`;
       first = false;
+      if (long) {
+        text = writeContent(value as unknown[], text, parts);
+        continue;
+      }
       if (!big) {
         text += json;
         continue;
@@ -67,7 +73,7 @@ export function createMessageSerializer(): (message: JSONRPCMessage) => Serializ
       parts.push(Buffer.from(text), bytesOf(value));
       text = '';
     }
-    // Only long texts: the text as it is (a copy into a Buffer would cost what was saved).
+    // Long texts that need escaping, and no listing: the text as it is.
     if (parts.length === 0) return `${text}}}`;
     parts.push(Buffer.from(`${text}}}`));
     return parts;
@@ -84,30 +90,39 @@ function hasLongText(key: string, value: unknown): boolean {
 }
 
 /**
- * `JSON.stringify(content)` of a tool result's blocks, each long text written by
- * {@link jsonString}: a 64 KiB text relayed from an upstream is plain more often than not,
- * and then needs no escaping pass (issue 20). Keys in the order `JSON.stringify` takes them.
+ * A tool result's `content` blocks as `JSON.stringify` writes them, appended to `text`; each
+ * long plain text block ({@link isJsonPlain}: what a 64 KiB result relayed from an upstream
+ * usually is) goes into `parts` as its own bytes, copied rather than escaped and encoded
+ * (issue 20). Returns the text that follows the last part. Keys in `JSON.stringify`'s order.
  */
-function contentJson(content: unknown[]): string {
-  let out = '[';
+function writeContent(content: unknown[], before: string, parts: Buffer[]): string {
+  let text = `${before}[`;
   for (let i = 0; i < content.length; i++) {
     const block = content[i];
-    if (i > 0) out += ',';
+    if (i > 0) text += ',';
     if (block === null || typeof block !== 'object' || Array.isArray(block) || 'toJSON' in block) {
-      out += JSON.stringify(block) ?? 'null';
+      text += JSON.stringify(block) ?? 'null';
       continue;
     }
     let first = true;
-    out += '{';
+    text += '{';
     for (const [key, value] of Object.entries(block)) {
-      const json = typeof value === 'string' && key === 'text' ? jsonString(value) : JSON.stringify(value);
+      const plain = key === 'text' && typeof value === 'string' && isJsonPlain(value);
+      const json = plain ? '' : JSON.stringify(value);
       if (json === undefined) continue;
-      out += `${first ? '' : ','}${JSON.stringify(key)}:${json}`;
+      text += `${first ? '' : ','}${JSON.stringify(key)}:`;
       first = false;
+      if (!plain) {
+        text += json;
+        continue;
+      }
+      // ASCII: its Latin-1 bytes are its UTF-8 ones.
+      parts.push(Buffer.from(`${text}"`), Buffer.from(value, 'latin1'));
+      text = '"';
     }
-    out += '}';
+    text += '}';
   }
-  return `${out}]`;
+  return `${text}]`;
 }
 
 /** The text of a serialized message (for an SSE event, or a batch). */
