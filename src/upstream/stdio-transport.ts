@@ -54,7 +54,8 @@ export type ChildStdioOptions = {
  * the event loop in one write: concurrent calls share a syscall (and a wake-up of the child).
  * A request's `send` settles when its answer is read; a line over `maxAnswerBytes` fails
  * every request in flight with that bound (which line it answered cannot be known) and
- * closes the transport.
+ * closes the transport. A message over `maxMessageBytes` is refused unsent (X8), measured
+ * on the one serialization that would have been written (issue 20).
  */
 export class ChildStdioTransport implements Transport {
   onclose?: () => void;
