@@ -166,10 +166,7 @@ export const ConfigRestSchema = z.object({
     .prefault({}),
   logs: z.object({ stderrLines: z.number().int().positive().default(500) }).prefault({}),
   shutdown: z.object({ graceMs: z.number().int().nonnegative().default(3_000) }).prefault({}),
-  /**
-   * The process `bnity serve` runs in: `tuneProcess` tunes V8 for a long-running service
-   * (young generation capped, call path optimized sooner, memory given back when idle).
-   */
+  /** `bnity serve`'s own process: `tuneProcess` tunes V8 for a long-running service (ADR 030). */
   runtime: z
     .object({ tuneProcess: z.boolean().default(true) })
     .strict()
