@@ -25,7 +25,7 @@ import { listenHttp } from './http/serve-http.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import { reportFlood } from './hub/report-flood.js';
 import { createLogger } from './log/create-logger.js';
-import { capYoungGeneration } from './runtime/cap-young-generation.js';
+import type { ProcessTuning } from './runtime/tune-process.js';
 import { lazySchemaValidator } from './start/lazy-schema-validator.js';
 import type { CallParts } from './start/open-call-parts.js';
 import type { Storage } from './start/open-storage.js';
@@ -53,6 +53,11 @@ export type ServiceOptions = {
   secrets?: Set<string>;
   /** Accepts tokens besides the admin token, e.g. bot-bound ones (the API token store plugs in here). */
   verifyToken?: VerifyToken;
+  /**
+   * Tunes V8 for a long-running service, unless the config says `runtime.tuneProcess: false`:
+   * given by `bnity serve`, which owns its process; left out, the process stays as Node made it.
+   */
+  tuneProcess?: () => ProcessTuning;
 };
 
 /** A running service. */
@@ -104,8 +109,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   try {
     const lock = await acquireHomeLock(home);
     undo.push(() => lock.release());
-    // Before the connect burst: V8 would grow its young generation to 32 MB and keep it.
-    undo.push(capYoungGeneration());
+    // The process's V8 tuning, when the caller owns the process (`bnity serve`) and the config allows.
+    const tuning = config.runtime.tuneProcess ? (options.tuneProcess?.() ?? null) : null;
+    if (tuning) {
+      undo.push(() => tuning.stop());
+      log.info('process tuned for a long-running service (runtime.tuneProcess)');
+    }
     const admin = await ensureAdminToken(home, env);
     // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
     const keystore = await openKeystore({ home, env });
@@ -210,6 +219,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       opened,
       built,
     );
+    tuning?.started();
     const url = http?.url ?? '';
     // The CLI and the stdio bridge of this home find the service here, on whatever port (removed first on stop).
     if (http) undo.push(await recordServiceUrl(home, loopbackUrl(http.url)));

@@ -6,6 +6,7 @@
 
 import { UsageError } from '../errors.js';
 import { startService } from '../main.js';
+import { tuneProcess } from '../runtime/tune-process.js';
 import { watchParent } from './watch-parent.js';
 
 /** Parse a port flag or variable; throws a usage error naming the source. */
@@ -33,6 +34,8 @@ export async function serveCommand(
     env,
     host: values.host ?? '127.0.0.1',
     port,
+    // This process is the service's own: V8 is tuned for it (unless `runtime.tuneProcess` is false).
+    tuneProcess,
   });
   const lines = [
     `boternity is running`,

@@ -71,8 +71,8 @@ export function parseServerEntry(
   const input = { ...entry, type: transport };
   const result =
     transport === 'stdio'
-      ? StdioServerSchema.safeParse(input, { error: configErrorMap })
-      : RemoteServerSchema.safeParse(input, { error: configErrorMap });
+      ? StdioServerSchema.safeParse(input, { error: configErrorMap, jitless: true })
+      : RemoteServerSchema.safeParse(input, { error: configErrorMap, jitless: true });
   if (!result.success) issues.push(...fromZodIssues(result.error.issues, interpolated.issues));
   if (!result.success || issues.length > 0) return { server: null, issues, warnings };
   return { server: { ...result.data, transport } as ServerConfig, issues, warnings };

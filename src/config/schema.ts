@@ -166,6 +166,11 @@ export const ConfigRestSchema = z.object({
     .prefault({}),
   logs: z.object({ stderrLines: z.number().int().positive().default(500) }).prefault({}),
   shutdown: z.object({ graceMs: z.number().int().nonnegative().default(3_000) }).prefault({}),
+  /** `bnity serve`'s own process: `tuneProcess` tunes V8 for a long-running service (ADR 030). */
+  runtime: z
+    .object({ tuneProcess: z.boolean().default(true) })
+    .strict()
+    .prefault({}),
   /** Names besides the loopback ones that may appear in `Host` and `Origin` (X2). */
   http: z
     .object({

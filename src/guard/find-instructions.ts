@@ -9,10 +9,8 @@
  * letters are all there: measured in docs/performance.md.)
  * @module
  */
+import { isPlainAscii } from './is-plain-ascii.js';
 import { INSTRUCTION_PHRASES, INVISIBLE_UNICODE, TAG_ASCII } from './sanitize-rules.js';
-
-/** Printable ASCII with tab, line feed and carriage return: no invisible, control or tag character is in it. */
-export const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
 
 const PHRASES = INSTRUCTION_PHRASES.map(({ name, leads, pattern }) => ({
   flag: `instruction:${name}`,
@@ -30,7 +28,7 @@ function scanText(text: string): string {
 }
 
 /** Names of the instruction-like phrases in a text (hidden parts included), as `instruction:<name>`. */
-export function findInstructions(text: string, plain = PLAIN_ASCII.test(text)): string[] {
+export function findInstructions(text: string, plain = isPlainAscii(text)): string[] {
   const scanned = plain ? text : scanText(text);
   if (!plain || text.length < GATED_LENGTH) return PHRASES.filter((p) => p.pattern.test(scanned)).map((p) => p.flag);
   const lower = text.toLowerCase();

@@ -4,7 +4,8 @@
  * flags instruction-like phrases without stripping them. Pure: no I/O, no logging.
  * @module
  */
-import { findInstructions, PLAIN_ASCII } from './find-instructions.js';
+import { findInstructions } from './find-instructions.js';
+import { isPlainAscii } from './is-plain-ascii.js';
 import {
   BEACON_URL,
   CONTROL_CHARS,
@@ -155,7 +156,7 @@ export function sanitizeText(text: string, options: SanitizeOptions): SanitizeTe
   // lets what stripping removes be made up from the text after it.
   const looked = sliceWhole(text, Math.max(maxLength * LOOK_FACTOR, LOOK_MIN_CHARS));
   // Most text is plain ASCII, where no invisible, control or tag character can hide.
-  const plain = PLAIN_ASCII.test(looked);
+  const plain = isPlainAscii(looked);
   let out = plain ? looked : stripInvisible(looked, flags);
   out = stripStructure(out, flags);
   out = collapsePadding(out, options.kind, flags);

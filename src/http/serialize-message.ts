@@ -1,4 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { NATIVE_SCAN_LENGTH } from '../guard/is-plain-ascii.js';
+import { isJsonPlain } from '../guard/json-string.js';
 
 /** Arrays shorter than this are serialized each time: caching them would cost more than it saves. */
 const CACHED_LENGTH = 64;
@@ -11,7 +13,8 @@ export type Serialized = string | readonly Buffer[];
  * bytes it keeps: each item's JSON, weakly, by item, and the whole listing's by array. A
  * `tools/list` is rebuilt per request from the same items (the view's tools, a few bot
  * tools), so its bytes are put together from cache instead of serialized, measured and
- * copied again. The bytes are what `JSON.stringify` gives. Shared by every session of an
+ * copied again. A tool result's long plain text goes out as its own bytes, not escaped
+ * (issue 20). The bytes are what `JSON.stringify` gives. Shared by every session of an
  * endpoint.
  */
 export function createMessageSerializer(): (message: JSONRPCMessage) => Serialized {
@@ -47,16 +50,22 @@ export function createMessageSerializer(): (message: JSONRPCMessage) => Serializ
     const plain = id !== undefined && result && typeof result === 'object' && !Array.isArray(result);
     if (!plain || Object.keys(rest).length > 0) return JSON.stringify(message);
     const entries = Object.entries(result);
-    if (!entries.some(([, v]) => Array.isArray(v) && v.length >= CACHED_LENGTH)) return JSON.stringify(message);
+    if (!entries.some(([key, v]) => (Array.isArray(v) && v.length >= CACHED_LENGTH) || hasLongText(key, v)))
+      return JSON.stringify(message);
     const parts: Buffer[] = [];
     let text = `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${JSON.stringify(id)},"result":{`;
     let first = true;
     for (const [key, value] of entries) {
       const big = Array.isArray(value) && value.length >= CACHED_LENGTH;
-      const json = big ? '' : JSON.stringify(value);
+      const long = !big && hasLongText(key, value);
+      const json = big || long ? '' : JSON.stringify(value);
       if (json === undefined) continue;
       text += `${first ? '' : ','}${JSON.stringify(key)}:`;
       first = false;
+      if (long) {
+        text = writeContent(value as unknown[], text, parts);
+        continue;
+      }
       if (!big) {
         text += json;
         continue;
@@ -64,9 +73,56 @@ export function createMessageSerializer(): (message: JSONRPCMessage) => Serializ
       parts.push(Buffer.from(text), bytesOf(value));
       text = '';
     }
+    // Long texts that need escaping, and no listing: the text as it is.
+    if (parts.length === 0) return `${text}}}`;
     parts.push(Buffer.from(`${text}}}`));
     return parts;
   };
+}
+
+/** A tool result's `content` with a text block long enough for {@link jsonString} to pay. */
+function hasLongText(key: string, value: unknown): boolean {
+  return (
+    key === 'content' &&
+    Array.isArray(value) &&
+    value.some((block) => typeof block?.text === 'string' && block.text.length >= NATIVE_SCAN_LENGTH)
+  );
+}
+
+/**
+ * A tool result's `content` blocks as `JSON.stringify` writes them, appended to `text`; each
+ * long plain text block ({@link isJsonPlain}: what a 64 KiB result relayed from an upstream
+ * usually is) goes into `parts` as its own bytes, copied rather than escaped and encoded
+ * (issue 20). Returns the text that follows the last part. Keys in `JSON.stringify`'s order.
+ */
+function writeContent(content: unknown[], before: string, parts: Buffer[]): string {
+  let text = `${before}[`;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
+    if (i > 0) text += ',';
+    if (block === null || typeof block !== 'object' || Array.isArray(block) || 'toJSON' in block) {
+      text += JSON.stringify(block) ?? 'null';
+      continue;
+    }
+    let first = true;
+    text += '{';
+    for (const [key, value] of Object.entries(block)) {
+      const plain = key === 'text' && typeof value === 'string' && isJsonPlain(value);
+      const json = plain ? '' : JSON.stringify(value);
+      if (json === undefined) continue;
+      text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+      first = false;
+      if (!plain) {
+        text += json;
+        continue;
+      }
+      // ASCII: its Latin-1 bytes are its UTF-8 ones.
+      parts.push(Buffer.from(`${text}"`), Buffer.from(value, 'latin1'));
+      text = '"';
+    }
+    text += '}';
+  }
+  return `${text}]`;
 }
 
 /** The text of a serialized message (for an SSE event, or a batch). */

@@ -31,8 +31,6 @@ import type { Hub } from '../hub/create-hub.js';
 import { persistConnections } from '../hub/persist-connections.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { createPinGuard } from '../pins/index.js';
-import { tierUpSooner } from '../runtime/tier-up-sooner.js';
-import { trimHeapWhenIdle } from '../runtime/trim-heap-when-idle.js';
 import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.js';
 import { createLifecycleAudit } from '../storage/audit-server-lifecycle.js';
 import { findBotBySlug } from '../storage/bot-repo.js';
@@ -205,9 +203,5 @@ export async function serveService(
     onError: applier.reject,
   });
   undo.push(() => watcher.close());
-  // After start-up and every later burst, the memory goes back once things are quiet.
-  undo.push(trimHeapWhenIdle());
-  // Start-up is over: what runs from now on runs again, and is worth optimizing soon.
-  tierUpSooner();
   return { gateway, webUi };
 }

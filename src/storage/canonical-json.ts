@@ -5,6 +5,7 @@
  * `JSON.stringify(value, sortKeys)` gives, so hashes are stable across versions.
  * @module
  */
+import { jsonString } from '../guard/json-string.js';
 
 type Frame =
   | { readonly array: readonly unknown[]; index: number }
@@ -49,7 +50,13 @@ export function canonicalJson(value: unknown): string | undefined {
   const write = (item: unknown): void => {
     if (item === null || typeof item !== 'object') {
       if (typeof item === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
-      out += typeof item === 'number' && !Number.isFinite(item) ? 'null' : (JSON.stringify(item) as string);
+      // A long plain text (a 64 KiB tool result) needs no escaping pass: issue 20.
+      out +=
+        typeof item === 'string'
+          ? jsonString(item)
+          : typeof item === 'number' && !Number.isFinite(item)
+            ? 'null'
+            : (JSON.stringify(item) as string);
       return;
     }
     if (open.has(item)) throw new TypeError('Converting circular structure to JSON');

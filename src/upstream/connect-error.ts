@@ -31,10 +31,7 @@ export function withStderr(message: string, stderr: Pick<StderrSink, 'tail'> | u
   return tail ? `${message}; stderr: ${tail}` : message;
 }
 
-/** The error `connectUpstream` rejects with: code `upstream_failed`, the original as `cause`. */
-export function connectFailed(message: string, cause?: unknown): HubError {
-  return new HubError('upstream_failed', message, { cause });
-}
+export { connectFailed } from './connect-failed.js';
 
 /**
  * No HTTP answer at all: fetch's TypeError with its reason in `cause`, the SSE client's error

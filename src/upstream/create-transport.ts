@@ -22,6 +22,8 @@ export type CreateRemoteTransportOptions = {
   readonly server: string;
   /** The largest message read from the server (`maxAnswerBytes`). */
   readonly maxAnswerBytes: number;
+  /** The largest message sent to the server (`maxMessageBytes`). */
+  readonly maxMessageBytes?: number | undefined;
   /** Wraps the bounded fetch the SDK transport is given (the notification rate limit's gate, issue 17). */
   readonly wrapFetch?: ((bounded: FetchLike) => FetchLike) | undefined;
 };
@@ -33,6 +35,7 @@ export function createRemoteTransport({
   headers = {},
   server,
   maxAnswerBytes,
+  maxMessageBytes,
   wrapFetch,
 }: CreateRemoteTransportOptions): RemoteTransport {
   const requestInit = { headers: { ...headers } };
@@ -40,6 +43,7 @@ export function createRemoteTransport({
     kind,
     server,
     maxAnswerBytes,
+    maxMessageBytes,
     create: (bounded) => {
       // The bound reads the wire first, so a huge event is cut before the gate would parse it.
       const fetch = wrapFetch ? wrapFetch(bounded) : bounded;

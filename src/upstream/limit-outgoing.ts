@@ -5,23 +5,19 @@
  * the line (and the connection every agent shares).
  * @module
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { UpstreamMessageTooLargeError } from '../errors.js';
 
-/** Refuse, on `transport` (not yet started), any message over `maxBytes` as JSON. */
-export function limitOutgoing(transport: Transport, { server, maxBytes }: { server: string; maxBytes: number }): void {
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    let text: string;
-    try {
-      text = JSON.stringify(message);
-    } catch {
-      // Not serializable at all (nested too deeply): the transport's own send says how.
-      return send(message, options);
-    }
-    // UTF-8 is at least one byte per UTF-16 unit and at most three: count only when in doubt.
-    const over = text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes);
-    if (over) return Promise.reject(new UpstreamMessageTooLargeError(server, Buffer.byteLength(text), maxBytes));
-    return send(message, options);
-  };
+/** The bound on what one server is sent: its name (for the error) and `maxMessageBytes`. */
+export type OutgoingLimit = { readonly server: string; readonly maxBytes: number };
+
+/**
+ * The refusal of `json`, a message as its transport writes it (serialized once, by that
+ * transport: issue 20), when it is over `limit.maxBytes` in UTF-8; null when it may go. Our
+ * transports call it from their own `send` ({@link ChildStdioTransport}, {@link RemoteTransport}).
+ */
+export function limitOutgoing(json: string, { server, maxBytes }: OutgoingLimit): UpstreamMessageTooLargeError | null {
+  // UTF-8 is at least one byte per UTF-16 unit and at most three: count only when in doubt.
+  if (json.length * 3 <= maxBytes) return null;
+  const bytes = Buffer.byteLength(json);
+  return bytes > maxBytes ? new UpstreamMessageTooLargeError(server, bytes, maxBytes) : null;
 }

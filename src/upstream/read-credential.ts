@@ -4,7 +4,7 @@
  * connect with one line naming the entry, never a value.
  * @module
  */
-import { connectFailed } from './connect-error.js';
+import { connectFailed } from './connect-failed.js';
 
 /** Where credentials are read (the keystore, masked in the log once read). */
 export type CredentialSource = { get(name: string): Promise<string | null> };

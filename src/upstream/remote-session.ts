@@ -9,7 +9,6 @@ import { ProgressBeforeAnswer } from '../protocol/progress-before-answer.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
 import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackToSse } from './create-transport.js';
 import { createRemoteGate } from './gate-notifications.js';
-import { limitOutgoing } from './limit-outgoing.js';
 import { raceSignal } from './race-signal.js';
 import { type CredentialSource, readCredential } from './read-credential.js';
 import { NO_STDERR, type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
@@ -93,9 +92,9 @@ async function openOnce(
     headers,
     server: serverId,
     maxAnswerBytes: config.maxAnswerBytes,
+    maxMessageBytes: config.maxMessageBytes,
     wrapFetch: gated?.over,
   });
-  limitOutgoing(transport, { server: serverId, maxBytes: config.maxMessageBytes });
   const client = newClient();
   let phase: SessionPhase = 'connecting';
   const closed = trackClose(client, {

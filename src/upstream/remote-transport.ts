@@ -22,6 +22,7 @@ import { AnswerStreamError, UpstreamAnswerTooLargeError } from '../errors.js';
 import { describeStreamFailure } from './answer-errors.js';
 import { createBoundedFetch } from './bounded-fetch.js';
 import { Exchange } from './exchange.js';
+import { limitOutgoing, type OutgoingLimit } from './limit-outgoing.js';
 import { cancelledRequestId } from './pending-answers.js';
 
 /**
@@ -36,6 +37,8 @@ export type RemoteTransportOptions = {
   readonly kind: 'http' | 'sse';
   readonly server: string;
   readonly maxAnswerBytes: number;
+  /** The largest message sent to the server (`maxMessageBytes`): a larger one is refused unsent (X8). */
+  readonly maxMessageBytes?: number | undefined;
   /** Builds the SDK transport over the fetch it is to use. */
   readonly create: (fetch: FetchLike) => Transport;
 };
@@ -50,12 +53,14 @@ export class RemoteTransport implements Transport {
   readonly #kind: 'http' | 'sse';
   readonly #server: string;
   readonly #exchanges = new Map<number, Exchange>();
+  readonly #limit: OutgoingLimit | null;
   #failed = false;
   #closing = false;
 
-  constructor({ kind, server, maxAnswerBytes, create }: RemoteTransportOptions) {
+  constructor({ kind, server, maxAnswerBytes, maxMessageBytes, create }: RemoteTransportOptions) {
     this.#kind = kind;
     this.#server = server;
+    this.#limit = maxMessageBytes === undefined ? null : { server, maxBytes: maxMessageBytes };
     const fetch = createBoundedFetch({
       maxBytes: maxAnswerBytes,
       tooLarge: () => new UpstreamAnswerTooLargeError(server, maxAnswerBytes, kind === 'sse'),
@@ -95,12 +100,28 @@ export class RemoteTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const refused = this.#refuse(message);
+    if (refused) return Promise.reject(refused);
     if (isJSONRPCRequest(message)) return this.#sendRequest(message.id, message, options);
     const sent = exchangeScope.run(undefined, () => this.inner.send(message, options));
     // The SDK cancels a call that timed out or was cancelled: its HTTP request goes with it.
     const cancelled = cancelledRequestId(message);
     if (cancelled !== undefined) this.#exchanges.get(Number(cancelled))?.endCall();
     return sent;
+  }
+
+  // The SDK's transport writes the body itself: here the size is measured on a serialization
+  // of our own (the remote path's second one; the stdio path, the measured one, has one).
+  #refuse(message: JSONRPCMessage): Error | null {
+    if (!this.#limit) return null;
+    let json: string;
+    try {
+      json = JSON.stringify(message);
+    } catch {
+      // Not serializable at all (nested too deeply): the SDK's send says how.
+      return null;
+    }
+    return limitOutgoing(json, this.#limit);
   }
 
   setProtocolVersion(version: string): void {

@@ -6,7 +6,6 @@
 import type { StdioServerConfig } from '../config/schema.js';
 import { ProgressBeforeAnswer } from '../protocol/progress-before-answer.js';
 import { connectFailed, describeConnectError, withStderr } from './connect-error.js';
-import { limitOutgoing } from './limit-outgoing.js';
 import { killProcessTree } from './process-tree.js';
 import { raceSignal } from './race-signal.js';
 import { type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
@@ -43,6 +42,7 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
   const transport = new ChildStdioTransport(spawned, {
     server: serverId,
     maxAnswerBytes: config.maxAnswerBytes,
+    maxMessageBytes: config.maxMessageBytes,
     gate,
     floodReadBytesPerSecond,
   });
@@ -69,7 +69,6 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
   // The child exited on its own: end what it may have left behind in its group.
   void closed.then(() => (phase === 'closing' ? undefined : close()));
 
-  limitOutgoing(transport, { server: serverId, maxBytes: config.maxMessageBytes });
   try {
     // Progress read with its call's answer reaches the client before the answer (ADR 026).
     await raceSignal(client.connect(new ProgressBeforeAnswer(transport), requestOptions), requestOptions.signal);

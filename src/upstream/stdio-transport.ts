@@ -1,6 +1,6 @@
 /**
  * The stdio transport of one upstream (S6) over an already spawned child ({@link spawnStdio}),
- * on the SDK's `Transport` interface, the SDK's `serializeMessage` and message schemas. It
+ * on the SDK's `Transport` interface, the SDK's line format and message schemas. It
  * exists because the SDK's `StdioClientTransport` spawns in `start()`, after the SDK has
  * loaded; ours lets the child start first (ADR 015 §8), and reads lines without copying
  * and checks each by its shape (§10). Behaves as the SDK's does: same close sequence,
@@ -8,7 +8,6 @@
  * @module
  */
 import type { Writable } from 'node:stream';
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
@@ -20,6 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { UnreadableLineError, UpstreamAnswerTooLargeError } from '../errors.js';
 import { parseMessage } from '../protocol/parse-message.js';
+import { limitOutgoing, type OutgoingLimit } from './limit-outgoing.js';
 import type { NotificationGate } from './notification-limits.js';
 import { peekNotificationMethod } from './peek-method.js';
 import { cancelledRequestId, PendingAnswers } from './pending-answers.js';
@@ -37,6 +37,8 @@ export type ChildStdioOptions = {
   readonly server: string;
   /** The longest line (message) read from the child (`maxAnswerBytes`). */
   readonly maxAnswerBytes: number;
+  /** The largest message written to the child (`maxMessageBytes`): a larger one is refused unsent (X8). */
+  readonly maxMessageBytes?: number | undefined;
   /** Rate-limits the child's notifications: one refused is dropped before it is parsed (issue 17). */
   readonly gate?: NotificationGate | undefined;
   /**
@@ -51,7 +53,8 @@ export type ChildStdioOptions = {
  * the event loop in one write: concurrent calls share a syscall (and a wake-up of the child).
  * A request's `send` settles when its answer is read; a line over `maxAnswerBytes` fails
  * every request in flight with that bound (which line it answered cannot be known) and
- * closes the transport.
+ * closes the transport. A message over `maxMessageBytes` is refused unsent (X8), measured
+ * on the one serialization that would have been written (issue 20).
  */
 export class ChildStdioTransport implements Transport {
   onclose?: () => void;
@@ -62,6 +65,7 @@ export class ChildStdioTransport implements Transport {
   readonly #pending = new PendingAnswers();
   readonly #gate: NotificationGate | null;
   readonly #floodReadBytesPerSecond: number;
+  readonly #limit: OutgoingLimit | null;
   readonly #onLine = (line: string): void => this.#read(line);
   #live = false;
   #ending = false;
@@ -81,6 +85,8 @@ export class ChildStdioTransport implements Transport {
       : new LineSplitter();
     this.#gate = options?.gate ?? null;
     this.#floodReadBytesPerSecond = options?.floodReadBytesPerSecond ?? 1024 * 1024;
+    const maxBytes = options?.maxMessageBytes;
+    this.#limit = options && maxBytes !== undefined ? { server: options.server, maxBytes } : null;
   }
 
   #admit(method: string): boolean {
@@ -172,11 +178,10 @@ export class ChildStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.#live ? this.#child.process.stdin : null;
-    if (!stdin) return Promise.reject(this.#failure ?? new Error('Not connected'));
     let json: string;
     try {
-      json = serializeMessage(message);
+      // What the SDK's `serializeMessage` writes, a line; serialized once, checked and written.
+      json = JSON.stringify(message);
     } catch (error) {
       // JSON.stringify recurses: arguments nested thousands deep cannot be written at all.
       if (error instanceof RangeError) {
@@ -186,9 +191,13 @@ export class ChildStdioTransport implements Transport {
       }
       return Promise.reject(error);
     }
+    const refused = this.#limit && limitOutgoing(json, this.#limit);
+    if (refused) return Promise.reject(refused);
+    const stdin = this.#live ? this.#child.process.stdin : null;
+    if (!stdin) return Promise.reject(this.#failure ?? new Error('Not connected'));
     this.#cork(stdin);
     const written = new Promise<void>((resolve) => {
-      if (stdin.write(json)) resolve();
+      if (stdin.write(`${json}\n`)) resolve();
       else stdin.once('drain', resolve);
     });
     if (isJSONRPCRequest(message)) return this.#pending.track(message.id);

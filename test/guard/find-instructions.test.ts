@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findInstructions, PLAIN_ASCII } from '../../src/guard/find-instructions.js';
+import { findInstructions } from '../../src/guard/find-instructions.js';
+import { PLAIN_ASCII } from '../../src/guard/is-plain-ascii.js';
 import { INSTRUCTION_PHRASES, INVISIBLE_UNICODE, TAG_ASCII } from '../../src/guard/sanitize-rules.js';
 
 const corpus = [

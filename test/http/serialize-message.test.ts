@@ -30,4 +30,30 @@ describe('createMessageSerializer', () => {
     const copy = serialize({ jsonrpc: '2.0', id: 3, result: { tools: [...tools] } });
     expect(listing(copy as readonly Buffer[])).not.toBe(listing(first as readonly Buffer[]));
   });
+
+  it('writes a result with a long text block as JSON.stringify does, plain or not', () => {
+    const serialize = createMessageSerializer();
+    const plain = 'x'.repeat(64 * 1024);
+    for (const text of [plain, `${plain}"quoted"\n`, `${plain}é\u0000`]) {
+      const message = {
+        jsonrpc: '2.0' as const,
+        id: 7,
+        result: {
+          content: [
+            { type: 'text', text, annotations: { priority: 1 }, skipped: undefined },
+            { type: 'image', data: 'aGk=', mimeType: 'image/png' },
+            { type: 'text', text: 'short' },
+          ],
+          isError: false,
+          structuredContent: { text },
+        },
+      };
+      const written = serialize(message);
+      expect(textOf(written)).toBe(JSON.stringify(message));
+      // A plain text's bytes go as they are, in a part of their own; one that JSON escapes is text.
+      if (text === plain)
+        expect(Array.isArray(written) && written.some((part) => part.equals(Buffer.from(plain)))).toBe(true);
+      else expect(typeof written).toBe('string');
+    }
+  });
 });

@@ -28,6 +28,9 @@ describe('canonicalJson', () => {
       { a: { toJSON: () => ({ y: 1, x: 2 }) } },
       { 4294967295: 1, 4294967294: 2, 3: 3 },
       [[[{ deep: [{}] }]]],
+      // Long texts, written between quotes when plain (issue 20) and escaped when not.
+      { content: [{ type: 'text', text: 'x'.repeat(65_536) }] },
+      { text: `${'x'.repeat(8_192)}"\\\n\u0001é\ud800` },
     ];
     for (const sample of samples) expect(canonicalJson(sample)).toBe(reference(sample));
     expect(canonicalJson(undefined)).toBeUndefined();

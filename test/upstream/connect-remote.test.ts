@@ -57,6 +57,16 @@ describe('connectUpstream over HTTP', () => {
     expect(await upstream.closed).toEqual({ error: null });
   });
 
+  it('refuses a request over maxMessageBytes unsent with one line, and sends one within it', async () => {
+    const upstream = await connect(remoteConfig({ type: 'http', url: streamable.url, maxMessageBytes: 2_000 }));
+    await expect(upstream.callTool({ name: 'echo', arguments: { message: 'x'.repeat(3_000) } })).rejects.toThrow(
+      /^the request is \d+ bytes, over the 2000 bytes server "remote" takes \(maxMessageBytes\); it was not sent$/,
+    );
+    expect(await upstream.callTool({ name: 'echo', arguments: { message: 'fine' } })).toMatchObject({
+      content: [{ type: 'text', text: expect.stringContaining('fine') }],
+    });
+  });
+
   it('speaks legacy SSE when configured with type sse', async () => {
     const upstream = await connect(remoteConfig({ type: 'sse', url: sse.url }));
     expect(upstream.transport).toBe('sse');

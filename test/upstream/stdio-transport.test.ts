@@ -57,6 +57,31 @@ describe('ChildStdioTransport', () => {
     expect(child.process.exitCode ?? child.process.signalCode).not.toBeNull();
   });
 
+  it('refuses a message over maxMessageBytes unsent with one line, and writes one exactly at the bound', async () => {
+    const { child } = spawnChild(`process.stdin.on('data', (d) => process.stdout.write(d));`);
+    const at = { jsonrpc: '2.0' as const, method: 'notifications/x', params: { text: 'é'.repeat(100) } };
+    // The bound is on the UTF-8 bytes of the message as written (its line feed aside).
+    const maxMessageBytes = Buffer.byteLength(JSON.stringify(at));
+    const transport = new ChildStdioTransport(child, { server: 'small', maxAnswerBytes: 1_000_000, maxMessageBytes });
+    const got: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => got.push(message);
+    await transport.start();
+    const over = { ...at, params: { text: `${at.params.text}x` } };
+    const refused = transport.send(over);
+    await expect(refused).rejects.toThrow(
+      `the request is ${maxMessageBytes + 1} bytes, over the ${maxMessageBytes} bytes server "small" takes (maxMessageBytes); it was not sent`,
+    );
+    await expect(refused).rejects.toMatchObject({
+      code: 'payload_too_large',
+      message: expect.not.stringMatching(/\n/),
+    });
+    await transport.send(at);
+    await waitFor(() => got.length === 1, { what: 'the echo' });
+    // Only the message at the bound reached the child: the refused one was never written.
+    expect(got).toEqual([at]);
+    await transport.close();
+  });
+
   it('returns a missing command as an ENOENT error naming it, spawning nothing', async () => {
     const stderr = createStderrLog(10);
     const { spawned } = spawnUpstream({

@@ -1,0 +1,51 @@
+/**
+ * The V8 tuning of a long-running service, owned by the process that runs one (issue 20):
+ * `bnity serve` turns it on, and its config can turn it off (`runtime.tuneProcess`); a
+ * service started in-process (the tests, `bnity mcp serve --stdio`) leaves the process as
+ * Node made it. Three process-wide settings, each of which says why in its own file: the
+ * young generation capped before the connect burst, and once start-up is over the call path
+ * optimized sooner and memory given back after each burst.
+ * @module
+ */
+import { capYoungGeneration } from './cap-young-generation.js';
+import { tierUpSooner } from './tier-up-sooner.js';
+import { trimHeapWhenIdle } from './trim-heap-when-idle.js';
+
+/** The tuning of a starting service; what {@link tuneProcess} returns. */
+export type ProcessTuning = {
+  /** Start-up is over: what runs from now on runs again, and the heap is trimmed when idle. */
+  started(): void;
+  /** Stop what watches (the cap, the idle trim) and let the young generation grow again. */
+  stop(): void;
+};
+
+/** The settings it makes, for a dependency-free test; default V8's own. */
+export type TuneDeps = {
+  cap?: () => () => void;
+  trim?: () => () => void;
+  tierUp?: () => void;
+};
+
+/** Tune this process for a long-running service: the young generation capped now, the rest at {@link ProcessTuning.started}. */
+export function tuneProcess({
+  cap = capYoungGeneration,
+  trim = trimHeapWhenIdle,
+  tierUp = tierUpSooner,
+}: TuneDeps = {}): ProcessTuning {
+  // Before the connect burst: V8 would grow its young generation to 32 MB and keep it.
+  const stops = [cap()];
+  let started = false;
+  return {
+    started() {
+      if (started) return;
+      started = true;
+      // After start-up and every later burst, the memory goes back once things are quiet.
+      stops.push(trim());
+      // Start-up is over: what runs from now on runs again, and is worth optimizing soon.
+      tierUp();
+    },
+    stop() {
+      for (const stop of stops.splice(0).reverse()) stop();
+    },
+  };
+}
