@@ -71,6 +71,7 @@ const FOLDERS = {
         'admit-session',
         'agent-session',
         'audit-request',
+        'count-activity',
         'endpoint-identity',
         'endpoint-instructions',
         'open-agent-session',
@@ -89,8 +90,10 @@ const FOLDERS = {
         'complete',
         'finish-request',
         'get-prompt',
+        'in-process-requests',
         'large-request',
         'list-items',
+        'no-agent',
         'read-resource',
         'route-request',
         'sanitize-requests',
@@ -153,7 +156,16 @@ const FOLDERS = {
     keep: ['serve-http', 'create-http-handler', 'listen-app', 'create-app', 'compress-json', 'tag-json', 'index'],
     folders: {
       io: ['close-after-linger', 'matches-etag', 'read-json-body', 'sse-buffer-pool', 'sse-write-guard', 'write-json'],
-      perimeter: ['body-budget', 'http-errors', 'limit-body', 'rate-limit', 'require-origin', 'require-token'],
+      perimeter: [
+        'admit-request',
+        'body-budget',
+        'http-errors',
+        'limit-body',
+        'rate-limit',
+        'require-origin',
+        'require-token',
+        'ui-sessions',
+      ],
       mcp: [
         'check-mcp-session',
         'clashing-request-id',
@@ -180,7 +192,7 @@ const FOLDERS = {
         'test-call-client',
       ],
       'api/bots': ['bot-api-schemas', 'bot-detail', 'bots-routes'],
-      'web-ui': ['accept-session', 'create-web-ui', 'ui-assets', 'ui-routes', 'ui-sessions'],
+      'web-ui': ['create-web-ui', 'ui-assets', 'ui-routes'],
     },
     patterns: [
       [/^bots?-/, 'api/bots'],
@@ -273,6 +285,7 @@ const DIRECT = [
   'src/gateway/peer/peer-capabilities.ts',
   'src/gateway/relay/call-tracker.ts',
   'src/gateway/session/session-registry.ts',
+  'src/http/perimeter/ui-sessions.ts',
   'src/http/web-ui/create-web-ui.ts',
 ];
 
@@ -326,6 +339,9 @@ const REASONS = {
   'http-api → http-io': 'guarded SSE writes of /api/events',
   'http-api → http-perimeter': 'the error answer of a streamed test call',
   'http-web-ui → http-io': 'ETags of the built files',
+  'http-web-ui → http-perimeter': "the UI sessions it signs in and out, the CSRF header's name",
+  'http-mcp → gateway-requests': 'the one wire mapping of a local error',
+  'http-api → gateway-requests': 'the channel of an in-process call with no agent behind it, its wire error and the local error it carries',
   'main → gateway': 'creates the gateway',
   'main → gateway-session': 'creates the session registry the upstream peer answers in',
   'main → gateway-relay': 'creates the call tracker the upstream peer needs',
