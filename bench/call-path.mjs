@@ -57,7 +57,7 @@ if (CALLS.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(WARMUP
   process.exit(2);
 }
 
-/** Our file of a script URL (`src/gateway/call-tool.ts`), or null for anything else. */
+/** Our file of a script URL (`src/gateway/requests/call-tool.ts`), or null for anything else. */
 function ourFile(url) {
   const bare = url.split('?')[0] ?? '';
   if (!ours.some((prefix) => bare.startsWith(prefix))) return null;

@@ -341,7 +341,8 @@ const REASONS = {
   'http-web-ui → http-io': 'ETags of the built files',
   'http-web-ui → http-perimeter': "the UI sessions it signs in and out, the CSRF header's name",
   'http-mcp → gateway-requests': 'the one wire mapping of a local error',
-  'http-api → gateway-requests': 'the channel of an in-process call with no agent behind it, its wire error and the local error it carries',
+  'http-api → gateway-requests':
+    'the channel of an in-process call with no agent behind it, its wire error and the local error it carries',
   'main → gateway': 'creates the gateway',
   'main → gateway-session': 'creates the session registry the upstream peer answers in',
   'main → gateway-relay': 'creates the call tracker the upstream peer needs',

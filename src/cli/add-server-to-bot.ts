@@ -11,7 +11,7 @@
  * @module
  */
 import { ServiceUnreachableError, UnknownBotError } from '../errors.js';
-import type { BotDetail } from '../http/bot-detail.js';
+import type { BotDetail } from '../http/api/index.js';
 import { offlineBotRequest } from './bot-offline.js';
 import type { Target } from './resolve-target.js';
 

@@ -16,11 +16,11 @@ export async function offlineBotRequest<T>(target: Target, method: string, path:
     import('../bots/bot-limits.js'),
     import('../config/load-config.js'),
     import('../storage/create-db.js'),
-    import('../http/bot-routes.js'),
+    import('../http/api/bots/bot-routes.js'),
     import('../bus/create-event-bus.js'),
   ]);
   const { createConfigWriter } = await import('../config/config-writer.js');
-  const { toErrorResponse } = await import('../http/http-errors.js');
+  const { toErrorResponse } = await import('../http/perimeter/http-errors.js');
   const configPath = target.configPath();
   const { existsSync } = await import('node:fs');
   const { parseConfig } = await import('../config/parse-config.js');

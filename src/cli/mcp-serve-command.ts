@@ -6,7 +6,7 @@
  * @module
  */
 import { HubError, UsageError } from '../errors.js';
-import type { ViewSpec } from '../gateway/effective-servers.js';
+import type { ViewSpec } from '../gateway/views/index.js';
 import { readHomeOwner } from '../storage/home-lock.js';
 import { resolveTarget, type Target, type TargetFlags } from './resolve-target.js';
 
@@ -92,7 +92,7 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
     { refuseClient },
   ] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('../gateway/effective-servers.js'),
+    import('../gateway/views/effective-servers.js'),
     import('../log/create-logger.js'),
     import('../main.js'),
     import('./serve-stdio-eras.js'),

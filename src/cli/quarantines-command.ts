@@ -5,7 +5,7 @@
  * API's answers whole. Needs the running service.
  * @module
  */
-import type { QuarantinesAnswer } from '../http/quarantines-routes.js';
+import type { QuarantinesAnswer } from '../http/api/index.js';
 import { resolveTarget, type TargetFlags } from './resolve-target.js';
 import { needService } from './service-or-file.js';
 

@@ -10,9 +10,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { CLIENT_INFO_META_KEY, type Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Gateway } from '../gateway/create-gateway.js';
-import type { SessionOptions } from '../gateway/open-agent-session.js';
-import type { ModernView } from '../gateway/serve-modern-view.js';
+import type { Gateway } from '../gateway/index.js';
+import type { ModernView } from '../gateway/modern/index.js';
+import type { SessionOptions } from '../gateway/session/index.js';
 import { metaOf, opensModernEra } from './opens-modern-era.js';
 import { PrimedTransport, readFirstMessage } from './primed-transport.js';
 

@@ -16,39 +16,34 @@ import type { AppConfig } from '../config/schema.js';
 import { RequestEndedError, ShuttingDownError, UnknownBotError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
-import { admitSession } from './admit-session.js';
-import { type AgentSession, lastActiveAt } from './agent-session.js';
-import type { AuditSink } from './audit-request.js';
-import { createBotToolCaller } from './bot-tool-caller.js';
-import { createCallAdmission, type ServerAdmission } from './call-admission.js';
-import type { BotSurface, CallPath } from './call-path.js';
-import type { CallTracker } from './call-tracker.js';
-import { configSecrets } from './config-secrets.js';
-import type { ViewSpec } from './effective-servers.js';
-import { createGatewaySanitizer } from './gateway-sanitizer.js';
-import { createInProcessRequests, type InProcessRequests } from './in-process-requests.js';
-import { createInputFlows } from './input-flows.js';
-import { createLossWatch } from './loss-watch.js';
-import { notifyListChanges } from './notify-list-changes.js';
+import { createBotToolCaller, wireBots } from './bots/index.js';
+import type { ModernViewOptions } from './modern/index.js';
+import { createInputFlows, type ModernView, serveModernView } from './modern/index.js';
+import type { SamplingBudget, UndeliveredTally } from './peer/index.js';
+import { createUpstreamPeer } from './peer/index.js';
+import type { CallTracker } from './relay/call-tracker.js';
+import { createCallAdmission, createLossWatch, renewSubscriptions, type ServerAdmission } from './relay/index.js';
+import type { BotSurface, CallPath } from './requests/index.js';
+import { createInProcessRequests, type InProcessRequests } from './requests/index.js';
+import type { AuditSink } from './session/index.js';
 import {
+  type AgentSession,
+  admitSession,
   attachAgentSession,
+  createServersSettled,
+  createSessionUpstreams,
+  endRequests,
   endSession,
   type InProcessSessionOptions,
+  lastActiveAt,
+  type OpenSessionUpstream,
   openAgentSession,
+  requestsSettled,
   type TransportSessionOptions,
-} from './open-agent-session.js';
-import type { ModernViewOptions } from './open-modern-view.js';
-import { renewSubscriptions } from './renew-subscriptions.js';
-import type { SamplingBudget } from './sampling-budget.js';
-import { type ModernView, serveModernView } from './serve-modern-view.js';
-import { createServersSettled } from './servers-settled.js';
-import type { SessionRegistry } from './session-registry.js';
-import { createSessionUpstreams, type OpenSessionUpstream } from './session-upstreams.js';
-import { endRequests, requestsSettled } from './track-request.js';
-import type { UndeliveredTally } from './undelivered-tally.js';
-import { createUpstreamPeer } from './upstream-peer.js';
-import { createViewCache } from './view-cache.js';
-import { wireBots } from './wire-bots.js';
+} from './session/index.js';
+import type { SessionRegistry } from './session/session-registry.js';
+import type { ViewSpec } from './views/index.js';
+import { configSecrets, createGatewaySanitizer, createViewCache, notifyListChanges } from './views/index.js';
 
 /** How long requests ended on purpose (shutdown, revocation) get to send their answer. */
 const ANSWER_WITHIN_MS = 1_000;

@@ -7,8 +7,8 @@
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
-import { lastActiveAt } from './agent-session.js';
 import type { Gateway } from './create-gateway.js';
+import { lastActiveAt } from './session/index.js';
 
 /** The shortest wait between two sweeps: a burst of expiries is reaped together. */
 const MIN_WAIT_MS = 1_000;

@@ -14,28 +14,30 @@ import type { EventBus } from '../bus/create-event-bus.js';
 import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
-import type { Gateway } from '../gateway/create-gateway.js';
+import type { Gateway } from '../gateway/index.js';
 import { callerVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { Db } from '../storage/create-db.js';
-import { createPerimeter, type EndpointRule } from './admit-request.js';
-import { API_BASE, createApiRoutes } from './api-routes.js';
+import type { ApprovePins, CredentialStore, SamplingUsage } from './api/index.js';
+import { API_BASE, createApiRoutes, PUBLIC_DOCS_PATHS } from './api/index.js';
 import { compressJson } from './compress-json.js';
-import type { CredentialStore } from './credentials-routes.js';
-import { PUBLIC_DOCS_PATHS } from './docs-routes.js';
-import { toErrorResponse } from './http-errors.js';
-import { limitBody } from './limit-body.js';
-import { createRateLimiter, type RateLimiter } from './rate-limit.js';
-import { requireOrigin } from './require-origin.js';
-import { adminOnly, requireToken } from './require-token.js';
-import type { ApprovePins } from './server-actions-routes.js';
-import type { SamplingUsage } from './server-view.js';
-import type { SseWriteGuard } from './sse-write-guard.js';
+import type { SseWriteGuard } from './io/index.js';
+import {
+  adminOnly,
+  createPerimeter,
+  createRateLimiter,
+  type EndpointRule,
+  limitBody,
+  type RateLimiter,
+  requireOrigin,
+  requireToken,
+  toErrorResponse,
+} from './perimeter/index.js';
+import type { UiSessions } from './perimeter/ui-sessions.js';
 import { tagJson } from './tag-json.js';
-import type { UiAssets } from './ui-assets.js';
-import { uiRoutes } from './ui-routes.js';
-import type { UiSessions } from './ui-sessions.js';
+import type { UiAssets } from './web-ui/index.js';
+import { uiRoutes } from './web-ui/index.js';
 
 /** What the app needs. */
 export type AppDeps = {

@@ -12,11 +12,10 @@ import type { RequestListener } from 'node:http';
 import { callerVerifier, type VerifyToken } from '../guard/caller.js';
 import { whenIdle } from '../runtime/when-idle.js';
 import type { AppDeps } from './create-app.js';
-import { createMcpEndpoint, isMcpUrl } from './mcp-endpoint.js';
-import { createRateLimiter } from './rate-limit.js';
-import type { SseBufferPool } from './sse-buffer-pool.js';
-import { createSseWriteGuard } from './sse-write-guard.js';
-import { writeJson } from './write-json.js';
+import type { SseBufferPool } from './io/index.js';
+import { createSseWriteGuard, writeJson } from './io/index.js';
+import { createMcpEndpoint, isMcpUrl } from './mcp/index.js';
+import { createRateLimiter } from './perimeter/index.js';
 
 /** What the listener needs: the app's deps, with the gateway, and the tokens besides the admin's. */
 export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken'> & {

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { matchesEtag } from './matches-etag.js';
+import { matchesEtag } from './io/index.js';
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 

@@ -11,11 +11,16 @@ import { botLimits } from '../bots/bot-limits.js';
 import type { AnswerSampling, BotChange, BotEventSink, Credentials } from '../bots/ports.js';
 import { createEventBus, type EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig } from '../config/schema.js';
-import type { CallTracker } from '../gateway/call-tracker.js';
-import { createSamplingBudget, type SamplingBudget } from '../gateway/sampling-budget.js';
-import type { SessionRegistry } from '../gateway/session-registry.js';
-import { createUndeliveredTally, type UndeliveredTally } from '../gateway/undelivered-tally.js';
-import { createUpstreamPeer, type SamplingRoute } from '../gateway/upstream-peer.js';
+import {
+  createSamplingBudget,
+  createUndeliveredTally,
+  createUpstreamPeer,
+  type SamplingBudget,
+  type SamplingRoute,
+  type UndeliveredTally,
+} from '../gateway/peer/index.js';
+import type { CallTracker } from '../gateway/relay/call-tracker.js';
+import type { SessionRegistry } from '../gateway/session/session-registry.js';
 import { type AuditWriter, createAuditWriter } from '../storage/audit-writer.js';
 import type { Db } from '../storage/create-db.js';
 import type { UpstreamPeer } from '../upstream/types.js';

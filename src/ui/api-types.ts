@@ -11,26 +11,34 @@ import type { AddMemoryInputSchema, UpdateMemoryInputSchema } from '../bots/memo
 import type { SaveSkillInputSchema, SkillArgumentSchema } from '../bots/skill-schemas.js';
 import type { SaveWorkflowInputSchema, WorkflowStepSchema } from '../bots/workflow-schemas.js';
 import type { HubEvent, HubEventType } from '../events/hub-event.js';
-import type { AuditPageSchema, AuditQuerySchema, EntrySchema } from '../http/audit-routes.js';
 import type {
+  AuditPageSchema,
+  AuditQuerySchema,
   BotDetailSchema,
   BotSamplingSchema,
   BotViewInputSchema,
+  CallBodySchema,
+  CallToolResultSchema,
   ChatHistorySchema,
   ChatSessionSchema,
+  CreateTokenSchema,
+  CredentialSchema,
+  EntrySchema,
   MemorySchema,
+  NewServerSchema,
+  NewTokenSchema,
   PermissionEditSchema,
+  PinnedFieldsSchema,
+  PresetSchema,
+  QuarantineSchema,
+  QuarantinesSchema,
+  ServerSchema,
   SkillSchema,
+  StderrLinesSchema,
+  TokenSchema,
   WorkflowRunSchema,
   WorkflowSchema,
-} from '../http/bot-api-schemas.js';
-import type { CallBodySchema, CallToolResultSchema } from '../http/call-tool-route.js';
-import type { CredentialSchema } from '../http/credentials-routes.js';
-import type { PresetSchema } from '../http/presets-routes.js';
-import type { PinnedFieldsSchema, QuarantineSchema, QuarantinesSchema } from '../http/quarantines-routes.js';
-import type { StderrLinesSchema } from '../http/server-actions-routes.js';
-import type { NewServerSchema, ServerSchema } from '../http/server-schemas.js';
-import type { CreateTokenSchema, NewTokenSchema, TokenSchema } from '../http/tokens-routes.js';
+} from '../http/api/index.js';
 import type { ServerStatus } from '../hub/server-status.js';
 
 /** A server as `/api/servers` answers it: status and masked config. */
@@ -121,12 +129,12 @@ export type SettingsSaved =
 
 // ---- resources, prompts, completion
 /** A resource's contents as read, a prompt's messages as got, an argument's suggestions, and their requests. */
-export type ResourceContents = z.infer<typeof import('../http/read-resource-route.js').ResourceContentsSchema>;
-export type ReadResourceResult = z.infer<typeof import('../http/read-resource-route.js').ReadResourceResultSchema>;
-export type GetPromptResult = z.infer<typeof import('../http/get-prompt-route.js').GetPromptResultSchema>;
-export type PromptMessage = z.infer<typeof import('../http/get-prompt-route.js').PromptMessageSchema>;
-export type CompleteRequest = z.input<typeof import('../http/complete-route.js').CompleteBodySchema>;
-export type CompleteResult = z.infer<typeof import('../http/complete-route.js').CompleteResultSchema>;
+export type ResourceContents = z.infer<typeof import('../http/api/index.js').ResourceContentsSchema>;
+export type ReadResourceResult = z.infer<typeof import('../http/api/index.js').ReadResourceResultSchema>;
+export type GetPromptResult = z.infer<typeof import('../http/api/index.js').GetPromptResultSchema>;
+export type PromptMessage = z.infer<typeof import('../http/api/index.js').PromptMessageSchema>;
+export type CompleteRequest = z.input<typeof import('../http/api/index.js').CompleteBodySchema>;
+export type CompleteResult = z.infer<typeof import('../http/api/index.js').CompleteResultSchema>;
 // (end of catalog)
 
 // ---- tool inventory
@@ -134,7 +142,7 @@ export type CompleteResult = z.infer<typeof import('../http/complete-route.js').
 
 // ---- tool calls
 /** A test-tool call's answer: the result and how long it took (ms). */
-export type ToolCallAnswer = z.infer<typeof import('../http/call-tool-route.js').CallAnswerSchema>;
+export type ToolCallAnswer = z.infer<typeof import('../http/api/index.js').CallAnswerSchema>;
 /** A progress notification of a call, as the streamed test-tool call carries it. */
 export type ToolCallProgress = { progress: number; total?: number; message?: string };
 // (end of tools)

@@ -6,8 +6,8 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import * as errors from '../../src/errors.js';
-import { answerFailure, toWireError } from '../../src/gateway/wire-error.js';
-import { errorReply } from '../../src/http/http-errors.js';
+import { answerFailure, toWireError } from '../../src/gateway/requests/wire-error.js';
+import { errorReply } from '../../src/http/perimeter/http-errors.js';
 
 const cap = { setting: 'limits.inFlight.perUpstream', limit: 2, what: 'server "web"' };
 

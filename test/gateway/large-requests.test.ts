@@ -5,8 +5,8 @@
  * times as long.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isLargeRequest, LARGE_REQUEST_CHARS } from '../../src/gateway/large-request.js';
-import { createLargeShare, SHARED_WINDOW_MS } from '../../src/gateway/large-share.js';
+import { createLargeShare, SHARED_WINDOW_MS } from '../../src/gateway/relay/large-share.js';
+import { isLargeRequest, LARGE_REQUEST_CHARS } from '../../src/gateway/requests/large-request.js';
 import { type Agent, type GatewayHarness, startGateway } from '../support/gateway-harness.js';
 import { holdingServer } from '../support/holding-server.js';
 import { waitFor } from '../support/wait-for.js';

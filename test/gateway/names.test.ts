@@ -7,7 +7,7 @@ import {
   resolvePublicNames,
   toPublicName,
   toRewrittenUri,
-} from '../../src/gateway/public-names.js';
+} from '../../src/gateway/views/public-names.js';
 
 const long70 = 't'.repeat(70);
 

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { AppConfig } from '../../src/config/schema.js';
-import type { AgentSession } from '../../src/gateway/agent-session.js';
+import type { AgentSession } from '../../src/gateway/session/agent-session.js';
 import { sweepIdleSessions } from '../../src/gateway/sweep-idle-sessions.js';
 import { waitFor } from '../support/wait-for.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type AppConfig, BotConfigSchema } from '../../src/config/schema.js';
 import { UnknownServerError } from '../../src/errors.js';
-import { effectiveServers } from '../../src/gateway/effective-servers.js';
-import { isToolAllowed } from '../../src/gateway/tool-filter.js';
+import { effectiveServers } from '../../src/gateway/views/effective-servers.js';
+import { isToolAllowed } from '../../src/gateway/views/tool-filter.js';
 import { stdioConfig } from '../support/server-config.js';
 
 function config(servers: string[], bots: Record<string, object> = {}): Pick<AppConfig, 'mcpServers' | 'bots'> {

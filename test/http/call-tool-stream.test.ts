@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wantsEventStream } from '../../src/http/call-tool-route.js';
+import { wantsEventStream } from '../../src/http/api/call-tool-route.js';
 import { EVERYTHING_BIN } from '../support/everything.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';

@@ -8,9 +8,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import type { AgentSession } from '../../src/gateway/agent-session.js';
-import { SESSION_NOT_FOUND } from '../../src/http/check-mcp-session.js';
+import type { AgentSession } from '../../src/gateway/session/agent-session.js';
 import { type AppLoading, createHttpHandler } from '../../src/http/create-http-handler.js';
+import { SESSION_NOT_FOUND } from '../../src/http/mcp/check-mcp-session.js';
 import { type HttpServer, listenHttp } from '../../src/http/serve-http.js';
 import { alphaAndBeta } from '../support/fixture-server.js';
 import { testLogger } from '../support/fixtures.js';

@@ -8,7 +8,7 @@
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LINGER_MS } from '../../src/http/close-after-linger.js';
+import { LINGER_MS } from '../../src/http/io/close-after-linger.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 
 const MiB = 1024 * 1024;

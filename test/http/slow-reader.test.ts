@@ -12,8 +12,8 @@ import { createEventBus } from '../../src/bus/create-event-bus.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { HubEvent } from '../../src/events/hub-event.js';
 import { createApp } from '../../src/http/create-app.js';
-import { createSseEventLog } from '../../src/http/sse-event-log.js';
-import { createSseWriteGuard } from '../../src/http/sse-write-guard.js';
+import { createSseWriteGuard } from '../../src/http/io/sse-write-guard.js';
+import { createSseEventLog } from '../../src/http/mcp/sse-event-log.js';
 import { createHub, type Hub } from '../../src/hub/create-hub.js';
 import { startTransportSession } from '../support/transport-session.js';
 

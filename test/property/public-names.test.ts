@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NAME_RE, namePublicItems, parseRewrittenUri, toRewrittenUri } from '../../src/gateway/public-names.js';
+import { NAME_RE, namePublicItems, parseRewrittenUri, toRewrittenUri } from '../../src/gateway/views/public-names.js';
 
 // Server names follow the config's rule; item names are whatever an upstream sends.
 const serverName = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,47}$/);

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { McpHttpTransport, type McpHttpTransportOptions } from '../../src/http/mcp-transport.js';
+import { McpHttpTransport, type McpHttpTransportOptions } from '../../src/http/mcp/mcp-transport.js';
 
 /** A call the test releases: `held` resolves once the tool is running, `release()` lets it answer. */
 export type Gate = { held: Promise<void>; release(): void };

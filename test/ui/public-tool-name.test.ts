@@ -4,7 +4,7 @@
  * (hashed with SubtleCrypto as the gateway hashes with node:crypto).
  */
 import { describe, expect, it } from 'vitest';
-import { toPublicName } from '../../src/gateway/public-names.js';
+import { toPublicName } from '../../src/gateway/views/public-names.js';
 import { publicToolName } from '../../src/ui/public-tool-name.js';
 
 describe('publicToolName', () => {

@@ -1,0 +1,127 @@
+/**
+ * A session served by the v1 SDK `Server` (MCP 2025-11-25 and older, over Streamable HTTP
+ * or stdio): one table from each method to its call-path module, which gets the request's
+ * params checked against the SDK's schema and a {@link SessionContext} built from `extra`.
+ * @module
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestParamsSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
+  type ServerCapabilities,
+  type ServerResult,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ShuttingDownError } from '../../errors.js';
+import type { CallPath } from '../requests/index.js';
+import {
+  answerFailure,
+  callTool,
+  complete,
+  getPrompt,
+  invalidParams,
+  listItems,
+  type ParamsSchema,
+  readResource,
+  setLevel,
+  subscribeResource,
+  unsubscribeResource,
+  WireError,
+} from '../requests/index.js';
+import type { AgentSession } from './agent-session.js';
+import { auditRow } from './audit-request.js';
+import { contextOf, type ServerExtra } from './sdk-channel.js';
+import type { SessionContext } from './session-context.js';
+import { runTracked } from './track-request.js';
+
+type Handler = (params: unknown, extra: ServerExtra) => Promise<ServerResult>;
+
+/** Answer `session`'s requests on `server`, for the kinds of capability it declares. */
+export function serveSession(
+  server: Server,
+  session: AgentSession,
+  path: CallPath,
+  capabilities: ServerCapabilities,
+): void {
+  // Each request is tracked while it runs, so shutdown and revocation can end it with their reason.
+  const run = async <T>(extra: ServerExtra, work: (ctx: SessionContext) => Promise<T>): Promise<T> => {
+    if (path.stopping()) throw answerFailure(new ShuttingDownError(), false).error;
+    return runTracked(session, extra.signal, (signal) => work(contextOf(session, extra, signal)));
+  };
+  // Params are checked here, not by the SDK, whose refusal is a -32603 with a dump of every
+  // zod issue: the agent gets -32602 and one line. So every method is served from this table.
+  const handlers = new Map<string, Handler>();
+  const on = <P>(
+    method: string,
+    schema: ParamsSchema<P>,
+    work: (params: P, ctx: SessionContext) => Promise<ServerResult>,
+    refused?: (error: WireError) => void,
+  ) => {
+    handlers.set(method, async (params, extra) => {
+      const parsed = schema.safeParse(params);
+      if (parsed.success) return run(extra, (ctx) => work(parsed.data, ctx));
+      const error = invalidParams(method, parsed.error);
+      refused?.(error);
+      throw error;
+    });
+  };
+  if (capabilities.tools) {
+    on('tools/list', ListToolsRequestSchema.shape.params, async (_p, ctx) => ({
+      tools: await listItems(path, ctx, 'tools'),
+    }));
+    on(
+      'tools/call',
+      CallToolRequestParamsSchema,
+      (params, ctx) => callTool(path, ctx, params),
+      (error) => path.audit?.commit(auditRow('server', session, null, { eventType: 'tool_call', error })),
+    );
+  }
+  if (capabilities.resources) {
+    on('resources/list', ListResourcesRequestSchema.shape.params, async (_p, ctx) => ({
+      resources: await listItems(path, ctx, 'resources'),
+    }));
+    on('resources/templates/list', ListResourceTemplatesRequestSchema.shape.params, async (_p, ctx) => ({
+      resourceTemplates: await listItems(path, ctx, 'resourceTemplates'),
+    }));
+    on('resources/read', ReadResourceRequestSchema.shape.params, (params, ctx) => readResource(path, ctx, params));
+    on('resources/subscribe', SubscribeRequestSchema.shape.params, (params, ctx) =>
+      subscribeResource(path, ctx, params),
+    );
+    on('resources/unsubscribe', UnsubscribeRequestSchema.shape.params, (params, ctx) =>
+      unsubscribeResource(path, ctx, params),
+    );
+  }
+  if (capabilities.prompts) {
+    on('prompts/list', ListPromptsRequestSchema.shape.params, async (_p, ctx) => ({
+      prompts: await listItems(path, ctx, 'prompts'),
+    }));
+    on('prompts/get', GetPromptRequestSchema.shape.params, (params, ctx) => getPrompt(path, ctx, params));
+  }
+  if (capabilities.completions) {
+    on('completion/complete', CompleteRequestSchema.shape.params, (params, ctx) => complete(path, ctx, params));
+  }
+  if (capabilities.logging) {
+    // The SDK answers logging/setLevel itself when it declares logging: ours relays it upstream.
+    server.removeRequestHandler('logging/setLevel');
+    on('logging/setLevel', SetLevelRequestSchema.shape.params, (params, ctx) => setLevel(path, ctx, params));
+  }
+  server.fallbackRequestHandler = async (request, extra) => {
+    const handler = handlers.get(request.method);
+    if (!handler) throw new WireError(ErrorCode.MethodNotFound, 'Method not found');
+    return handler(request.params, extra);
+  };
+  // The agent's roots are its own: only its own upstream connections hear that they changed.
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    await Promise.allSettled(path.upstreams.openOf(session).map((upstream) => upstream.rootsChanged()));
+  });
+}

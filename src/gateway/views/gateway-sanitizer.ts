@@ -1,0 +1,150 @@
+/**
+ * The sanitizer on the gateway's path (SPEC X4): every description an agent is shown and
+ * every tool result and resource text it receives passes `src/guard/sanitize-*`. Listed
+ * items are sanitized once per object (views are cached), and each change is logged once,
+ * with its flags, the lengths before and after, and excerpts of at most
+ * {@link EXCERPT_CHARS} characters around the first difference (seed 001: "before/after
+ * for debugging"), in which every secret the service knows is masked before cutting.
+ * @module
+ */
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { excerptChange } from '../../guard/excerpt-change.js';
+import { sanitizeCallResult, sanitizePrompt, sanitizeResource, sanitizeTool } from '../../guard/sanitize-mcp.js';
+import { sanitizeText } from '../../guard/sanitize-text.js';
+
+/** Characters of each before/after excerpt in the log. */
+export const EXCERPT_CHARS = 200;
+
+/** The limits in force (from `sanitize` in the config). */
+export type SanitizeLimits = { descriptionMaxLength: number; resultMaxLength: number };
+
+/** What the gateway calls; `sanitized` says whether a result was changed (for the audit row). */
+export type GatewaySanitizer = ReturnType<typeof createGatewaySanitizer>;
+
+/** Create the sanitizer of one gateway. */
+export function createGatewaySanitizer({
+  log,
+  limits,
+  secrets = () => [],
+}: {
+  log: Logger;
+  limits: () => SanitizeLimits;
+  /** Values never to show in an excerpt: keystore secrets in use, servers' env and header values. */
+  secrets?: () => Iterable<string>;
+}) {
+  const done = new WeakMap<object, object>();
+  const reported = new Set<string>();
+  const report = (what: string, name: string, flags: readonly string[], before: unknown, after: unknown) => {
+    const key = `${what}\u0000${name}\u0000${flags.join(',')}`;
+    if (reported.has(key)) return;
+    reported.add(key);
+    const was = JSON.stringify(before) ?? '';
+    const now = JSON.stringify(after) ?? '';
+    // A secret is looked for as written and as JSON escapes it (the excerpts are of JSON text).
+    const known = [...secrets()].flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
+    const excerpt = excerptChange(was, now, { maxChars: EXCERPT_CHARS, secrets: known });
+    log.warn(
+      {
+        what,
+        name,
+        flags,
+        beforeLength: was.length,
+        afterLength: now.length,
+        before: excerpt.before,
+        after: excerpt.after,
+      },
+      'sanitized content from upstream',
+    );
+  };
+  const once = <T extends object>(
+    item: T,
+    what: string,
+    name: string,
+    run: (item: T) => { value: T; changed: boolean; flags: string[] },
+  ): T => {
+    const cached = done.get(item);
+    if (cached) return cached as T;
+    const { value, changed, flags } = run(item);
+    if (changed || flags.length > 0) report(what, name, flags, item, value);
+    done.set(item, value);
+    return value;
+  };
+  const descriptions = () => ({ maxLength: limits().descriptionMaxLength });
+  const results = () => ({ maxLength: limits().resultMaxLength });
+
+  return {
+    tools: (tools: readonly Tool[]) =>
+      tools.map((t) =>
+        once(t, 'tool', t.name, (x) => {
+          const r = sanitizeTool(x, descriptions());
+          return { value: r.tool, changed: r.changed, flags: r.flags };
+        }),
+      ),
+    prompts: (prompts: readonly Prompt[]) =>
+      prompts.map((p) =>
+        once(p, 'prompt', p.name, (x) => {
+          const r = sanitizePrompt(x, descriptions());
+          return { value: r.prompt, changed: r.changed, flags: r.flags };
+        }),
+      ),
+    resources: <T extends Resource | ResourceTemplate>(items: readonly T[]) =>
+      items.map((item) =>
+        once(item, 'resource', item.name, (x) => {
+          const r = sanitizeResource(x, descriptions());
+          return { value: r.resource, changed: r.changed, flags: r.flags };
+        }),
+      ),
+    /** A tool result; `sanitized` is true when anything was changed or flagged. */
+    result(server: string, tool: string, result: CallToolResult): { result: CallToolResult; sanitized: boolean } {
+      const r = sanitizeCallResult(result, results());
+      if (r.changed || r.flags.length > 0) report('result', `${server}/${tool}`, r.flags, result, r.result);
+      return { result: r.result, sanitized: r.changed || r.flags.length > 0 };
+    },
+    /** Text of the messages a prompt expands to: upstream text the model will read. */
+    promptResult(server: string, name: string, result: GetPromptResult): GetPromptResult {
+      let flagged: string[] = [];
+      const clean = (text: string) => {
+        const r = sanitizeText(text, { kind: 'result', maxLength: limits().resultMaxLength });
+        if (r.changed || r.flags.length > 0) flagged = [...flagged, ...r.flags];
+        return r.text;
+      };
+      const messages = result.messages.map((m) => {
+        const content = m.content;
+        if (content.type === 'text') return { ...m, content: { ...content, text: clean(content.text) } };
+        if (content.type === 'resource' && 'text' in content.resource && typeof content.resource.text === 'string') {
+          return {
+            ...m,
+            content: { ...content, resource: { ...content.resource, text: clean(content.resource.text) } },
+          };
+        }
+        return m;
+      });
+      if (flagged.length > 0) report('prompt', `${server}/${name}`, flagged, result.messages, messages);
+      const description = result.description === undefined ? undefined : clean(result.description);
+      return { ...result, messages, ...(description === undefined ? {} : { description }) };
+    },
+    /** Text contents of a resource read. */
+    resourceResult(server: string, result: ReadResourceResult): ReadResourceResult {
+      let flagged: string[] = [];
+      const contents = result.contents.map((c) => {
+        if (!('text' in c) || typeof c.text !== 'string') return c;
+        const r = sanitizeText(c.text, { kind: 'result', maxLength: limits().resultMaxLength });
+        if (!r.changed && r.flags.length === 0) return c;
+        flagged = [...flagged, ...r.flags];
+        return { ...c, text: r.text };
+      });
+      if (flagged.length > 0)
+        report('resource', `${server}/${result.contents[0]?.uri ?? ''}`, flagged, result, contents);
+      return { ...result, contents };
+    },
+  };
+}

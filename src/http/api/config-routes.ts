@@ -1,0 +1,30 @@
+/**
+ * `GET /api/config` (SPEC A1, C6): the config in force (validated, defaults filled in), with
+ * every secret masked: env and header values, URL passwords, secret-looking arguments and keys.
+ * @module
+ */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppConfig } from '../../config/schema.js';
+import { maskConfig } from '../../guard/mask-secrets.js';
+import { createApi, errorResponses, jsonResponse } from './api-schemas.js';
+
+const get = createRoute({
+  method: 'get',
+  path: '/',
+  tags: ['config'],
+  summary: 'The effective config, secrets masked',
+  responses: {
+    200: jsonResponse(
+      'The file it was read from and the config in force',
+      z.object({ file: z.string().nullable(), config: z.record(z.string(), z.unknown()) }),
+    ),
+    ...errorResponses(),
+  },
+});
+
+/** Routes mounted at `/api/config`. */
+export function configRoutes({ config, file }: { config: () => AppConfig; file: string | null }): OpenAPIHono {
+  const routes = createApi();
+  routes.openapi(get, (c) => c.json({ file, config: maskConfig(config()) as Record<string, unknown> }, 200));
+  return routes;
+}

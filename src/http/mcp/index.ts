@@ -1,0 +1,7 @@
+/**
+ * The entry of src/http/mcp/ (part `http-mcp` in docs/architecture/parts.json): what the other
+ * parts import from it, and nothing else (ADR 031). Written by scripts/move-folders.mjs from
+ * their imports; after a change, run it again or add the line by hand.
+ * @module
+ */
+export { createMcpEndpoint, isMcpUrl } from './mcp-endpoint.js';

@@ -1,0 +1,285 @@
+/**
+ * The Streamable HTTP MCP endpoints for agents (SPEC G1, section 7), served on `node:http`
+ * beside the Hono app (ADR 006): `/mcp` (every server, prefixed names),
+ * `/mcp/servers/{name}` (one server, names unchanged) and `/mcp/bots/{slug}` (a bot's
+ * view). In front, the perimeter the API passes too (`admit-request.ts`, ADR 028): the
+ * Host/Origin check (X2), the bearer token and its kind (X1, G3), the rate limits (X3, one
+ * budget with `/api`), the body limit (X8); then a POST's share of its token's body budget.
+ * This endpoint makes each session's transport and keeps it, with the endpoint and the owner
+ * it is bound to, under its `Mcp-Session-Id` (the gateway session's id); the gateway serves
+ * the session on it and hands nothing back (ADR 028).
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { classifyInboundRequest } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import type { BotToolsAccess } from '../../bots/ports.js';
+import type { AppConfig } from '../../config/schema.js';
+import type { Gateway } from '../../gateway/index.js';
+import type { ViewSpec } from '../../gateway/views/index.js';
+import type { Caller, VerifyToken } from '../../guard/caller.js';
+import type { SseBufferPool } from '../io/index.js';
+import {
+  closeAfterLinger,
+  createSseWriteGuard,
+  type RpcRefusal,
+  readJsonBody,
+  type SseWriteGuard,
+  writeJson,
+  writeRefusal,
+} from '../io/index.js';
+import {
+  createBodyBudget,
+  createPerimeter,
+  errorReply,
+  holdBody,
+  isRefusal,
+  nodeRequestOf,
+  type PerimeterRefusal,
+  type RateLimiter,
+  requestIdOf,
+  writePerimeterRefusal,
+} from '../perimeter/index.js';
+import { SESSION_NOT_FOUND } from './check-mcp-session.js';
+import type { ModernEndpoint } from './mcp-modern.js';
+import { mcpRule } from './mcp-rule.js';
+import { McpHttpTransport } from './mcp-transport.js';
+import { tooLarge } from './read-mcp-post.js';
+import { type Route, routeOf } from './route-of.js';
+import { createMessageSerializer } from './serialize-message.js';
+import { sessionRefusal } from './session-refusal.js';
+import { createSseEventLog } from './sse-event-log.js';
+
+/** What the endpoints need. */
+export type McpEndpointDeps = {
+  gateway: Gateway;
+  /** The config in force (body limit, allowed hosts and origins). */
+  config: () => AppConfig;
+  /** Maps a bearer token to its caller (the admin token and issued tokens). */
+  verify: VerifyToken;
+  /** The limiter the API uses too. */
+  limiter: RateLimiter;
+  /** The budget the sessions' resumption buffers share (X8); absent: each is bounded alone. */
+  buffers?: SseBufferPool;
+  /** The port listened on: turns on the Host/Origin check (off for in-process tests). */
+  port?: () => number;
+  /** The bound on an SSE stream's unsent bytes, shared with `/api/events` (X8); absent: one of its own. */
+  writeGuard?: SseWriteGuard;
+  log: Logger;
+};
+
+/** A `node:http` handler for every path under `/mcp`; `prefetch` loads its MCP 2026-07-28 side unasked. */
+export type McpEndpoint = ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & { prefetch(): void };
+
+/** The MCP 2026-07-28 side of the endpoints: the v2 SDK's classifier and the modern endpoint. */
+type ModernSide = { readonly classify: typeof classifyInboundRequest; readonly endpoint: ModernEndpoint };
+
+/** Whether a request URL is for the MCP endpoints (anything under `/mcp`). */
+export const isMcpUrl = (url: string): boolean =>
+  url.startsWith('/mcp') && (url.length === 4 || url[4] === '/' || url[4] === '?');
+
+const NO_SESSION: RpcRefusal = {
+  status: 400,
+  code: -32000,
+  message: 'Bad Request: no valid Mcp-Session-Id; start a session with an initialize request',
+};
+
+/** Who a session belongs to: the admin, or the token that opened it. */
+const ownerOf = (caller: Caller): string => (caller.kind === 'admin' ? 'admin' : `token:${caller.tokenId}`);
+
+/** A session as this endpoint keeps it: its transport, and the endpoint and owner it is bound to. */
+type HttpSession = { readonly transport: McpHttpTransport; readonly path: string; readonly owner: string };
+
+/** Create the handler; sessions live in it until they close. */
+export function createMcpEndpoint({
+  gateway,
+  config,
+  verify,
+  limiter,
+  buffers,
+  port,
+  log,
+  writeGuard = createSseWriteGuard({ maxUnsentBytes: () => config().http.maxUnsentBytesPerStream, log }),
+}: McpEndpointDeps): McpEndpoint {
+  const maxBodyBytes = () => config().gateway.maxBodyBytes;
+  const perimeter = createPerimeter({ verify, limiter, policy: () => config().http, port });
+  const rule = mcpRule(maxBodyBytes);
+  // The sessions of these endpoints, by id: each bound to the endpoint and the owner that opened it.
+  const sessions = new Map<string, HttpSession>();
+  // What each token's POST bodies hold of the service at once (ADR 022 §6).
+  const bodies = createBodyBudget();
+  // Sessions of one view list the same arrays: serialize them once for all.
+  const serialize = createMessageSerializer();
+  // The v2 SDK (MCP 2026-07-28) builds its schemas at import: it loads when a sessionless
+  // request first needs it, or soon after start-up, not on the first call's path (ADR 015 §10).
+  let modernSide: Promise<ModernSide> | null = null;
+  const modern = (): Promise<ModernSide> => {
+    modernSide ??= Promise.all([import('@modelcontextprotocol/server'), import('./mcp-modern.js')]).then(
+      ([{ classifyInboundRequest }, { createModernEndpoint }]) => ({
+        classify: classifyInboundRequest,
+        endpoint: createModernEndpoint({ gateway, maxBodyBytes, writeGuard, log }),
+      }),
+    );
+    return modernSide;
+  };
+
+  /** Answer a refusal of the perimeter; a rate-limited request's JSON-RPC error carries its id. */
+  const refuse = async (req: IncomingMessage, res: ServerResponse, refused: PerimeterRefusal): Promise<void> => {
+    if (refused.closes) closeAfterLinger(req, res);
+    const body =
+      refused.status === 429 && req.method === 'POST'
+        ? await readJsonBody(req, maxBodyBytes()).catch(() => null)
+        : null;
+    writePerimeterRefusal(res, refused, body?.ok ? requestIdOf(body.value) : null);
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    const admitted = await perimeter.admitRequest(nodeRequestOf(req, path), rule);
+    if (isRefusal(admitted)) return refuse(req, res, admitted);
+    const { caller } = admitted;
+    // A POST holds its body's bytes of its token's budget until answered; it waits its turn, unread.
+    if (req.method === 'POST') {
+      const { bodyBytesPerToken: maxBytes, queuePerToken: maxWaiting } = config().limits.inFlight;
+      const held = holdBody(
+        bodies,
+        { req, res, key: ownerOf(caller) },
+        { maxBytes, maxWaiting, maxBodyBytes: maxBodyBytes() },
+      );
+      const over = held instanceof Promise ? await held : held;
+      if (over) return writeRefusal(res, over.refusal, { data: over.data });
+    }
+    const route = routeOf(path);
+    if (!route) {
+      return writeJson(res, 404, { error: { code: 'not_found', message: `no route for ${req.method} ${path}` } });
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string' && sessionId !== '') {
+      const session = sessions.get(sessionId);
+      // Another endpoint's or another token's session id: there is no such session for it (X1, G3).
+      if (session?.path !== path || session.owner !== ownerOf(caller)) return writeRefusal(res, SESSION_NOT_FOUND);
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return writeRefusal(res, NO_SESSION);
+    const body = await readJsonBody(req, maxBodyBytes());
+    if (!body.ok && body.reason === 'too_large') {
+      closeAfterLinger(req, res);
+      return writeRefusal(res, tooLarge(maxBodyBytes()));
+    }
+    if (!body.ok) return writeRefusal(res, NO_SESSION);
+    const owner = ownerOf(caller);
+    const clientId = caller.kind === 'admin' ? 'admin' : caller.tokenId;
+    if (!isInitializeRequest(body.value)) {
+      // No session and no handshake: MCP 2026-07-28 (ADR 013), or a 2025 request without its session.
+      const side = await modern();
+      const era = side.classify({
+        httpMethod: 'POST',
+        protocolVersionHeader: header(req, 'mcp-protocol-version'),
+        mcpMethodHeader: header(req, 'mcp-method'),
+        mcpNameHeader: header(req, 'mcp-name'),
+        body: body.value,
+      });
+      if (era.kind === 'legacy') return writeRefusal(res, NO_SESSION);
+      if (era.kind === 'reject') {
+        const refusal = { status: era.httpStatus, code: era.code, message: era.message };
+        return writeRefusal(res, refusal, { id: requestIdOf(body.value), data: era.data });
+      }
+      const spec = specOf(route, caller);
+      const who = { spec, botAccess: botAccessOf(route, spec, caller), label: path, owner, clientId, path };
+      // Its view session opens through the same caps as a session (X8), and not while stopping.
+      return side.endpoint.serve(req, res, who, body.value).catch((error: unknown) => {
+        const refusal = sessionRefusal(error);
+        if (!refusal || res.headersSent) throw error;
+        writeRefusal(res, refusal, { id: requestIdOf(body.value), data: refusal.data });
+      });
+    }
+    const id = randomUUID();
+    const { maxBufferBytesPerSession } = config().gateway;
+    const eventLog = createSseEventLog({ maxBytes: maxBufferBytesPerSession, ...(buffers ? { pool: buffers } : {}) });
+    const transport = new McpHttpTransport({
+      maxBodyBytes: maxBodyBytes(),
+      serialize,
+      newSessionId: () => id,
+      eventLog,
+      writeGuard,
+      // Reachable by its id once its initialize is accepted, until it closes (however it closes).
+      onSessionInitialized: () => sessions.set(id, { transport, path, owner }),
+      onSessionClosed: () => sessions.delete(id),
+    });
+    const spec = specOf(route, caller);
+    // An endpoint for a server or bot that does not exist is refused here (404); over a cap, or stopping: refused.
+    const session = await gateway
+      .openSession({
+        id,
+        transport,
+        spec,
+        botAccess: botAccessOf(route, spec, caller),
+        label: path,
+        owner,
+        clientId,
+        // Named from the start, so the session's first audit row says which client opened it.
+        clientInfo: body.value.params.clientInfo,
+      })
+      .catch((error: unknown) => {
+        eventLog.dispose();
+        const refusal = sessionRefusal(error);
+        if (refusal) return refusal;
+        throw error;
+      });
+    // A view that does not exist answers the initialize (its id); a cap refusal answers no request in particular.
+    if ('status' in session)
+      return writeRefusal(res, session, session.data ? { id: requestIdOf(body.value), data: session.data } : {});
+    await transport.handleRequest(req, res, body.value);
+    // The initialize was refused (a bad Accept or Content-Type): no session came of it.
+    if (!transport.sessionId) await session.close();
+  };
+
+  const endpoint = async function mcpEndpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = (query < 0 ? url : url.slice(0, query)).replace(/\/+$/, '');
+    try {
+      await serve(req, res, path);
+    } catch (error) {
+      const reply = errorReply(error);
+      if (!reply) log.error({ err: error, path }, 'request failed');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (reply) writeJson(res, reply.status, reply.body, reply.headers);
+      else writeJson(res, 500, { error: { code: 'internal', message: 'internal error' } });
+    }
+  };
+  return Object.assign(endpoint, {
+    prefetch: () => void modern().catch((error: unknown) => log.error({ err: error }, 'MCP 2026-07-28 failed to load')),
+  });
+}
+
+/** A header's single value. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The bot tools and skills: every bot's on /mcp (a bot token: its own), the bot's on its endpoint. */
+function botAccessOf(route: Route, spec: ViewSpec, caller: Caller): BotToolsAccess | null {
+  if (route.kind === 'server') return null;
+  return route.kind === 'bot' && spec.kind === 'bot' ? { caller, bot: spec.slug } : { caller };
+}
+
+/**
+ * The view a caller gets on a route (G3): a bot-bound token sees its bot on `/mcp`; the
+ * perimeter has refused it every other endpoint but its own bot's (`mcp-rule.ts`).
+ */
+function specOf(route: Route, caller: Caller): ViewSpec {
+  switch (route.kind) {
+    case 'all':
+      return caller.kind === 'bot' ? { kind: 'bot', slug: caller.slug } : { kind: 'all' };
+    case 'server':
+      return { kind: 'server', server: route.name };
+    case 'bot':
+      return { kind: 'bot', slug: route.slug };
+  }
+}

@@ -1,0 +1,300 @@
+/**
+ * The Streamable HTTP server transport of one agent session (SPEC G1), on `node:http`
+ * directly and on the SDK's `Transport` interface and message schemas (ADR 006). A POST's
+ * answers go back as one `application/json` body, headers and body in one write, unless a
+ * notification or server-to-client request tied to one of its requests comes first: that
+ * turns the response into an SSE stream (the spec lets the server choose per request).
+ * SSE events carry ids and are kept in a bounded log for `Last-Event-ID` resumption; the
+ * standalone GET stream carries what belongs to no request. A request under an id already
+ * in flight is refused; a request the client cancelled ends its POST. A stream whose client
+ * stops reading is closed at a bound on its unsent bytes (X8), to be resumed.
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  isInitializeRequest,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  closeAfterLinger,
+  createSseWriteGuard,
+  type RpcRefusal,
+  type SseWriteGuard,
+  writeRefusal,
+} from '../io/index.js';
+import { checkMcpSession, SESSION_NOT_FOUND } from './check-mcp-session.js';
+import { clashingRequestId } from './clashing-request-id.js';
+import { type McpHeaders, mcpHeaders } from './mcp-headers.js';
+import { McpStream, STANDALONE, streamFrame } from './mcp-stream.js';
+import { readMcpPost } from './read-mcp-post.js';
+import { type Serialized, textOf } from './serialize-message.js';
+import { createSseEventLog, type SseEventLog } from './sse-event-log.js';
+
+/** Options of {@link McpHttpTransport}. */
+export type McpHttpTransportOptions = {
+  /** Called once, with the new session's id, when an initialize request is accepted. */
+  onSessionInitialized?: (sessionId: string) => void;
+  /** Called once when it closes (a DELETE, or the gateway ending the session): its opener forgets it. */
+  onSessionClosed?: () => void;
+  newSessionId?: () => string;
+  /** Largest request body accepted (413 above it). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** How often a quiet SSE stream gets a keep-alive comment; a JSON answer this late becomes a stream. */
+  keepAliveMs?: number;
+  /** The `retry:` advice sent with a priming event. */
+  retryMs?: number;
+  eventLog?: SseEventLog;
+  /** The bound on a stream's unsent bytes (X8); default: 1 MiB, not counted anywhere. */
+  writeGuard?: SseWriteGuard;
+  /** How messages become JSON; an endpoint shares one among its sessions. */
+  serialize?: (message: JSONRPCMessage) => Serialized;
+  now?: () => number;
+};
+
+const isAnswer = (m: JSONRPCMessage): boolean => 'result' in m || 'error' in m;
+const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId; method: string } =>
+  'method' in m && 'id' in m;
+const refusal = (status: number, code: number, message: string): RpcRefusal => ({ status, code, message });
+
+/** One agent session's transport; the endpoint hands it each HTTP request of the session. */
+export class McpHttpTransport implements Transport {
+  sessionId?: string;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+  readonly #streams = new Map<string, McpStream>();
+  readonly #byRequest = new Map<RequestId, McpStream>();
+  readonly #log: SseEventLog;
+  readonly #guard: SseWriteGuard;
+  readonly #onSessionInitialized: ((sessionId: string) => void) | undefined;
+  readonly #onSessionClosed: (() => void) | undefined;
+  readonly #newSessionId: () => string;
+  readonly #maxBodyBytes: number;
+  readonly #keepAliveMs: number;
+  readonly #retryMs: number;
+  readonly #now: () => number;
+  readonly #serialize: (message: JSONRPCMessage) => Serialized;
+  /** Built once the session id is known, not per request. */
+  #headers: McpHeaders | null = null;
+  #streamCount = 0;
+  #closed = false;
+  #keepAlive: NodeJS.Timeout | undefined;
+
+  constructor(options: McpHttpTransportOptions = {}) {
+    this.#log = options.eventLog ?? createSseEventLog();
+    this.#guard = options.writeGuard ?? createSseWriteGuard();
+    this.#onSessionInitialized = options.onSessionInitialized;
+    this.#onSessionClosed = options.onSessionClosed;
+    this.#newSessionId = options.newSessionId ?? (() => crypto.randomUUID());
+    this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.#retryMs = options.retryMs ?? 1_000;
+    this.#now = options.now ?? Date.now;
+    this.#serialize = options.serialize ?? JSON.stringify;
+  }
+
+  async start(): Promise<void> {
+    // One timer per session, not one per stream.
+    this.#keepAlive = setInterval(() => {
+      const now = this.#now();
+      for (const stream of this.#streams.values()) stream.keepAlive(now, this.#keepAliveMs);
+    }, this.#keepAliveMs);
+    this.#keepAlive.unref();
+  }
+
+  /** Serve one HTTP request of this session; `body` is the POST body when the caller already read it. */
+  async handleRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+    const refused = this.#closed ? SESSION_NOT_FOUND : await this.#route(req, res, body);
+    if (!refused) return;
+    // Over the size limit, its body unread: the client reads the 413 before the connection goes.
+    if (refused.status === 413) closeAfterLinger(req, res);
+    writeRefusal(res, refused);
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const answer = isAnswer(message);
+    const requestId = answer ? (message as { id: RequestId }).id : options?.relatedRequestId;
+    if (requestId === undefined) {
+      if (answer) throw new Error('Cannot send a response on the standalone SSE stream');
+      const data = textOf(this.#serialize(message));
+      const id = this.#log.append(STANDALONE, data);
+      this.#streams.get(STANDALONE)?.write(streamFrame(id, data));
+      return;
+    }
+    const stream = this.#byRequest.get(requestId);
+    if (!stream) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    if (answer) this.#byRequest.delete(requestId);
+    if (stream.deliver(message, answer) === 'done') this.#streams.delete(stream.id);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#keepAlive);
+    for (const stream of this.#streams.values()) stream.end();
+    this.#streams.clear();
+    this.#byRequest.clear();
+    // Its buffer's bytes go back to the budget all sessions share.
+    this.#log.dispose();
+    this.#onSessionClosed?.();
+    this.onclose?.();
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<RpcRefusal | null> {
+    switch (req.method) {
+      case 'POST':
+        return this.#post(req, res, body);
+      case 'GET':
+        return checkMcpSession(req, this.sessionId) ?? this.#get(req, res);
+      case 'DELETE': {
+        const refused = checkMcpSession(req, this.sessionId);
+        if (refused) return refused;
+        res.writeHead(200, this.#built().session).end();
+        await this.close();
+        return null;
+      }
+      default:
+        return { ...refusal(405, -32000, 'Method not allowed.'), headers: { allow: 'GET, POST, DELETE' } };
+    }
+  }
+
+  async #post(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<RpcRefusal | null> {
+    const messages = await readMcpPost(req, { body, maxBodyBytes: this.#maxBodyBytes });
+    if (!Array.isArray(messages)) return messages;
+    if (this.#closed) return SESSION_NOT_FOUND;
+    // Only a message named `initialize` pays for the full check.
+    const init = messages.find((m) => 'method' in m && m.method === 'initialize' && isInitializeRequest(m));
+    if (init) {
+      if (this.sessionId !== undefined) return refusal(400, -32600, 'Invalid Request: Server already initialized');
+      if (messages.length > 1) {
+        return refusal(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+      }
+      this.sessionId = this.#newSessionId();
+      this.#onSessionInitialized?.(this.sessionId);
+    } else {
+      const refused = checkMcpSession(req, this.sessionId);
+      if (refused) return refused;
+    }
+    const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
+    const requests = messages.filter(isRequest);
+    // A second request under an id in flight would take over the first one's stream, which
+    // would then never get its answer: it is refused, and nothing of its POST is handled.
+    const clash = clashingRequestId(requests, this.#byRequest);
+    if (clash) {
+      writeRefusal(res, refusal(400, -32600, clash.message), { id: clash.id });
+      return null;
+    }
+    if (requests.length === 0) {
+      res.writeHead(202, this.#built().session).end();
+      for (const message of messages) {
+        this.onmessage?.(message, extra);
+        this.#forgoCancelled(message);
+      }
+      return null;
+    }
+    const version = init
+      ? String((init as { params?: { protocolVersion?: unknown } }).params?.protocolVersion)
+      : this.#headerVersion(req);
+    // From 2025-11-25 a client may be sent a priming event and asked to reconnect (polling).
+    const resumable = version >= '2025-11-25';
+    this.#streamCount += 1;
+    const stream = this.#register(`s${this.#streamCount}`, res, requests.length, resumable);
+    for (const request of requests) this.#byRequest.set(request.id, stream);
+    for (const message of messages) {
+      const polling =
+        resumable && isRequest(message)
+          ? {
+              closeSSEStream: () => this.#byRequest.get(message.id)?.detach(),
+              closeStandaloneSSEStream: () => this.#streams.get(STANDALONE)?.end(),
+            }
+          : {};
+      this.onmessage?.(message, { ...extra, ...polling });
+      this.#forgoCancelled(message);
+    }
+    return null;
+  }
+
+  /** A request the client cancelled gets no answer: its stream stops owing one (no stream without an end). */
+  #forgoCancelled(message: JSONRPCMessage): void {
+    if (!('method' in message) || message.method !== 'notifications/cancelled') return;
+    const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+    const stream = requestId === undefined ? undefined : this.#byRequest.get(requestId);
+    if (!stream || requestId === undefined) return;
+    this.#byRequest.delete(requestId);
+    if (stream.forgo() === 'done') this.#streams.delete(stream.id);
+  }
+
+  #get(req: IncomingMessage, res: ServerResponse): RpcRefusal | null {
+    if (!req.headers.accept?.includes('text/event-stream')) {
+      return refusal(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+    }
+    const lastEventId = req.headers['last-event-id'];
+    if (typeof lastEventId === 'string' && lastEventId !== '') return this.#resume(lastEventId, res);
+    if (this.#streams.get(STANDALONE)?.connected()) {
+      return refusal(409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+    }
+    this.#register(STANDALONE, res, 0, false).startSse('');
+    return null;
+  }
+
+  /** Replay what a lost stream missed after `lastEventId`, and carry on with it on `res`. */
+  #resume(lastEventId: string, res: ServerResponse): RpcRefusal | null {
+    const streamId = this.#log.streamOf(lastEventId);
+    if (streamId === undefined && this.#log.evicted(lastEventId)) {
+      return refusal(
+        400,
+        -32000,
+        `Event ${lastEventId} is past the resumption window: the session's buffer has dropped it (gateway.maxBufferBytesPerSession, gateway.maxBufferBytes); what followed it cannot be replayed`,
+      );
+    }
+    if (streamId === undefined) return refusal(400, -32000, 'Invalid event ID format');
+    const live = this.#streams.get(streamId);
+    if (live?.connected()) return refusal(409, -32000, 'Conflict: Stream already has an active connection');
+    const missed = this.#log
+      .after(lastEventId)
+      .map((e) => streamFrame(e.id, e.data))
+      .join('');
+    if (live) live.reattach(res, missed);
+    else if (streamId === STANDALONE) this.#register(STANDALONE, res, 0, false).startSse(missed);
+    // Every answer of that stream was sent already: replay what was missed and end.
+    else res.writeHead(200, this.#built().sse).end(missed);
+    return null;
+  }
+
+  #register(id: string, res: ServerResponse, owed: number, primes: boolean): McpStream {
+    const stream = new McpStream({
+      id,
+      res,
+      owed,
+      primes,
+      retryMs: this.#retryMs,
+      log: this.#log,
+      serialize: this.#serialize,
+      sseHeaders: this.#built().sse,
+      jsonHeaders: this.#built().json,
+      opened: this.#now(),
+      guard: this.#guard,
+      session: this.sessionId,
+    });
+    this.#streams.set(id, stream);
+    return stream;
+  }
+
+  #headerVersion(req: IncomingMessage): string {
+    const version = req.headers['mcp-protocol-version'];
+    return typeof version === 'string' ? version : DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  }
+
+  #built(): McpHeaders {
+    if (this.#headers) return this.#headers;
+    const built = mcpHeaders(this.sessionId);
+    // Before initialize there is no id yet: build again next time.
+    if (this.sessionId !== undefined) this.#headers = built;
+    return built;
+  }
+}
