@@ -6,19 +6,14 @@
  * ({@link isPlainAscii}).
  * @module
  */
-import { isPlainAscii, NATIVE_SCAN_LENGTH } from './is-plain-ascii.js';
-
-/** What JSON escapes in printable ASCII besides the controls {@link isPlainAscii} looks for. */
-const ESCAPED = ['"', '\\', '\t', '\n', '\r'];
+import { longTextKind, NATIVE_SCAN_LENGTH } from './is-plain-ascii.js';
 
 /**
  * True when `text` is long, and printable ASCII without `"` or `\\`: its JSON is itself between
  * quotes, and its UTF-8 bytes are its Latin-1 ones (a copy, no encoding).
  */
 export function isJsonPlain(text: string): boolean {
-  return (
-    text.length >= NATIVE_SCAN_LENGTH && isPlainAscii(text) && !ESCAPED.some((character) => text.includes(character))
-  );
+  return text.length >= NATIVE_SCAN_LENGTH && longTextKind(text).jsonPlain;
 }
 
 /** `JSON.stringify(text)`: the same characters, found without escaping a long plain text. */
