@@ -17,6 +17,12 @@ export class PrimedTransport implements Transport {
   /** Sees every message from the client before its owner does (read-only). */
   observe: ((message: JSONRPCMessage) => void) | null = null;
 
+  /**
+   * Runs once the stream has closed, after its owner's `onclose`: the one hook for whoever
+   * handed the transport on (issue 20: nobody re-wraps the `onclose` its owner set).
+   */
+  afterClose: (() => void) | null = null;
+
   constructor(
     private readonly inner: Transport,
     private readonly read: JSONRPCMessage[],
@@ -29,7 +35,10 @@ export class PrimedTransport implements Transport {
       this.observe?.(message);
       this.onmessage?.(message);
     };
-    inner.onclose = () => this.onclose?.();
+    inner.onclose = () => {
+      this.onclose?.();
+      this.afterClose?.();
+    };
     inner.onerror = (error) => this.onerror?.(error);
   }
 

@@ -51,10 +51,9 @@ export async function serveStdioEras(
     },
     { legacy: 'reject', transport: primed as never, onerror: options.onerror },
   );
-  const closed = primed.onclose;
-  primed.onclose = () => {
+  // The client left: every listen stream ends (its held resources released), then the rest.
+  primed.afterClose = () => {
     primed.observe?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: ALL } });
-    closed?.();
     void handle.close();
     void view.session.close();
     options.onClose();
