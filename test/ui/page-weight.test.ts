@@ -26,6 +26,8 @@ type Seen = {
   status: number;
   /** The status line that came over the network (304 for a page revalidated by its ETag). */
   wireStatus?: number;
+  /** The document load it belongs to: a reload's requests have the new document's. */
+  loaderId: string;
   /** Served by the browser's cache, with no request on the network. */
   cached: boolean;
   /** Bytes received for it (headers and body, as sent); for a stream still open, so far. */
@@ -55,6 +57,8 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
   let page: Page;
   let cdp: CDPSession;
   const seen = new Map<string, Seen>();
+  // The status on the wire, by request: Chromium may send it before the request's own event.
+  const wireStatuses = new Map<string, number>();
   const figures: Record<string, unknown> = {};
 
   beforeAll(async () => {
@@ -80,10 +84,13 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     cdp = await context.newCDPSession(page);
     const entry = (id: string) => seen.get(id);
     cdp.on('Network.requestWillBeSent', (e) => {
+      const wireStatus = wireStatuses.get(e.requestId);
       seen.set(e.requestId, {
         url: e.request.url,
         type: e.type ?? '',
+        loaderId: e.loaderId,
         status: 0,
+        ...(wireStatus === undefined ? {} : { wireStatus }),
         cached: false,
         bytes: 0,
         done: false,
@@ -102,6 +109,7 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     });
     // The status on the wire: a revalidated page is reported as its cached 200 elsewhere.
     cdp.on('Network.responseReceivedExtraInfo', (e) => {
+      wireStatuses.set(e.requestId, e.statusCode);
       const s = entry(e.requestId);
       if (s) s.wireStatus = e.statusCode;
     });
@@ -131,8 +139,17 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     console.log(`web UI on the wire: ${JSON.stringify(figures)}`);
   });
 
-  const serversShown = async () => (await page.locator('tr[data-server][data-state="connected"]').count()) === 2;
-  /** Run `load`, wait for `ready` (both servers' rows) and for every request but the event stream to end; weigh it. */
+  /** The servers list shown: both servers' rows, and the add form's presets (its own request) in their list. */
+  const serversShown = async () =>
+    (await page.locator('tr[data-server][data-state="connected"]').count()) === 2 &&
+    (await page.locator('#add-preset option').count()) > 1;
+  /**
+   * Run `load`, wait for `ready` (the servers list shown) and for every request but the event stream
+   * to end; weigh it. A load that is a navigation (a reload) weighs the new document's requests
+   * only: the previous page may still have had reads starting when it was left (a page's second
+   * wave of reads, sent once its first answers are shown), and those are cancelled by the
+   * navigation, some with no `loadingFailed` event, so waiting for them would never end.
+   */
   const weigh = async (
     load: () => Promise<unknown>,
     ready: () => Promise<boolean> = serversShown,
@@ -140,15 +157,17 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     seen.clear();
     await load();
     await waitFor(ready, { what: 'the page shown' });
+    const loadedDocument = [...seen.values()].find((s) => s.type === 'Document')?.loaderId;
+    const ofThisLoad = () => [...seen.values()].filter((s) => !loadedDocument || s.loaderId === loadedDocument);
     await waitFor(
       () => {
-        const pending = [...seen.values()].filter((s) => !s.done && s.type !== 'EventSource');
+        const pending = ofThisLoad().filter((s) => !s.done && s.type !== 'EventSource');
         if (pending.length === 0) return true;
         throw new Error(`pending: ${pending.map((s) => `${s.type} ${new URL(s.url).pathname}`).join(', ')}`);
       },
       { what: 'every request but the event stream done' },
     );
-    const responses = [...seen.values()];
+    const responses = ofThisLoad();
     const sum = (pick: (s: Seen) => boolean) =>
       responses.filter((s) => pick(s) && !s.cached).reduce((total, s) => total + s.bytes, 0);
     const weight = {
@@ -210,12 +229,22 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
     { hash: '#/credentials', heading: 'Credentials', file: 'credentials-page' },
     { hash: '#/servers/tiny', heading: 'Servers / tiny', file: 'server-page' },
   ];
-  const visit = async (hash: string, heading: string) =>
-    weigh(
-      () => page.evaluate(`location.hash = ${JSON.stringify(hash)}`),
-      async () =>
-        (await page.locator('h1').textContent()) === heading && (await page.locator('main .loading').count()) === 0,
-    );
+  const headingShown = async (heading: string) =>
+    (await page.locator('h1').textContent()) === heading && (await page.locator('main .loading').count()) === 0;
+  const visit = async (hash: string, heading: string, shown = () => headingShown(heading)) =>
+    weigh(() => page.evaluate(`location.hash = ${JSON.stringify(hash)}`), shown);
+  /**
+   * The bot's page with its data shown, not only its heading: its parts (tools, chat, memories,
+   * skills, workflows) send their reads once the bot's answer is shown, and a page left before
+   * then leaves them in flight. Memories, skills and workflows are counted (no "…") and the tool
+   * filter is there once the catalogs came; the chat's sessions are read with them.
+   */
+  const botShown = async () =>
+    (await headingShown(`Bots / ${BOT}`)) &&
+    (await page.locator('#chat-message').count()) === 1 &&
+    (await page.locator('#filter-bot-tools').count()) === 1 &&
+    counted(await page.locator('#bot-memories-title, #bot-skills-title, #bot-workflows-title').allTextContents());
+  const counted = (titles: string[]) => titles.length === 3 && titles.every((title) => /\(\d+\)$/.test(title));
 
   it("each page's own file is fetched on its first visit, once; the next visits fetch no file", async () => {
     const fetched: Record<string, string[]> = {};
@@ -236,14 +265,8 @@ describe('the web UI on the wire', { timeout: 60_000 }, () => {
   });
 
   it("a reload of a bot's page with a warm cache: the page 304 and its files from the cache (under 2 KB), its data 304s", async () => {
-    await visit(`#/bots/${BOT}`, `Bots / ${BOT}`);
-    const { weight, responses } = await weigh(
-      () => page.reload(),
-      async () =>
-        (await page.locator('h1').textContent()) === `Bots / ${BOT}` &&
-        (await page.locator('main .loading').count()) === 0 &&
-        (await page.locator('#chat-message').count()) === 1,
-    );
+    await visit(`#/bots/${BOT}`, `Bots / ${BOT}`, botShown);
+    const { weight, responses } = await weigh(() => page.reload(), botShown);
     figures.botWarmReload = weight;
     figures.botWarmReloadResponses = responses.map(
       (s) => `${s.type} ${path(s)} ${s.cached ? 'cache' : s.wireStatus} ${s.cached ? 0 : s.bytes} B`,
