@@ -66,7 +66,11 @@ export async function connectUpstream(given: ConnectUpstreamOptions): Promise<Li
   const adopted = stdio
     ? options.prespawned?.take(given.serverId, config, options.stderr, () => createStderrLog(stderrLines))
     : undefined;
-  if (adopted) options.log.info({ pid: (adopted.spawned as StdioChild).pid }, 'pre-spawned upstream adopted');
+  if (adopted)
+    options.log.info(
+      { server: given.serverId, pid: (adopted.spawned as StdioChild).pid },
+      'pre-spawned upstream adopted',
+    );
   const upstream = adopted ?? (stdio ? spawnUpstream({ config, stderr: options.stderr, stderrLines }) : undefined);
   let open: typeof import('./open-upstream.js').openUpstream;
   try {
