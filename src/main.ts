@@ -93,6 +93,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   }
 }
 
+/** The start itself; {@link startService} ends the pre-spawned children when it fails. */
 async function startOwned(options: ServiceOptions): Promise<Service> {
   const env = options.env ?? process.env;
   const secrets = options.secrets ?? new Set<string>();
