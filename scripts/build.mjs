@@ -17,7 +17,9 @@ execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
 
 await build({
   absWorkingDir: root,
-  entryPoints: { bnity: 'dist/src/cli/main.js' },
+  // The pre-spawn (ADR 032) is its own small entry, node built-ins only: bin/bnity.js runs it
+  // before the bundle loads. What it shares with the bundle (the spawn) is one chunk for both.
+  entryPoints: { bnity: 'dist/src/cli/main.js', prespawn: 'dist/src/start/prespawn.js' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,

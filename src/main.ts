@@ -38,6 +38,7 @@ import { connectUpstream } from './upstream/connect-upstream.js';
 import { deferLedger } from './upstream/defer-ledger.js';
 import { deferPeer } from './upstream/defer-peer.js';
 import { createNotificationLimits } from './upstream/notification-limits.js';
+import type { Prespawned } from './upstream/prespawned.js';
 
 /** Options of {@link startService}; the CLI maps flags onto them. */
 export type ServiceOptions = {
@@ -58,6 +59,12 @@ export type ServiceOptions = {
    * given by `bnity serve`, which owns its process; left out, the process stays as Node made it.
    */
   tuneProcess?: () => ProcessTuning;
+  /**
+   * Stdio children `bin/bnity.js` started before the code loaded (ADR 032): each is adopted by
+   * its server's first connect if that would spawn exactly it; the rest, and all of them when
+   * the start fails, are ended.
+   */
+  prespawned?: Prespawned;
 };
 
 /** A running service. */
@@ -77,6 +84,17 @@ export type Service = {
 
 /** Start boternity. Rejects (with a ConfigError naming file, server and field) on a bad config. */
 export async function startService(options: ServiceOptions = {}): Promise<Service> {
+  try {
+    return await startOwned(options);
+  } catch (error) {
+    // A child started early must not outlive a start that failed, wherever it failed.
+    await options.prespawned?.endRest();
+    throw error;
+  }
+}
+
+/** The start itself; {@link startService} ends the pre-spawned children when it fails. */
+async function startOwned(options: ServiceOptions): Promise<Service> {
   const env = options.env ?? process.env;
   const secrets = options.secrets ?? new Set<string>();
   const log = options.log ?? createLogger({ secrets });
@@ -175,6 +193,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       graceMs: currentConfig().shutdown.graceMs,
       credentials,
     });
+    const { prespawned } = options;
     const peer = deferPeer(
       parts.then((built) => built.peer),
       PEER_CAPABILITIES,
@@ -190,11 +209,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         },
       },
       open: ({ serverId, config: server, signal, stderr }) =>
-        connectUpstream({ serverId, config: server, signal, stderr, peer, ...upstreamOptions() }),
+        connectUpstream({ serverId, config: server, signal, stderr, peer, prespawned, ...upstreamOptions() }),
     });
     undo.push(() => hub.stop());
     // Start the upstreams now: everything else loads and is built while their processes start.
     hub.applyConfig(config, { file: configPath });
+    // Each first connect has taken its child by now (a spawn is not awaited): the rest are ended.
+    if (prespawned?.waiting().length)
+      log.info({ servers: prespawned.waiting() }, 'pre-spawned children not adopted: ending them');
+    const unadopted = prespawned?.endRest(config.shutdown.graceMs);
+    if (unadopted) undo.push(() => unadopted);
     const [opened, built, { serveService }] = await Promise.all([storage, parts, import('./start/serve-service.js')]);
     const { gateway, webUi } = await serveService(
       {

@@ -4,6 +4,7 @@
  * the light commands never load the service (SPEC A4; issue 8: `--help` in ≤ 300 ms).
  * @module
  */
+import type { ServiceOptions } from '../main.js';
 import { BnityCommand, helpListsEveryCommand, withTarget } from './bnity-command.js';
 import { defineBotCommands } from './define-bot-commands.js';
 import { defineMcpCommands } from './define-mcp-commands.js';
@@ -12,7 +13,11 @@ import { defineMcpCommands } from './define-mcp-commands.js';
 export type Run = (command: () => Promise<number>) => Promise<void>;
 
 /** The whole program; `run` receives each command's exit code. */
-export function buildProgram(env: NodeJS.ProcessEnv, run: Run): BnityCommand {
+export function buildProgram(
+  env: NodeJS.ProcessEnv,
+  run: Run,
+  prespawned?: ServiceOptions['prespawned'],
+): BnityCommand {
   const program = new BnityCommand('bnity')
     .description('boternity: supervise MCP servers and serve them, governed, to agents')
     .exitOverride()
@@ -26,7 +31,7 @@ export function buildProgram(env: NodeJS.ProcessEnv, run: Run): BnityCommand {
     .option('--home <dir>', 'data directory (default BOTERNITY_HOME, else ~/.boternity)')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <n>', 'port (default BOTERNITY_PORT, else 7777; 0 picks a free one)')
-    .action((opts) => run(async () => (await import('./serve-command.js')).serveCommand(opts, env)));
+    .action((opts) => run(async () => (await import('./serve-command.js')).serveCommand(opts, env, prespawned)));
 
   defineMcpCommands(program.command('mcp').description('the supervised MCP servers'), env, run);
   defineBotCommands(

@@ -5,6 +5,7 @@
  */
 import { CommanderError } from 'commander';
 import { HubError, UsageError } from '../errors.js';
+import type { ServiceOptions } from '../main.js';
 import { buildProgram } from './build-program.js';
 
 /** One line that says what went wrong and, for errors we did not raise on purpose, where. */
@@ -40,11 +41,19 @@ export function exitCodeOf(error: unknown): number {
 }
 
 /** Run the CLI with `argv` (without node and script); resolves with the exit code. */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  { prespawned }: Pick<ServiceOptions, 'prespawned'> = {},
+): Promise<number> {
   let code: number = EXIT.success;
-  const program = buildProgram(env, async (command) => {
-    code = await command();
-  });
+  const program = buildProgram(
+    env,
+    async (command) => {
+      code = await command();
+    },
+    prespawned,
+  );
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return code;

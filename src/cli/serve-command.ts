@@ -5,7 +5,7 @@
  */
 
 import { UsageError } from '../errors.js';
-import { startService } from '../main.js';
+import { type ServiceOptions, startService } from '../main.js';
 import { tuneProcess } from '../runtime/tune-process.js';
 import { watchParent } from './watch-parent.js';
 
@@ -20,6 +20,8 @@ export function parsePort(value: string, source: string): number {
 export async function serveCommand(
   values: { config?: string; home?: string; host?: string; port?: string },
   env: NodeJS.ProcessEnv,
+  /** Children `bin/bnity.js` started early (ADR 032), for the service to adopt or end. */
+  prespawned?: ServiceOptions['prespawned'],
 ): Promise<number> {
   const port =
     values.port !== undefined
@@ -36,6 +38,7 @@ export async function serveCommand(
     port,
     // This process is the service's own: V8 is tuned for it (unless `runtime.tuneProcess` is false).
     tuneProcess,
+    ...(prespawned ? { prespawned } : {}),
   });
   const lines = [
     `boternity is running`,

@@ -8,11 +8,12 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/schema.js';
 import type { NotificationLimits } from './notification-limits.js';
+import type { Prespawned } from './prespawned.js';
 import { killProcessTree } from './process-tree.js';
 import { hasSecretEnv, resolveSecretEnv } from './resolve-secret-env.js';
 import type { OpenSessionOptions, Session } from './session.js';
-import { spawnUpstream } from './spawn-stdio.js';
-import type { StderrSink } from './stderr-log.js';
+import { type StdioChild, spawnUpstream } from './spawn-stdio.js';
+import { createStderrLog, type StderrSink } from './stderr-log.js';
 import type { LiveUpstream, ProcessLedger, UpstreamPeer } from './types.js';
 
 /** Options of {@link connectUpstream}. */
@@ -45,6 +46,8 @@ export type ConnectUpstreamOptions = {
    * otherwise builds an Ajv of its own per client: 0.5 ms and 30 KB each).
    */
   readonly schemaValidator?: jsonSchemaValidator | Promise<jsonSchemaValidator> | undefined;
+  /** Children started before the service loaded (ADR 032): one spawned exactly as this one would be is adopted. */
+  readonly prespawned?: Prespawned | undefined;
 };
 
 /** Connect within `config.connectTimeoutMs` and list the catalog; rejects with a one-line reason. */
@@ -57,10 +60,18 @@ export async function connectUpstream(given: ConnectUpstreamOptions): Promise<Li
   const { config } = options;
   // The deadline runs from here, not from when the SDK has loaded (which can take a second).
   const deadline = AbortSignal.timeout(config.connectTimeoutMs);
-  const upstream =
-    config.transport === 'stdio' && !options.openSession && !options.signal?.aborted
-      ? spawnUpstream({ config, stderr: options.stderr, stderrLines: options.stderrLines ?? 500 })
-      : undefined;
+  const stderrLines = options.stderrLines ?? 500;
+  const stdio = config.transport === 'stdio' && !options.openSession && !options.signal?.aborted;
+  // A child started before we loaded, exactly as this spawn would be (ADR 032), else a spawn now.
+  const adopted = stdio
+    ? options.prespawned?.take(given.serverId, config, options.stderr, () => createStderrLog(stderrLines))
+    : undefined;
+  if (adopted)
+    options.log.info(
+      { server: given.serverId, pid: (adopted.spawned as StdioChild).pid },
+      'pre-spawned upstream adopted',
+    );
+  const upstream = adopted ?? (stdio ? spawnUpstream({ config, stderr: options.stderr, stderrLines }) : undefined);
   let open: typeof import('./open-upstream.js').openUpstream;
   try {
     ({ openUpstream: open } = await import('./open-upstream.js'));

@@ -44,7 +44,7 @@ export type StdioChild = {
 export type SpawnStdioOptions = {
   readonly config: Pick<StdioServerConfig, 'command' | 'args' | 'env' | 'cwd'>;
   /** Receives the child's stderr; the pipe is always drained (the child stalls otherwise). */
-  readonly stderr: StderrSink;
+  readonly stderr: Pick<StderrSink, 'write'>;
   /** Called at once with the pid, before any of the child's stderr is written. */
   readonly onSpawn: (pid: number) => void;
   /** Path of `setsid`; null launches the command directly. Default: {@link SETSID_PATH} if present. */
@@ -61,21 +61,13 @@ export function spawnStdio({
   onSpawn,
   setsidPath = isExecutable(SETSID_PATH) ? SETSID_PATH : null,
 }: SpawnStdioOptions): StdioChild {
-  const env = { ...inheritedEnv(), ...config.env };
-  const cwd = config.cwd === undefined ? process.cwd() : resolve(config.cwd);
-  if (!isDirectory(cwd)) throw enoent(`cwd ${config.cwd} does not exist`, cwd);
-  const command = resolveCommand(config.command, { cwd, path: env.PATH ?? '' });
-  if (command === null) throw enoent(`spawn ${config.command} ENOENT`, config.command);
-  const child = spawn(
-    setsidPath ?? config.command,
-    setsidPath === null ? config.args : ['--', command, ...config.args],
-    {
-      env,
-      cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      shell: false,
-    },
-  );
+  const plan = planSpawn(config, setsidPath);
+  const child = spawn(plan.file, plan.args, {
+    env: plan.env,
+    cwd: plan.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    shell: false,
+  });
   let spawnError: Error | null = null;
   let closed = false;
   // Kept until a transport listens: an unheard `error` event would end the service.
@@ -115,6 +107,47 @@ export function spawnStdio({
       for (const chunk of early.splice(0)) onData(chunk);
     },
   };
+}
+
+/** What {@link spawnStdio} hands `spawn` for a server entry: the file, its arguments, env and cwd. */
+export type SpawnPlan = {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+};
+
+/**
+ * The spawn `config` makes, without spawning; throws the ENOENT errors {@link spawnStdio} does.
+ * @param setsidPath as in {@link SpawnStdioOptions}
+ */
+export function planSpawn(
+  config: SpawnStdioOptions['config'],
+  setsidPath: string | null = isExecutable(SETSID_PATH) ? SETSID_PATH : null,
+): SpawnPlan {
+  const env = { ...inheritedEnv(), ...config.env };
+  const cwd = config.cwd === undefined ? process.cwd() : resolve(config.cwd);
+  if (!isDirectory(cwd)) throw enoent(`cwd ${config.cwd} does not exist`, cwd);
+  const command = resolveCommand(config.command, { cwd, path: env.PATH ?? '' });
+  if (command === null) throw enoent(`spawn ${config.command} ENOENT`, config.command);
+  const args = setsidPath === null ? config.args : ['--', command, ...config.args];
+  return { file: setsidPath ?? config.command, args, env, cwd };
+}
+
+/**
+ * One string for the spawn `config` makes (the resolved command, arguments, env and cwd):
+ * two entries with the same key start the same process (ADR 032); null when it cannot spawn.
+ */
+export function spawnKey(config: SpawnStdioOptions['config']): string | null {
+  try {
+    const { file, args, env, cwd } = planSpawn(config);
+    const vars = Object.keys(env)
+      .sort()
+      .map((name) => [name, env[name]]);
+    return JSON.stringify([file, args, vars, cwd]);
+  } catch {
+    return null;
+  }
 }
 
 /** A stdio upstream's child with the stderr log it writes to, or why it could not be spawned. */
