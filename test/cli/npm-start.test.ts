@@ -72,6 +72,10 @@ async function expectDrained(run: Started) {
     );
   await waitFor(async () => !isAlive(run.service) && !isAlive(run.upstream) && (await lockGone()), {
     what: 'service and upstream gone, the home lock released',
+  }).catch(async (error: Error) => {
+    // Say which of the three was still there, and what the service said last (a rare timeout under load).
+    const state = `service ${isAlive(run.service) ? 'alive' : 'gone'}, upstream ${isAlive(run.upstream) ? 'alive' : 'gone'}, lock ${(await lockGone()) ? 'released' : 'held'}`;
+    throw new Error(`${error.message} (${state}); output ends: ${run.output().slice(-1_500)}`);
   });
   expect(run.output()).toContain('boternity stopped');
 }
