@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, listDescendants } from '../../src/upstream/process-tree.js';
 import { EVERYTHING_BIN } from '../support/everything.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
-import { BNITY, runBnity } from '../support/serve-process.js';
+import { BNITY, runBnity, startAndStopStdioBridge } from '../support/serve-process.js';
 import { waitFor } from '../support/wait-for.js';
 
 let home: string | undefined;
@@ -128,18 +128,7 @@ describe('bnity mcp serve --stdio', () => {
     home = await mkdtemp(join(tmpdir(), 'bnity-stdio-'));
     const config = join(home, 'boternity.json');
     await writeFile(config, JSON.stringify({ mcpServers: {} }));
-    const child = spawn(process.execPath, [BNITY, 'mcp', 'serve', '--stdio', '--config', config, '--home', home], {
-      env: { ...process.env, BOTERNITY_LOG_LEVEL: 'info' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    await waitFor(() => /boternity started/.test(stderr), { what: 'the standalone service to start' });
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect((await startAndStopStdioBridge(config, home)).code).toBe(0);
   });
 
   it('refuses a bot that does not exist (exit 1, one line)', async () => {

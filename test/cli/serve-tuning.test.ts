@@ -3,12 +3,11 @@
  * unless the config says `runtime.tuneProcess: false`; the stdio bridge, which also runs the
  * service in-process, leaves its process as Node made it; a bad value is one line, exit 1.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BNITY, runBnity, spawnServe } from '../support/serve-process.js';
+import { runBnity, spawnServe, startAndStopStdioBridge } from '../support/serve-process.js';
 import { waitFor } from '../support/wait-for.js';
 
 const TUNED = 'process tuned for a long-running service';
@@ -52,18 +51,8 @@ describe('runtime.tuneProcess', () => {
 
   it('the stdio bridge (bnity mcp serve --stdio) never tunes the process it runs in', async () => {
     const { home, config } = await homeWith({ runtime: { tuneProcess: true } });
-    const child = spawn(process.execPath, [BNITY, 'mcp', 'serve', '--stdio', '--config', config, '--home', home], {
-      env: { ...process.env, BOTERNITY_LOG_LEVEL: 'info' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    await waitFor(() => stderr.includes('boternity started'), { what: 'the standalone service to start' });
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    const { code, stderr } = await startAndStopStdioBridge(config, home);
+    expect(code).toBe(0);
     expect(stderr).not.toContain(TUNED);
   });
 

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from './wait-for.js';
 
 export const BNITY = fileURLToPath(new URL('../../bin/bnity.js', import.meta.url));
 
@@ -69,4 +70,26 @@ export async function runBnity(
   const run = spawnBnity(args, env, cwd, input);
   const code = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/**
+ * `bnity mcp serve --stdio` on its own (no service running): started until it logs
+ * `boternity started`, then stopped by SIGTERM; its exit code and what it wrote to stderr.
+ */
+export async function startAndStopStdioBridge(
+  config: string,
+  home: string,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [BNITY, 'mcp', 'serve', '--stdio', '--config', config, '--home', home], {
+    env: { ...process.env, BOTERNITY_LOG_LEVEL: 'info' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await waitFor(() => stderr.includes('boternity started'), { what: 'the standalone service to start' });
+  child.kill('SIGTERM');
+  return { code: await exited, stderr };
 }
