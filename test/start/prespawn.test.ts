@@ -37,6 +37,19 @@ const running = (marker: string): number[] =>
       }
     });
 
+/**
+ * The pre-spawned children of this test once they have exec'd: a child just forked still
+ * carries its parent's command line, without the marker, for a moment.
+ */
+const spawnedEarly = (marker: string): Promise<number[]> =>
+  waitFor(
+    () => {
+      const pids = running(marker);
+      return pids.length > 0 ? pids : null;
+    },
+    { what: 'the pre-spawned child to run its command' },
+  );
+
 /** A home with a config of one server `tiny`: the fixture, the home (a marker), then `args`. */
 async function setUp(args: string[], extra: Record<string, unknown> = {}) {
   const home = await tempDir();
@@ -68,7 +81,7 @@ describe('pre-spawn', () => {
     const { home, start, early } = await setUp([], { env: { TINY_STDERR_LINES: '2' } });
     const pool = early();
     expect(pool?.waiting()).toEqual(['tiny']);
-    const [child, ...more] = running(home);
+    const [child, ...more] = await spawnedEarly(home);
     expect(more).toEqual([]);
     const service = await start(pool);
     try {
@@ -102,7 +115,7 @@ describe('pre-spawn', () => {
   it('ends a child the service would spawn differently (the config changed), and spawns its own', async () => {
     const { home, write, start, early } = await setUp(['a']);
     const pool = early();
-    const [child] = running(home);
+    const [child] = await spawnedEarly(home);
     expect(child).toBeDefined();
     await write(['b']);
     const service = await start(pool);
@@ -127,7 +140,7 @@ describe('pre-spawn', () => {
       `${JSON.stringify({ pid: owner, startTime: readStartTime(owner) })}\n`,
     );
     const pool = early();
-    const [child] = running(home);
+    const [child] = await spawnedEarly(home);
     expect(child).toBeDefined();
     await expect(start(pool)).rejects.toThrow(/another boternity .* is using/);
     expect(isAlive(child as number)).toBe(false);
