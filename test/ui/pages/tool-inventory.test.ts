@@ -245,7 +245,10 @@ describe('the tool inventory in a real browser', { timeout: 120_000 }, () => {
       .waitFor();
     expect(await checkedIn('many')).toBe(300);
     await group('tiny').getByRole('button', { name: 'Deny all tools of tiny' }).click();
-    await page.getByRole('switch', { name: 'echo (tiny) denied', exact: true }).waitFor();
+    // The switch shows the state asked for at once; the answer is in when the buttons are enabled again.
+    await waitFor(async () => (await permissionsOf('tiny'))?.denied?.length === 1, { what: "tiny's echo denied" });
+    await group('tiny').getByRole('button', { name: 'Deny all tools of tiny' }).and(page.locator(':enabled')).waitFor();
+    expect(await page.getByRole('switch', { name: 'echo (tiny) denied', exact: true }).isChecked()).toBe(false);
     expect(await permissionsOf('tiny')).toEqual({ denied: ['echo'] });
     expect(await checkedIn('many')).toBe(300);
     expect(pageErrors).toEqual([]);
