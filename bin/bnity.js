@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The `bnity` command: runs the bundle of the compiled JavaScript in dist/
-// (docs/adr/004-compiled-build.md, 006). `npm install` builds it (the `prepare` script);
-// `npm run build` rebuilds it.
+// (docs/adr/004-compiled-build.md, 006), with the bytecode the build recorded for it
+// (033). `npm install` builds it (the `prepare` script); `npm run build` rebuilds it.
+import { fileURLToPath } from 'node:url';
+
 const argv = process.argv.slice(2);
 // `bnity serve`: the certain stdio servers start now, before the bundle loads, and the
 // service adopts them (docs/adr/032-pre-spawn.md; BOTERNITY_PRESPAWN=0 turns it off).
@@ -13,17 +15,24 @@ if (argv[0] === 'serve' && process.env.BOTERNITY_PRESPAWN !== '0') {
     // Not built, or an older build: the service spawns them itself.
   }
 }
-let main;
+let bundle;
 try {
-  ({ main } = await import('../dist/bnity.mjs'));
+  const { loadBundle } = await import('../dist/load-bundle.mjs');
+  bundle = loadBundle(fileURLToPath(new URL('../dist/bnity.cjs', import.meta.url)));
 } catch (error) {
   await prespawned?.endRest();
-  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist')) throw error;
+  const missing = error?.code === 'ERR_MODULE_NOT_FOUND' || error?.code === 'ENOENT';
+  if (!missing || !String(error.message).includes('dist')) throw error;
   process.stderr.write("bnity: boternity is not built: run 'npm run build' (or 'npm install') in its folder\n");
   process.exit(1);
 }
-const code = await main(argv, process.env, prespawned ? { prespawned } : {});
+const code = await bundle.exports.main(argv, process.env, {
+  ...(prespawned ? { prespawned } : {}),
+  codeCache: bundle.codeCache,
+});
 // A child started early and never adopted (a usage error, a failed start) does not outlive us.
 await prespawned?.endRest();
+// The build's training run (scripts/train-code-cache.mjs) records what it compiled.
+if (process.env.BOTERNITY_TRAIN_CODE_CACHE === '1') bundle.writeCodeCache();
 // Everything was awaited and closed by now; exiting also ends timers left by libraries.
 process.exit(code);

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm run build`: a clean dist/ compiled by tsc from src/ and machines/ (tsconfig.build.json),
-// then bundled by esbuild into dist/bnity.mjs, which bin/bnity.js runs (ADR 006: one file
-// loads in a third of the time the module graph takes), and the web UI bundled by esbuild
-// from src/ui/ into dist/ui/ (ADR 011).
+// then bundled by esbuild into dist/bnity.cjs, which bin/bnity.js runs (ADR 006: one file
+// loads in a third of the time the module graph takes) with its code cache (ADR 033), and the
+// web UI bundled by esbuild from src/ui/ into dist/ui/ (ADR 011).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -15,38 +15,71 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
 
-await build({
+// The service: one CommonJS file, dist/bnity.cjs, that bin/bnity.js runs as a `vm.Script` with
+// the bytecode a training run recorded for it (ADR 033; Node 20 caches no compiled ES module).
+// A module loaded with import() is in the same file, wrapped so that it runs when first needed.
+const shared = {
   absWorkingDir: root,
-  // The pre-spawn (ADR 032) is its own small entry, node built-ins only: bin/bnity.js runs it
-  // before the bundle loads. What it shares with the bundle (the spawn) is one chunk for both.
-  entryPoints: { bnity: 'dist/src/cli/main.js', prespawn: 'dist/src/start/prespawn.js' },
-  outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
   bundle: true,
-  // A module loaded with import() stays out of the main file, loaded when first needed.
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   // A package's ES module build where it has one: UMD builds require() their own files at
   // run time, which a bundle cannot follow (jsonc-parser).
   mainFields: ['module', 'main'],
-  format: 'esm',
   target: 'node20',
-  // Less source to scan at start (ADR 015 §6): 5.1 → 3.7 MB, about 10% of the CPU before the
-  // first spawn. Names are kept (errors and profiles stay readable); the map has the rest.
+  // Less source to read and, without a cache, to compile (ADR 015 §6). Names are kept (errors
+  // and profiles stay readable); the map has the rest.
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
-  // libsql loads a native addon by a computed name; pino starts its transports from files.
-  external: ['libsql', 'pino', 'pino-pretty'],
-  // CommonJS dependencies call require(): give the ES module one.
-  banner: {
-    js: "import { createRequire as __bnityCreateRequire } from 'node:module'; const require = __bnityCreateRequire(import.meta.url);",
+};
+// `import()` of a built-in or a package left outside becomes a `require()` when first run: a
+// script given V8's code cache loses the options a real `import()` needs (it would throw "A
+// dynamic import callback was not specified"), and Node's loader for `vm` scripts is still
+// experimental on Node 20.
+const LEFT_OUTSIDE = ['libsql', 'pino', 'pino-pretty'];
+const importAsRequire = {
+  name: 'import-as-require',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' && (isBuiltin(args.path) || LEFT_OUTSIDE.includes(args.path))
+        ? { path: args.path, namespace: 'import-as-require' }
+        : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'import-as-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
   },
+};
+const server = await build({
+  ...shared,
+  plugins: [importAsRequire],
+  metafile: true,
+  entryPoints: { bnity: 'dist/src/cli/main.js' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // libsql loads a native addon by a computed name; pino starts its transports from files.
+  external: LEFT_OUTSIDE,
+  // Our modules find the package's folder from their own URL: in the bundle, the bundle's.
+  define: { 'import.meta.url': '__bnity_import_meta_url' },
+  banner: { js: "var __bnity_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 });
-
+const realImports = Object.values(server.metafile.outputs).flatMap((output) =>
+  output.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => i.path),
+);
+if (realImports.length > 0) throw new Error(`dist/bnity.cjs would import() ${realImports.join(', ')} at run time`);
+// What bin/bnity.js runs before the bundle: the pre-spawn (ADR 032) and the loader, small ES
+// modules of node built-ins only.
+await build({
+  ...shared,
+  entryPoints: { prespawn: 'dist/src/start/prespawn.js', 'load-bundle': 'dist/src/start/load-bundle.js' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  format: 'esm',
+});
 // The UI: a script and a style sheet, minified, for the browsers of the last few years.
 // Only `import type` reaches the server's code, so no server module ends up in the bundle.
 // Their names carry a hash of their content (`app.3KX7Q2ZD.js`), and index.html is written
@@ -95,3 +128,6 @@ for (const [path, output] of Object.entries(metafile.outputs)) {
   html = html.replace(`<script type="module" src="/ui/assets/${hashed}">`, `${preload}$&`);
 }
 writeFileSync(join(out, 'index.html'), html);
+
+// The bytecode of start-up and a first call, recorded by serving one (ADR 033).
+execFileSync(process.execPath, [join(root, 'scripts', 'train-code-cache.mjs')], { cwd: root, stdio: 'inherit' });

@@ -23,41 +23,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 const self = 'scripts/move-folders.mjs';
 
-// `node scripts/move-folders.mjs --measure [dir]`: after `npm run build`, the bytes of dist/ a
-// start loads step by step (each chunk with the chunks it imports statically), to compare with
-// a build before the move (ADR 031: an index.ts must not bring a lazy module forward).
+// `--measure` counted the chunks of the ES module bundle a start loaded (ADR 031); since ADR 033
+// the bundle is one CommonJS file whose lazy modules run when first needed, and there are no chunks.
 if (process.argv[2] === '--measure') {
-  const dist = join(process.argv[3] ?? root, 'dist');
-  const chunks = readdirSync(join(dist, 'chunks'));
-  const fileOfChunk = (n) =>
-    join(dist, 'chunks', chunks.find((f) => new RegExp(`^${n}-[A-Z0-9]+\\.mjs$`).test(f)) ?? '?');
-  const seen = new Set();
-  const visit = (f) => {
-    if (seen.has(f)) return;
-    seen.add(f);
-    for (const m of readFileSync(f, 'utf8').matchAll(
-      /(?:^|[;}\s])(?:import|export)\s*(?:[\w${}\s,*]*?from\s*)?"(\.[^"]+)"/g,
-    ))
-      visit(join(dirname(f), m[1]));
-  };
-  visit(join(dist, 'bnity.mjs'));
-  const sum = () => [...seen].reduce((t, f) => t + statSync(f).size, 0);
-  console.log(
-    `bnity.mjs ${statSync(join(dist, 'bnity.mjs')).size} bytes; ${chunks.filter((f) => f.endsWith('.mjs')).length} chunks`,
-  );
-  for (const step of [
-    'serve-command',
-    'serve-service',
-    'open-call-parts',
-    'create-http-handler',
-    'listen-app',
-    'mcp-modern',
-    'serve-modern',
-  ]) {
-    visit(fileOfChunk(step));
-    console.log(`  + ${step}: ${sum()} bytes loaded in ${seen.size} files`);
-  }
-  process.exit(0);
+  console.error('move-folders: --measure applied to the chunked bundle before ADR 033; nothing to measure');
+  process.exit(2);
 }
 
 // ─── The cut (ADR 031) ───────────────────────────────────────────────────────────────────────

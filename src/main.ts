@@ -27,6 +27,7 @@ import { reportFlood } from './hub/report-flood.js';
 import { createLogger } from './log/create-logger.js';
 import type { ProcessTuning } from './runtime/tune-process.js';
 import { lazySchemaValidator } from './start/lazy-schema-validator.js';
+import type { CodeCacheState } from './start/load-bundle.js';
 import type { CallParts } from './start/open-call-parts.js';
 import type { Storage } from './start/open-storage.js';
 import { ensureAdminToken } from './storage/admin-token.js';
@@ -65,6 +66,8 @@ export type ServiceOptions = {
    * the start fails, are ended.
    */
   prespawned?: Prespawned;
+  /** What became of the bundle's code cache (ADR 033), said when the service has started. */
+  codeCache?: CodeCacheState;
 };
 
 /** A running service. */
@@ -247,7 +250,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     const url = http?.url ?? '';
     // The CLI and the stdio bridge of this home find the service here, on whatever port (removed first on stop).
     if (http) undo.push(await recordServiceUrl(home, loopbackUrl(http.url)));
-    log.info({ url, config: configPath, home }, 'boternity started');
+    log.info({ url, config: configPath, home, codeCache: options.codeCache }, 'boternity started');
 
     let stopping: Promise<void> | null = null;
     return {

@@ -9,15 +9,14 @@ import { BnityCommand, helpListsEveryCommand, withTarget } from './bnity-command
 import { defineBotCommands } from './define-bot-commands.js';
 import { defineMcpCommands } from './define-mcp-commands.js';
 
+/** What bin/bnity.js did before the code loaded: children started early (ADR 032), the code cache's fate (ADR 033). */
+export type Launch = Pick<ServiceOptions, 'prespawned' | 'codeCache'>;
+
 /** How an action hands back its exit code; commands resolve with it. */
 export type Run = (command: () => Promise<number>) => Promise<void>;
 
 /** The whole program; `run` receives each command's exit code. */
-export function buildProgram(
-  env: NodeJS.ProcessEnv,
-  run: Run,
-  prespawned?: ServiceOptions['prespawned'],
-): BnityCommand {
+export function buildProgram(env: NodeJS.ProcessEnv, run: Run, launch: Launch = {}): BnityCommand {
   const program = new BnityCommand('bnity')
     .description('boternity: supervise MCP servers and serve them, governed, to agents')
     .exitOverride()
@@ -31,7 +30,7 @@ export function buildProgram(
     .option('--home <dir>', 'data directory (default BOTERNITY_HOME, else ~/.boternity)')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <n>', 'port (default BOTERNITY_PORT, else 7777; 0 picks a free one)')
-    .action((opts) => run(async () => (await import('./serve-command.js')).serveCommand(opts, env, prespawned)));
+    .action((opts) => run(async () => (await import('./serve-command.js')).serveCommand(opts, env, launch)));
 
   defineMcpCommands(program.command('mcp').description('the supervised MCP servers'), env, run);
   defineBotCommands(

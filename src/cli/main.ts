@@ -5,8 +5,7 @@
  */
 import { CommanderError } from 'commander';
 import { HubError, UsageError } from '../errors.js';
-import type { ServiceOptions } from '../main.js';
-import { buildProgram } from './build-program.js';
+import { buildProgram, type Launch } from './build-program.js';
 
 /** One line that says what went wrong and, for errors we did not raise on purpose, where. */
 function oneLine(error: unknown): string {
@@ -44,7 +43,8 @@ export function exitCodeOf(error: unknown): number {
 export async function main(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-  { prespawned }: Pick<ServiceOptions, 'prespawned'> = {},
+  /** What bin/bnity.js did before the code loaded, for `bnity serve`. */
+  launch: Launch = {},
 ): Promise<number> {
   let code: number = EXIT.success;
   const program = buildProgram(
@@ -52,7 +52,7 @@ export async function main(
     async (command) => {
       code = await command();
     },
-    prespawned,
+    launch,
   );
   try {
     await program.parseAsync([...argv], { from: 'user' });

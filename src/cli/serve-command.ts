@@ -20,8 +20,8 @@ export function parsePort(value: string, source: string): number {
 export async function serveCommand(
   values: { config?: string; home?: string; host?: string; port?: string },
   env: NodeJS.ProcessEnv,
-  /** Children `bin/bnity.js` started early (ADR 032), for the service to adopt or end. */
-  prespawned?: ServiceOptions['prespawned'],
+  /** Children `bin/bnity.js` started early (ADR 032), for the service to adopt or end; the code cache's fate (ADR 033). */
+  { prespawned, codeCache }: Pick<ServiceOptions, 'prespawned' | 'codeCache'> = {},
 ): Promise<number> {
   const port =
     values.port !== undefined
@@ -39,6 +39,7 @@ export async function serveCommand(
     // This process is the service's own: V8 is tuned for it (unless `runtime.tuneProcess` is false).
     tuneProcess,
     ...(prespawned ? { prespawned } : {}),
+    ...(codeCache ? { codeCache } : {}),
   });
   const lines = [
     `boternity is running`,

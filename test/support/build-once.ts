@@ -21,7 +21,7 @@ function newest(dir: string): number {
 
 function builtAt(): number {
   try {
-    return statSync(join(root, 'dist', 'bnity.mjs')).mtimeMs;
+    return statSync(join(root, 'dist', 'bnity.cjs')).mtimeMs;
   } catch {
     return 0;
   }
