@@ -14,12 +14,8 @@
  * @module
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { messageKind } from './message-kind.js';
 
 /** Delegates everything to the inner transport; answers and the close go up a microtask late. */
 export class ProgressBeforeAnswer implements Transport {
@@ -45,7 +41,9 @@ export class ProgressBeforeAnswer implements Transport {
     this.#inner.onerror = (error) => this.onerror?.(error);
     this.#inner.onclose = () => queueMicrotask(() => this.onclose?.());
     this.#inner.onmessage = (message, extra) => {
-      if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) {
+      // The inner transport checked it: its keys say whether it is an answer.
+      const kind = messageKind(message);
+      if (kind !== 'result' && kind !== 'error') {
         this.onmessage?.(message, extra);
         return;
       }

@@ -5,7 +5,7 @@
  * `JSON.stringify(value, sortKeys)` gives, so hashes are stable across versions.
  * @module
  */
-import { jsonString } from '../guard/json-string.js';
+import { isJsonPlain, jsonString } from '../guard/json-string.js';
 
 type Frame =
   | { readonly array: readonly unknown[]; index: number }
@@ -40,8 +40,24 @@ const skipped = (value: unknown) => value === undefined || typeof value === 'fun
  * Throws TypeError on a cycle or a BigInt, as `JSON.stringify` does.
  */
 export function canonicalJson(value: unknown): string | undefined {
+  return writeCanonical(value, false)?.[0];
+}
+
+/**
+ * {@link canonicalJson} in pieces, for a hash fed piece by piece: each long plain text
+ * ({@link isJsonPlain}) is a piece of its own, without its quotes (they end the piece before
+ * it and begin the one after), so a 64 KiB tool result is neither copied into the JSON nor
+ * flattened for hashing (issue 20). Odd indexes hold those texts (printable ASCII, so their
+ * Latin-1 bytes are their UTF-8 ones); the pieces joined are {@link canonicalJson}'s text.
+ */
+export function canonicalJsonParts(value: unknown): string[] | undefined {
+  return writeCanonical(value, true);
+}
+
+function writeCanonical(value: unknown, split: boolean): string[] | undefined {
   const root = prepare(value, '');
   if (skipped(root)) return undefined;
+  const parts: string[] = [];
   let out = '';
   const stack: Frame[] = [];
   const open = new Set<object>();
@@ -50,6 +66,11 @@ export function canonicalJson(value: unknown): string | undefined {
   const write = (item: unknown): void => {
     if (item === null || typeof item !== 'object') {
       if (typeof item === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
+      if (split && typeof item === 'string' && isJsonPlain(item)) {
+        parts.push(`${out}"`, item);
+        out = '"';
+        return;
+      }
       // A long plain text (a 64 KiB tool result) needs no escaping pass: issue 20.
       out +=
         typeof item === 'string'
@@ -101,5 +122,6 @@ export function canonicalJson(value: unknown): string | undefined {
     out += `${JSON.stringify(key)}:`;
     write(item);
   }
-  return out;
+  parts.push(out);
+  return parts;
 }

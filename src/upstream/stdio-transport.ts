@@ -9,15 +9,9 @@
  */
 import type { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, type JSONRPCRequest, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { UnreadableLineError, UpstreamAnswerTooLargeError } from '../errors.js';
+import { messageKind } from '../protocol/message-kind.js';
 import { parseMessage } from '../protocol/parse-message.js';
 import { limitOutgoing, type OutgoingLimit } from './limit-outgoing.js';
 import type { NotificationGate } from './notification-limits.js';
@@ -125,7 +119,9 @@ export class ChildStdioTransport implements Transport {
       this.onerror?.(new UnreadableLineError(reason, JSON.stringify(line.slice(0, EXCERPT_CHARS)), line.length));
       return;
     }
-    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
+    // Checked just above: its keys say what it is (no second zod parse).
+    const kind = messageKind(message);
+    if ((kind === 'result' || kind === 'error') && 'id' in message && message.id !== undefined) {
       this.#pending.answered(message.id);
     }
     try {
@@ -200,7 +196,8 @@ export class ChildStdioTransport implements Transport {
       if (stdin.write(`${json}\n`)) resolve();
       else stdin.once('drain', resolve);
     });
-    if (isJSONRPCRequest(message)) return this.#pending.track(message.id);
+    // The SDK built it: its keys say what it is (no zod parse per message sent).
+    if (messageKind(message) === 'request') return this.#pending.track((message as JSONRPCRequest).id);
     // A cancelled request gets no answer (the spec says it should not): nothing waits for one.
     const cancelled = cancelledRequestId(message);
     if (cancelled !== undefined) this.#pending.answered(cancelled);

@@ -1,6 +1,8 @@
 /** Canonical JSON for audit hashes: the old recursive text, without recursion. */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/storage/canonical-json.js';
+import { auditHash } from '../../src/storage/audit-row.js';
+import { canonicalJson, canonicalJsonParts } from '../../src/storage/canonical-json.js';
 
 /** What the audit hashed before (JSON.stringify with a key-sorting replacer): the reference. */
 const reference = (value: unknown) =>
@@ -34,6 +36,38 @@ describe('canonicalJson', () => {
     ];
     for (const sample of samples) expect(canonicalJson(sample)).toBe(reference(sample));
     expect(canonicalJson(undefined)).toBeUndefined();
+  });
+
+  it('in pieces, long plain texts apart, joins to the same text, and the audit hashes what it hashed before', () => {
+    const long = 'x'.repeat(65_536);
+    const samples: unknown[] = [
+      { content: [{ type: 'text', text: long }] },
+      {
+        content: [
+          { type: 'text', text: long },
+          { type: 'text', text: `${long}y` },
+        ],
+        isError: false,
+      },
+      [long, 'short', long],
+      long,
+      { a: `${'x'.repeat(8_192)}"`, b: `${'x'.repeat(8_192)}é`, c: `${'x'.repeat(8_192)}\u0001`, d: 'x'.repeat(4_096) },
+      { text: 'x'.repeat(4_095) },
+      { nested: { deeper: [{ text: long, n: 1 }] }, z: null },
+    ];
+    // SHA-256 of the whole canonical text, as auditHash computed it before issue 20.
+    const before = (value: unknown) => createHash('sha256').update(reference(value), 'utf8').digest('hex');
+    for (const sample of samples) {
+      const parts = canonicalJsonParts(sample) as string[];
+      expect(parts.join('')).toBe(reference(sample));
+      // The texts apart: every odd piece is one of the long plain texts, whole.
+      for (let i = 1; i < parts.length; i += 2) expect((parts[i] as string).length).toBeGreaterThanOrEqual(4_096);
+      expect(auditHash(sample)).toBe(before(sample));
+    }
+    expect(canonicalJsonParts({ content: [{ type: 'text', text: long }] })).toHaveLength(3);
+    expect(canonicalJsonParts({ text: 'x'.repeat(4_095) })).toHaveLength(1);
+    expect(canonicalJsonParts(undefined)).toBeUndefined();
+    expect(auditHash(() => 1)).toBe(createHash('sha256').update('undefined').digest('hex'));
   });
 
   it('writes values nested far deeper than the stack allows', () => {
