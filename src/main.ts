@@ -30,11 +30,13 @@ import { lazySchemaValidator } from './start/lazy-schema-validator.js';
 import type { CodeCacheState } from './start/load-bundle.js';
 import type { CallParts } from './start/open-call-parts.js';
 import type { Storage } from './start/open-storage.js';
+import { openTracing } from './start/open-tracing.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
 import { maskedCredentials } from './storage/masked-credentials.js';
 import { recordServiceUrl } from './storage/service-url.js';
+import type { Tracing } from './telemetry/start-tracing.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
 import { deferLedger } from './upstream/defer-ledger.js';
 import { deferPeer } from './upstream/defer-peer.js';
@@ -68,6 +70,8 @@ export type ServiceOptions = {
   prespawned?: Prespawned;
   /** What became of the bundle's code cache (ADR 033), said when the service has started. */
   codeCache?: CodeCacheState;
+  /** Traces made by the caller (tests: an in-memory exporter); otherwise started here when the config or `OTEL_*` say so. */
+  tracing?: Tracing;
 };
 
 /** A running service. */
@@ -136,6 +140,9 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       undo.push(() => tuning.stop());
       log.info('process tuned for a long-running service (runtime.tuneProcess)');
     }
+    // Traces (issue 21): the SDK is loaded only when they are on; flushed last on stop (pushed first).
+    const tracing = options.tracing ?? (await openTracing(config.telemetry, env, log));
+    if (tracing) undo.push(() => tracing.shutdown());
     const admin = await ensureAdminToken(home, env);
     // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
     const keystore = await openKeystore({ home, env });
@@ -195,6 +202,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       stderrLines: currentConfig().logs.stderrLines,
       graceMs: currentConfig().shutdown.graceMs,
       credentials,
+      tracer: tracing?.tracer ?? null,
     });
     const { prespawned } = options;
     const peer = deferPeer(
@@ -242,6 +250,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
         verifyToken: options.verifyToken,
         upstreamOptions,
         undo,
+        tracing,
       },
       opened,
       built,

@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from 'zod';
+import { TelemetrySchema } from './telemetry-schema.js';
 
 /** Reconnect backoff (S2): exponential with jitter, capped, forever unless `maxAttempts`. */
 export const BackoffSchema = z
@@ -17,14 +18,12 @@ export const BackoffSchema = z
   })
   .strict();
 export type Backoff = z.infer<typeof BackoffSchema>;
-
 const ToolNames = z.array(z.string().min(1));
 
 /**
- * How many notifications a server may send (issue 17): a token bucket per connection,
- * `burst` at once, refilled at `perSecond`; the excess is dropped and counted, and the
- * server marked as flooding. Re-lists after `list_changed` are spaced `relistMinIntervalMs`
- * apart; a stdio server's output is read at most `floodReadBytesPerSecond` while it drops.
+ * How many notifications a server may send (issue 17): a token bucket per connection, `burst` at once, refilled at
+ * `perSecond`; the excess is dropped and counted, and the server marked as flooding. Re-lists after `list_changed` are
+ * spaced `relistMinIntervalMs` apart; a stdio server's output is read at most `floodReadBytesPerSecond` while it drops.
  */
 export const NotificationRateSchema = z
   .object({
@@ -171,6 +170,7 @@ export const ConfigRestSchema = z.object({
     .object({ tuneProcess: z.boolean().default(true) })
     .strict()
     .prefault({}),
+  telemetry: TelemetrySchema.prefault({}),
   /** Names besides the loopback ones that may appear in `Host` and `Origin` (X2). */
   http: z
     .object({

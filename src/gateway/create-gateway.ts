@@ -9,6 +9,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { AnswerSampling, BotToolCaller } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
@@ -81,6 +82,8 @@ export type GatewayDeps = {
   schemaValidator?: jsonSchemaValidator;
   /** Keystore secrets handed out so far (masked in the log): never shown in the sanitizer's excerpts. */
   secrets?: ReadonlySet<string>;
+  /** Traces on (issue 21): the tracer of every request's spans; absent: off. */
+  tracer?: Tracer | null;
 };
 
 /** The gateway; its in-process requests (`callTool`, `readResource` …) serve sessions from `attachSession`. */
@@ -135,6 +138,7 @@ export function createGateway({
   answerSampling,
   schemaValidator = new AjvJsonSchemaValidator(),
   secrets,
+  tracer = null,
   now = Date.now,
 }: GatewayDeps): Gateway {
   const gatewayLog = log.child({ mod: 'gateway' });
@@ -186,6 +190,7 @@ export function createGateway({
     activity: null,
     listings: new WeakMap(),
     schemaValidator,
+    tracer,
   };
   const botToolCaller = createBotToolCaller({ path: core, now });
   const { path, stop: stopBots } = wireBots({ core, serveBots, botToolCaller, bus, sessions, log: gatewayLog });

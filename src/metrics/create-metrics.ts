@@ -13,6 +13,7 @@ import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
 import { addAdmissionMetrics, type ServerAdmission } from './add-admission-metrics.js';
 import { type AuditFigures, addAuditMetrics } from './add-audit-metrics.js';
+import { addTraceMetrics } from './add-trace-metrics.js';
 
 const STATES = ['connecting', 'connected', 'reconnecting', 'disabled'] as const;
 /** Ping round trips kept for the registry while it does not exist yet (a ping per server every 30 s). */
@@ -45,6 +46,8 @@ export type MetricsDeps = {
   audit?: AuditFigures;
   /** Each server's requests under the in-flight caps (ADR 022). */
   admission?: () => readonly ServerAdmission[];
+  /** Spans dropped so far (tracing on, issue 21). */
+  spansDropped?: () => number;
 };
 
 /** Start counting; the registry comes with the first scrape. */
@@ -56,6 +59,7 @@ export function createMetrics({
   slowReaders,
   audit,
   admission,
+  spansDropped,
 }: MetricsDeps): Metrics {
   const counted: Counted = { events: new Map(), reconnects: new Map(), pings: [] };
   let live: Live | null = null;
@@ -84,6 +88,7 @@ export function createMetrics({
     if (slowReaders) addSlowReaderCounter(prom, built.registry, slowReaders);
     if (audit) addAuditMetrics(prom, built.registry, audit);
     addAdmissionMetrics(prom, built.registry, admission ?? (() => []));
+    if (spansDropped) addTraceMetrics(prom, built.registry, spansDropped);
     for (const [type, n] of counted.events) built.events.inc({ type }, n);
     for (const [server, n] of counted.reconnects) built.reconnects.inc({ server }, n);
     for (const { server, seconds } of counted.pings) built.pings.observe({ server }, seconds);

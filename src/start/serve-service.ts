@@ -34,6 +34,7 @@ import { createLifecycleAudit } from '../storage/audit-server-lifecycle.js';
 import { findBotBySlug } from '../storage/bot-repo.js';
 import type { Keystore } from '../storage/keystore.js';
 import { createTokenVerifier } from '../storage/token-verifier.js';
+import type { Tracing } from '../telemetry/start-tracing.js';
 import { connectUpstream } from '../upstream/connect-upstream.js';
 import type { CallParts } from './open-call-parts.js';
 import type { Storage } from './open-storage.js';
@@ -59,6 +60,8 @@ export type Started = {
   /** The options every upstream connection is opened with (logger, ledger, limits, credentials). */
   upstreamOptions: () => Omit<Parameters<typeof connectUpstream>[0], 'serverId' | 'config' | 'peer'>;
   undo: (() => Promise<unknown> | unknown)[];
+  /** Traces (issue 21): the tracer and the dropped spans' count; null: off. */
+  tracing: Tracing | null;
 };
 
 /** Build and serve the rest; resolves once the HTTP side answers. */
@@ -117,6 +120,7 @@ export async function serveService(
     answerSampling: sampling.answer,
     schemaValidator: await started.upstreamOptions().schemaValidator,
     secrets: started.secrets,
+    tracer: started.tracing?.tracer ?? null,
   });
   undo.push(() => gateway.close());
   const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };
@@ -139,6 +143,7 @@ export async function serveService(
     slowReaders: writeGuard.closed,
     ...(audit.cap ? { audit: audit.cap.stats } : {}),
     admission: gateway.admission,
+    ...(started.tracing ? { spansDropped: started.tracing.dropped } : {}),
   });
   undo.push(() => metrics.close());
   // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).

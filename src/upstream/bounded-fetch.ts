@@ -20,6 +20,8 @@ export type FetchOwner = {
   ended(error: Error | null, resumable: boolean): void;
   /** The request failed or was refused (an HTTP error status): no answer comes from it. */
   failed(error: Error): void;
+  /** The trace context its message carries in `_meta` (tracing on): sent as the `traceparent` header too (issue 21). */
+  readonly traceparent?: string | undefined;
 };
 
 /** Options of {@link createBoundedFetch}. */
@@ -45,7 +47,11 @@ export function createBoundedFetch({ maxBytes, tooLarge, owner, onStreamEnd }: B
     const linked = linkSignals([init?.signal ?? undefined, call?.signal, controller.signal]);
     let response: Response;
     try {
-      response = await fetch(url, { ...init, signal: linked.signal });
+      response = await fetch(url, {
+        ...init,
+        ...(call?.traceparent ? { headers: withTraceparent(init?.headers, call.traceparent) } : {}),
+        signal: linked.signal,
+      });
     } catch (error) {
       linked.unlink();
       call?.failed(error instanceof Error ? error : new Error(String(error)));
@@ -75,4 +81,11 @@ export function createBoundedFetch({ maxBytes, tooLarge, owner, onStreamEnd }: B
     });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/** `headers` with the W3C `traceparent` header set (the one in the message's `_meta`, issue 21). */
+function withTraceparent(headers: ConstructorParameters<typeof Headers>[0], traceparent: string): Headers {
+  const merged = new Headers(headers);
+  merged.set('traceparent', traceparent);
+  return merged;
 }

@@ -4,7 +4,9 @@
  * load while the child starts: its start, not ours, is then the time to a first call (ADR 015 §8).
  * @module
  */
+
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/schema.js';
 import type { NotificationLimits } from './notification-limits.js';
@@ -48,6 +50,8 @@ export type ConnectUpstreamOptions = {
   readonly schemaValidator?: jsonSchemaValidator | Promise<jsonSchemaValidator> | undefined;
   /** Children started before the service loaded (ADR 032): one spawned exactly as this one would be is adopted. */
   readonly prespawned?: Prespawned | undefined;
+  /** Traces on (issue 21): relayed requests get CLIENT spans; null or none: off. */
+  readonly tracer?: Tracer | null | undefined;
 };
 
 /** Connect within `config.connectTimeoutMs` and list the catalog; rejects with a one-line reason. */

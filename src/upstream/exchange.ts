@@ -23,6 +23,8 @@ export type ExchangeOptions = {
 export class Exchange implements FetchOwner {
   readonly #controller = new AbortController();
   readonly signal = this.#controller.signal;
+  /** The `_meta.traceparent` of its message, sent as the HTTP header too (set by the transport). */
+  traceparent: string | undefined = undefined;
   /** Settles the request's `send`: resolves once answered (or ended), rejects when the answer cannot come. */
   readonly settled: Promise<void>;
   // Dropped once settled: a socket opened in its async context may outlive it by far, and

@@ -113,5 +113,6 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
     log,
     connectedAt: now(),
     livenessTimeoutMs: config.livenessTimeoutMs,
+    tracer: options.tracer,
   });
 }

@@ -143,6 +143,7 @@ export class RemoteTransport implements Transport {
       },
     });
     this.#exchanges.set(key, exchange);
+    exchange.traceparent = traceparentOf(message);
     try {
       await exchangeScope.run(exchange, () => this.inner.send(message, options));
     } catch (error) {
@@ -185,4 +186,10 @@ export class RemoteTransport implements Transport {
       this.close().catch(() => undefined);
     });
   }
+}
+
+/** The trace context a request carries in `_meta` (SEP-414), if it carries one. */
+function traceparentOf(message: JSONRPCMessage): string | undefined {
+  const value = (message as { params?: { _meta?: { traceparent?: unknown } } }).params?._meta?.traceparent;
+  return typeof value === 'string' ? value : undefined;
 }

@@ -5,11 +5,16 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
+import { sendTraced } from '../telemetry/index.js';
 import { countCatalog } from './discover.js';
 import { once, type Session } from './session.js';
-import type { LiveUpstream } from './types.js';
+import type { LiveUpstream, UpstreamRequestOptions } from './types.js';
 import type { CatalogWatch } from './watch-catalog.js';
+
+/** A subscription's params, as {@link sendTraced} takes them. */
+type UriParams = { uri: string; _meta?: Record<string, unknown> };
 
 /** Wrap `session` (already listed by `watch`) as a live upstream of `serverId`. */
 export function toLiveUpstream({
@@ -19,6 +24,7 @@ export function toLiveUpstream({
   log,
   connectedAt,
   livenessTimeoutMs,
+  tracer = null,
 }: {
   serverId: string;
   session: Session;
@@ -27,8 +33,20 @@ export function toLiveUpstream({
   connectedAt: number;
   /** The ping timeout of a liveness check this connection makes itself (no actor listening). */
   livenessTimeoutMs: number;
+  /** Traces on: each request relayed under a span gets a CLIENT span and carries it in `_meta` (issue 21). */
+  tracer?: Tracer | null | undefined;
 }): LiveUpstream {
   const { client } = session;
+  // Off, or a request outside any span: sent as it is (one check, nothing allocated).
+  const send = <P extends { _meta?: Record<string, unknown> | undefined }, R>(
+    method: string,
+    params: P,
+    options: UpstreamRequestOptions | undefined,
+    run: (params: P) => Promise<R>,
+  ): Promise<R> =>
+    tracer && options?.trace
+      ? sendTraced(tracer, options.trace, { method, params, server: serverId, transport: session.transport }, run)
+      : run(params);
   const checkers = new Set<() => void>();
   let lastCheck = Number.NEGATIVE_INFINITY;
   const closed = session.closed.then((error) => {
@@ -53,15 +71,21 @@ export function toLiveUpstream({
     serverInfo: () => client.getServerVersion(),
     instructions: () => client.getInstructions(),
     // The SDK's legacy `toolResult` shape is never asked for: the default schema is the current one.
-    callTool: async (params, options) => (await client.callTool(params, undefined, options)) as CallToolResult,
-    readResource: (params, options) => client.readResource(params, options),
-    getPrompt: (params, options) => client.getPrompt(params, options),
-    complete: (params, options) => client.complete(params, options),
+    callTool: (params, options) =>
+      send(
+        'tools/call',
+        params,
+        options,
+        async (p) => (await client.callTool(p, undefined, options)) as CallToolResult,
+      ),
+    readResource: (params, options) => send('resources/read', params, options, (p) => client.readResource(p, options)),
+    getPrompt: (params, options) => send('prompts/get', params, options, (p) => client.getPrompt(p, options)),
+    complete: (params, options) => send('completion/complete', params, options, (p) => client.complete(p, options)),
     subscribe: async (uri, options) => {
-      await client.subscribeResource({ uri }, options);
+      await send('resources/subscribe', { uri } as UriParams, options, (p) => client.subscribeResource(p, options));
     },
     unsubscribe: async (uri, options) => {
-      await client.unsubscribeResource({ uri }, options);
+      await send('resources/unsubscribe', { uri } as UriParams, options, (p) => client.unsubscribeResource(p, options));
     },
     setLoggingLevel: async (level, options) => {
       await client.setLoggingLevel(level, options);

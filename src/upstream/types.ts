@@ -30,6 +30,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '@opentelemetry/api';
 import type { CatalogDiff, UpstreamHandle } from '../../machines/index.js';
 
 /** Everything an upstream lists (S7), after pagination. */
@@ -56,6 +57,8 @@ export type UpstreamRequestOptions = {
   readonly resetTimeoutOnProgress?: boolean | undefined;
   /** Given only when the caller asked for progress: the upstream is then asked for it too. */
   readonly onprogress?: ((progress: Progress) => void) | undefined;
+  /** The span of the agent request relayed (tracing on): the upstream request is its CLIENT child (issue 21). */
+  readonly trace?: Context | null | undefined;
 };
 
 /**

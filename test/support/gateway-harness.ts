@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/bus/create-event-bus.js';
@@ -54,6 +55,8 @@ export type HarnessOptions = {
   log?: Logger;
   /** Keystore secrets handed out, as `main.ts` keeps them (never shown in the sanitizer's excerpts). */
   secrets?: ReadonlySet<string>;
+  /** Traces on (issue 21): the gateway's and the connections' tracer. */
+  tracer?: Tracer;
 };
 
 /** An agent: an SDK client on a gateway session. */
@@ -121,6 +124,7 @@ export async function startGateway({
   connected = true,
   log = quiet,
   secrets,
+  tracer,
 }: HarnessOptions) {
   const bus: EventBus<HubEvent> = createEventBus<HubEvent>();
   const events: HubEvent[] = [];
@@ -156,6 +160,7 @@ export async function startGateway({
       log,
       peer: peerOf,
       signal,
+      tracer: tracer ?? null,
       openSession: (options) => inMemorySession(options, server, (upstream) => live.set(serverId, upstream)),
     });
   };
@@ -182,6 +187,7 @@ export async function startGateway({
     ...(pins ? { pins } : {}),
     ...(budget ? { budget } : {}),
     ...(secrets ? { secrets } : {}),
+    ...(tracer ? { tracer } : {}),
     openUpstream: ({ serverId, peer: own }) => open(serverId, own),
   });
   hub.applyConfig(inForce);

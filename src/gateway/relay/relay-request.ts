@@ -7,6 +7,7 @@
  * @module
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type Context, SpanKind, type Tracer } from '@opentelemetry/api';
 import type { ServerConfig } from '../../config/schema.js';
 import { HubError, UnknownServerError, UpstreamLostError, UpstreamTimeoutError } from '../../errors.js';
 import type { UpstreamRequestOptions, UpstreamSession } from '../../upstream/types.js';
@@ -49,7 +50,8 @@ export async function relayRequest<T>(
   };
   const waiting = path.admission.enter(place, ctx.signal, config.requestTimeoutMs);
   const since = waiting ? performance.now() : 0;
-  const refused = waiting && (await waiting);
+  // A wait for a place is a guard step of the request's span (issue 21).
+  const refused = waiting && (await (ctx.trace && path.tracer ? waitTraced(path.tracer, ctx.trace, waiting) : waiting));
   if (refused) return { ok: false, error: refused };
   let answered = false;
   try {
@@ -89,6 +91,7 @@ async function relayAdmitted<T>(
     signal: ctx.signal,
     timeout,
     resetTimeoutOnProgress: true,
+    trace: ctx.trace,
     // Without a sink the upstream is not asked for progress at all.
     onprogress: sink
       ? (progress) => {
@@ -137,6 +140,12 @@ async function relayAdmitted<T>(
     silence.stop();
     watch.dispose();
   }
+}
+
+/** `waiting`, as the span `boternity.admission.wait` under `parent`. */
+function waitTraced<T>(tracer: Tracer, parent: Context, waiting: Promise<T>): Promise<T> {
+  const span = tracer.startSpan('boternity.admission.wait', { kind: SpanKind.INTERNAL }, parent);
+  return waiting.finally(() => span.end());
 }
 
 /** Relay to the owner `routed` names (the answer comes with its route), or pass its refusal on. */

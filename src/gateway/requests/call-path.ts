@@ -5,6 +5,7 @@
  * @module
  */
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { BotPrompts, BotRoster, BotTools } from '../../bots/ports.js';
 import type { AppConfig } from '../../config/schema.js';
@@ -54,4 +55,6 @@ export type CallPath = {
   >;
   /** The JSON Schema validator every agent session's SDK `Server` shares. */
   readonly schemaValidator: jsonSchemaValidator;
+  /** Traces on (issue 21): a SERVER span per agent request, guard steps and CLIENT spans under it; null: off. */
+  readonly tracer: Tracer | null;
 };

@@ -7,6 +7,7 @@
  */
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { NotInViewError } from '../../errors.js';
+import { stepSpan } from '../../telemetry/index.js';
 import { botsFor, serveBotTool } from '../bots/index.js';
 import { andThen, relayRouted } from '../relay/index.js';
 import type { SessionContext } from '../session/index.js';
@@ -43,7 +44,11 @@ export async function callTool(
     isLargeRequest(params.arguments),
   );
   // The result is upstream text the model will read (X4).
-  const outcome = andThen(relayed, ({ route, answer }) => path.sanitizer.result(route.server, route.name, answer));
+  const outcome = andThen(relayed, ({ route, answer }) =>
+    stepSpan(path.tracer, ctx.trace, 'boternity.sanitize', () =>
+      path.sanitizer.result(route.server, route.name, answer),
+    ),
+  );
   const answer: FailureAnswer = outcome.ok
     ? { kind: 'result', result: outcome.value.result }
     : answerFailure(outcome.error, true);

@@ -17,6 +17,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '@opentelemetry/api';
 import type { AgentChannel, AgentRequestOptions, AgentSession } from './agent-session.js';
 import type { SessionContext } from './session-context.js';
 
@@ -63,14 +64,23 @@ class RequestChannel implements AgentChannel {
   }
 }
 
-/** The context of one request `extra` of `session`, under `signal` (its own: see track-request.ts). */
-export function contextOf(session: AgentSession, extra: ServerExtra, signal: AbortSignal): SessionContext {
+/**
+ * The context of one request `extra` of `session`, under `signal` (its own: see track-request.ts);
+ * `trace`: its span's context when tracing is on.
+ */
+export function contextOf(
+  session: AgentSession,
+  extra: ServerExtra,
+  signal: AbortSignal,
+  trace: Context | null = null,
+): SessionContext {
   const channel = new RequestChannel(extra, session.channel);
   const token = extra._meta?.progressToken;
   return {
     session,
     signal,
     channel,
+    trace,
     progress:
       token === undefined
         ? null

@@ -22,7 +22,9 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '@opentelemetry/api';
 import { ShuttingDownError } from '../../errors.js';
+import { type ServedRequest, serveTraced } from '../../telemetry/index.js';
 import type { CallPath } from '../requests/index.js';
 import {
   answerFailure,
@@ -54,10 +56,15 @@ export function serveSession(
   capabilities: ServerCapabilities,
 ): void {
   // Each request is tracked while it runs, so shutdown and revocation can end it with their reason.
-  const run = async <T>(extra: ServerExtra, work: (ctx: SessionContext) => Promise<T>): Promise<T> => {
+  const run = async <T>(
+    extra: ServerExtra,
+    trace: Context | null,
+    work: (ctx: SessionContext) => Promise<T>,
+  ): Promise<T> => {
     if (path.stopping()) throw answerFailure(new ShuttingDownError(), false).error;
-    return runTracked(session, extra.signal, (signal) => work(contextOf(session, extra, signal)));
+    return runTracked(session, extra.signal, (signal) => work(contextOf(session, extra, signal, trace)));
   };
+  const { tracer } = path;
   // Params are checked here, not by the SDK, whose refusal is a -32603 with a dump of every
   // zod issue: the agent gets -32602 and one line. So every method is served from this table.
   const handlers = new Map<string, Handler>();
@@ -67,13 +74,19 @@ export function serveSession(
     work: (params: P, ctx: SessionContext) => Promise<ServerResult>,
     refused?: (error: WireError) => void,
   ) => {
-    handlers.set(method, async (params, extra) => {
+    const handle = async (params: unknown, extra: ServerExtra, trace: Context | null) => {
       const parsed = schema.safeParse(params);
-      if (parsed.success) return run(extra, (ctx) => work(parsed.data, ctx));
+      if (parsed.success) return run(extra, trace, (ctx) => work(parsed.data, ctx));
       const error = invalidParams(method, parsed.error);
       refused?.(error);
       throw error;
-    });
+    };
+    // Tracing on (issue 21): each request is a SERVER span, continuing the agent's trace.
+    handlers.set(method, (params, extra) =>
+      tracer
+        ? serveTraced(tracer, servedRequest(method, params, extra, session), (trace) => handle(params, extra, trace))
+        : handle(params, extra, null),
+    );
   };
   if (capabilities.tools) {
     on('tools/list', ListToolsRequestSchema.shape.params, async (_p, ctx) => ({
@@ -124,4 +137,17 @@ export function serveSession(
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
     await Promise.allSettled(path.upstreams.openOf(session).map((upstream) => upstream.rootsChanged()));
   });
+}
+
+/** What the SERVER span of a request says: its method and params, the HTTP headers it came with, who asks. */
+function servedRequest(method: string, params: unknown, extra: ServerExtra, session: AgentSession): ServedRequest {
+  return {
+    method,
+    params,
+    headers: extra.requestInfo?.headers,
+    sessionId: extra.sessionId ?? session.id,
+    requestId: extra.requestId,
+    clientId: session.clientId,
+    bot: session.bot,
+  };
 }

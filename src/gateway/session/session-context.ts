@@ -5,6 +5,7 @@
  * @module
  */
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '@opentelemetry/api';
 import type { AgentChannel, AgentSession } from './agent-session.js';
 
 /** Receives the upstream's progress for this request, in order; null when none was asked for. */
@@ -19,4 +20,6 @@ export type SessionContext = {
   readonly progress: ProgressSink | null;
   /** The caller while this request runs: where an upstream's sampling, elicitation and roots go. */
   readonly channel: AgentChannel;
+  /** The request's span (tracing on): its guard steps and upstream requests are its children (issue 21). */
+  readonly trace?: Context | null;
 };

@@ -1,0 +1,179 @@
+/**
+ * The spans of MCP requests, after the OpenTelemetry MCP semantic conventions (`gen-ai/mcp.md`,
+ * development status): a SERVER span per agent request, named `{mcp.method.name} {target}`,
+ * and a CLIENT span per request relayed upstream, each carrying its trace on in `params._meta`.
+ * `@opentelemetry/api` only; built only when tracing is on (the callers hold a null tracer otherwise).
+ * @module
+ */
+import {
+  type Attributes,
+  type Context,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { extractTraceContext, withTraceFields } from './trace-context.js';
+
+/** A request the gateway serves, as far as its span needs to know. */
+export type ServedRequest = {
+  readonly method: string;
+  /** The request's params (the tool's or prompt's name, a resource's URI, `_meta`). */
+  readonly params: unknown;
+  /** The HTTP headers it came with; none over stdio. */
+  readonly headers?: Readonly<Record<string, unknown>> | undefined;
+  readonly sessionId?: string | undefined;
+  readonly requestId?: string | number | undefined;
+  /** The caller: a token's id (never the token) and its bot. */
+  readonly clientId: string | null;
+  readonly bot: string | null;
+};
+
+/** A span begun, and the context its children are started in. */
+export type Traced = { readonly span: Span; readonly context: Context };
+
+/** The low-cardinality target of a span name: a tool's or prompt's name (a resource URI is an attribute only). */
+function targetOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
+  if (method !== 'tools/call' && method !== 'prompts/get') return undefined;
+  const name = params?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** The attributes both span kinds share for `method` with `params`. */
+function requestAttributes(method: string, params: Record<string, unknown> | undefined, target: string | undefined) {
+  const attributes: Attributes = { 'mcp.method.name': method };
+  if (method === 'tools/call' && target !== undefined) {
+    attributes['gen_ai.tool.name'] = target;
+    attributes['gen_ai.operation.name'] = 'execute_tool';
+  } else if (method === 'prompts/get' && target !== undefined) attributes['gen_ai.prompt.name'] = target;
+  const uri = params?.uri;
+  if (typeof uri === 'string' && method.startsWith('resources/')) attributes['mcp.resource.uri'] = uri;
+  return attributes;
+}
+
+/** Begin the SERVER span of an agent request: the parent is the agent's `_meta`, then its HTTP headers. */
+export function startServerSpan(tracer: Tracer, request: ServedRequest): Traced {
+  const params = (request.params ?? undefined) as Record<string, unknown> | undefined;
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  const parent = extractTraceContext(meta, request.headers);
+  const target = targetOf(request.method, params);
+  const attributes = requestAttributes(request.method, params, target);
+  if (request.sessionId) attributes['mcp.session.id'] = request.sessionId;
+  if (request.requestId !== undefined) attributes['jsonrpc.request.id'] = String(request.requestId);
+  const version = request.headers?.['mcp-protocol-version'];
+  if (typeof version === 'string') attributes['mcp.protocol.version'] = version;
+  attributes['network.transport'] = request.headers ? 'tcp' : 'pipe';
+  if (request.headers) attributes['network.protocol.name'] = 'http';
+  if (request.clientId) attributes['boternity.client'] = request.clientId;
+  if (request.bot) attributes['boternity.bot'] = request.bot;
+  const span = tracer.startSpan(
+    target === undefined ? request.method : `${request.method} ${target}`,
+    { kind: SpanKind.SERVER, attributes },
+    parent,
+  );
+  return { span, context: trace.setSpan(parent, span) };
+}
+
+/** The upstream request a CLIENT span is begun for. */
+export type RelayedRequest = {
+  readonly method: string;
+  readonly params: unknown;
+  readonly server: string;
+  readonly transport: 'stdio' | 'http' | 'sse';
+};
+
+/** Begin the CLIENT span of a request relayed to an upstream, as a child of `parent`'s span. */
+export function startClientSpan(tracer: Tracer, parent: Context, request: RelayedRequest): Traced {
+  const params = (request.params ?? undefined) as Record<string, unknown> | undefined;
+  const target = targetOf(request.method, params);
+  const attributes = requestAttributes(request.method, params, target);
+  attributes['boternity.server'] = request.server;
+  attributes['network.transport'] = request.transport === 'stdio' ? 'pipe' : 'tcp';
+  if (request.transport !== 'stdio') attributes['network.protocol.name'] = 'http';
+  // The request's own span is told which server answered it (its route is known only now).
+  trace.getSpan(parent)?.setAttribute('boternity.server', request.server);
+  const span = tracer.startSpan(
+    target === undefined ? request.method : `${request.method} ${target}`,
+    { kind: SpanKind.CLIENT, attributes },
+    parent,
+  );
+  return { span, context: trace.setSpan(parent, span) };
+}
+
+/**
+ * End `span` with how the request ended: a result (`isError`: `error.type` `tool_error`) or
+ * a failure (`error.type`: its JSON-RPC code, else its class; the status says why).
+ */
+export function endRequestSpan(span: Span, outcome: { result: unknown } | { error: unknown }): void {
+  if ('error' in outcome) {
+    const { error } = outcome;
+    const code = (error as { code?: unknown } | null)?.code;
+    span.setAttribute('error.type', typeof code === 'number' ? String(code) : errorName(error));
+    if (typeof code === 'number') span.setAttribute('rpc.response.status_code', String(code));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+  } else if ((outcome.result as { isError?: unknown } | null)?.isError === true) {
+    span.setAttribute('error.type', 'tool_error');
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool_error' });
+  }
+  span.end();
+}
+
+/** The class of a failure, for `error.type` (`_OTHER` when it has none). */
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.constructor.name || error.name : '_OTHER';
+}
+
+/**
+ * Run `work` as a child span `name` of `parent` (a guard step that takes time); without a
+ * tracer or a parent, just run it. Synchronous steps only: the span ends when `work` returns.
+ */
+export function stepSpan<T>(tracer: Tracer | null, parent: Context | null | undefined, name: string, work: () => T): T {
+  if (!tracer || !parent) return work();
+  const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL }, parent);
+  try {
+    return work();
+  } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * Send `request` upstream under a CLIENT span, child of `parent`: `send` gets the params with
+ * the span's trace context in `_meta` (SEP-414) and the span ends with the answer.
+ */
+export async function sendTraced<P extends { _meta?: Record<string, unknown> | undefined }, R>(
+  tracer: Tracer,
+  parent: Context,
+  request: RelayedRequest & { readonly params: P },
+  send: (params: P) => Promise<R>,
+): Promise<R> {
+  const { span, context } = startClientSpan(tracer, parent, request);
+  const params = { ...request.params, _meta: withTraceFields(request.params._meta, span.spanContext(), context) };
+  return endedWith(span, () => send(params));
+}
+
+/** Serve `request` under its SERVER span: `work` gets the span's context, and the span ends with the answer. */
+export function serveTraced<T>(
+  tracer: Tracer,
+  request: ServedRequest,
+  work: (context: Context) => Promise<T>,
+): Promise<T> {
+  const { span, context } = startServerSpan(tracer, request);
+  return endedWith(span, () => work(context));
+}
+
+/** The outcome of `work`, once `span` has ended with it. */
+async function endedWith<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  try {
+    const result = await work();
+    endRequestSpan(span, { result });
+    return result;
+  } catch (error) {
+    endRequestSpan(span, { error });
+    throw error;
+  }
+}
