@@ -90,6 +90,15 @@ function keyValue(bytes: Uint8Array, into: Record<string, unknown>): void {
   into[key] = value;
 }
 
+/** Every KeyValue in field `field` of a message (Resource: 1), into `into`. */
+function keyValues(bytes: Uint8Array, field: number, into: Record<string, unknown>): void {
+  fields(bytes, (f, _w, reader) => {
+    if (f !== field) return false;
+    keyValue(reader.readBytes(), into);
+    return true;
+  });
+}
+
 /** Span: trace_id 1, span_id 2, parent_span_id 4, name 5, kind 6, start 7, end 8, attributes 9, events 11, status 15. */
 function span(bytes: Uint8Array, resource: Record<string, unknown>): ReceivedSpan {
   const out: ReceivedSpan = {
@@ -146,7 +155,7 @@ export function decodeTraces(body: Uint8Array): ReceivedSpan[] {
     const resource: Record<string, unknown> = {};
     const scopes: Uint8Array[] = [];
     fields(reader.readBytes(), (f, _w, r) => {
-      if (f === 1) fields(r.readBytes(), (ff, _ww, rr) => ff === 1 && (keyValue(rr.readBytes(), resource), true));
+      if (f === 1) keyValues(r.readBytes(), 1, resource);
       else if (f === 2) scopes.push(r.readBytes());
       else return false;
       return true;
