@@ -30,7 +30,7 @@ import { lazySchemaValidator } from './start/lazy-schema-validator.js';
 import type { CodeCacheState } from './start/load-bundle.js';
 import type { CallParts } from './start/open-call-parts.js';
 import type { Storage } from './start/open-storage.js';
-import { openTracing } from './start/open-tracing.js';
+import { followServers, openTracing } from './start/open-tracing.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
@@ -140,7 +140,8 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       undo.push(() => tuning.stop());
       log.info('process tuned for a long-running service (runtime.tuneProcess)');
     }
-    // Traces (issue 21): the SDK is loaded only when they are on; flushed last on stop (pushed first).
+    // Traces (issue 21): the SDK is loaded only when on; flushed last on stop (pushed first). Lifecycle
+    // spans (below) follow the servers' events from the first attempt on.
     const tracing = options.tracing ?? (await openTracing(config.telemetry, env, log));
     if (tracing) undo.push(() => tracing.shutdown());
     const admin = await ensureAdminToken(home, env);
@@ -158,6 +159,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // The config in force: every part reads it through `currentConfig`; `hub.applyConfig` replaces it.
     let inForce = config;
     const currentConfig = (): AppConfig => inForce;
+    undo.push(followServers(tracing, bus, currentConfig));
     const tracker = createCallTracker();
     const sessions = createSessionRegistry();
     // Started in the next turn, after the spawns this turn begins: the database opens (and a

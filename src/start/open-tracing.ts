@@ -5,7 +5,11 @@
  * @module
  */
 import type { Logger } from 'pino';
+import type { EventBus } from '../bus/create-event-bus.js';
+import type { AppConfig } from '../config/schema.js';
 import type { Telemetry } from '../config/telemetry-schema.js';
+import type { HubEvent } from '../events/hub-event.js';
+import { traceServerEvents } from '../hub/trace-server-events.js';
 import { tracingSettings } from '../telemetry/index.js';
 import type { Tracing } from '../telemetry/start-tracing.js';
 
@@ -14,4 +18,10 @@ export async function openTracing(telemetry: Telemetry, env: NodeJS.ProcessEnv, 
   const settings = tracingSettings(telemetry, env);
   if (!settings) return null;
   return (await import('../telemetry/start-tracing.js')).startTracing(settings, { log: log.child({ mod: 'traces' }) });
+}
+
+/** Lifecycle spans from the servers' events on `bus` (tracing on); returns the function that stops them. */
+export function followServers(tracing: Tracing | null, bus: EventBus<HubEvent>, config: () => AppConfig): () => void {
+  if (!tracing) return () => undefined;
+  return traceServerEvents({ bus, tracer: tracing.tracer, config, slowPingMs: tracing.slowPingMs });
 }

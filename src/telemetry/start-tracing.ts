@@ -29,6 +29,8 @@ export type Tracing = {
   readonly tracer: Tracer;
   /** Spans dropped so far: a full queue, or an export the collector did not take. */
   dropped(): number;
+  /** A health ping slower than this gets a span (`telemetry.slowPingMs`). */
+  readonly slowPingMs: number;
   /** Export what is queued (within the export timeout), then stop. */
   shutdown(): Promise<void>;
 };
@@ -75,6 +77,7 @@ export function startTracing(settings: TracingSettings, { log, exporter }: Start
   return {
     tracer: provider.getTracer('boternity'),
     dropped: () => processor.dropped(),
+    slowPingMs: settings.slowPingMs,
     shutdown: async () => {
       try {
         await provider.shutdown();

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import type { VerifyToken } from '../../src/guard/caller.js';
 import type { ServerStatus } from '../../src/hub/server-status.js';
 import { type Service, startService } from '../../src/main.js';
+import type { Tracing } from '../../src/telemetry/start-tracing.js';
 import { openSse } from './sse-client.js';
 
 export const TEST_TOKEN = 'test-admin-token';
@@ -24,10 +25,13 @@ export async function startTestService(
     home: givenHome,
     verifyToken,
     secrets,
+    tracing,
   }: {
     home?: string;
     verifyToken?: VerifyToken /** The values the log masks, to look into. */;
     secrets?: Set<string>;
+    /** Traces made by the test (an in-memory exporter), as `ServiceOptions.tracing`. */
+    tracing?: Tracing;
   } = {},
 ) {
   const home = givenHome ?? (await mkdtemp(join(tmpdir(), 'bnity-test-')));
@@ -43,6 +47,7 @@ export async function startTestService(
     log: pino({ level: process.env.BOTERNITY_TEST_LOG ?? 'silent' }),
     ...(verifyToken ? { verifyToken } : {}),
     ...(secrets ? { secrets } : {}),
+    ...(tracing ? { tracing } : {}),
   });
   const auth = { authorization: `Bearer ${TEST_TOKEN}` };
   const api = async <T = unknown>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> => {
