@@ -11,9 +11,10 @@ import type { Counter, Histogram, Registry } from 'prom-client';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
+import type { OperationDurations } from '../telemetry/index.js';
 import { addAdmissionMetrics, type ServerAdmission } from './add-admission-metrics.js';
 import { type AuditFigures, addAuditMetrics } from './add-audit-metrics.js';
-import { addTraceMetrics } from './add-trace-metrics.js';
+import { addOperationDurations, addTraceMetrics } from './add-trace-metrics.js';
 
 const STATES = ['connecting', 'connected', 'reconnecting', 'disabled'] as const;
 /** Ping round trips kept for the registry while it does not exist yet (a ping per server every 30 s). */
@@ -48,6 +49,8 @@ export type MetricsDeps = {
   admission?: () => readonly ServerAdmission[];
   /** Spans dropped so far (tracing on, issue 21). */
   spansDropped?: () => number;
+  /** The MCP duration histograms counted from the spans (tracing on, issue 21). */
+  operationDurations?: OperationDurations;
 };
 
 /** Start counting; the registry comes with the first scrape. */
@@ -60,6 +63,7 @@ export function createMetrics({
   audit,
   admission,
   spansDropped,
+  operationDurations,
 }: MetricsDeps): Metrics {
   const counted: Counted = { events: new Map(), reconnects: new Map(), pings: [] };
   let live: Live | null = null;
@@ -89,6 +93,7 @@ export function createMetrics({
     if (audit) addAuditMetrics(prom, built.registry, audit);
     addAdmissionMetrics(prom, built.registry, admission ?? (() => []));
     if (spansDropped) addTraceMetrics(prom, built.registry, spansDropped);
+    if (operationDurations) addOperationDurations(built.registry, operationDurations);
     for (const [type, n] of counted.events) built.events.inc({ type }, n);
     for (const [server, n] of counted.reconnects) built.reconnects.inc({ server }, n);
     for (const { server, seconds } of counted.pings) built.pings.observe({ server }, seconds);

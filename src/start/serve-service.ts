@@ -144,6 +144,7 @@ export async function serveService(
     ...(audit.cap ? { audit: audit.cap.stats } : {}),
     admission: gateway.admission,
     ...(started.tracing ? { spansDropped: started.tracing.dropped } : {}),
+    ...(started.tracing?.durations ? { operationDurations: started.tracing.durations } : {}),
   });
   undo.push(() => metrics.close());
   // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).

@@ -29,6 +29,7 @@ export const AUDIT_ROW_FIELDS = [
   'sanitized',
   'tokenUsage',
   'count',
+  'traceId',
 ] as const;
 
 export type AuditRow = {
@@ -52,6 +53,8 @@ export type AuditRow = {
   tokenUsage: number | null;
   /** How many events the row stands for: 1, or the count of events counted per window (issue 17). */
   count: number;
+  /** The trace of the request (issue 21); null when traces were off. */
+  traceId: string | null;
 };
 
 /** Filters of {@link queryAudit}; each one given must match exactly. */
@@ -158,6 +161,7 @@ async function selectAudit(db: Db, filters: AuditFilters, limit: number): Promis
     sanitized: r.sanitized,
     tokenUsage: r.tokenUsage,
     count: r.count ?? 1,
+    traceId: r.traceId,
   }));
 }
 

@@ -32,6 +32,8 @@ export type AuditEntry = {
   tokenUsage?: number | null;
   /** How many events of this kind the row stands for (counted, not written one by one); default one. */
   count?: number | null;
+  /** The trace id of the request's span (issue 21); null or absent when traces are off. */
+  traceId?: string | null;
   /** When it happened; defaults to `now()` when recorded. */
   at?: Date;
 };
@@ -112,6 +114,7 @@ export function createRowMaker(log: Pick<Logger, 'warn'>): (entry: AuditEntry, a
       tokenUsage: entry.tokenUsage ?? null,
       timestamp: at,
       count: entry.count ?? null,
+      traceId: entry.traceId ?? null,
     };
     return AUDIT_COLUMNS.map(({ key }) => toSql(row[key]));
   };

@@ -99,6 +99,8 @@ export const mcpAuditTable = sqliteTable(
     timestamp: createdAt('timestamp'),
     /** How many events of one kind this row stands for (events counted per window, not one row each); null: one. */
     count: integer('count'),
+    /** The trace of the request (issue 21), when traces are on: its id in the tracing backend. */
+    traceId: text('trace_id'),
   },
   (t) => [
     index('idx_mcp_audit_server').on(t.serverName),

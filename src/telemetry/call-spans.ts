@@ -8,6 +8,7 @@
 import {
   type Attributes,
   type Context,
+  context,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -156,14 +157,23 @@ export async function sendTraced<P extends { _meta?: Record<string, unknown> | u
   return endedWith(span, () => send(params));
 }
 
-/** Serve `request` under its SERVER span: `work` gets the span's context, and the span ends with the answer. */
+/**
+ * Serve `request` under its SERVER span: `work` gets the span's context and runs in it (the
+ * log lines it writes carry the trace id: start-tracing.ts sets the context manager), and
+ * the span ends with the answer.
+ */
 export function serveTraced<T>(
   tracer: Tracer,
   request: ServedRequest,
   work: (context: Context) => Promise<T>,
 ): Promise<T> {
-  const { span, context } = startServerSpan(tracer, request);
-  return endedWith(span, () => work(context));
+  const traced = startServerSpan(tracer, request);
+  return endedWith(traced.span, () => context.with(traced.context, work, undefined, traced.context));
+}
+
+/** The trace id of a request's span context, for its audit row (issue 21); null when it has none (traces off). */
+export function traceIdOf(context: Context | null | undefined): string | null {
+  return (context && trace.getSpanContext(context)?.traceId) || null;
 }
 
 /** The outcome of `work`, once `span` has ended with it. */

@@ -14,7 +14,14 @@ export {
   startServerSpan,
   stepSpan,
   type Traced,
+  traceIdOf,
 } from './call-spans.js';
+export {
+  DURATION_BUCKETS,
+  type DurationSeries,
+  MAX_SERIES,
+  type OperationDurations,
+} from './operation-durations.js';
 export {
   extractTraceContext,
   formatTraceparent,

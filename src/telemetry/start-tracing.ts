@@ -6,7 +6,8 @@
  * exporter. Nothing is registered globally: the tracer is handed down like any other dependency.
  * @module
  */
-import type { Tracer } from '@opentelemetry/api';
+import { context, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -22,6 +23,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Logger } from 'pino';
 import { countDropped } from './count-dropped.js';
+import { countOperationDurations, type OperationDurations } from './operation-durations.js';
 import type { SamplerSetting, TracingSettings } from './tracing-settings.js';
 
 /** The tracer every part gets, what was lost, and the flush on stop. */
@@ -31,6 +33,8 @@ export type Tracing = {
   dropped(): number;
   /** A health ping slower than this gets a span (`telemetry.slowPingMs`). */
   readonly slowPingMs: number;
+  /** The MCP duration histograms, counted from the spans that ended (absent: not counted). */
+  readonly durations?: OperationDurations;
   /** Export what is queued (within the export timeout), then stop. */
   shutdown(): Promise<void>;
 };
@@ -68,22 +72,28 @@ export function startTracing(settings: TracingSettings, { log, exporter }: Start
         exportTimeoutMillis: settings.exportTimeoutMs,
       }),
   );
+  const counted = countOperationDurations();
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
     sampler: samplerOf(settings.sampler),
-    spanProcessors: [processor],
+    spanProcessors: [counted.processor, processor],
   });
+  // The one process-wide thing set: the context manager, so that a log line written while a
+  // request is served finds its span (the logger's mixin). Off, none is set.
+  const contexts = context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   log.info({ url: settings.url, service: settings.serviceName, sampler: settings.sampler }, 'tracing on');
   return {
     tracer: provider.getTracer('boternity'),
     dropped: () => processor.dropped(),
     slowPingMs: settings.slowPingMs,
+    durations: counted.durations,
     shutdown: async () => {
       try {
         await provider.shutdown();
       } catch (error) {
         log.warn({ err: error }, 'traces not flushed on stop');
       }
+      if (contexts) context.disable();
     },
   };
 }

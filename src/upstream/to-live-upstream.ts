@@ -7,14 +7,11 @@ import { performance } from 'node:perf_hooks';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import { sendTraced } from '../telemetry/index.js';
 import { countCatalog } from './discover.js';
 import { once, type Session } from './session.js';
-import type { LiveUpstream, UpstreamRequestOptions } from './types.js';
+import { traceRequests, type UpstreamRequests } from './trace-requests.js';
+import type { LiveUpstream } from './types.js';
 import type { CatalogWatch } from './watch-catalog.js';
-
-/** A subscription's params, as {@link sendTraced} takes them. */
-type UriParams = { uri: string; _meta?: Record<string, unknown> };
 
 /** Wrap `session` (already listed by `watch`) as a live upstream of `serverId`. */
 export function toLiveUpstream({
@@ -37,16 +34,21 @@ export function toLiveUpstream({
   tracer?: Tracer | null | undefined;
 }): LiveUpstream {
   const { client } = session;
-  // Off, or a request outside any span: sent as it is (one check, nothing allocated).
-  const send = <P extends { _meta?: Record<string, unknown> | undefined }, R>(
-    method: string,
-    params: P,
-    options: UpstreamRequestOptions | undefined,
-    run: (params: P) => Promise<R>,
-  ): Promise<R> =>
-    tracer && options?.trace
-      ? sendTraced(tracer, options.trace, { method, params, server: serverId, transport: session.transport }, run)
-      : run(params);
+  const plain: UpstreamRequests = {
+    // The SDK's legacy `toolResult` shape is never asked for: the default schema is the current one.
+    callTool: async (params, options) => (await client.callTool(params, undefined, options)) as CallToolResult,
+    readResource: (params, options) => client.readResource(params, options),
+    getPrompt: (params, options) => client.getPrompt(params, options),
+    complete: (params, options) => client.complete(params, options),
+    subscribe: async (uri, options) => {
+      await client.subscribeResource({ uri }, options);
+    },
+    unsubscribe: async (uri, options) => {
+      await client.unsubscribeResource({ uri }, options);
+    },
+  };
+  // Traces on: requests relayed under a span get a CLIENT span; off, the requests are the plain ones.
+  const requests = tracer ? traceRequests(plain, client, tracer, serverId, session.transport) : plain;
   const checkers = new Set<() => void>();
   let lastCheck = Number.NEGATIVE_INFINITY;
   const closed = session.closed.then((error) => {
@@ -70,23 +72,7 @@ export function toLiveUpstream({
     capabilities: () => client.getServerCapabilities(),
     serverInfo: () => client.getServerVersion(),
     instructions: () => client.getInstructions(),
-    // The SDK's legacy `toolResult` shape is never asked for: the default schema is the current one.
-    callTool: (params, options) =>
-      send(
-        'tools/call',
-        params,
-        options,
-        async (p) => (await client.callTool(p, undefined, options)) as CallToolResult,
-      ),
-    readResource: (params, options) => send('resources/read', params, options, (p) => client.readResource(p, options)),
-    getPrompt: (params, options) => send('prompts/get', params, options, (p) => client.getPrompt(p, options)),
-    complete: (params, options) => send('completion/complete', params, options, (p) => client.complete(p, options)),
-    subscribe: async (uri, options) => {
-      await send('resources/subscribe', { uri } as UriParams, options, (p) => client.subscribeResource(p, options));
-    },
-    unsubscribe: async (uri, options) => {
-      await send('resources/unsubscribe', { uri } as UriParams, options, (p) => client.unsubscribeResource(p, options));
-    },
+    ...requests,
     setLoggingLevel: async (level, options) => {
       await client.setLoggingLevel(level, options);
     },

@@ -82,6 +82,15 @@ describe('traces to a collector', () => {
     expect(client.endNs).toBeGreaterThan(client.startNs);
     expect(seen.meta?.traceparent).toBe(`00-${AGENT_TRACE}-${client.spanId}-01`);
     expect(seen.header).toBeNull();
+    // GET /api/audit names the trace of the call.
+    const row = await waitFor(
+      async () =>
+        (
+          await svc.api<{ entries: { toolName: string | null; traceId: string | null }[] }>('/api/audit?server=st')
+        ).body.entries.find((e) => e.toolName === 'trace') ?? null,
+      { what: 'the audit row of the call' },
+    );
+    expect(row.traceId).toBe(AGENT_TRACE);
   });
 
   it('starts a new trace for an agent that sends none, and carries it to an HTTP upstream in _meta and the header', async () => {

@@ -89,6 +89,8 @@ describe('call spans, tracing on', () => {
     // The upstream's parent is our CLIENT span, in the same trace.
     const sent = parseTraceparent(received[0]?.traceparent);
     expect(sent).toMatchObject({ traceId: server?.spanContext().traceId, spanId: clientSpan?.spanContext().spanId });
+    // The audit row names the trace.
+    expect(gw.audit.at(-1)).toMatchObject({ eventType: 'tool_call', traceId: server?.spanContext().traceId });
   });
 
   it("continues the agent's trace from params._meta.traceparent, and passes its baggage on", async () => {
@@ -150,5 +152,6 @@ describe('call spans, tracing off', () => {
     await client.callTool({ name: 'rec__echo', arguments: { text: 'y' } });
     expect(received[0]?.traceparent).toBe(traceparent);
     expect(received[1]?.traceparent).toBeUndefined();
+    expect(gw.audit.at(-1)?.traceId).toBeNull();
   });
 });

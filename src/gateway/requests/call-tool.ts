@@ -7,7 +7,7 @@
  */
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { NotInViewError } from '../../errors.js';
-import { stepSpan } from '../../telemetry/index.js';
+import { stepSpan, traceIdOf } from '../../telemetry/index.js';
 import { botsFor, serveBotTool } from '../bots/index.js';
 import { andThen, relayRouted } from '../relay/index.js';
 import type { SessionContext } from '../session/index.js';
@@ -64,6 +64,7 @@ export async function callTool(
       success: result !== null && result.isError !== true,
       error: outcome.ok ? (result?.isError ? firstText(result) : null) : outcome.error,
       sanitized: outcome.ok && outcome.value.sanitized,
+      traceId: traceIdOf(ctx.trace),
     }),
   );
   // Seed 004: every tool call at debug, with its outcome and duration, never its arguments

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { traceIdOf } from '../../telemetry/index.js';
 import type { Outcome } from '../relay/index.js';
 import type { SessionContext } from '../session/index.js';
 import { type AuditFields, auditRow } from '../session/index.js';
@@ -21,7 +22,8 @@ export function finishRequest<T>(
   fields: RequestFields,
   outcome: Outcome<T>,
 ): T {
-  const row = outcome.ok ? { ...fields, output: outcome.value } : { ...fields, error: outcome.error };
+  const traceId = traceIdOf(ctx.trace);
+  const row = outcome.ok ? { ...fields, output: outcome.value, traceId } : { ...fields, error: outcome.error, traceId };
   path.audit?.commit(auditRow('server', ctx.session, started, row));
   if (outcome.ok) return outcome.value;
   throw wireErrorOf(path, ctx, outcome.error);

@@ -82,10 +82,12 @@ export function serveSession(
       throw error;
     };
     // Tracing on (issue 21): each request is a SERVER span, continuing the agent's trace.
-    handlers.set(method, (params, extra) =>
+    handlers.set(
+      method,
       tracer
-        ? serveTraced(tracer, servedRequest(method, params, extra, session), (trace) => handle(params, extra, trace))
-        : handle(params, extra, null),
+        ? (params, extra) =>
+            serveTraced(tracer, servedRequest(method, params, extra, session), (trace) => handle(params, extra, trace))
+        : (params, extra) => handle(params, extra, null),
     );
   };
   if (capabilities.tools) {

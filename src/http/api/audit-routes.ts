@@ -65,6 +65,9 @@ export const EntrySchema = z
       description:
         'How many events the row stands for: 1, or those counted in one window (notifications no agent received)',
     }),
+    traceId: z.string().nullable().openapi({
+      description: "The request's OpenTelemetry trace id (32 hex digits) when traces are on; null otherwise",
+    }),
   })
   .openapi('AuditEntry');
 

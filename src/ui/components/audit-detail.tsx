@@ -20,7 +20,7 @@ export function AuditDetail({ entry, tokenName }: { entry: AuditEntry; tokenName
           <div key={key}>
             <dt>{key}</dt>
             <dd>
-              {key.endsWith('Hash') || key === 'id' ? <code>{shown(value)}</code> : shown(value)}
+              {key.endsWith('Hash') || key === 'id' || key === 'traceId' ? <code>{shown(value)}</code> : shown(value)}
               {key === 'timestamp' && ` (${new Date(entry.timestamp).toLocaleString()})`}
               {key === 'clientId' && tokenName && ` (token ${tokenName})`}
             </dd>

@@ -63,6 +63,7 @@ describe('GET /api/audit', () => {
       sanitized: false,
       tokenUsage: null,
       count: 1,
+      traceId: null,
     });
   });
 

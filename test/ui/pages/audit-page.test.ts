@@ -192,6 +192,8 @@ describe('the audit page in a real browser', { timeout: 120_000 }, () => {
     expect(await value('clientId').textContent()).toBe(`${agentToken.id} (token agent-a)`);
     expect(await value('success').textContent()).toBe('true');
     expect(await value('tokenUsage').textContent()).toBe('none');
+    // Traces are off here: the row names no trace (issue 21).
+    expect(await value('traceId').textContent()).toBe('none');
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'audit-detail.png') });
     // The keyboard: the next row's time button, Enter opens, Enter again closes.
     const second = page.locator('tr[data-audit-id]').nth(2).getByRole('button');

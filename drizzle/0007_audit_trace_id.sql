@@ -1,0 +1,1 @@
+ALTER TABLE `mcp_audit` ADD `trace_id` text;
