@@ -2,6 +2,7 @@
  * What the bots' verbs are given. Each verb takes only the part it needs (`Pick<BotDeps, …>`).
  * @module
  */
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { Db } from '../storage/create-db.js';
@@ -22,4 +23,6 @@ export type BotDeps = {
   events: BotEventSink;
   /** Secret values the log masks (keystore credentials in use): never in a published excerpt. */
   secrets: ReadonlySet<string>;
+  /** Traces on (issue 21): chat turns, LLM calls, tool calls and workflow runs are spans; absent: off. */
+  tracer?: Tracer | null;
 };

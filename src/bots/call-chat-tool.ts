@@ -4,7 +4,9 @@
  * audit apply. Whatever happens becomes a tool result the provider is told about.
  * @module
  */
+
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '@opentelemetry/api';
 import { toErrorInfo } from '../../machines/index.js';
 import type { StoredToolCall } from '../storage/bot-schema.js';
 import type { BotToolCaller } from './ports.js';
@@ -31,6 +33,7 @@ export async function callChatTool(
   offered: ReadonlySet<string>,
   call: StoredToolCall,
   signal: AbortSignal,
+  trace: Context | null = null,
 ): Promise<ToolOutcome> {
   const args = parseArguments(call.arguments);
   const refuse = (why: string): ToolOutcome => ({
@@ -42,7 +45,7 @@ export async function callChatTool(
   if (!offered.has(call.name)) return refuse(`tool "${call.name}" is not available to this bot; it was not called`);
   if (!isObject(args)) return refuse(`the arguments of "${call.name}" are not a JSON object; it was not called`);
   try {
-    const result = await tools.callTool(slug, call.name, args, { signal });
+    const result = await tools.callTool(slug, call.name, args, trace ? { signal, trace } : { signal });
     const text = toolResultText(result);
     return result.isError
       ? { args, result, isError: true, text: `Error: ${text || 'the tool reported an error'}` }

@@ -5,6 +5,7 @@
  * {@link BotTools} and {@link BotPrompts} and asks {@link AnswerSampling} for sampling.
  * @module
  */
+
 import type {
   CallToolResult,
   CompleteResult,
@@ -16,11 +17,17 @@ import type {
   Prompt,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '@opentelemetry/api';
 import type { BotEvent } from '../events/hub-event.js';
 import type { Caller } from '../guard/caller.js';
 
 /** What one tool call made for a bot may carry. */
-export type BotToolCallOptions = { signal: AbortSignal; onProgress?: (progress: Progress) => void };
+export type BotToolCallOptions = {
+  signal: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  /** The span of the bot's tool call (traces on, issue 21): the gateway's spans are its children. */
+  trace?: Context | null;
+};
 
 /**
  * How a bot reaches MCP tools: the gateway's call path for the bot's view, so allow/deny,

@@ -15,6 +15,7 @@ import type { Bot } from './bot-schemas.js';
 import { callChatTool, parseArguments } from './call-chat-tool.js';
 import { historyMessages, providerTools, systemPrompt } from './chat-context.js';
 import type { ChatErrorReason, ChatEvent } from './chat-schemas.js';
+import { startChatSpans } from './chat-spans.js';
 import { toMemory } from './memory-schemas.js';
 import { type OpenProvider, openProvider } from './open-provider.js';
 import type { TokenUsage } from './ports.js';
@@ -38,6 +39,9 @@ export async function* runChatTurn(
 ): AsyncGenerator<ChatEvent, void> {
   const { db, tools, limits, log } = deps;
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  // Traces on: the turn, each LLM call and each tool call are spans (issue 21).
+  const spans = startChatSpans(deps.tracer, bot, sessionId);
+  let failure: string | null = 'interrupted';
   const controller = new AbortController();
   const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
   // Each message stored is also published (issue 18).
@@ -47,6 +51,7 @@ export async function* runChatTurn(
   let received = { text: '' };
   const end = async (reason: ChatErrorReason, message: string): Promise<ChatEvent> => {
     ended = true;
+    failure = reason;
     await append({ role: 'error', content: message, isError: true, data: { reason } });
     return { type: 'error', sessionId, reason, message, usage: { ...usage } };
   };
@@ -76,12 +81,15 @@ export async function* runChatTurn(
     for (let round = 1; ; round += 1) {
       received = { text: '' };
       let completion: Completion;
+      const llmEnded = spans.llm(round);
       try {
         const stream = streamCompletion(provider, messages, offered, perCall(signal), received);
         let next = await stream.next();
         for (; !next.done; next = await stream.next()) yield { type: 'text', delta: next.value };
         completion = next.value;
+        llmEnded(completion);
       } catch (error) {
+        llmEnded({ error });
         if (received.text) await append({ role: 'assistant', content: received.text });
         received = { text: '' };
         if (signal.aborted) {
@@ -109,6 +117,7 @@ export async function* runChatTurn(
       });
       if (calls.length === 0) {
         ended = true;
+        failure = null;
         yield { type: 'final', sessionId, text: completion.text, usage: { ...usage }, rounds: round };
         return;
       }
@@ -143,7 +152,9 @@ export async function* runChatTurn(
           name: call.name,
           arguments: parseArguments(call.arguments) ?? call.arguments,
         };
-        const outcome = await callChatTool(tools, bot.slug, offeredNames, call, perCall(signal));
+        const span = spans.tool(call.name, call.id);
+        const outcome = await callChatTool(tools, bot.slug, offeredNames, call, perCall(signal), span.context);
+        span.end(outcome.isError);
         await append({
           role: 'tool',
           toolCallId: call.id,
@@ -172,6 +183,7 @@ export async function* runChatTurn(
     log.error({ err: error, bot: bot.slug, sessionId }, 'chat turn failed');
     yield await end('internal', `the chat failed: ${toErrorInfo(error).message}`);
   } finally {
+    spans.end(failure, usage);
     if (!ended) {
       // The consumer stopped reading: stop the provider and the tools, and say so in the history.
       controller.abort();

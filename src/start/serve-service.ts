@@ -115,7 +115,7 @@ export async function serveService(
     openUpstream: ({ serverId, config: server, peer: own }) =>
       connectUpstream({ serverId, config: server, peer: own, ...started.upstreamOptions() }),
     // Gateway and bots meet only here, through the ports of src/bots/ports.ts.
-    bots: (caller) => createBotSurface({ ...botBase, tools: caller }),
+    bots: (caller) => createBotSurface({ ...botBase, tools: caller, tracer: started.tracing?.tracer ?? null }),
     botExists: async (slug) => (await findBotBySlug(store.db, slug)) !== null,
     answerSampling: sampling.answer,
     schemaValidator: await started.upstreamOptions().schemaValidator,
@@ -123,7 +123,7 @@ export async function serveService(
     tracer: started.tracing?.tracer ?? null,
   });
   undo.push(() => gateway.close());
-  const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller };
+  const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller, tracer: started.tracing?.tracer ?? null };
   const reportBots = () => void reportBotSources(bots, config().bots).catch(() => undefined);
   undo.push(bus.subscribe(({ event }) => event.type === 'config_applied' && reportBots()));
   const persisted = await persistConnections({ hub, bus: early, db: store.db, log });

@@ -9,7 +9,9 @@
  * session to answer anything else.
  * @module
  */
+
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '@opentelemetry/api';
 import type { BotToolCaller } from '../../bots/ports.js';
 import type { CallPath } from '../requests/index.js';
 import { callTool, listItems, NO_AGENT } from '../requests/index.js';
@@ -40,16 +42,18 @@ export function createBotToolCaller({ path, now }: { path: CallPath; now: () => 
     session: AgentSession,
     signal: AbortSignal,
     onProgress?: (progress: Progress) => void,
+    trace: Context | null = null,
   ): SessionContext => ({
     session,
     signal,
     channel: session.channel,
     progress: onProgress ? async (progress) => onProgress(progress) : null,
+    trace,
   });
   return {
     listTools: (slug) => listItems(path, contextOf(sessionOf(slug), new AbortController().signal), 'tools'),
-    callTool: (slug, name, args, { signal, onProgress }) =>
-      callTool(path, contextOf(sessionOf(slug), signal, onProgress), { name, arguments: args }),
+    callTool: (slug, name, args, { signal, onProgress, trace }) =>
+      callTool(path, contextOf(sessionOf(slug), signal, onProgress, trace), { name, arguments: args }),
     async forget(slug) {
       const session = open.get(slug);
       open.delete(slug);
