@@ -6,8 +6,10 @@
  * each step as it ends (`workflow_step_finished`, issue 19), all naming the run by `runId`.
  * @module
  */
+
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '@opentelemetry/api';
 import { toErrorInfo } from '../../machines/index.js';
 import { raceSignal } from '../upstream/race-signal.js';
 import type { BotDeps } from './bot-deps.js';
@@ -17,6 +19,7 @@ import { parseInput } from './parse-input.js';
 import { renderValue } from './resolve-template.js';
 import { toolResultText } from './tool-result-text.js';
 import { RunWorkflowInputSchema, type WorkflowStep } from './workflow-schemas.js';
+import { startWorkflowSpans } from './workflow-spans.js';
 
 /** What happened to one step; `skipped` steps come after the failed one. */
 export type WorkflowStepRun = {
@@ -44,7 +47,7 @@ type Scope = { input: unknown; steps: Record<string, { result: CallToolResult; t
 
 /** Run workflow `{ name, input? }` of bot `slug`; throws only for a bad request (unknown bot or workflow). */
 export async function runWorkflow(
-  deps: Pick<BotDeps, 'db' | 'tools' | 'limits' | 'events' | 'secrets'>,
+  deps: Pick<BotDeps, 'db' | 'tools' | 'limits' | 'events' | 'secrets' | 'tracer'>,
   slug: string,
   request: unknown,
   { signal }: { signal?: AbortSignal } = {},
@@ -63,6 +66,8 @@ export async function runWorkflow(
     runId,
     steps: workflow.steps.length,
   });
+  // Traces on: the run and each step are spans (issue 21).
+  const spans = startWorkflowSpans(deps.tracer, slug, name, runId);
   const scope: Scope = { input: input ?? {}, steps: {} };
   const steps: WorkflowStepRun[] = [];
   let failure: WorkflowStepRun | null = null;
@@ -71,7 +76,9 @@ export async function runWorkflow(
       steps.push({ id: step.id, tool: step.tool, status: 'skipped', durationMs: null, result: null, error: null });
       continue;
     }
-    const run = await runStep(deps, slug, step, scope, signal);
+    const span = spans.step(step.id, step.tool);
+    const run = await runStep(deps, slug, step, scope, signal, span.context);
+    span.end(run.error);
     deps.events.publish({
       type: 'workflow_step_finished',
       server: null,
@@ -99,6 +106,7 @@ export async function runWorkflow(
     steps,
     output: failure ? null : (last?.result ?? null),
   };
+  spans.end(run.failedStep, run.error);
   deps.events.publish({
     type: 'workflow_finished',
     server: null,
@@ -119,6 +127,7 @@ async function runStep(
   step: WorkflowStep,
   scope: Scope,
   outer: AbortSignal | undefined,
+  trace: Context | null,
 ): Promise<WorkflowStepRun> {
   const timeoutMs = step.timeoutMs ?? limits.stepTimeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -134,7 +143,10 @@ async function runStep(
   });
   try {
     const args = renderValue(step.arguments, scope) as Record<string, unknown>;
-    const result = await raceSignal(tools.callTool(slug, step.tool, args, { signal }), signal);
+    const result = await raceSignal(
+      tools.callTool(slug, step.tool, args, trace ? { signal, trace } : { signal }),
+      signal,
+    );
     const text = toolResultText(result);
     if (result.isError) return done(result, `failed: ${text || 'the tool reported an error'}`);
     scope.steps[step.id] = { result, text };

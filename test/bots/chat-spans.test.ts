@@ -3,6 +3,7 @@
  * CLIENT span per LLM call (gen_ai attributes, tokens, the provider's host) and an
  * `execute_tool {name}` span per tool round, parent of the gateway's CLIENT span to the
  * upstream, which receives it in `_meta`; against the repo's OpenAI-compatible test server.
+ * A workflow run and its steps likewise.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SpanKind } from '@opentelemetry/api';
@@ -11,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChatEvent } from '../../src/bots/chat-schemas.js';
 import { createBot } from '../../src/bots/create-bot.js';
+import { runWorkflow } from '../../src/bots/run-workflow.js';
+import { saveWorkflow } from '../../src/bots/save-workflow.js';
 import { startChat } from '../../src/bots/start-chat.js';
 import { parseTraceparent } from '../../src/telemetry/index.js';
 import { createTestBotDeps } from '../support/bot-deps.js';
@@ -93,5 +96,28 @@ describe('chat spans', () => {
       spanId: upstream?.spanContext().spanId,
     });
     expect(turn?.status.code).not.toBe(2);
+  });
+
+  it('makes a workflow run a span with a child per step, each the parent of its tool call', async () => {
+    memory.exporter.reset();
+    await saveWorkflow(deps, 'reader', {
+      name: 'twice',
+      steps: [
+        { id: 'one', tool: 'rec__echo', arguments: { text: 'a' } },
+        { id: 'two', tool: 'rec__missing', arguments: {} },
+      ],
+    });
+    const run = await runWorkflow(deps, 'reader', { name: 'twice' });
+    expect(run).toMatchObject({ status: 'failed', failedStep: 'two' });
+    const spans = memory.spans();
+    const workflow = spans.find((s) => s.name === 'boternity.workflow twice');
+    const steps = spans.filter((s) => s.name.startsWith('boternity.workflow.step '));
+    expect(steps.map((s) => [s.name, s.parentSpanContext?.spanId, s.status.code])).toEqual([
+      ['boternity.workflow.step one', workflow?.spanContext().spanId, 0],
+      ['boternity.workflow.step two', workflow?.spanContext().spanId, 2],
+    ]);
+    expect(workflow?.attributes['boternity.workflow.failed_step']).toBe('two');
+    const upstream = spans.find((s) => s.kind === SpanKind.CLIENT && s.name === 'tools/call echo');
+    expect(upstream?.parentSpanContext?.spanId).toBe(steps[0]?.spanContext().spanId);
   });
 });
