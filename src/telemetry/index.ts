@@ -23,6 +23,7 @@ export {
   type OperationDurations,
 } from './operation-durations.js';
 export {
+  carryTrace,
   extractTraceContext,
   formatTraceparent,
   parseTraceparent,

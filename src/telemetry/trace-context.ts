@@ -123,3 +123,15 @@ function parseBaggage(text: string): Record<string, { value: string }> | null {
   }
   return any ? entries : null;
 }
+
+/**
+ * `params` with the trace of `context`'s span in `_meta` (a server→client request relayed to
+ * the agent, SEP-414), replacing the upstream's; `params` itself when there is no span (traces off).
+ */
+export function carryTrace<P extends { _meta?: Record<string, unknown> | undefined }>(
+  params: P,
+  context: Context | null | undefined,
+): P {
+  const span = context && trace.getSpanContext(context);
+  return span ? { ...params, _meta: withTraceFields(params._meta, span, context) } : params;
+}

@@ -5,6 +5,7 @@
  * and a refused call, and tracing off leaving the request as the agent sent it.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CreateMessageRequestSchema, CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
@@ -28,6 +29,13 @@ function recordingServer(received: Received[]): McpServer {
     return { content: [{ type: 'text', text: `echo:${text}` }] };
   });
   server.registerTool('broken', {}, async () => ({ isError: true, content: [{ type: 'text', text: 'it broke' }] }));
+  server.registerTool('ask', {}, async (extra) => {
+    const answer = await extra.sendRequest(
+      { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } },
+      CreateMessageResultSchema,
+    );
+    return { content: [{ type: 'text', text: JSON.stringify(answer.content) }] };
+  });
   return server;
 }
 
@@ -128,6 +136,21 @@ describe('call spans, tracing on', () => {
     expect(spans[0]?.attributes['error.type']).toBe('-32602');
     expect(spans[0]?.attributes['rpc.response.status_code']).toBe('-32602');
     expect(spans[0]?.status).toMatchObject({ code: SpanStatusCode.ERROR, message: expect.stringMatching(/rec__nope/) });
+  });
+
+  it("carries the call's trace into a sampling request relayed to the agent", async () => {
+    const asked: Received[] = [];
+    const { client } = await gw.agent({ kind: 'all' }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      asked.push(request.params._meta as Received);
+      return { role: 'assistant', model: 'm', content: { type: 'text', text: 'ok' } };
+    });
+    await client.callTool({ name: 'rec__ask', arguments: {} });
+    const server = exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER);
+    expect(parseTraceparent(asked[0]?.traceparent)).toMatchObject({
+      traceId: server?.spanContext().traceId,
+      spanId: server?.spanContext().spanId,
+    });
   });
 
   it('names a list request by its method alone', async () => {

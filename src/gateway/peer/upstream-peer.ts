@@ -5,10 +5,13 @@
  * Notifications no agent receives are counted, not audited one by one (issue 17).
  * @module
  */
+
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { AnswerSampling } from '../../bots/ports.js';
 import { AgentUnsupportedError, SamplingRefusedError, UnattributedRequestError } from '../../errors.js';
+import { carryTrace } from '../../telemetry/index.js';
 import type { UpstreamPeer } from '../../upstream/types.js';
 import { type CallTracker, connectionKey } from '../relay/call-tracker.js';
 import { answerFailure, sanitizeElicitation, sanitizeSampling } from '../requests/index.js';
@@ -30,7 +33,8 @@ type Capability = 'sampling' | 'elicitation' | 'roots';
 type SamplingParams = CreateMessageRequest['params'];
 
 /** Who answers a request: a call's channel, or a session-bound connection's session. */
-type Target = { readonly session: AgentSession; readonly channel: AgentChannel };
+/** The agent a request goes to; `trace`: the span of the call that caused it (traces on). */
+type Target = { readonly session: AgentSession; readonly channel: AgentChannel; readonly trace?: Context | null };
 
 /** What a peer needs; `main.ts` builds the shared one, the gateway one per session-bound connection. */
 export type UpstreamPeerDeps = {
@@ -165,13 +169,13 @@ export function createUpstreamPeer({
         return Promise.reject(answer.error);
       }
       if (route === 'bot' || (route === 'auto' && causedByBot(server))) return byBot(server, params, signal);
-      return toAgent(server, 'sampling_request', 'sampling', params, async ({ channel }) => {
+      return toAgent(server, 'sampling_request', 'sampling', params, async ({ channel, trace }) => {
         const hold: SamplingHold | null = budget?.reserve(server, params) ?? null;
         try {
           // To the agent boternity is one server: "thisServer" or "allServers" context would
           // hand one upstream what the others said. Upstream text is untrusted (X4).
           const value = await channel.createMessage(
-            { ...sanitizeSampling(params), includeContext: 'none' },
+            carryTrace({ ...sanitizeSampling(params), includeContext: 'none' }, trace),
             options(signal),
           );
           return { value, tokenUsage: hold?.settle(value) ?? null };
@@ -182,12 +186,12 @@ export function createUpstreamPeer({
       });
     },
     elicit: (server, params, signal) =>
-      toAgent(server, 'elicitation_request', 'elicitation', params, async ({ channel }) => ({
-        value: await channel.elicit(sanitizeElicitation(params), options(signal)),
+      toAgent(server, 'elicitation_request', 'elicitation', params, async ({ channel, trace }) => ({
+        value: await channel.elicit(carryTrace(sanitizeElicitation(params), trace), options(signal)),
       })),
     listRoots: (server, params, signal) =>
-      toAgent(server, 'roots_request', 'roots', params ?? {}, async ({ channel }) => ({
-        value: await channel.listRoots(params, options(signal)),
+      toAgent(server, 'roots_request', 'roots', params ?? {}, async ({ channel, trace }) => ({
+        value: await channel.listRoots(carryTrace(params ?? {}, trace), options(signal)),
       })),
     async logged(server, params) {
       // Only to the agent it belongs to: a message no call can be tied to is only counted
