@@ -44,10 +44,13 @@ export async function callTool(
     isLargeRequest(params.arguments),
   );
   // The result is upstream text the model will read (X4).
+  // Traces on: the sanitizer is a step of the request's span (issue 21); off, it is called as it is.
   const outcome = andThen(relayed, ({ route, answer }) =>
-    stepSpan(path.tracer, ctx.trace, 'boternity.sanitize', () =>
-      path.sanitizer.result(route.server, route.name, answer),
-    ),
+    ctx.trace
+      ? stepSpan(path.tracer, ctx.trace, 'boternity.sanitize', () =>
+          path.sanitizer.result(route.server, route.name, answer),
+        )
+      : path.sanitizer.result(route.server, route.name, answer),
   );
   const answer: FailureAnswer = outcome.ok
     ? { kind: 'result', result: outcome.value.result }
@@ -64,7 +67,7 @@ export async function callTool(
       success: result !== null && result.isError !== true,
       error: outcome.ok ? (result?.isError ? firstText(result) : null) : outcome.error,
       sanitized: outcome.ok && outcome.value.sanitized,
-      traceId: traceIdOf(ctx.trace),
+      traceId: ctx.trace ? traceIdOf(ctx.trace) : null,
     }),
   );
   // Seed 004: every tool call at debug, with its outcome and duration, never its arguments

@@ -22,7 +22,7 @@ export function finishRequest<T>(
   fields: RequestFields,
   outcome: Outcome<T>,
 ): T {
-  const traceId = traceIdOf(ctx.trace);
+  const traceId = ctx.trace ? traceIdOf(ctx.trace) : null;
   const row = outcome.ok ? { ...fields, output: outcome.value, traceId } : { ...fields, error: outcome.error, traceId };
   path.audit?.commit(auditRow('server', ctx.session, started, row));
   if (outcome.ok) return outcome.value;
