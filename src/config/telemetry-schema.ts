@@ -28,6 +28,11 @@ export const TelemetrySchema = z
     exportTimeoutMs: z.number().int().positive().default(10_000),
     /** A health ping slower than this gets a span (a failed one always does). */
     slowPingMs: z.number().int().positive().default(1_000),
+    /**
+     * Log lines carry `trace_id`/`span_id`: needs an AsyncLocalStorage context manager, which
+     * costs every async operation of the process something (ADR 035); `false` saves that.
+     */
+    logTraceIds: z.boolean().default(true),
   })
   .strict();
 export type Telemetry = z.infer<typeof TelemetrySchema>;

@@ -79,8 +79,9 @@ export function startTracing(settings: TracingSettings, { log, exporter }: Start
     spanProcessors: [counted.processor, processor],
   });
   // The one process-wide thing set: the context manager, so that a log line written while a
-  // request is served finds its span (the logger's mixin). Off, none is set.
-  const contexts = context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  // request is served finds its span (the logger's mixin). Off, or `logTraceIds: false`, none is set.
+  const contexts =
+    settings.logTraceIds && context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   log.info({ url: settings.url, service: settings.serviceName, sampler: settings.sampler }, 'tracing on');
   return {
     tracer: provider.getTracer('boternity'),

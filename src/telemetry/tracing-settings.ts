@@ -22,6 +22,8 @@ export type TracingSettings = {
   readonly scheduledDelayMs: number;
   readonly exportTimeoutMs: number;
   readonly slowPingMs: number;
+  /** Set the context manager the log lines' trace ids need. */
+  readonly logTraceIds: boolean;
 };
 
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
@@ -48,6 +50,7 @@ export function tracingSettings(telemetry: Telemetry, env: NodeJS.ProcessEnv): T
       positive(env.OTEL_EXPORTER_OTLP_TIMEOUT) ??
       telemetry.exportTimeoutMs,
     slowPingMs: telemetry.slowPingMs,
+    logTraceIds: telemetry.logTraceIds,
   };
 }
 

@@ -24,6 +24,7 @@ describe('tracingSettings', () => {
       scheduledDelayMs: 5000,
       exportTimeoutMs: 10000,
       slowPingMs: 1000,
+      logTraceIds: true,
     });
   });
 
@@ -90,6 +91,10 @@ describe('tracingSettings', () => {
     expect(sampler('parentbased_always_off')).toEqual({ parent: true, ratio: 0 });
     expect(sampler('parentbased_traceidratio', '0.1')).toEqual({ parent: true, ratio: 0.1 });
     expect(sampler('parentbased_traceidratio', '7')).toEqual({ parent: true, ratio: 1 });
+  });
+
+  it('keeps the log lines without trace ids when logTraceIds is false', () => {
+    expect(tracingSettings(telemetry({ enabled: true, logTraceIds: false }), {})?.logTraceIds).toBe(false);
   });
 
   it('refuses a bad section with a one-line error naming the field', () => {
