@@ -12,7 +12,7 @@ import { startService } from '../../src/main.js';
 import { type ProcessTuning, tuneProcess } from '../../src/runtime/tune-process.js';
 
 describe('tuneProcess', () => {
-  it('caps at once; trims and tiers up once start-up is over, once; stops what it started, last first', () => {
+  it('caps at once; trims, tiers up and limits heap growth once start-up is over, once; stops what it started, last first', () => {
     const steps: string[] = [];
     const tuning = tuneProcess({
       cap: () => {
@@ -24,14 +24,15 @@ describe('tuneProcess', () => {
         return () => steps.push('untrim');
       },
       tierUp: () => steps.push('tier up'),
+      limitGrowth: () => steps.push('limit growth'),
     });
     expect(steps).toEqual(['cap']);
     tuning.started();
     tuning.started();
-    expect(steps).toEqual(['cap', 'trim', 'tier up']);
+    expect(steps).toEqual(['cap', 'trim', 'tier up', 'limit growth']);
     tuning.stop();
     tuning.stop();
-    expect(steps).toEqual(['cap', 'trim', 'tier up', 'untrim', 'uncap']);
+    expect(steps).toEqual(['cap', 'trim', 'tier up', 'limit growth', 'untrim', 'uncap']);
   });
 });
 
