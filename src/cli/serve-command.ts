@@ -30,6 +30,12 @@ export async function serveCommand(
         ? parsePort(env.BOTERNITY_PORT, 'BOTERNITY_PORT')
         : 7777;
 
+  // Under `npm start`, the end of npm is the end of the service (ADR 009). The launcher is
+  // noted now, before the start: noted after it, a launcher killed while the service was
+  // starting would be taken for the parent it was re-parented to, and never be missed.
+  const launcherGone = new Promise<string>((resolve) => {
+    watchParent({ env, onGone: () => resolve('launcher gone') });
+  });
   const service = await startService({
     ...(values.config ? { config: values.config } : {}),
     ...(values.home ? { home: values.home } : {}),
@@ -52,12 +58,13 @@ export async function serveCommand(
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  const signal = await new Promise<string>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-    // Under `npm start`, the end of npm is the end of the service (ADR 009).
-    watchParent({ env, onGone: () => resolve('launcher gone') });
-  });
+  const signal = await Promise.race([
+    launcherGone,
+    new Promise<string>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+      process.once('SIGINT', () => resolve('SIGINT'));
+    }),
+  ]);
   // A second signal while draining means "now".
   const force = () => process.exit(1);
   process.once('SIGTERM', force);

@@ -20,8 +20,8 @@ const TOKEN = 'npm-start-token';
 type Started = { npm: ChildProcess; home: string; output: () => string; service: number; upstream: number };
 const started: Started[] = [];
 
-/** `npm start` with a temp home, a free port and one tiny stdio upstream. */
-async function npmStart(): Promise<Started> {
+/** `npm start` with a temp home, a free port and one tiny stdio upstream; resolved once it serves, or (`early`) once it holds its home. */
+async function npmStart({ early = false } = {}): Promise<Started> {
   const home = await mkdtemp(join(tmpdir(), 'bnity-npm-'));
   const config = join(home, 'boternity.json');
   await writeFile(config, JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } } }));
@@ -47,6 +47,21 @@ async function npmStart(): Promise<Started> {
     out += d;
   });
   const url = `http://127.0.0.1:${port}`;
+  const lockFile = join(home, 'boternity.pid');
+  if (early) {
+    // The home's lock is taken at the start's beginning, long before the service serves.
+    const { pid } = await waitFor(
+      () =>
+        readFile(lockFile, 'utf8').then(
+          (text) => JSON.parse(text) as { pid: number },
+          () => null,
+        ),
+      { what: 'npm start holding its home', timeoutMs: 30_000 },
+    );
+    const run = { npm, home, output: () => out, service: pid, upstream: 0 };
+    started.push(run);
+    return run;
+  }
   const upstream = await waitFor(
     async () => {
       const response = await fetch(`${url}/api/servers`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -55,7 +70,7 @@ async function npmStart(): Promise<Started> {
     },
     { what: `npm start serving on ${url}`, timeoutMs: 30_000 },
   );
-  const lock = JSON.parse(await readFile(join(home, 'boternity.pid'), 'utf8')) as { pid: number };
+  const lock = JSON.parse(await readFile(lockFile, 'utf8')) as { pid: number };
   const run = { npm, home, output: () => out, service: lock.pid, upstream };
   started.push(run);
   return run;
@@ -99,6 +114,13 @@ describe('npm start', () => {
 
   it('SIGKILL of npm still ends the service: it notices its launcher is gone', async () => {
     const run = await npmStart();
+    run.npm.kill('SIGKILL');
+    await expectDrained(run);
+    expect(run.output()).toContain('launcher gone');
+  });
+
+  it('SIGKILL of npm while the service is starting ends it once started: the launcher was noted first', async () => {
+    const run = await npmStart({ early: true });
     run.npm.kill('SIGKILL');
     await expectDrained(run);
     expect(run.output()).toContain('launcher gone');
