@@ -1,5 +1,5 @@
 // What a sealed session id would cost (ADR 039): AES-256-GCM seal and open of a session state of about 230 bytes.
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 const key = randomBytes(32);
 const state = JSON.stringify({
