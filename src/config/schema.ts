@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { TelemetrySchema } from './telemetry-schema.js';
+import { ToolSearchModeSchema, ToolSearchSchema } from './tool-search-schema.js';
 
 /** Reconnect backoff (S2): exponential with jitter, capped, forever unless `maxAttempts`. */
 export const BackoffSchema = z
@@ -60,11 +61,7 @@ const CommonFields = {
   /** Requests in flight to this server at once, overriding `limits.inFlight.perUpstream` (ADR 022). */
   maxConcurrentRequests: z.number().int().positive().optional(),
   /** The largest message sent to the server, as JSON (X8): a larger request is refused unsent. */
-  maxMessageBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(4 * 1024 * 1024),
+  maxMessageBytes: z.number().int().positive().default(4_194_304),
   /**
    * The largest message read from the server (X8): an answer over it is not read, its request
    * is aborted and the call fails naming the bound. 10 MiB: what stdio servers always had.
@@ -119,6 +116,7 @@ export const BotConfigSchema = z.object({
   additionalServers: z.array(z.string()).default([]),
   removedServers: z.array(z.string()).default([]),
   toolPermissions: z.record(z.string(), ToolPermissionSchema).default({}),
+  toolSearch: ToolSearchModeSchema.optional(),
 });
 export type BotConfig = z.infer<typeof BotConfigSchema>;
 
@@ -171,6 +169,7 @@ export const ConfigRestSchema = z.object({
     .strict()
     .prefault({}),
   telemetry: TelemetrySchema.prefault({}),
+  toolSearch: ToolSearchSchema.prefault({}),
   /** Names besides the loopback ones that may appear in `Host` and `Origin` (X2). */
   http: z
     .object({

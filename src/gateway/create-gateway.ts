@@ -26,6 +26,7 @@ import type { CallTracker } from './relay/call-tracker.js';
 import { createCallAdmission, createLossWatch, renewSubscriptions, type ServerAdmission } from './relay/index.js';
 import type { BotSurface, CallPath } from './requests/index.js';
 import { createInProcessRequests, type InProcessRequests } from './requests/index.js';
+import { createViewIndexes } from './search/index.js';
 import type { AuditSink } from './session/index.js';
 import {
   type AgentSession,
@@ -176,6 +177,7 @@ export function createGateway({
     config,
     hub,
     views,
+    toolSearch: createViewIndexes(),
     upstreams,
     tracker,
     admission: createCallAdmission({ limits: () => config().limits.inFlight }),

@@ -2,7 +2,8 @@
  * `tools/call` (G3, G4, X4, X7): route the public name in the caller's view, relay it to
  * the owner, sanitize the result, audit the outcome. Upstream trouble (down, gone, too
  * slow) is a failed tool result; anything else refused is a JSON-RPC error. A name outside
- * the view goes to the bot tools, when the session is served them.
+ * the view goes to the bot tools, when the session is served them. In search mode the
+ * meta-tools are served first; `call_tool` comes back here with the real name (issue 24).
  * @module
  */
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,6 +16,7 @@ import { auditRow } from '../session/index.js';
 import type { CallPath } from './call-path.js';
 import { isLargeRequest } from './large-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
+import { serveMetaTool } from './serve-meta-tool.js';
 import { answerFailure, type FailureAnswer } from './wire-error.js';
 
 const firstText = (result: CallToolResult): string | null => {
@@ -28,6 +30,8 @@ export async function callTool(
   ctx: SessionContext,
   params: CallToolRequest['params'],
 ): Promise<CallToolResult> {
+  const meta = await serveMetaTool(path, ctx, params, (inner) => callTool(path, ctx, inner));
+  if (meta) return meta;
   const started = performance.now();
   const served = path.views.view(ctx.session.spec);
   const routed = routeName(path.hub, served, 'tool', params.name);
