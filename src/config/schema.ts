@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { TelemetrySchema } from './telemetry-schema.js';
-import { ToolSearchModeSchema, ToolSearchSchema } from './tool-search-schema.js';
+import * as Tools from './tool-schemas.js';
 
 /** Reconnect backoff (S2): exponential with jitter, capped, forever unless `maxAttempts`. */
 export const BackoffSchema = z
@@ -31,11 +31,7 @@ export const NotificationRateSchema = z
     perSecond: z.number().positive().default(50),
     burst: z.number().int().positive().default(200),
     relistMinIntervalMs: z.number().int().nonnegative().default(250),
-    floodReadBytesPerSecond: z
-      .number()
-      .int()
-      .positive()
-      .default(1024 * 1024),
+    floodReadBytesPerSecond: z.number().int().positive().default(1_048_576),
   })
   .strict();
 export type NotificationRate = z.infer<typeof NotificationRateSchema>;
@@ -58,6 +54,8 @@ const CommonFields = {
   livenessTimeoutMs: z.number().int().positive().default(2_000),
   connectTimeoutMs: z.number().int().positive().default(30_000),
   requestTimeoutMs: z.number().int().positive().default(60_000),
+  timeouts: Tools.ToolTimeoutsSchema.optional(),
+  toolOverrides: Tools.ToolOverridesSchema.optional(),
   /** Requests in flight to this server at once, overriding `limits.inFlight.perUpstream` (ADR 022). */
   maxConcurrentRequests: z.number().int().positive().optional(),
   /** The largest message sent to the server, as JSON (X8): a larger request is refused unsent. */
@@ -116,7 +114,7 @@ export const BotConfigSchema = z.object({
   additionalServers: z.array(z.string()).default([]),
   removedServers: z.array(z.string()).default([]),
   toolPermissions: z.record(z.string(), ToolPermissionSchema).default({}),
-  toolSearch: ToolSearchModeSchema.optional(),
+  toolSearch: Tools.ToolSearchModeSchema.optional(),
 });
 export type BotConfig = z.infer<typeof BotConfigSchema>;
 
@@ -169,7 +167,8 @@ export const ConfigRestSchema = z.object({
     .strict()
     .prefault({}),
   telemetry: TelemetrySchema.prefault({}),
-  toolSearch: ToolSearchSchema.prefault({}),
+  toolSearch: Tools.ToolSearchSchema.prefault({}),
+  timeouts: Tools.GatewayTimeoutsSchema.prefault({}),
   /** Names besides the loopback ones that may appear in `Host` and `Origin` (X2). */
   http: z
     .object({

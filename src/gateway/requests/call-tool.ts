@@ -46,6 +46,7 @@ export async function callTool(
     routed,
     (upstream, options, route) => upstream.callTool({ ...params, name: route.name }, options),
     isLargeRequest(params.arguments),
+    (route) => route.name,
   );
   // The result is upstream text the model will read (X4).
   // Traces on: the sanitizer is a step of the request's span (issue 21); off, it is called as it is.

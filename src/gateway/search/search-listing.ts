@@ -8,7 +8,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AppConfig } from '../../config/schema.js';
-import type { ToolSearchMode } from '../../config/tool-search-schema.js';
+import type { ToolSearchMode } from '../../config/tool-schemas.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { metaTools } from './meta-tools.js';
 

@@ -1,4 +1,4 @@
-/** The `toolSearch` section and a bot's `toolSearch` (issue 24): defaults, and each bad input as one line naming the field. */
+/** The tool sections (issue 24): `toolSearch`, a bot's `toolSearch`, `timeouts`, a server's `timeouts` and `toolOverrides`; each bad input is one line naming the field. */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { ConfigError } from '../../src/errors.js';
@@ -15,7 +15,7 @@ function messageOf(raw: unknown): string {
   throw new Error('expected parseConfig to throw');
 }
 
-describe('toolSearch config', () => {
+describe('tool config sections', () => {
   it('defaults to off, 20,000 tokens, nothing always loaded', () => {
     const config = parseConfig({ mcpServers: {} }, FILE, {});
     expect(config.toolSearch).toEqual({
@@ -40,6 +40,11 @@ describe('toolSearch config', () => {
     [{ toolSearch: { alwaysLoad: { github: 'create_issue' } } }, 'toolSearch.alwaysLoad.github'],
     [{ toolSearch: { maxResult: 5 } }, 'maxResult'],
     [{ bots: { b: { toolSearch: 'yes' } } }, 'bots.b.toolSearch'],
+    [{ timeouts: { callMs: 0 } }, 'timeouts.callMs'],
+    [{ mcpServers: { s: { command: 'x', timeouts: { perTool: { slow: -5 } } } } }, 'timeouts.perTool.slow'],
+    [{ mcpServers: { s: { command: 'x', timeouts: { callMS: 5 } } } }, 'callMS'],
+    [{ mcpServers: { s: { command: 'x', toolOverrides: { t: { name: 'has space' } } } } }, 'toolOverrides.t.name'],
+    [{ mcpServers: { s: { command: 'x', toolOverrides: { t: { hidden: 'yes' } } } } }, 'toolOverrides.t.hidden'],
   ])('%j is refused in one line naming %s', (raw, field) => {
     const message = messageOf(raw);
     const lines = message.split('\n');
