@@ -5,7 +5,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { HarnessServer } from './gateway-harness.js';
 
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'tool-catalogs');
 
@@ -27,4 +29,22 @@ export function fixtureView(): { tool: Tool; server: string; ownName: string }[]
 /** The query set: a task as an agent would say it, and the tools that do it. */
 export function fixtureQueries(): [query: string, right: string[]][] {
   return JSON.parse(readFileSync(join(DIR, 'queries.json'), 'utf8'));
+}
+
+/** An in-process upstream listing fixture server `name`'s tools; a call answers with what it got, and is noted in `calls`. */
+export function catalogServer(name: string, calls: string[] = []): HarnessServer {
+  const tools = fixtureCatalogs().get(name);
+  if (!tools) throw new Error(`no fixture catalog ${name}`);
+  return {
+    make: () => {
+      const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+      server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+      server.server.setRequestHandler(CallToolRequestSchema, (request) => {
+        calls.push(request.params.name);
+        const text = `${name} ran ${request.params.name} ${JSON.stringify(request.params.arguments)}`;
+        return { content: [{ type: 'text', text }] };
+      });
+      return server;
+    },
+  };
 }

@@ -13,11 +13,14 @@ import { botsFor, serveBotTool } from '../bots/index.js';
 import { andThen, relayRouted } from '../relay/index.js';
 import type { SessionContext } from '../session/index.js';
 import { auditRow } from '../session/index.js';
+import type { Route } from '../views/index.js';
 import type { CallPath } from './call-path.js';
 import { isLargeRequest } from './large-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
 import { serveMetaTool } from './serve-meta-tool.js';
 import { answerFailure, type FailureAnswer } from './wire-error.js';
+
+const nameOf = (route: Route): string => (route.shown ? `${route.name} as ${route.shown}` : route.name);
 
 const firstText = (result: CallToolResult): string | null => {
   const item = result.content.find((c) => c.type === 'text');
@@ -66,7 +69,8 @@ export async function callTool(
       eventType: 'tool_call',
       serverName: routed.ok ? routed.value.server : null,
       // A name too long to be a tool's is neither stored nor echoed.
-      toolName: routed.ok ? routed.value.name : params.name.length <= MAX_CALLED_NAME ? params.name : null,
+      // A tool the operator renamed is audited with both names (issue 24).
+      toolName: routed.ok ? nameOf(routed.value) : params.name.length <= MAX_CALLED_NAME ? params.name : null,
       input: params.arguments ?? {},
       output: result ?? undefined,
       success: result !== null && result.isError !== true,

@@ -12,8 +12,10 @@ import type { ToolSearchMode } from '../../config/tool-schemas.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { metaTools } from './meta-tools.js';
 
-/** The server and upstream name of a listed tool; null for a tool of no server (a bot tool). */
-export type OwnerOf = (publicName: string) => { readonly server: string; readonly name: string } | null;
+/** The server and upstream name of a listed tool (`shown`: the operator's name for it); null for a bot tool. */
+export type OwnerOf = (
+  publicName: string,
+) => { readonly server: string; readonly name: string; readonly shown?: string | undefined } | null;
 
 /** Estimated tokens of each listing seen, and its search-mode listing. */
 const sizes = new WeakMap<readonly Tool[], number>();

@@ -24,7 +24,7 @@ export function createViewIndexes(): ViewIndexes {
       index.sync(
         listing.map((tool) => {
           const owner = ownerOf(tool.name);
-          return { tool, server: owner?.server ?? null, ownName: owner?.name ?? tool.name };
+          return { tool, server: owner?.server ?? null, ownName: owner?.shown ?? owner?.name ?? tool.name };
         }),
       );
       indexes.delete(key);

@@ -5,33 +5,10 @@
  * `call_tool` refuses it; `auto` switches at the threshold; a bot's own mode wins.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listingTokens } from '../../../src/gateway/search/index.js';
-import { type GatewayHarness, type HarnessServer, startGateway } from '../../support/gateway-harness.js';
-import { fixtureCatalogs } from '../../support/tool-catalog.js';
-
-const catalogs = fixtureCatalogs();
-
-/** An upstream listing a fixture server's real tools; a call answers with what it was called with. */
-function catalogServer(name: string, calls: string[] = []): HarnessServer {
-  return {
-    make: () => {
-      const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
-      server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalogs.get(name) as Tool[] }));
-      server.server.setRequestHandler(CallToolRequestSchema, (request) => {
-        calls.push(request.params.name);
-        return {
-          content: [
-            { type: 'text', text: `${name} ran ${request.params.name} ${JSON.stringify(request.params.arguments)}` },
-          ],
-        };
-      });
-      return server;
-    },
-  };
-}
+import { type GatewayHarness, startGateway } from '../../support/gateway-harness.js';
+import { catalogServer } from '../../support/tool-catalog.js';
 
 type Structured = {
   tools: { name: string; description?: string; inputSchema?: { properties?: object } }[];
