@@ -7,7 +7,14 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { listBotItems } from '../bots/index.js';
-import { isSearchOn, searchModeListing, type ToolIndex, toolSearchMode } from '../search/index.js';
+import {
+  isSearchOn,
+  listingTokens,
+  searchModeListing,
+  type ToolHit,
+  type ToolIndex,
+  toolSearchMode,
+} from '../search/index.js';
 import type { AgentSession } from '../session/index.js';
 import type { ServedView, ViewSpec } from '../views/index.js';
 import type { CallPath } from './call-path.js';
@@ -38,4 +45,17 @@ export function searchModeOf(
     listing: searchModeListing(config, listing, ownerOf),
     index: () => path.toolSearch.of(keyOf(session.spec), listing, ownerOf),
   };
+}
+
+/** A search of a view's tools for the admin (`GET /api/tools/search`): not an agent's, not audited. */
+export type ViewSearch = { readonly hits: ToolHit[]; readonly searched: number; readonly estimatedTokens: number };
+
+/** Search `spec`'s view (its own tools, without bot tools) for `query`; an Error for a `regex:` that does not compile. */
+export function searchView(path: CallPath, spec: ViewSpec, query: string, limit: number): ViewSearch | Error {
+  const served = path.views.view(spec);
+  const listing = served.tools();
+  const index = path.toolSearch.of(`admin:${keyOf(spec)}`, listing, (name) => served.view.tool(name));
+  const hits = index.search(query, limit);
+  if (hits instanceof Error) return hits;
+  return { hits, searched: index.size, estimatedTokens: listingTokens(listing) };
 }
