@@ -7,6 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listingTokens } from '../../../src/gateway/search/index.js';
+import { fixtureServer } from '../../support/fixture-server.js';
 import { type GatewayHarness, startGateway } from '../../support/gateway-harness.js';
 import { catalogServer } from '../../support/tool-catalog.js';
 
@@ -152,5 +153,26 @@ describe('search mode through the SDK client', () => {
     expect(
       await listedWith({ ...bots, toolSearch: { mode: 'off' } }, { kind: 'bot', slug: 'busy' } as never),
     ).toHaveLength(3);
+  });
+
+  it('the index follows the catalog: a tool added upstream (list_changed) is found, without a new session', async () => {
+    gw = await startGateway({
+      servers: { fx: { make: () => fixtureServer() }, memory: catalogServer('memory') },
+      config: { toolSearch: { mode: 'on' } },
+    });
+    const { client } = await gw.agent();
+    const find = async (query: string) =>
+      (await call(client, 'search_tools', { query, limit: 5 })).structuredContent?.tools.map((t) => t.name) ?? [];
+    expect(await find('weather report')).toEqual([]);
+    await call(client, 'call_tool', { name: 'fx__add_tool', arguments: { name: 'weather_report' } });
+    const harness = gw;
+    await harness.until(
+      () => harness.gateway.listTools({ kind: 'all' }).some((t) => t.name === 'fx__weather_report'),
+      'the new tool in the view',
+    );
+    expect((await find('weather report'))[0]).toBe('fx__weather_report');
+    expect((await call(client, 'call_tool', { name: 'fx__weather_report' })).content[0]?.text).toBe(
+      'I am weather_report',
+    );
   });
 });
