@@ -12,12 +12,14 @@ import { z } from 'zod';
 export const ToolSearchModeSchema = z.enum(['off', 'on', 'auto']);
 export type ToolSearchMode = z.infer<typeof ToolSearchModeSchema>;
 
-/** The gateway's setting; a bot's own `toolSearch` (a mode) wins over `mode`. */
+/** The gateway's setting; a bot's own `toolSearch` (a mode) wins over `mode`, a token's (`tokens`) over both. */
 export const ToolSearchSchema = z
   .object({
     mode: ToolSearchModeSchema.default('off'),
     /** `auto` turns search on above this many estimated tokens of tool definitions (JSON characters / 4). */
     autoThresholdTokens: z.number().int().positive().default(20_000),
+    /** A token's own mode, by token id (`bnity token list`) or `admin`: wins over its bot's and the gateway's. */
+    tokens: z.record(z.string().min(1), ToolSearchModeSchema).default({}),
     /** Tools listed in search mode too, by server and the upstream's own tool name. */
     alwaysLoad: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
     /** Tools `search_tools` returns when the agent gives no `limit`; it may ask up to `maxResults`. */

@@ -21,6 +21,7 @@ describe('tool config sections', () => {
     expect(config.toolSearch).toEqual({
       mode: 'off',
       autoThresholdTokens: 20_000,
+      tokens: {},
       alwaysLoad: {},
       defaultResults: 10,
       maxResults: 50,
@@ -39,6 +40,7 @@ describe('tool config sections', () => {
     [{ toolSearch: { autoThresholdTokens: 0 } }, 'toolSearch.autoThresholdTokens'],
     [{ toolSearch: { alwaysLoad: { github: 'create_issue' } } }, 'toolSearch.alwaysLoad.github'],
     [{ toolSearch: { maxResult: 5 } }, 'maxResult'],
+    [{ toolSearch: { tokens: { admin: 'always' } } }, 'toolSearch.tokens.admin'],
     [{ bots: { b: { toolSearch: 'yes' } } }, 'bots.b.toolSearch'],
     [{ timeouts: { callMs: 0 } }, 'timeouts.callMs'],
     [{ mcpServers: { s: { command: 'x', timeouts: { perTool: { slow: -5 } } } } }, 'timeouts.perTool.slow'],

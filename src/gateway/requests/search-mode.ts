@@ -39,7 +39,7 @@ export function searchModeOf(
   listing: Tool[],
 ): SearchMode | null {
   const config = path.config();
-  if (!isSearchOn(config, toolSearchMode(config, session.bot), listing)) return null;
+  if (!isSearchOn(config, toolSearchMode(config, session.bot, session.clientId), listing)) return null;
   const ownerOf = (name: string) => served.view.tool(name);
   return {
     listing: searchModeListing(config, listing, ownerOf),

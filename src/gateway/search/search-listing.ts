@@ -1,6 +1,7 @@
 /**
  * Whether an agent gets search mode, and the listing it then gets (issue 24). The most
- * specific setting wins: the bot's `toolSearch`, else the gateway's `toolSearch.mode`.
+ * specific setting wins: the token's (`toolSearch.tokens`), the bot's `toolSearch`, the
+ * gateway's `toolSearch.mode`.
  * `auto` is on while the full listing's estimated size is over `autoThresholdTokens`.
  * Each listing is looked at once: the answers are kept with the listing array, which the
  * view cache keeps while the view does not change.
@@ -21,10 +22,15 @@ export type OwnerOf = (
 const sizes = new WeakMap<readonly Tool[], number>();
 const reduced = new WeakMap<readonly Tool[], { readonly key: string; readonly tools: Tool[] }>();
 
-/** The mode in force for a view: its bot's own, else the gateway's. */
-export function toolSearchMode(config: AppConfig, bot: string | null): ToolSearchMode {
+/**
+ * The mode in force for a session, the most specific first: its token's (`clientId`: a
+ * token id, or `admin`), its bot's, the gateway's.
+ */
+export function toolSearchMode(config: AppConfig, bot: string | null, clientId: string | null = null): ToolSearchMode {
+  const { tokens, mode } = config.toolSearch;
+  const token = clientId !== null && Object.hasOwn(tokens, clientId) ? tokens[clientId] : undefined;
   const own = bot !== null && Object.hasOwn(config.bots, bot) ? config.bots[bot]?.toolSearch : undefined;
-  return own ?? config.toolSearch.mode;
+  return token ?? own ?? mode;
 }
 
 /** Estimated tokens of `listing`'s definitions, as `tools/list` would send them. */

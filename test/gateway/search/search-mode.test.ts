@@ -127,7 +127,7 @@ describe('search mode through the SDK client', () => {
     }
   });
 
-  it('auto turns search on only over the threshold; a bot’s own mode wins over the gateway’s', async () => {
+  it('auto turns search on only over the threshold; a token’s mode wins over its bot’s, a bot’s over the gateway’s', async () => {
     const servers = { github: catalogServer('github'), memory: catalogServer('memory') };
     gw = await startGateway({ servers, config: { toolSearch: { mode: 'auto' } } });
     // github and memory list ~40,000 estimated tokens: over the default 20,000, so search mode.
@@ -153,6 +153,15 @@ describe('search mode through the SDK client', () => {
     expect(
       await listedWith({ ...bots, toolSearch: { mode: 'off' } }, { kind: 'bot', slug: 'busy' } as never),
     ).toHaveLength(3);
+    // A token's own setting (by token id, or admin) is more specific still.
+    const perToken = { 'tok-search': 'on', admin: 'auto' };
+    gw.reload({ config: { ...bots, toolSearch: { mode: 'off', tokens: perToken, autoThresholdTokens: 1 } } });
+    const listed = async (spec: { kind: 'all' } | { kind: 'bot'; slug: string }, clientId: string) =>
+      (await (await (gw as GatewayHarness).agent(spec, {}, clientId)).client.listTools()).tools.length;
+    expect(await listed({ kind: 'all' }, 'tok-search')).toBe(3);
+    expect(await listed({ kind: 'all' }, 'tok-other')).toBe(123);
+    expect(await listed({ kind: 'all' }, 'admin')).toBe(3);
+    expect(await listed({ kind: 'bot', slug: 'quiet' }, 'tok-search')).toBe(3);
   });
 
   it('the index follows the catalog: a tool added upstream (list_changed) is found, without a new session', async () => {
