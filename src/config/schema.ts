@@ -167,7 +167,6 @@ export const ConfigRestSchema = z.object({
     .strict()
     .prefault({}),
   telemetry: TelemetrySchema.prefault({}),
-  toolSearch: Tools.ToolSearchSchema.prefault({}),
   timeouts: Tools.GatewayTimeoutsSchema.prefault({}),
   /** Names besides the loopback ones that may appear in `Host` and `Origin` (X2). */
   http: z
@@ -279,6 +278,8 @@ export const ConfigRestSchema = z.object({
        * How long an upstream's sampling, elicitation or roots request, sent to an MCP
        * 2026-07-28 client as `input_required`, waits for the client's retry (ADR 013).
        */
+      /** Tool search for large catalogs (issue 24): a mode, or the object of tool-schemas.ts. */
+      toolSearch: Tools.GatewayToolSearchSchema,
       inputRequestTimeoutMs: z
         .number()
         .int()

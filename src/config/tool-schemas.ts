@@ -1,5 +1,5 @@
 /**
- * The config of tools (issue 24): the `toolSearch` section and a bot's `toolSearch` mode
+ * The config of tools (issue 24): `gateway.toolSearch` and a bot's `toolSearch` mode
  * (in search mode an agent's `tools/list` is three meta-tools, `search_tools`,
  * `describe_tools`, `call_tool`, plus the tools marked `alwaysLoad`); tool-call timeouts
  * (a server entry's `timeouts`, the gateway's default `timeouts`); a server entry's
@@ -28,6 +28,11 @@ export const ToolSearchSchema = z
   })
   .strict();
 export type ToolSearch = z.infer<typeof ToolSearchSchema>;
+
+/** `gateway.toolSearch` (SPEC section 7): a mode alone (`"auto"`), or the whole object. */
+export const GatewayToolSearchSchema = z
+  .preprocess((value) => (typeof value === 'string' ? { mode: value } : value), ToolSearchSchema)
+  .prefault({});
 
 /** A time limit in ms: at least 1 ms, at most a day (a longer one is a mistake, not a limit). */
 const Ms = z

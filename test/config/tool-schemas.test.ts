@@ -18,7 +18,7 @@ function messageOf(raw: unknown): string {
 describe('tool config sections', () => {
   it('defaults to off, 20,000 tokens, nothing always loaded', () => {
     const config = parseConfig({ mcpServers: {} }, FILE, {});
-    expect(config.toolSearch).toEqual({
+    expect(config.gateway.toolSearch).toEqual({
       mode: 'off',
       autoThresholdTokens: 20_000,
       tokens: {},
@@ -28,19 +28,22 @@ describe('tool config sections', () => {
     });
   });
 
-  it('takes a bot mode beside the gateway section', () => {
-    const config = parseConfig({ toolSearch: { mode: 'auto' }, bots: { b: { toolSearch: 'on' } } }, FILE, {});
-    expect(config.toolSearch.mode).toBe('auto');
+  it('takes the gateway’s as a mode alone or an object, and a bot mode', () => {
+    const config = parseConfig({ gateway: { toolSearch: 'auto' }, bots: { b: { toolSearch: 'on' } } }, FILE, {});
+    expect(config.gateway.toolSearch).toMatchObject({ mode: 'auto', autoThresholdTokens: 20_000 });
     expect(config.bots.b?.toolSearch).toBe('on');
+    const object = parseConfig({ gateway: { toolSearch: { mode: 'on', maxResults: 20 } } }, FILE, {});
+    expect(object.gateway.toolSearch).toMatchObject({ mode: 'on', maxResults: 20, defaultResults: 10 });
   });
 
   it.each([
-    [{ toolSearch: { mode: 'sometimes' } }, 'toolSearch.mode'],
-    [{ toolSearch: 'on' }, 'toolSearch'],
-    [{ toolSearch: { autoThresholdTokens: 0 } }, 'toolSearch.autoThresholdTokens'],
-    [{ toolSearch: { alwaysLoad: { github: 'create_issue' } } }, 'toolSearch.alwaysLoad.github'],
-    [{ toolSearch: { maxResult: 5 } }, 'maxResult'],
-    [{ toolSearch: { tokens: { admin: 'always' } } }, 'toolSearch.tokens.admin'],
+    [{ gateway: { toolSearch: { mode: 'sometimes' } } }, 'gateway.toolSearch.mode'],
+    [{ gateway: { toolSearch: 'sometimes' } }, 'gateway.toolSearch'],
+    [{ gateway: { toolSearch: 7 } }, 'gateway.toolSearch'],
+    [{ gateway: { toolSearch: { autoThresholdTokens: 0 } } }, 'gateway.toolSearch.autoThresholdTokens'],
+    [{ gateway: { toolSearch: { alwaysLoad: { github: 'create_issue' } } } }, 'gateway.toolSearch.alwaysLoad.github'],
+    [{ gateway: { toolSearch: { maxResult: 5 } } }, 'maxResult'],
+    [{ gateway: { toolSearch: { tokens: { admin: 'always' } } } }, 'gateway.toolSearch.tokens.admin'],
     [{ bots: { b: { toolSearch: 'yes' } } }, 'bots.b.toolSearch'],
     [{ timeouts: { callMs: 0 } }, 'timeouts.callMs'],
     [{ mcpServers: { s: { command: 'x', timeouts: { perTool: { slow: -5 } } } } }, 'timeouts.perTool.slow'],

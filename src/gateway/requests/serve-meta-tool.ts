@@ -64,7 +64,7 @@ export async function serveMetaTool(
 
 /** `search_tools {query, limit?}`: names and one-line descriptions, best first. */
 function searchTools(path: CallPath, index: ToolIndex, args: Record<string, unknown>): CallToolResult {
-  const { defaultResults, maxResults } = path.config().toolSearch;
+  const { defaultResults, maxResults } = path.config().gateway.toolSearch;
   const { query, limit = defaultResults } = args;
   if (typeof query !== 'string' || query.trim() === '')
     return refused('search_tools: "query" must be a non-empty string');
@@ -83,7 +83,7 @@ function searchTools(path: CallPath, index: ToolIndex, args: Record<string, unkn
 
 /** `describe_tools {names}`: the full definitions, as a full `tools/list` would list them. */
 function describeTools(path: CallPath, index: ToolIndex, args: Record<string, unknown>): CallToolResult {
-  const { maxResults } = path.config().toolSearch;
+  const { maxResults } = path.config().gateway.toolSearch;
   const { names } = args;
   if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string'))
     return refused('describe_tools: "names" must be a non-empty array of tool names');

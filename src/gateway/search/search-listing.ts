@@ -1,7 +1,7 @@
 /**
  * Whether an agent gets search mode, and the listing it then gets (issue 24). The most
- * specific setting wins: the token's (`toolSearch.tokens`), the bot's `toolSearch`, the
- * gateway's `toolSearch.mode`.
+ * specific setting wins: the token's (`gateway.toolSearch.tokens`), the bot's `toolSearch`,
+ * the gateway's `gateway.toolSearch.mode`.
  * `auto` is on while the full listing's estimated size is over `autoThresholdTokens`.
  * Each listing is looked at once: the answers are kept with the listing array, which the
  * view cache keeps while the view does not change.
@@ -27,7 +27,7 @@ const reduced = new WeakMap<readonly Tool[], { readonly key: string; readonly to
  * token id, or `admin`), its bot's, the gateway's.
  */
 export function toolSearchMode(config: AppConfig, bot: string | null, clientId: string | null = null): ToolSearchMode {
-  const { tokens, mode } = config.toolSearch;
+  const { tokens, mode } = config.gateway.toolSearch;
   const token = clientId !== null && Object.hasOwn(tokens, clientId) ? tokens[clientId] : undefined;
   const own = bot !== null && Object.hasOwn(config.bots, bot) ? config.bots[bot]?.toolSearch : undefined;
   return token ?? own ?? mode;
@@ -46,12 +46,12 @@ export function listingTokens(listing: readonly Tool[]): number {
 /** Whether search mode is on for a view with `listing`, given its mode. */
 export function isSearchOn(config: AppConfig, mode: ToolSearchMode, listing: readonly Tool[]): boolean {
   if (mode !== 'auto') return mode === 'on';
-  return listingTokens(listing) > config.toolSearch.autoThresholdTokens;
+  return listingTokens(listing) > config.gateway.toolSearch.autoThresholdTokens;
 }
 
 /** The listing in search mode: the meta-tools, then the listed tools marked `alwaysLoad`. */
 export function searchModeListing(config: AppConfig, listing: readonly Tool[], ownerOf: OwnerOf): Tool[] {
-  const { alwaysLoad, maxResults } = config.toolSearch;
+  const { alwaysLoad, maxResults } = config.gateway.toolSearch;
   const key = JSON.stringify([alwaysLoad, maxResults]);
   const last = reduced.get(listing);
   if (last?.key === key) return last.tools;

@@ -32,7 +32,7 @@ describe('search mode in both protocol eras', () => {
     notes = await mkdtemp(join(tmpdir(), 'notes-'));
     await writeFile(join(notes, 'groceries.md'), 'eggs\n');
     svc = await startTestService({
-      toolSearch: { mode: 'on' },
+      gateway: { toolSearch: 'on' },
       mcpServers: { files: { command: process.execPath, args: [FILESYSTEM, notes], stderr: 'ignore' } },
     });
   });

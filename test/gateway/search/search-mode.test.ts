@@ -36,7 +36,7 @@ describe('search mode through the SDK client', () => {
         filesystem: catalogServer('filesystem'),
         memory: catalogServer('memory'),
       },
-      config: { toolSearch: { mode: 'on', alwaysLoad: { filesystem: ['read_text_file'] } } },
+      config: { gateway: { toolSearch: { mode: 'on', alwaysLoad: { filesystem: ['read_text_file'] } } } },
     });
     const { client } = await gw.agent();
     const { tools } = await client.listTools();
@@ -84,7 +84,7 @@ describe('search mode through the SDK client', () => {
         filesystem: catalogServer('filesystem', calls),
       },
       pins: { isHidden: (server, tool) => server === 'filesystem' && tool === 'move_file' },
-      config: { toolSearch: { mode: 'on' } },
+      config: { gateway: { toolSearch: { mode: 'on' } } },
     });
     const { client } = await gw.agent();
     const names = async (query: string) =>
@@ -106,7 +106,10 @@ describe('search mode through the SDK client', () => {
   });
 
   it('bad meta-tool arguments are one-line tool errors the model can fix', async () => {
-    gw = await startGateway({ servers: { memory: catalogServer('memory') }, config: { toolSearch: { mode: 'on' } } });
+    gw = await startGateway({
+      servers: { memory: catalogServer('memory') },
+      config: { gateway: { toolSearch: { mode: 'on' } } },
+    });
     const { client } = await gw.agent();
     const cases: [string, Record<string, unknown>, string][] = [
       ['search_tools', {}, 'search_tools: "query" must be a non-empty string'],
@@ -129,7 +132,7 @@ describe('search mode through the SDK client', () => {
 
   it('auto turns search on only over the threshold; a token’s mode wins over its bot’s, a bot’s over the gateway’s', async () => {
     const servers = { github: catalogServer('github'), memory: catalogServer('memory') };
-    gw = await startGateway({ servers, config: { toolSearch: { mode: 'auto' } } });
+    gw = await startGateway({ servers, config: { gateway: { toolSearch: { mode: 'auto' } } } });
     // github and memory list ~40,000 estimated tokens: over the default 20,000, so search mode.
     const tokens = listingTokens(gw.gateway.listTools({ kind: 'all' }));
     expect(tokens).toBeGreaterThan(20_000);
@@ -139,8 +142,10 @@ describe('search mode through the SDK client', () => {
       return (await (await (gw as GatewayHarness).agent(spec)).client.listTools()).tools.map((t) => t.name);
     };
     // At the threshold: still the full list; one token under it: search mode.
-    expect(await listedWith({ toolSearch: { mode: 'auto', autoThresholdTokens: tokens } })).toHaveLength(123);
-    expect(await listedWith({ toolSearch: { mode: 'auto', autoThresholdTokens: tokens - 1 } })).toEqual([
+    expect(await listedWith({ gateway: { toolSearch: { mode: 'auto', autoThresholdTokens: tokens } } })).toHaveLength(
+      123,
+    );
+    expect(await listedWith({ gateway: { toolSearch: { mode: 'auto', autoThresholdTokens: tokens - 1 } } })).toEqual([
       'search_tools',
       'describe_tools',
       'call_tool',
@@ -148,14 +153,16 @@ describe('search mode through the SDK client', () => {
     // The bot's own setting is more specific than the gateway's.
     const bots = { bots: { quiet: { toolSearch: 'off' }, busy: { toolSearch: 'on' } } };
     expect(
-      await listedWith({ ...bots, toolSearch: { mode: 'on' } }, { kind: 'bot', slug: 'quiet' } as never),
+      await listedWith({ ...bots, gateway: { toolSearch: 'on' } }, { kind: 'bot', slug: 'quiet' } as never),
     ).toHaveLength(123);
     expect(
-      await listedWith({ ...bots, toolSearch: { mode: 'off' } }, { kind: 'bot', slug: 'busy' } as never),
+      await listedWith({ ...bots, gateway: { toolSearch: 'off' } }, { kind: 'bot', slug: 'busy' } as never),
     ).toHaveLength(3);
     // A token's own setting (by token id, or admin) is more specific still.
     const perToken = { 'tok-search': 'on', admin: 'auto' };
-    gw.reload({ config: { ...bots, toolSearch: { mode: 'off', tokens: perToken, autoThresholdTokens: 1 } } });
+    gw.reload({
+      config: { ...bots, gateway: { toolSearch: { mode: 'off', tokens: perToken, autoThresholdTokens: 1 } } },
+    });
     const listed = async (spec: { kind: 'all' } | { kind: 'bot'; slug: string }, clientId: string) =>
       (await (await (gw as GatewayHarness).agent(spec, {}, clientId)).client.listTools()).tools.length;
     expect(await listed({ kind: 'all' }, 'tok-search')).toBe(3);
@@ -167,7 +174,7 @@ describe('search mode through the SDK client', () => {
   it('the index follows the catalog: a tool added upstream (list_changed) is found, without a new session', async () => {
     gw = await startGateway({
       servers: { fx: { make: () => fixtureServer() }, memory: catalogServer('memory') },
-      config: { toolSearch: { mode: 'on' } },
+      config: { gateway: { toolSearch: { mode: 'on' } } },
     });
     const { client } = await gw.agent();
     const find = async (query: string) =>
