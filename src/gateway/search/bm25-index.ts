@@ -36,7 +36,7 @@ export type Bm25Index<F extends string> = {
 const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 /** The same for ASCII text (space, line breaks, the ASCII characters of `\p{P}`), without Unicode property lookups. */
 const ASCII_SPACE_OR_PUNCTUATION = /[\n\r !-#%-*,-/:;?@[-\]_{}]+/;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** The words of `text`, split as minisearch splits them; most tool text is ASCII, split the cheaper way. */
 export const wordsOf = (text: string): string[] =>
