@@ -107,7 +107,7 @@ export const ServerSchema = z
   .object({
     name: z.string(),
     transport: z.enum(['stdio', 'http', 'sse', 'auto']),
-    state: z.enum(['connecting', 'connected', 'reconnecting', 'disabled']),
+    state: z.enum(['connecting', 'connected', 'reconnecting', 'needs_authorization', 'disabled']),
     attempt: z.number().int(),
     lastError: z.string().nullable(),
     nextRetryAt: z.string().nullable(),
@@ -124,6 +124,9 @@ export const ServerSchema = z
     disabledReason: z.enum(['config', 'manual', 'exhausted']).nullable(),
     flooding: z.boolean(),
     droppedNotifications: z.number().int(),
+    authorizationServer: z.string().nullable().openapi({
+      description: 'In needs_authorization: the OAuth authorization server the upstream names (issue 23)',
+    }),
     samplingUsedTokens: z.number(),
     samplingBudgetTokens: z.number().nullable(),
     catalogChurning: z.boolean().openapi({

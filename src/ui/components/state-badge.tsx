@@ -8,6 +8,7 @@ const MARK: Readonly<Record<ServerStatus['state'], string>> = {
   connected: '●',
   connecting: '◌',
   reconnecting: '↻',
+  needs_authorization: '⚿',
   disabled: '○',
 };
 
