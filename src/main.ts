@@ -27,6 +27,7 @@ import { reportFlood } from './hub/report-flood.js';
 import { createLogger } from './log/create-logger.js';
 import type { ProcessTuning } from './runtime/tune-process.js';
 import { lazySchemaValidator } from './start/lazy-schema-validator.js';
+import { openOAuth } from './start/open-oauth.js';
 import type { CodeCacheState } from './start/load-bundle.js';
 import type { CallParts } from './start/open-call-parts.js';
 import type { Storage } from './start/open-storage.js';
@@ -140,8 +141,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       undo.push(() => tuning.stop());
       log.info('process tuned for a long-running service (runtime.tuneProcess)');
     }
-    // Traces (issue 21): the SDK is loaded only when on; flushed last on stop (pushed first). Lifecycle
-    // spans (below) follow the servers' events from the first attempt on.
+    // Traces (issue 21): the SDK loaded only when on; flushed last on stop; lifecycle spans from the first attempt.
     const tracing = options.tracing ?? (await openTracing(config.telemetry, env, log));
     if (tracing) undo.push(() => tracing.shutdown());
     const admin = await ensureAdminToken(home, env);
@@ -162,9 +162,8 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     undo.push(followServers(tracing, bus, currentConfig));
     const tracker = createCallTracker();
     const sessions = createSessionRegistry();
-    // Started in the next turn, after the spawns this turn begins: the database opens (and a
-    // crashed run's orphans are read and ended) while the upstreams start; the parts the
-    // calls need follow. The ledger and the peer the connections get wait for them.
+    // Started in the next turn, after the spawns this turn begins: the database opens (and a crashed run's
+    // orphans are ended) while the upstreams start; then the parts the calls, the ledger and the peer need.
     const storage: Promise<Storage> = nextTurn().then(async () =>
       (await import('./start/open-storage.js')).openStorage({ home, env, graceMs: config.shutdown.graceMs, log }),
     );
@@ -196,6 +195,9 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // Every connection's notifications are rate-limited; floods are told on the bus (issue 17).
     const notifications = createNotificationLimits({ onChange: reportFlood(log, bus) });
     undo.push(() => notifications.close());
+    // OAuth to HTTP upstreams (issue 23), loaded at its first use; an authorization connects its server.
+    const origin = () => loopbackUrl(http?.url ?? 'http://127.0.0.1');
+    const oauth = openOAuth({ keystore, secrets, config: currentConfig, origin, connect: (n) => hub.connect(n) });
     const upstreamOptions = () => ({
       notifications,
       log,
@@ -204,13 +206,11 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       stderrLines: currentConfig().logs.stderrLines,
       graceMs: currentConfig().shutdown.graceMs,
       credentials,
+      authorize: oauth.authorize,
       tracer: tracing?.tracer ?? null,
     });
     const { prespawned } = options;
-    const peer = deferPeer(
-      parts.then((built) => built.peer),
-      PEER_CAPABILITIES,
-    );
+    const peer = deferPeer(parts.then((built) => built.peer), PEER_CAPABILITIES);
     const hub = createHub({
       log,
       bus,
@@ -253,6 +253,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
         upstreamOptions,
         undo,
         tracing,
+        oauth: oauth.lazy,
       },
       opened,
       built,

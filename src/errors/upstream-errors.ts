@@ -66,3 +66,10 @@ export class NeedsAuthorizationError extends HubError {
     );
   }
 }
+
+/** An OAuth authorization that cannot start or finish (issue 23): one line saying why; nothing was stored. */
+export class OAuthFlowError extends HubError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('bad_request', message, options);
+  }
+}

@@ -37,3 +37,5 @@ export type { ApprovePins, StderrLinesSchema } from './server-actions-routes.js'
 export type { NewServerSchema, ServerSchema } from './server-schemas.js';
 export type { SamplingUsage } from './server-view.js';
 export type { CreateTokenSchema, NewTokenSchema, TokenSchema } from './tokens-routes.js';
+export type { AuthorizationStartSchema } from './oauth-routes.js';
+export { redirectOf, uiOwnerOf } from './oauth-routes.js';

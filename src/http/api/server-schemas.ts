@@ -29,6 +29,15 @@ export const SERVER_ENTRY_SHAPE = {
   allowedTools: ToolNames.optional(),
   deniedTools: ToolNames.optional(),
   credentialKey: z.string().min(1).optional(),
+  oauth: z
+    .object({
+      clientId: z.string().min(1).optional(),
+      clientSecretKey: z.string().min(1).optional(),
+      scopes: z.array(z.string().min(1)).optional(),
+    })
+    .strict()
+    .optional()
+    .openapi({ description: 'A pre-registered OAuth client (issue 23); the secret is a keystore name' }),
   samplingBudgetTokens: z.number().int().nonnegative().optional(),
   sampling: z.enum(['client', 'bot', 'deny']).optional(),
   scope: z.enum(['shared', 'session']).optional(),
