@@ -27,9 +27,9 @@ import { reportFlood } from './hub/report-flood.js';
 import { createLogger } from './log/create-logger.js';
 import type { ProcessTuning } from './runtime/tune-process.js';
 import { lazySchemaValidator } from './start/lazy-schema-validator.js';
-import { openOAuth } from './start/open-oauth.js';
 import type { CodeCacheState } from './start/load-bundle.js';
 import type { CallParts } from './start/open-call-parts.js';
+import { openOAuth } from './start/open-oauth.js';
 import type { Storage } from './start/open-storage.js';
 import { followServers, openTracing } from './start/open-tracing.js';
 import { ensureAdminToken } from './storage/admin-token.js';
@@ -58,15 +58,11 @@ export type ServiceOptions = {
   secrets?: Set<string>;
   /** Accepts tokens besides the admin token, e.g. bot-bound ones (the API token store plugs in here). */
   verifyToken?: VerifyToken;
-  /**
-   * Tunes V8 for a long-running service, unless the config says `runtime.tuneProcess: false`:
-   * given by `bnity serve`, which owns its process; left out, the process stays as Node made it.
-   */
+  /** Tunes V8 unless `runtime.tuneProcess: false`: given by `bnity serve`, which owns its process. */
   tuneProcess?: () => ProcessTuning;
   /**
-   * Stdio children `bin/bnity.js` started before the code loaded (ADR 032): each is adopted by
-   * its server's first connect if that would spawn exactly it; the rest, and all of them when
-   * the start fails, are ended.
+   * Stdio children `bin/bnity.js` started before the code loaded (ADR 032): each adopted by a first
+   * connect that would spawn exactly it; the rest, and all when the start fails, are ended.
    */
   prespawned?: Prespawned;
   /** What became of the bundle's code cache (ADR 033), said when the service has started. */
@@ -210,7 +206,10 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       tracer: tracing?.tracer ?? null,
     });
     const { prespawned } = options;
-    const peer = deferPeer(parts.then((built) => built.peer), PEER_CAPABILITIES);
+    const peer = deferPeer(
+      parts.then((built) => built.peer),
+      PEER_CAPABILITIES,
+    );
     const hub = createHub({
       log,
       bus,

@@ -12,18 +12,19 @@ import type { Logger } from 'pino';
 import type { BotDeps } from '../bots/bot-deps.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { ConfigWriter } from '../config/config-writer.js';
-import type { OAuth } from '../oauth/index.js';
 import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/index.js';
 import { callerVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { Metrics } from '../metrics/create-metrics.js';
+import type { OAuth } from '../oauth/index.js';
 import type { Db } from '../storage/create-db.js';
 import type { ApprovePins, CredentialStore, SamplingUsage } from './api/index.js';
 import { API_BASE, createApiRoutes, PUBLIC_DOCS_PATHS } from './api/index.js';
 import { compressJson } from './compress-json.js';
 import type { SseWriteGuard } from './io/index.js';
+import { oauthPages } from './oauth-pages.js';
 import {
   adminOnly,
   createPerimeter,
@@ -38,7 +39,6 @@ import {
 import type { UiSessions } from './perimeter/ui-sessions.js';
 import { tagJson } from './tag-json.js';
 import type { UiAssets } from './web-ui/index.js';
-import { oauthPages } from './oauth-pages.js';
 import { uiRoutes } from './web-ui/index.js';
 
 /** What the app needs. */

@@ -12,12 +12,11 @@ import { HubError } from '../errors.js';
 import type { OAuth } from '../oauth/index.js';
 import { redirectOf, uiOwnerOf } from './api/index.js';
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 const page = (title: string, line: string) =>
-  `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${escape(title)}</title>` +
-  `<body style="font-family:system-ui;margin:3em"><h1>${escape(title)}</h1><p>${escape(line)}</p></body>`;
+  `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
+  `<body style="font-family:system-ui;margin:3em"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(line)}</p></body>`;
 
 /** Routes mounted at `/oauth`. */
 export function oauthPages({
@@ -39,7 +38,10 @@ export function oauthPages({
     const redirect = redirectOf(new URL(c.req.url).searchParams);
     try {
       const { server } = await oauth.flows.finish(redirect, { kind: 'browser', ui: uiOwnerOf(c, cookieName) });
-      return c.html(page('boternity: authorized', `"${server}" is authorized and connecting. You can close this tab.`), 200);
+      return c.html(
+        page('boternity: authorized', `"${server}" is authorized and connecting. You can close this tab.`),
+        200,
+      );
     } catch (error) {
       const status = error instanceof HubError && error.code === 'forbidden' ? 403 : 400;
       const line = error instanceof Error ? error.message : String(error);

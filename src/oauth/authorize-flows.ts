@@ -27,7 +27,9 @@ export type AuthorizationStart = {
 };
 
 /** Who brings the redirect back: the starter itself (CLI paste, API), or a browser. */
-export type Finisher = { readonly kind: 'owner'; readonly owner: string } | { readonly kind: 'browser'; readonly ui: string | null };
+export type Finisher =
+  | { readonly kind: 'owner'; readonly owner: string }
+  | { readonly kind: 'browser'; readonly ui: string | null };
 
 /** The redirect's parameters. */
 export type Redirect = {
@@ -83,9 +85,12 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
   const entryOf = (server: string): RemoteServerConfig => {
     const entry = deps.config(server);
     if (entry === undefined) throw new UnknownServerError(server);
-    if (entry === null) throw new OAuthFlowError(`server "${server}" is not an HTTP server: OAuth applies to http and sse servers`);
+    if (entry === null)
+      throw new OAuthFlowError(`server "${server}" is not an HTTP server: OAuth applies to http and sse servers`);
     if (entry.credentialKey || Object.keys(entry.headers).some((h) => h.toLowerCase() === 'authorization'))
-      throw new OAuthFlowError(`server "${server}" sends a static credential (credentialKey or an Authorization header): remove it to use OAuth`);
+      throw new OAuthFlowError(
+        `server "${server}" sends a static credential (credentialKey or an Authorization header): remove it to use OAuth`,
+      );
     return entry;
   };
   const providerFor = (flow: Flow, entry: RemoteServerConfig) =>
@@ -134,14 +139,17 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
         ...(known ? { resourceMetadataUrl: new URL(known) } : {}),
         fetchFn: deps.fetchFor(entry.url),
       });
-      if (result !== 'REDIRECT' || flow.url === null) throw new Error('the authorization server gave no authorization URL');
+      if (result !== 'REDIRECT' || flow.url === null)
+        throw new Error('the authorization server gave no authorization URL');
     } catch (error) {
       throw new OAuthFlowError(`authorization of "${server}" cannot start: ${oneLine(error)}`, { cause: error });
     }
     const metadata = flow.discovery?.authorizationServerMetadata;
     // OAuth 2.1 and the MCP spec: PKCE S256, and a server that does not say it has it is refused.
     if (!metadata?.code_challenge_methods_supported?.includes('S256'))
-      throw new OAuthFlowError(`authorization of "${server}" refused: its authorization server does not offer PKCE S256`);
+      throw new OAuthFlowError(
+        `authorization of "${server}" refused: its authorization server does not offer PKCE S256`,
+      );
     flows.set(flow.state, flow);
     return {
       server,
@@ -156,8 +164,10 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
   const finish: AuthorizeFlows['finish'] = async (redirect, by) => {
     sweep();
     const flow = redirect.state ? flows.get(redirect.state) : undefined;
-    if (!flow) throw new OAuthFlowError('unknown, used or expired authorization state: start again with bnity mcp auth NAME');
-    const mine = by.kind === 'owner' ? by.owner === flow.owner : !flow.owner.startsWith('ui:') || flow.owner === `ui:${by.ui}`;
+    if (!flow)
+      throw new OAuthFlowError('unknown, used or expired authorization state: start again with bnity mcp auth NAME');
+    const mine =
+      by.kind === 'owner' ? by.owner === flow.owner : !flow.owner.startsWith('ui:') || flow.owner === `ui:${by.ui}`;
     if (!mine) throw new HubError('forbidden', 'this authorization was started by another session');
     // Spent now, whatever follows: a state (and its code) is good for one try.
     flows.delete(flow.state);
@@ -169,7 +179,9 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
       return { server };
     } catch (error) {
       const failure =
-        error instanceof HubError ? error : new OAuthFlowError(`authorization of "${flow.server}" failed: ${oneLine(error)}`, { cause: error });
+        error instanceof HubError
+          ? error
+          : new OAuthFlowError(`authorization of "${flow.server}" failed: ${oneLine(error)}`, { cause: error });
       flow.settle(failure);
       throw failure;
     }
@@ -185,10 +197,14 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
     const metadata = flow.discovery?.authorizationServerMetadata;
     // RFC 9207: the answer names its issuer; a mix-up attack shows as another one.
     if (redirect.iss !== null && redirect.iss !== metadata?.issuer)
-      throw new OAuthFlowError(`the redirect for "${server}" names issuer ${redirect.iss}, not ${metadata?.issuer}: refused`);
+      throw new OAuthFlowError(
+        `the redirect for "${server}" names issuer ${redirect.iss}, not ${metadata?.issuer}: refused`,
+      );
     const sendsIss = (metadata as Record<string, unknown> | undefined)?.authorization_response_iss_parameter_supported;
     if (redirect.iss === null && sendsIss === true)
-      throw new OAuthFlowError(`the redirect for "${server}" names no issuer, though ${metadata?.issuer} sends one: refused`);
+      throw new OAuthFlowError(
+        `the redirect for "${server}" names no issuer, though ${metadata?.issuer} sends one: refused`,
+      );
     const entry = entryOf(server);
     await auth(providerFor(flow, entry), {
       serverUrl: entry.url,
@@ -198,13 +214,18 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
     const tokens = flow.tokens;
     if (!tokens) throw new OAuthFlowError(`the authorization server gave "${server}" no token`);
     const issuer = flow.discovery?.authorizationServerUrl ?? '';
-    await store.update(server, (record) => ({ ...record, ...tokenFields(tokens, issuer, now()), discovery: flow.discovery ?? undefined }));
+    await store.update(server, (record) => ({
+      ...record,
+      ...tokenFields(tokens, issuer, now()),
+      discovery: flow.discovery ?? undefined,
+    }));
     return server;
   };
 
   const wait: AuthorizeFlows['wait'] = (state, owner, signal) => {
     const flow = flows.get(state) ?? spent.get(state);
-    if (!flow || flow.owner !== owner) return Promise.reject(new OAuthFlowError('unknown, used or expired authorization state'));
+    if (!flow || flow.owner !== owner)
+      return Promise.reject(new OAuthFlowError('unknown, used or expired authorization state'));
     return new Promise((resolve, reject) => {
       const stop = () => reject(new HubError('request_ended', 'stopped waiting'));
       signal.addEventListener('abort', stop, { once: true });

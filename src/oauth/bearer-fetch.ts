@@ -53,8 +53,8 @@ export function createBearerFetch({ server, serverUrl, keeper, configured, onLos
         authorizationServer = await keeper.discover(server, serverUrl, resourceMetadataUrl);
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
-        throw new NeedsAuthorizationError(server, null, `its OAuth discovery failed: ${why}`, { cause: error });
+        return lost(new NeedsAuthorizationError(server, null, `its OAuth discovery failed: ${why}`, { cause: error }));
       }
-      throw new NeedsAuthorizationError(server, authorizationServer, 'no authorization is stored');
+      return lost(new NeedsAuthorizationError(server, authorizationServer, 'no authorization is stored'));
     };
 }

@@ -64,7 +64,13 @@ export function createOAuth({ secrets, server, origin, onAuthorized, lookup, now
     flows,
     revoke: (name) => revokeAuthorization({ server: name, entry: remote(name), store, secrets, fetchFor }),
     authorize: ({ server: name, config, onLost }) =>
-      createBearerFetch({ server: name, serverUrl: config.url, keeper, configured: config.oauth !== undefined, onLost }),
+      createBearerFetch({
+        server: name,
+        serverUrl: config.url,
+        keeper,
+        configured: config.oauth !== undefined,
+        onLost,
+      }),
     clientMetadata: () => {
       const base = origin().replace(/\/+$/, '');
       return { client_id: `${base}/oauth/client-metadata.json`, ...clientMetadataOf(callbackUrl(base)) };

@@ -27,7 +27,9 @@ export function createGuardedFetch({
 }: GuardedFetchOptions): FetchLike {
   return async (target, init) => {
     const url = await checkOAuthUrl(target, { serverUrl, lookup });
-    const signal = init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal
+      ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)])
+      : AbortSignal.timeout(timeoutMs);
     const response = await inner(url, { ...init, redirect: 'manual', signal });
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel().catch(() => undefined);
@@ -38,6 +40,10 @@ export function createGuardedFetch({
       await response.body?.cancel().catch(() => undefined);
       throw new OAuthUrlRefused(`refused an answer of ${length} bytes from ${url.origin}${url.pathname}`);
     }
-    return response;
+    // The SDK tells an error answer by `instanceof Response`: one of this realm's, whatever fetch made it.
+    const answer: Response = response;
+    if (answer instanceof Response) return answer;
+    const { body, status, statusText, headers } = answer as Response;
+    return new Response(body, { status, statusText, headers });
   };
 }

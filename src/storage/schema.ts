@@ -26,14 +26,7 @@ export const transportTypes = ['stdio', 'http', 'sse'] as const;
  * Persisted connection states: the live states of the connection actor (S1), plus
  * `disconnected` for a row a previous run left behind that no actor owns yet.
  */
-export const connectionStatuses = [
-  'connecting',
-  'connected',
-  'reconnecting',
-  'needs_authorization',
-  'disabled',
-  'disconnected',
-] as const;
+export const connectionStatuses = ['connecting', 'connected', 'reconnecting', 'disabled', 'disconnected'] as const;
 
 /**
  * The last known state of each upstream connection (S4: latency and last ping persisted).

@@ -10,10 +10,10 @@ import { createHash } from 'node:crypto';
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { OAuthFlowError } from '../../errors.js';
 import type { Caller } from '../../guard/caller.js';
 import type { Hub } from '../../hub/create-hub.js';
 import type { OAuth, Redirect } from '../../oauth/index.js';
-import { OAuthFlowError } from '../../errors.js';
 import { createApi, errorResponses, jsonBody, jsonResponse, ServerParams } from './api-schemas.js';
 
 /** What the routes need. */
@@ -131,7 +131,10 @@ export function oauthRoutes({ hub, oauth, cookieName }: OAuthRouteDeps): OpenAPI
     }
     hub.getServer(name);
     // The state names the server: a redirect is never applied to another one.
-    const done = await oauth.flows.finish(redirectOf(url.searchParams), { kind: 'owner', owner: ownerOf(c, cookieName) });
+    const done = await oauth.flows.finish(redirectOf(url.searchParams), {
+      kind: 'owner',
+      owner: ownerOf(c, cookieName),
+    });
     return c.json(done, 200);
   });
   routes.openapi(wait, async (c) => {
@@ -143,6 +146,11 @@ export function oauthRoutes({ hub, oauth, cookieName }: OAuthRouteDeps): OpenAPI
     const { name } = c.req.valid('param');
     hub.getServer(name);
     const done = await oauth.revoke(name);
+    // A live connection holds no token of its own: it reconnects now, and waits for an authorization.
+    if (done.forgotten && hub.getServer(name).state === 'connected') {
+      hub.disconnect(name);
+      hub.connect(name);
+    }
     return c.json({ server: name, ...done }, 200);
   });
   return routes;
