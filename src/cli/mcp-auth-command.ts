@@ -75,12 +75,14 @@ async function finished(
   try {
     const pasted = lines
       ? new Promise<void>((resolve, reject) => {
+          let got = false;
           lines.once('line', (line) => {
+            got = true;
             client
               .request('POST', `${base}/authorize/complete`, { redirectUrl: line.trim() })
               .then(() => resolve(), reject);
           });
-          lines.once('close', () => pasteOnly && reject(new Error('no address was pasted (stdin ended)')));
+          lines.once('close', () => !got && pasteOnly && reject(new Error('no address was pasted (stdin ended)')));
         })
       : null;
     const called = pasteOnly ? null : client.get<{ server: string }>(`${base}/authorize/${encodeURIComponent(state)}`);
