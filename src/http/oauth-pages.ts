@@ -35,9 +35,21 @@ export function oauthPages({
     c.header('referrer-policy', 'no-referrer');
   });
   pages.get('/callback', async (c) => {
-    const redirect = redirectOf(new URL(c.req.url).searchParams);
+    const query = new URL(c.req.url).searchParams;
+    const redirect = redirectOf(query);
+    const ui = uiOwnerOf(c, cookieName);
+    // The UI's cookie is SameSite=Strict: the authorization server's redirect (another site) comes
+    // without it. One same-origin hop more brings it, so a UI flow is finished in its own session.
+    if (ui === null && !query.has('same_site') && redirect.state && oauth.flows.startedInUi(redirect.state)) {
+      query.set('same_site', '1');
+      const next = `/oauth/callback?${query}`;
+      return c.html(
+        `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${escapeHtml(next)}"><title>boternity</title><p>Finishing the authorization…</p>`,
+        200,
+      );
+    }
     try {
-      const { server } = await oauth.flows.finish(redirect, { kind: 'browser', ui: uiOwnerOf(c, cookieName) });
+      const { server } = await oauth.flows.finish(redirect, { kind: 'browser', ui });
       return c.html(
         page('boternity: authorized', `"${server}" is authorized and connecting. You can close this tab.`),
         200,

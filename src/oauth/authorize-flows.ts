@@ -62,6 +62,8 @@ type Pending = Flow & { readonly settled: Promise<string>; settle(error: Error |
 export type AuthorizeFlows = {
   start(options: { server: string; owner: string }): Promise<AuthorizationStart>;
   finish(redirect: Redirect, by: Finisher): Promise<{ server: string }>;
+  /** True when the pending flow of `state` was started from a web UI session (its callback needs that session). */
+  startedInUi(state: string): boolean;
   /** Resolves with the server once the flow of `state` (its owner's) finished well; rejects with why not. */
   wait(state: string, owner: string, signal: AbortSignal): Promise<string>;
 };
@@ -233,5 +235,7 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
     });
   };
 
-  return { start, finish, wait };
+  const startedInUi = (state: string) => flows.get(state)?.owner.startsWith('ui:') === true;
+
+  return { start, finish, wait, startedInUi };
 }

@@ -29,6 +29,7 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
   authorize: UpstreamAuthorizer;
 } {
   let built: Promise<OAuth> | null = null;
+  let loaded: OAuth | null = null;
   const mask = (value: string) => {
     secrets.add(value);
     for (const token of secretsIn(value)) secrets.add(token);
@@ -53,6 +54,9 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
         onAuthorized: connect,
       }),
     );
+    void built.then((oauth) => {
+      loaded = oauth;
+    });
     return built;
   };
   const authorize: UpstreamAuthorizer = (options) => (inner) => {
@@ -67,6 +71,8 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
       start: async (options) => (await load()).flows.start(options),
       finish: async (redirect, by) => (await load()).flows.finish(redirect, by),
       wait: async (state, owner, signal) => (await load()).flows.wait(state, owner, signal),
+      // Only a loaded OAuth has flows to ask about.
+      startedInUi: (state) => built !== null && loaded?.flows.startedInUi(state) === true,
     },
     revoke: async (server) => (await load()).revoke(server),
     authorize: () => {
