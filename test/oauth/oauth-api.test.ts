@@ -215,3 +215,42 @@ describe('OAuth to an upstream, through the API', () => {
     expect((await storedRecord()).tokens).toBeUndefined();
   });
 });
+
+describe('a client registered by hand (the entry’s oauth section)', () => {
+  it('is used instead of registering, its secret read from the keystore', async () => {
+    pair = await startOAuthPair();
+    svc = await startTestService({ mcpServers: {} });
+    // The operator registers boternity at the authorization server (here through its registration endpoint).
+    const registered = await fetch(`${pair.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: [`${service().service.url}/oauth/callback`],
+        token_endpoint_auth_method: 'client_secret_basic',
+        grant_types: ['authorization_code', 'refresh_token'],
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const client = (await registered.json()) as { client_id: string; client_secret: string };
+    const registrations = pair.counts.registrations;
+    expect(
+      (await service().send('PUT', '/api/credentials/linear-secret', { value: client.client_secret })).status,
+    ).toBe(204);
+    const added = await service().send('POST', '/api/servers', {
+      name: 'linear',
+      type: 'http',
+      url: pair.mcpUrl,
+      oauth: { clientId: client.client_id, clientSecretKey: 'linear-secret', scopes: ['mcp:tools'] },
+    });
+    expect(added.status).toBe(201);
+    await stateOf('linear', 'needs_authorization');
+    const started = await startAuth();
+    expect(new URL(started.url).searchParams.get('client_id')).toBe(client.client_id);
+    expect(started.scopes).toEqual(['mcp:tools']);
+    expect((await complete(await approve(started.url))).status).toBe(200);
+    await stateOf('linear', 'connected');
+    // Nothing was registered by boternity, and the config holds the keystore name, not the secret.
+    expect(pair.counts.registrations).toBe(registrations);
+    expect(await readFile(service().configPath, 'utf8')).not.toContain(client.client_secret);
+  });
+});

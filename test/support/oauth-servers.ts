@@ -7,12 +7,12 @@
  * requests, as a browser would, and returns the address the browser would end on.
  * @module
  */
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
+import { serveStreamableHttp } from './serve-streamable-http.mjs';
 
 /** Every stored object of the provider, by model: the test can see and destroy refresh tokens. */
 class MapAdapter implements Adapter {
@@ -135,59 +135,40 @@ export async function startOAuthPair({
     bearer_methods_supported: ['header'],
   };
   const prmPath = '/.well-known/oauth-protected-resource/mcp';
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const open = async () => {
-    const server = new Server({ name: 'oauth-protected', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: tools.map((name) => ({ name, inputSchema: { type: 'object' as const } })),
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      counts.calls += 1;
-      return { content: [{ type: 'text' as const, text: `called ${request.params.name}` }] };
-    });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, transport);
-      },
-    });
-    await server.connect(transport);
-    return transport;
-  };
-  const handle = async (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const body = text ? JSON.parse(text) : undefined;
-    const id = req.headers['mcp-session-id'];
-    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (!transport && req.method === 'POST' && isInitializeRequest(body)) transport = await open();
-    if (!transport) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no such session"}');
-      return;
-    }
-    await transport.handleRequest(req, res, body);
-  };
-  mcpHttp = createServer(async (req, res) => {
+  // The resource server: RFC 9728 metadata open, everything else for a live token of the provider's.
+  const guard = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     if (req.url === prmPath || req.url === '/.well-known/oauth-protected-resource') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(metadata));
-      return;
+      return false;
     }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const found = token ? await provider.AccessToken.find(token) : undefined;
-    if (!found || found.isExpired || found.aud !== mcpUrl) {
-      counts.unauthorized += 1;
-      res
-        .writeHead(401, {
-          'content-type': 'application/json',
-          'www-authenticate': `Bearer resource_metadata="http://127.0.0.1:${mcpPort}${prmPath}", scope="mcp:tools"`,
-        })
-        .end('{"error":"invalid_token"}');
-      return;
-    }
-    await handle(req, res);
+    if (found && !found.isExpired && found.aud === mcpUrl) return true;
+    counts.unauthorized += 1;
+    res
+      .writeHead(401, {
+        'content-type': 'application/json',
+        'www-authenticate': `Bearer resource_metadata="http://127.0.0.1:${mcpPort}${prmPath}", scope="mcp:tools"`,
+      })
+      .end('{"error":"invalid_token"}');
+    return false;
+  };
+  mcpHttp = serveStreamableHttp({
+    port: mcpPort,
+    guard,
+    newSession: () => {
+      const server = new Server({ name: 'oauth-protected', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: tools.map((name) => ({ name, inputSchema: { type: 'object' as const } })),
+      }));
+      server.setRequestHandler(CallToolRequestSchema, async (request) => {
+        counts.calls += 1;
+        return { content: [{ type: 'text' as const, text: `called ${request.params.name}` }] };
+      });
+      return { server };
+    },
   });
-  await new Promise<void>((resolve) => mcpHttp?.listen(mcpPort, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => mcpHttp?.once('listening', () => resolve()));
 
   const models = () => MapAdapter.stores.get('RefreshToken') ?? new Map();
   return {
