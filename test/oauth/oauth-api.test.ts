@@ -158,8 +158,10 @@ describe('OAuth to an upstream, through the API', () => {
     expect(revoked.body).toMatchObject({ forgotten: true, revoked: true });
     expect(pair.refreshTokens()).toBe(0);
     // The next connect has no token: back to needs_authorization.
-    // The live connection went with them: it waits for an authorization again.
+    // The live connection went with them: it waits for an authorization again, and says so to a call.
     await stateOf('linear', 'needs_authorization');
+    const call = await service().send('POST', '/api/servers/linear/tools/echo/call', { arguments: {} });
+    expect(JSON.stringify(call.body)).toContain(`server \\"linear\\" needs authorization: run 'bnity mcp auth linear'`);
   });
 
   it('refuses metadata that names a plain-HTTP, non-loopback authorization server (SSRF rule), in one line', async () => {
