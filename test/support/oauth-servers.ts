@@ -69,7 +69,7 @@ export type OAuthPair = {
   readonly mcpUrl: string;
   readonly provider: Provider;
   /** Requests the MCP server answered 401, and tool calls it answered. */
-  readonly counts: { unauthorized: number; calls: number; registrations: number };
+  readonly counts: { unauthorized: number; calls: number; registrations: number; refreshes: number };
   /** Destroy every refresh token at the provider (as an admin revoking the grant would). */
   revokeRefreshTokens(): number;
   /** How many refresh tokens the provider holds now. */
@@ -87,7 +87,7 @@ export async function startOAuthPair({
   const asHttp = createServer();
   const asPort = await listen(asHttp);
   const issuer = `http://127.0.0.1:${asPort}`;
-  const counts = { unauthorized: 0, calls: 0, registrations: 0 };
+  const counts = { unauthorized: 0, calls: 0, registrations: 0, refreshes: 0 };
   // The MCP server's port first: the provider names it as the resource.
   let mcpHttp: HttpServer | null = null;
   const mcpPort = await new Promise<number>((resolve) => {
@@ -125,6 +125,10 @@ export async function startOAuthPair({
   });
   provider.on('registration_create.success', () => {
     counts.registrations += 1;
+  });
+  provider.on('grant.success', (ctx) => {
+    const params = (ctx as { oidc?: { params?: { grant_type?: string } } }).oidc?.params;
+    if (params?.grant_type === 'refresh_token') counts.refreshes += 1;
   });
   asHttp.on('request', provider.callback());
 
