@@ -100,6 +100,16 @@ export function reconnectingEvent(context: ConnectionContext): ServerEvent | nul
   };
 }
 
+/** The `needs_authorization` event, from the failure that led there. */
+export function needsAuthorizationEvent(context: ConnectionContext): ServerEvent {
+  return {
+    type: 'needs_authorization',
+    server: context.serverId,
+    authorizationServer: context.lastError?.authorizationServer ?? null,
+    error: context.lastError,
+  };
+}
+
 /** The `disabled` event. */
 export function disabledEvent(context: ConnectionContext): ServerEvent {
   return { type: 'disabled', server: context.serverId, reason: context.disabledReason ?? 'config' };

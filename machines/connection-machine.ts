@@ -11,12 +11,12 @@ import {
   disabledEvent,
   healthEvent,
   initialContext,
+  needsAuthorizationEvent,
   prefixedError,
   reconnectingEvent,
   requireHandle,
 } from './connection-actions.js';
 import { connectionSetup } from './connection-setup.js';
-import { toErrorInfo } from './error-info.js';
 
 export type {
   ConnectInput,
@@ -71,7 +71,10 @@ export const connectionMachine = connectionSetup.createMachine({
             lastError: null,
           })),
         },
-        onError: { target: 'reconnecting', actions: assign({ lastError: ({ event }) => toErrorInfo(event.error) }) },
+        onError: [
+          { guard: 'needsAuthorization', target: 'needs_authorization', actions: 'keepError' },
+          { target: 'reconnecting', actions: 'keepError' },
+        ],
       },
       after: { connectTimeout: { target: 'reconnecting', actions: 'connectTimedOut' } },
     },
@@ -81,13 +84,20 @@ export const connectionMachine = connectionSetup.createMachine({
       invoke: {
         src: 'watchUpstream',
         input: ({ context }) => ({ serverId: context.serverId, handle: requireHandle(context) }),
-        onError: { target: 'reconnecting', actions: assign({ lastError: ({ event }) => toErrorInfo(event.error) }) },
+        onError: [
+          { guard: 'needsAuthorization', target: 'needs_authorization', actions: 'keepError' },
+          { target: 'reconnecting', actions: 'keepError' },
+        ],
       },
       on: {
-        'upstream.closed': {
-          target: 'reconnecting',
-          actions: assign({ lastError: ({ event }) => event.error ?? { message: 'upstream closed the connection' } }),
-        },
+        'upstream.closed': [
+          // A refresh refused for good closes the connection with this error (issue 23).
+          { guard: 'needsAuthorization', target: 'needs_authorization', actions: 'keepError' },
+          {
+            target: 'reconnecting',
+            actions: assign({ lastError: ({ event }) => event.error ?? { message: 'upstream closed the connection' } }),
+          },
+        ],
         'upstream.catalog': {
           actions: [
             assign({ counts: ({ event }) => event.counts }),
@@ -154,6 +164,12 @@ export const connectionMachine = connectionSetup.createMachine({
       always: { guard: 'exhausted', target: 'disabled', actions: assign({ disabledReason: 'exhausted' }) },
       after: { reconnectDelay: 'connecting' },
       on: { 'server.connect': 'connecting' },
+    },
+    // Issue 23: the upstream wants an OAuth authorization; nothing retries until `server.connect`
+    // (sent once one is stored) or a config change.
+    needs_authorization: {
+      entry: { type: 'report', params: ({ context }) => needsAuthorizationEvent(context) },
+      on: { 'server.connect': { target: 'connecting', actions: assign({ attempt: 0 }) } },
     },
     disabled: {
       entry: { type: 'report', params: ({ context }) => disabledEvent(context) },

@@ -7,6 +7,7 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { isExhausted, nextDelayMs } from './backoff.js';
 import { connectUpstream, pingUpstream, timeoutError, watchUpstream } from './connection-actions.js';
 import type { ConnectionContext, ConnectionEvent, ConnectionInput, ConnectionReport } from './connection-types.js';
+import { isAuthorizationError, toErrorInfo } from './error-info.js';
 import { sameSpec } from './reconcile.js';
 import type { ServerEvent } from './types.js';
 
@@ -42,6 +43,8 @@ export const connectionSetup = setup({
     unchanged: ({ context, event }) => event.type === 'server.update' && sameSpec(context.spec, event.spec),
     updateDisables: ({ event }) => event.type === 'server.update' && !event.spec.enabled,
     disabledByConfig: ({ context }) => context.disabledReason === 'config',
+    /** The failure asks for an OAuth authorization: waiting for it beats retrying (issue 23). */
+    needsAuthorization: ({ event }) => 'error' in event && isAuthorizationError(event.error),
   },
   actions: {
     /** Emit the event from this actor and, when supervised, send it to the parent; `null` reports nothing. */
@@ -72,5 +75,12 @@ export const connectionSetup = setup({
       lastError: ({ context }) => timeoutError('liveness check', context.spec.livenessTimeoutMs),
     }),
     markStable: assign({ attempt: 0 }),
+    /** The failure an invoked actor threw, or the one `upstream.closed` carries, as `lastError`. */
+    keepError: assign({
+      lastError: ({ context, event }) => {
+        if (event.type === 'upstream.closed') return event.error ?? context.lastError;
+        return 'error' in event ? toErrorInfo(event.error) : context.lastError;
+      },
+    }),
   },
 });

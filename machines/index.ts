@@ -16,7 +16,7 @@ export type {
   WatchEvent,
   WatchInput,
 } from './connection-types.js';
-export { toErrorInfo } from './error-info.js';
+export { isAuthorizationError, toErrorInfo } from './error-info.js';
 export { diffServers, type ServerDiff, sameSpec } from './reconcile.js';
 export {
   childId,

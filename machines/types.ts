@@ -30,7 +30,12 @@ export type ServerSpec = {
 };
 
 /** A failure reduced to what can be shown and persisted. */
-export type ErrorInfo = { readonly message: string; readonly code?: string | undefined };
+export type ErrorInfo = {
+  readonly message: string;
+  readonly code?: string | undefined;
+  /** For code `needs_authorization`: the authorization server the upstream names (issue 23). */
+  readonly authorizationServer?: string | undefined;
+};
 
 /** Counts of what an upstream offers. */
 export type CatalogCounts = {
@@ -66,7 +71,13 @@ export type UpstreamHandle = {
 export type PingResult = { readonly latencyMs: number; readonly at: number };
 
 /** Names of the connection machine's top-level states (S1). */
-export type ConnectionStateName = 'connecting' | 'connected' | 'reconnecting' | 'disabled' | 'removed';
+export type ConnectionStateName =
+  | 'connecting'
+  | 'connected'
+  | 'reconnecting'
+  | 'needs_authorization'
+  | 'disabled'
+  | 'removed';
 
 /**
  * Facts about one server, each emitted exactly once per occurrence (S5). The hub adds
@@ -86,6 +97,13 @@ export type ServerEvent =
       readonly server: string;
       readonly attempt: number;
       readonly delayMs: number;
+      readonly error: ErrorInfo | null;
+    }
+  /** The upstream wants an OAuth authorization: no retry until one is given (issue 23). */
+  | {
+      readonly type: 'needs_authorization';
+      readonly server: string;
+      readonly authorizationServer: string | null;
       readonly error: ErrorInfo | null;
     }
   | { readonly type: 'disabled'; readonly server: string; readonly reason: 'config' | 'manual' | 'exhausted' }

@@ -57,7 +57,11 @@ export class UpstreamUnavailableError extends HubError {
   ) {
     super(
       'upstream_unavailable',
-      attempt > 0 ? `server "${server}" is ${state} (attempt ${attempt})` : `server "${server}" is ${state}`,
+      state === 'needs_authorization'
+        ? `server "${server}" needs authorization: run 'bnity mcp auth ${server}'`
+        : attempt > 0
+          ? `server "${server}" is ${state} (attempt ${attempt})`
+          : `server "${server}" is ${state}`,
     );
   }
 }

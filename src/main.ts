@@ -29,6 +29,7 @@ import type { ProcessTuning } from './runtime/tune-process.js';
 import { lazySchemaValidator } from './start/lazy-schema-validator.js';
 import type { CodeCacheState } from './start/load-bundle.js';
 import type { CallParts } from './start/open-call-parts.js';
+import { openOAuth } from './start/open-oauth.js';
 import type { Storage } from './start/open-storage.js';
 import { followServers, openTracing } from './start/open-tracing.js';
 import { ensureAdminToken } from './storage/admin-token.js';
@@ -57,15 +58,11 @@ export type ServiceOptions = {
   secrets?: Set<string>;
   /** Accepts tokens besides the admin token, e.g. bot-bound ones (the API token store plugs in here). */
   verifyToken?: VerifyToken;
-  /**
-   * Tunes V8 for a long-running service, unless the config says `runtime.tuneProcess: false`:
-   * given by `bnity serve`, which owns its process; left out, the process stays as Node made it.
-   */
+  /** Tunes V8 unless `runtime.tuneProcess: false`: given by `bnity serve`, which owns its process. */
   tuneProcess?: () => ProcessTuning;
   /**
-   * Stdio children `bin/bnity.js` started before the code loaded (ADR 032): each is adopted by
-   * its server's first connect if that would spawn exactly it; the rest, and all of them when
-   * the start fails, are ended.
+   * Stdio children `bin/bnity.js` started before the code loaded (ADR 032): each adopted by a first
+   * connect that would spawn exactly it; the rest, and all when the start fails, are ended.
    */
   prespawned?: Prespawned;
   /** What became of the bundle's code cache (ADR 033), said when the service has started. */
@@ -140,8 +137,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       undo.push(() => tuning.stop());
       log.info('process tuned for a long-running service (runtime.tuneProcess)');
     }
-    // Traces (issue 21): the SDK is loaded only when on; flushed last on stop (pushed first). Lifecycle
-    // spans (below) follow the servers' events from the first attempt on.
+    // Traces (issue 21): the SDK loaded only when on; flushed last on stop; lifecycle spans from the first attempt.
     const tracing = options.tracing ?? (await openTracing(config.telemetry, env, log));
     if (tracing) undo.push(() => tracing.shutdown());
     const admin = await ensureAdminToken(home, env);
@@ -162,9 +158,8 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     undo.push(followServers(tracing, bus, currentConfig));
     const tracker = createCallTracker();
     const sessions = createSessionRegistry();
-    // Started in the next turn, after the spawns this turn begins: the database opens (and a
-    // crashed run's orphans are read and ended) while the upstreams start; the parts the
-    // calls need follow. The ledger and the peer the connections get wait for them.
+    // Started in the next turn, after the spawns this turn begins: the database opens (and a crashed run's
+    // orphans are ended) while the upstreams start; then the parts the calls, the ledger and the peer need.
     const storage: Promise<Storage> = nextTurn().then(async () =>
       (await import('./start/open-storage.js')).openStorage({ home, env, graceMs: config.shutdown.graceMs, log }),
     );
@@ -196,6 +191,9 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // Every connection's notifications are rate-limited; floods are told on the bus (issue 17).
     const notifications = createNotificationLimits({ onChange: reportFlood(log, bus) });
     undo.push(() => notifications.close());
+    // OAuth to HTTP upstreams (issue 23), loaded at its first use; an authorization connects its server.
+    const origin = () => loopbackUrl(http?.url ?? 'http://127.0.0.1');
+    const oauth = openOAuth({ keystore, secrets, config: currentConfig, origin, connect: (n) => hub.connect(n) });
     const upstreamOptions = () => ({
       notifications,
       log,
@@ -204,6 +202,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       stderrLines: currentConfig().logs.stderrLines,
       graceMs: currentConfig().shutdown.graceMs,
       credentials,
+      authorize: oauth.authorize,
       tracer: tracing?.tracer ?? null,
     });
     const { prespawned } = options;
@@ -253,6 +252,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
         upstreamOptions,
         undo,
         tracing,
+        oauth: oauth.lazy,
       },
       opened,
       built,

@@ -86,6 +86,18 @@ export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run
 
   withTarget(
     mcp
+      .command('auth')
+      .description("authorize an HTTP server's OAuth (prints the URL, waits, says 'connected'); --revoke forgets it")
+      .argument('<name>', 'a server')
+      .option('--paste', 'read the address the browser ended on from stdin (a service on another machine)')
+      .option('--no-browser', 'print the URL only, never open a browser')
+      .option('--revoke', 'revoke (when the server offers it) and forget the tokens'),
+  ).action((name: string, opts) =>
+    run(async () => (await import('./mcp-auth-command.js')).mcpAuthCommand(name, opts, env)),
+  );
+
+  withTarget(
+    mcp
       .command('test-tool')
       .description('call a tool of a server, as an agent would (needs the service)')
       .argument('<server>', 'a server')

@@ -71,7 +71,8 @@ export async function mcpAddCommand(
     process.stdout.write(
       `added server "${name}"${flags.bot ? ` (and to bot "${flags.bot}")` : ''}${status ? `: ${describeState(status)}` : ''}\n${views ? `${describeViewReport(views, name)}\n` : ''}`,
     );
-  if (status && status.state !== 'connected' && status.state !== 'connecting') {
+  // Waiting for an OAuth authorization is the next step, said above ('bnity mcp auth NAME'), not a failure.
+  if (status && !['connected', 'connecting', 'needs_authorization'].includes(status.state)) {
     process.stderr.write(`bnity: "${name}" was added but did not connect: see 'bnity mcp status ${name}'\n`);
     return 1;
   }

@@ -9,7 +9,7 @@ import { readSse } from './read-sse.js';
 import type { ServiceClient } from './service-client.js';
 
 /** Events after which a server is no longer `connecting`. */
-const SETTLED = new Set(['connected', 'reconnecting', 'disabled', 'removed']);
+const SETTLED = new Set(['connected', 'reconnecting', 'needs_authorization', 'disabled', 'removed']);
 
 /**
  * Subscribe, run `start` (the request that makes the server connect), then resolve with the
@@ -52,6 +52,8 @@ export function describeState(s: ServerStatus): string {
   if (s.state === 'connected') return `connected, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}`;
   if (s.state === 'reconnecting')
     return `not connected: ${s.lastError ?? 'unknown error'} (retry ${s.attempt} in ${Math.ceil((s.nextDelayMs ?? 0) / 1000)} s)`;
+  if (s.state === 'needs_authorization')
+    return `needs authorization${s.authorizationServer ? ` at ${s.authorizationServer}` : ''}: run 'bnity mcp auth ${s.name}'`;
   if (s.state === 'disabled')
     return `disabled${s.disabledReason ? ` (${s.disabledReason})` : ''}${s.lastError ? `: ${s.lastError}` : ''}`;
   return `${s.state} (still connecting; see 'bnity mcp status ${s.name}')`;

@@ -97,6 +97,19 @@ export const RemoteServerSchema = z.object({
   type: z.enum(['http', 'sse', 'auto']).default('auto'),
   url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
   headers: z.record(HeaderName, HeaderValue).default({}),
+  /**
+   * A client registered with the upstream's authorization server by hand (issue 23), used when
+   * it offers neither client ID metadata documents nor dynamic registration; `scopes` also
+   * narrows what is asked for. The secret is a keystore entry's name, never the secret.
+   */
+  oauth: z
+    .object({
+      clientId: z.string().min(1).optional(),
+      clientSecretKey: z.string().min(1).optional(),
+      scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'not a valid OAuth scope')).optional(),
+    })
+    .strict()
+    .optional(),
 });
 
 export type StdioServerConfig = z.infer<typeof StdioServerSchema> & { readonly transport: 'stdio' };

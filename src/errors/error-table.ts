@@ -53,6 +53,8 @@ export const ERROR_TABLE: Readonly<Record<HubErrorCode, ErrorRow>> = Object.free
   upstream_unavailable: row(503, RPC.InternalError, true),
   upstream_failed: row(502, RPC.InternalError, true),
   upstream_timeout: row(504, RPC.RequestTimeout, true),
+  // The upstream wants an OAuth authorization nobody has given yet (issue 23): an operator's step, not a retry.
+  needs_authorization: row(503, RPC.InternalError, true),
   unattributed: row(409, RPC.InternalError),
   unsupported: row(501, RPC.MethodNotFound),
   budget_spent: row(429, RPC.InvalidRequest),

@@ -15,6 +15,7 @@ export type HubErrorCode =
   | 'upstream_unavailable'
   | 'upstream_failed'
   | 'upstream_timeout'
+  | 'needs_authorization'
   | 'unattributed'
   | 'unsupported'
   | 'budget_spent'

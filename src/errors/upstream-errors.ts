@@ -45,3 +45,31 @@ export class UpstreamMessageTooLargeError extends HubError {
     );
   }
 }
+
+/**
+ * An upstream that wants an OAuth authorization (issue 23): it answered 401 and pointed to
+ * its authorization server, and no token (or no refresh token that still works) is stored.
+ * `authorizationServer` is that server's URL (null when discovery itself failed); `reason`
+ * says why in one line. The connection waits in `needs_authorization` instead of retrying.
+ */
+export class NeedsAuthorizationError extends HubError {
+  constructor(
+    readonly server: string,
+    readonly authorizationServer: string | null,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'needs_authorization',
+      `server "${server}" needs authorization${authorizationServer ? ` at ${authorizationServer}` : ''} (${reason}): run 'bnity mcp auth ${server}'`,
+      options,
+    );
+  }
+}
+
+/** An OAuth authorization that cannot start or finish (issue 23): one line saying why; nothing was stored. */
+export class OAuthFlowError extends HubError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('bad_request', message, options);
+  }
+}

@@ -18,11 +18,13 @@ import type { Gateway } from '../gateway/index.js';
 import { callerVerifier, type VerifyToken } from '../guard/caller.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { Metrics } from '../metrics/create-metrics.js';
+import type { OAuth } from '../oauth/index.js';
 import type { Db } from '../storage/create-db.js';
 import type { ApprovePins, CredentialStore, SamplingUsage } from './api/index.js';
 import { API_BASE, createApiRoutes, PUBLIC_DOCS_PATHS } from './api/index.js';
 import { compressJson } from './compress-json.js';
 import type { SseWriteGuard } from './io/index.js';
+import { oauthPages } from './oauth-pages.js';
 import {
   adminOnly,
   createPerimeter,
@@ -75,6 +77,8 @@ export type AppDeps = {
   keystore?: CredentialStore;
   /** The web UI at `/` and its sign-in; its session cookie then also opens `/api`. */
   ui?: { sessions: UiSessions; assets: UiAssets };
+  /** OAuth to upstreams (issue 23): turns on `/oauth/*` and the authorize routes. */
+  oauth?: OAuth;
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
@@ -99,6 +103,7 @@ export function createApp({
   keystore,
   ui,
   limiter,
+  oauth,
 }: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
@@ -141,6 +146,8 @@ export function createApp({
   app.use(`${API_BASE}/*`, compressJson(), tagJson());
   app.use(`${API_BASE}/*`, except(isPublic, apiCaller, body));
   if (ui) app.route('/', uiRoutes({ ...ui, adminToken, cookieName }));
+  // Reached by browsers redirected from an authorization server: no token; the state is the key.
+  if (oauth) app.route('/oauth', oauthPages({ oauth, ...(ui ? { cookieName } : {}) }));
   if (metrics) {
     app.use('/metrics', adminCaller);
     app.get('/metrics', async (c) => {
@@ -165,6 +172,7 @@ export function createApp({
       ...(bots ? { bots } : {}),
       ...(verifyToken ? { verifyToken } : {}),
       ...(keystore ? { keystore } : {}),
+      ...(oauth ? { oauth: { oauth, ...(ui ? { cookieName } : {}) } } : {}),
     }),
   );
   return app;

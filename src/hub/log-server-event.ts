@@ -32,6 +32,12 @@ export function logServerEvent(log: Logger, event: ServerEvent): void {
       );
       log.debug({ server, attempt: event.attempt, delayMs: event.delayMs }, 'upstream backoff delay starting');
       return;
+    case 'needs_authorization':
+      log.warn(
+        { server, authorizationServer: event.authorizationServer, error: event.error?.message },
+        'upstream needs authorization',
+      );
+      return;
     case 'disabled':
       log.info({ server, reason: event.reason }, 'upstream disabled');
       return;

@@ -23,7 +23,8 @@ const toRow = (s: ServerStatus, at: number) => ({
   serverName: s.name,
   // Until an `auto` server has connected, its transport is the one tried first.
   transportType: s.transport === 'auto' ? ('http' as const) : s.transport,
-  status: s.state,
+  // The table's CHECK predates issue 23: a server waiting for OAuth is kept as disconnected, its error saying why.
+  status: s.state === 'needs_authorization' ? ('disconnected' as const) : s.state,
   attempt: s.attempt,
   nextRetryAt: date(s.nextRetryAt),
   connectedAt: date(s.connectedAt),

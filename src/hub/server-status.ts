@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config/schema.js';
 import type { FloodStatus } from '../upstream/notification-limits.js';
 
 /** States a listed server can be in (`removed` servers are not listed). */
-export type PublicState = 'connecting' | 'connected' | 'reconnecting' | 'disabled';
+export type PublicState = 'connecting' | 'connected' | 'reconnecting' | 'needs_authorization' | 'disabled';
 
 /** One row of `GET /api/servers`; the first ten fields are the contract of SPEC section 7. */
 export type ServerStatus = {
@@ -33,6 +33,8 @@ export type ServerStatus = {
   flooding: boolean;
   /** Notifications dropped over the rate since the server was configured (across reconnects). */
   droppedNotifications: number;
+  /** In `needs_authorization`: the authorization server the upstream names (issue 23). */
+  authorizationServer: string | null;
 };
 
 const NO_FLOOD: FloodStatus = { flooding: false, dropped: 0 };
@@ -76,5 +78,6 @@ export function toServerStatus(
     disabledReason: state === 'disabled' ? context.disabledReason : null,
     flooding: flood.flooding,
     droppedNotifications: flood.dropped,
+    authorizationServer: state === 'needs_authorization' ? (context.lastError?.authorizationServer ?? null) : null,
   };
 }

@@ -64,6 +64,15 @@ export function traceServerEvents({ bus, tracer, config, slowPingMs }: TraceServ
         span.end();
         return;
       }
+      case 'needs_authorization': {
+        // The attempt ended waiting for an OAuth authorization (issue 23): no backoff follows.
+        const span = attempts.get(event.server);
+        attempts.delete(event.server);
+        span?.setAttributes({ 'mcp.outcome': 'needs_authorization', 'error.type': 'needs_authorization' });
+        span?.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.message ?? 'needs authorization' });
+        span?.end();
+        return;
+      }
       case 'disabled':
       case 'removed': {
         const span = attempts.get(event.server);

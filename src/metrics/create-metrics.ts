@@ -16,7 +16,7 @@ import { addAdmissionMetrics, type ServerAdmission } from './add-admission-metri
 import { type AuditFigures, addAuditMetrics } from './add-audit-metrics.js';
 import { addOperationDurations, addTraceMetrics } from './add-trace-metrics.js';
 
-const STATES = ['connecting', 'connected', 'reconnecting', 'disabled'] as const;
+const STATES = ['connecting', 'connected', 'reconnecting', 'needs_authorization', 'disabled'] as const;
 /** Ping round trips kept for the registry while it does not exist yet (a ping per server every 30 s). */
 const MAX_EARLY_PINGS = 10_000;
 

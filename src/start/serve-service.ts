@@ -28,6 +28,7 @@ import { createConfigApplier } from '../hub/apply-config-change.js';
 import type { Hub } from '../hub/create-hub.js';
 import { persistConnections } from '../hub/persist-connections.js';
 import { createMetrics } from '../metrics/create-metrics.js';
+import type { OAuth } from '../oauth/index.js';
 import { createPinGuard } from '../pins/index.js';
 import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.js';
 import { createLifecycleAudit } from '../storage/audit-server-lifecycle.js';
@@ -57,6 +58,8 @@ export type Started = {
   /** The home's keystore: `POST /api/servers/import` moves secrets there; `/api/credentials` edits it. */
   keystore: Pick<Keystore, 'set' | 'remove' | 'names'>;
   verifyToken: VerifyToken | undefined;
+  /** OAuth to upstreams (issue 23), loaded at its first use. */
+  oauth?: OAuth | undefined;
   /** The options every upstream connection is opened with (logger, ledger, limits, credentials). */
   upstreamOptions: () => Omit<Parameters<typeof connectUpstream>[0], 'serverId' | 'config' | 'peer'>;
   undo: (() => Promise<unknown> | unknown)[];
@@ -186,6 +189,7 @@ export async function serveService(
         },
       },
       ui: webUi,
+      ...(started.oauth ? { oauth: started.oauth } : {}),
       buffers,
       writeGuard,
       verifyToken:

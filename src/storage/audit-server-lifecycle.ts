@@ -17,7 +17,10 @@ import type { HubEvent } from '../events/hub-event.js';
 import type { AuditEntry } from './audit-row.js';
 
 /** The bus events that say something of a server's lifecycle. */
-type ServerEvent = Extract<HubEvent, { type: 'connecting' | 'connected' | 'reconnecting' | 'disabled' | 'removed' }>;
+type ServerEvent = Extract<
+  HubEvent,
+  { type: 'connecting' | 'connected' | 'reconnecting' | 'needs_authorization' | 'disabled' | 'removed' }
+>;
 
 /** The kinds of lifecycle row. */
 export const LIFECYCLE_EVENTS = [
@@ -92,6 +95,9 @@ function rowOf(event: ServerEvent, wasConnected: boolean): LifecycleRow[] {
         row('server_disabled', { input: { reason: event.reason }, success: false, error }),
       ];
     }
+    case 'needs_authorization':
+      // A refresh refused for good (issue 23): the connection went, waiting for an authorization.
+      return disconnected('needs_authorization', false, event.error?.message ?? 'needs authorization');
     case 'connecting':
       // Straight from connected: restarted (its config changed, or `bnity mcp restart`).
       return disconnected('restarted', true, null);
@@ -104,6 +110,7 @@ const SERVER_EVENT_TYPES: ReadonlySet<string> = new Set([
   'connecting',
   'connected',
   'reconnecting',
+  'needs_authorization',
   'disabled',
   'removed',
 ]);

@@ -119,6 +119,9 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     removeServer: (name: string) => call<{ removed: string }>('DELETE', server(name)),
     connect: (name: string) => call<{ server: Server }>('POST', server(name, 'connect')),
     disconnect: (name: string) => call<{ server: Server }>('POST', server(name, 'disconnect')),
+    /** Start an OAuth authorization (issue 23): the page to open and what it asks for. */
+    authorize: (name: string) =>
+      call<{ url: string; authorizationServer: string; scopes: string[] }>('POST', server(name, 'authorize')),
     tools: (name: string) => read<{ tools: Tool[] }>(server(name, 'tools')),
     resources: (name: string) => read<{ resources: Resource[] }>(server(name, 'resources')),
     resourceTemplates: (name: string) =>

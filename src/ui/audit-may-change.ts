@@ -7,7 +7,14 @@
  */
 import type { LiveEvent } from './api-types.js';
 
-const SERVER_STATES = new Set(['connecting', 'connected', 'reconnecting', 'disabled', 'removed']);
+const SERVER_STATES = new Set([
+  'connecting',
+  'connected',
+  'reconnecting',
+  'needs_authorization',
+  'disabled',
+  'removed',
+]);
 const TOOL_CHANGES = new Set(['tool_quarantined', 'tool_approved']);
 
 /** Whether `event` may have added audit rows for bot `slug`, whose view has `servers`. */

@@ -11,6 +11,7 @@ const EVENT_TYPES: Readonly<Record<HubEventType, true>> = {
   connecting: true,
   connected: true,
   reconnecting: true,
+  needs_authorization: true,
   disabled: true,
   removed: true,
   catalog_changed: true,

@@ -27,6 +27,7 @@ const blank = (name: string): LiveServer => ({
   pingLatencyMs: null,
   nextDelayMs: null,
   disabledReason: null,
+  authorizationServer: null,
   flooding: false,
   droppedNotifications: 0,
   eventAt: null,
@@ -68,6 +69,16 @@ function change(server: LiveServer, event: LiveEvent): Partial<LiveServer> | nul
         lastError: event.error?.message ?? server.lastError,
         pid: null,
         connectedAt: null,
+      };
+    case 'needs_authorization':
+      return {
+        state: 'needs_authorization',
+        authorizationServer: event.authorizationServer,
+        lastError: event.error?.message ?? server.lastError,
+        pid: null,
+        connectedAt: null,
+        nextRetryAt: null,
+        nextDelayMs: null,
       };
     case 'disabled':
       return {

@@ -12,6 +12,7 @@ import type { ServerConfig } from '../config/schema.js';
 import type { NotificationLimits } from './notification-limits.js';
 import type { Prespawned } from './prespawned.js';
 import { killProcessTree } from './process-tree.js';
+import type { UpstreamAuthorizer } from './remote-session.js';
 import { hasSecretEnv, resolveSecretEnv } from './resolve-secret-env.js';
 import type { OpenSessionOptions, Session } from './session.js';
 import { type StdioChild, spawnUpstream } from './spawn-stdio.js';
@@ -41,6 +42,8 @@ export type ConnectUpstreamOptions = {
   readonly now?: () => number;
   /** The keystore (C6): a remote server's `credentialKey` becomes `Authorization: Bearer …`. */
   readonly credentials?: { get(name: string): Promise<string | null> } | undefined;
+  /** OAuth to HTTP upstreams (issue 23): wraps a remote session's fetch; none: static credentials only. */
+  readonly authorize?: UpstreamAuthorizer | undefined;
   /** Opens the session instead of the config's transport: tests serve an in-process SDK server this way. */
   readonly openSession?: ((options: OpenSessionOptions) => Promise<Session>) | undefined;
   /**

@@ -75,7 +75,13 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
             ledger,
             upstream: options.upstream ?? spawnUpstream({ config, stderr: options.stderr, stderrLines }),
           })
-        : await openRemoteSession({ ...common, serverId, config, credentials: options.credentials });
+        : await openRemoteSession({
+            ...common,
+            serverId,
+            config,
+            credentials: options.credentials,
+            authorize: options.authorize,
+          });
     // The deadline is raced rather than passed down: the SDK never removes a request's abort
     // listener, and a long paginated listing would pile them onto one signal.
     const listing = listCatalog(session.client, { timeout: config.requestTimeoutMs }).catch((error: unknown) => {

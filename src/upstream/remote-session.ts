@@ -4,7 +4,9 @@
  * @module
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/schema.js';
+import { NeedsAuthorizationError } from '../errors.js';
 import { ProgressBeforeAnswer } from '../protocol/progress-before-answer.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
 import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackToSse } from './create-transport.js';
@@ -16,6 +18,17 @@ import { NO_STDERR, type OpenSessionOptions, once, type Session, type SessionPha
 /** Where a server's `credentialKey` is looked up (the keystore, C6). */
 export type { CredentialSource };
 
+/**
+ * OAuth to an HTTP upstream (issue 23, `src/oauth/`, wired in main.ts): the wrapper of a
+ * session's fetch that authorizes its requests; `onLost` closes a live session whose
+ * authorization is gone for good. Null: the server sends no OAuth token.
+ */
+export type UpstreamAuthorizer = (options: {
+  readonly server: string;
+  readonly config: RemoteServerConfig;
+  readonly onLost: (error: NeedsAuthorizationError) => void;
+}) => ((inner: FetchLike) => FetchLike) | null;
+
 /** Options of {@link openRemoteSession}. */
 export type OpenRemoteSessionOptions = OpenSessionOptions & {
   /** The server's name, for the errors its limits give. */
@@ -23,7 +36,11 @@ export type OpenRemoteSessionOptions = OpenSessionOptions & {
   readonly config: RemoteServerConfig;
   /** Resolves `config.credentialKey` into `Authorization: Bearer …` at each connect. */
   readonly credentials?: CredentialSource | undefined;
+  /** OAuth (issue 23): used when no static credential is configured. */
+  readonly authorize?: UpstreamAuthorizer | undefined;
 };
+
+const same = (fetch: FetchLike): FetchLike => fetch;
 
 const LABEL: Record<RemoteKind, string> = { http: 'Streamable HTTP', sse: 'SSE' };
 
@@ -50,6 +67,9 @@ export async function openRemoteSession(options: OpenRemoteSessionOptions): Prom
       return await openOnce(kind, headers, options);
     } catch (error) {
       if (options.requestOptions.signal?.aborted) throw error;
+      // Waiting for an authorization is no transport's fault: no fallback, said as it is.
+      const unauthorized = authorizationFailure(error);
+      if (unauthorized) throw unauthorized;
       // An upstream may echo our Authorization header back: its text never carries ours (C6).
       const message = withoutSecrets(describeConnectError(error, { url: config.url }), headers);
       const fallBack = kind === 'http' && attempts.includes('sse') && shouldFallBackToSse(error);
@@ -80,12 +100,36 @@ export async function requestHeaders(
   return { ...headers, Authorization: `Bearer ${secret}` };
 }
 
+/** The {@link NeedsAuthorizationError} a failure is or was caused by, if any. */
+function authorizationFailure(error: unknown): NeedsAuthorizationError | null {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++)
+    if (at instanceof NeedsAuthorizationError) return at;
+  return null;
+}
+
 async function openOnce(
   kind: RemoteKind,
   headers: Readonly<Record<string, string>>,
-  { serverId, config, newClient, requestOptions, graceMs, log, gate }: OpenRemoteSessionOptions,
+  { serverId, config, newClient, requestOptions, graceMs, log, gate, authorize }: OpenRemoteSessionOptions,
 ) {
   const gated = gate && createRemoteGate(gate);
+  // Set when a live session's authorization went for good: the session closes with it.
+  let lost: NeedsAuthorizationError | null = null;
+  const hasStatic = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
+  const bearer = hasStatic
+    ? null
+    : (authorize?.({
+        server: serverId,
+        config,
+        onLost: (error) => {
+          if (phase !== 'live' || lost) return;
+          lost = error;
+          // The transport, not the session's close: this end is unexpected, and says why.
+          void transport.close().catch(() => undefined);
+        },
+      }) ?? null);
+  const wrapFetch =
+    bearer || gated ? (inner: FetchLike) => (bearer ?? same)(gated ? gated.over(inner) : inner) : undefined;
   const transport = createRemoteTransport({
     kind,
     url: config.url,
@@ -93,7 +137,7 @@ async function openOnce(
     server: serverId,
     maxAnswerBytes: config.maxAnswerBytes,
     maxMessageBytes: config.maxMessageBytes,
-    wrapFetch: gated?.over,
+    wrapFetch,
   });
   const client = newClient();
   let phase: SessionPhase = 'connecting';
@@ -101,6 +145,7 @@ async function openOnce(
     phase: () => phase,
     log,
     unexpected: (lastError) =>
+      lost ??
       connectFailed(
         lastError ? describeConnectError(lastError, { url: config.url }) : `connection to ${config.url} closed`,
         lastError ?? undefined,

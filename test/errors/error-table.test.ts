@@ -99,6 +99,11 @@ const ROWS: Record<string, [make: () => errors.HubError, expected: Expected]> = 
     () => new errors.UpstreamMessageTooLargeError('web', 11, 10),
     { rpc: -32602, status: 413 },
   ],
+  NeedsAuthorizationError: [
+    () => new errors.NeedsAuthorizationError('web', 'https://as.example', 'no authorization is stored'),
+    { rpc: -32603, status: 503, toolResult: true },
+  ],
+  OAuthFlowError: [() => new errors.OAuthFlowError('unknown state'), { rpc: -32602, status: 400 }],
 };
 
 /** Every error class the errors part exports: HubError and what extends it. */

@@ -85,6 +85,18 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
         pins: { approve: async () => false },
         sampling: { used: () => 0, reset: async () => undefined },
         keystore: await openKeystore({ home: dir, env: {} }),
+        // Only the routes are read here: nothing is authorized.
+        oauth: {
+          oauth: {
+            flows: {
+              start: () => Promise.reject(new Error('none')),
+              finish: () => Promise.reject(new Error('none')),
+              wait: () => Promise.reject(new Error('none')),
+              startedInUi: () => false,
+            },
+            revoke: () => Promise.reject(new Error('none')),
+          },
+        },
         bots: {
           db: store.db,
           log,

@@ -50,7 +50,14 @@ export async function flush(turns = 10): Promise<void> {
 }
 
 /** What a scripted connect or ping does: succeed, fail, throw before returning a promise, or never settle. */
-export type Step = 'ok' | 'fail' | 'throw' | 'hang';
+export type Step = 'ok' | 'fail' | 'throw' | 'hang' | 'unauthorized';
+
+/** What an upstream waiting for OAuth fails with (issue 23): code and authorization server, as NeedsAuthorizationError has them. */
+export const NEEDS_AUTHORIZATION = () =>
+  Object.assign(new Error('server "s1" needs authorization at https://as.example (no authorization is stored)'), {
+    code: 'needs_authorization',
+    authorizationServer: 'https://as.example',
+  });
 
 /** A live fake watcher. */
 export type Watcher = { input: WatchInput; sendBack: (event: WatchEvent) => void; cleanedUp: boolean };
@@ -69,6 +76,7 @@ export function fakeUpstream() {
     if (step === 'throw') throw new Error(`${what} threw`);
     if (step === 'fail') return Promise.reject(Object.assign(new Error(`${what} refused`), { code: 'ECONNREFUSED' }));
     if (step === 'hang') return new Promise<T>(() => {});
+    if (step === 'unauthorized') return Promise.reject(NEEDS_AUTHORIZATION());
     return Promise.resolve(value);
   };
   const actors = {

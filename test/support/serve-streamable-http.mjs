@@ -8,10 +8,11 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * Listen on `port` (0: a free one); with `announce`, print `listening <url>` once listening.
- * With `bearer`, a request without `Authorization: Bearer <bearer>` is answered 401.
- * @param {{ port: number, announce?: boolean, bearer?: string, newSession: () => { server: import('@modelcontextprotocol/sdk/server/index.js').Server, onClose?: () => void } }} options
+ * With `bearer`, a request without `Authorization: Bearer <bearer>` is answered 401. With
+ * `guard`, each request is first given to it: when it answered the request it resolves false.
+ * @param {{ port: number, announce?: boolean, bearer?: string, guard?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<boolean>, newSession: () => { server: import('@modelcontextprotocol/sdk/server/index.js').Server, onClose?: () => void } }} options
  */
-export function serveStreamableHttp({ port, announce = false, bearer, newSession }) {
+export function serveStreamableHttp({ port, announce = false, bearer, guard, newSession }) {
   const sessions = new Map();
   const open = async () => {
     const { server, onClose } = newSession();
@@ -27,6 +28,7 @@ export function serveStreamableHttp({ port, announce = false, bearer, newSession
     return transport;
   };
   const http = createServer(async (req, res) => {
+    if (guard && !(await guard(req, res))) return;
     if (bearer !== undefined && req.headers.authorization !== `Bearer ${bearer}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"a bearer is needed"}');
       return;

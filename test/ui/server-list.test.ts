@@ -18,6 +18,7 @@ const status = (name: string, patch: Partial<ServerStatus> = {}): ServerStatus =
   promptCount: 0,
   pid: 100,
   resourceTemplateCount: 0,
+  authorizationServer: null,
   enabled: true,
   connectedAt: '2026-01-01T00:00:00.000Z',
   lastPingAt: null,

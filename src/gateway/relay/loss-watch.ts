@@ -29,7 +29,8 @@ export function createLossWatch({ bus }: { bus: EventBus<HubEvent> }): LossWatch
 
   const stop = bus.subscribe(({ event }) => {
     if (event.server === null) return;
-    if (event.type !== 'reconnecting' && event.type !== 'disabled' && event.type !== 'removed') return;
+    const lost = ['reconnecting', 'needs_authorization', 'disabled', 'removed'];
+    if (!lost.includes(event.type)) return;
     // Why it went (a failed liveness check, a closed pipe) is part of what the caller reads.
     const why = event.type === 'reconnecting' && event.error ? ` (${event.error.message})` : '';
     for (const waiter of sharedByServer.get(event.server) ?? []) waiter(`went ${event.type}${why}`);

@@ -18,6 +18,7 @@ import type { GatewaySanitizer } from './gateway-sanitizer.js';
 export const VIEW_EVENTS: ReadonlySet<HubEvent['type']> = new Set<HubEvent['type']>([
   'connected',
   'reconnecting',
+  'needs_authorization',
   'disabled',
   'removed',
   'catalog_changed',

@@ -29,6 +29,7 @@ import { registerDocsRoutes } from './docs-routes.js';
 import { eventsRoute, eventsRouteSpec } from './events-route.js';
 import { getPromptRoutes } from './get-prompt-route.js';
 import { importRoutes } from './import-routes.js';
+import { type OAuthRouteDeps, oauthRoutes } from './oauth-routes.js';
 import { presetsRoutes } from './presets-routes.js';
 import { quarantinesRoutes } from './quarantines-routes.js';
 import { readResourceRoutes } from './read-resource-route.js';
@@ -62,6 +63,8 @@ export type ApiDeps = {
   verifyToken?: VerifyToken;
   /** The home's keystore: turns on `/api/credentials` (names and writes, never a value out). */
   keystore?: CredentialStore;
+  /** OAuth to upstreams (issue 23): the authorize routes. */
+  oauth?: Omit<OAuthRouteDeps, 'hub'>;
 };
 
 /** The base path of the control API. */
@@ -91,6 +94,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
   api.route('/servers', serversRoutes({ hub, config, env, ...(writer ? { writer } : {}), ...optional }));
   api.route('/servers', serverActionsRoutes({ hub, config, ...optional }));
   api.route('/servers', catalogRoutes({ hub }));
+  if (deps.oauth) api.route('/servers', oauthRoutes({ hub, ...deps.oauth }));
   if (gateway) api.route('/servers', callToolRoutes({ hub, config, gateway }));
   if (gateway) api.route('/tools', toolSearchRoutes({ gateway }));
   if (gateway) {

@@ -25,6 +25,8 @@ export { CompleteBodySchema, CompleteResultSchema } from './complete-route.js';
 export type { CredentialSchema, CredentialStore } from './credentials-routes.js';
 export { PUBLIC_DOCS_PATHS } from './docs-routes.js';
 export { GetPromptResultSchema, PromptMessageSchema } from './get-prompt-route.js';
+export type { AuthorizationStartSchema } from './oauth-routes.js';
+export { redirectOf, uiOwnerOf } from './oauth-routes.js';
 export type { PresetSchema } from './presets-routes.js';
 export type {
   PinnedFieldsSchema,

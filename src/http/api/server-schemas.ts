@@ -29,6 +29,15 @@ export const SERVER_ENTRY_SHAPE = {
   allowedTools: ToolNames.optional(),
   deniedTools: ToolNames.optional(),
   credentialKey: z.string().min(1).optional(),
+  oauth: z
+    .object({
+      clientId: z.string().min(1).optional(),
+      clientSecretKey: z.string().min(1).optional(),
+      scopes: z.array(z.string().min(1)).optional(),
+    })
+    .strict()
+    .optional()
+    .openapi({ description: 'A pre-registered OAuth client (issue 23); the secret is a keystore name' }),
   samplingBudgetTokens: z.number().int().nonnegative().optional(),
   sampling: z.enum(['client', 'bot', 'deny']).optional(),
   scope: z.enum(['shared', 'session']).optional(),
@@ -107,7 +116,7 @@ export const ServerSchema = z
   .object({
     name: z.string(),
     transport: z.enum(['stdio', 'http', 'sse', 'auto']),
-    state: z.enum(['connecting', 'connected', 'reconnecting', 'disabled']),
+    state: z.enum(['connecting', 'connected', 'reconnecting', 'needs_authorization', 'disabled']),
     attempt: z.number().int(),
     lastError: z.string().nullable(),
     nextRetryAt: z.string().nullable(),
@@ -124,6 +133,9 @@ export const ServerSchema = z
     disabledReason: z.enum(['config', 'manual', 'exhausted']).nullable(),
     flooding: z.boolean(),
     droppedNotifications: z.number().int(),
+    authorizationServer: z.string().nullable().openapi({
+      description: 'In needs_authorization: the OAuth authorization server the upstream names (issue 23)',
+    }),
     samplingUsedTokens: z.number(),
     samplingBudgetTokens: z.number().nullable(),
     catalogChurning: z.boolean().openapi({

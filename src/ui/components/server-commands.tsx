@@ -35,8 +35,34 @@ export function ServerCommands({
   };
   const connect = state === 'disabled';
   const verb = connect ? 'Connect' : 'Disconnect';
+  const [authorization, setAuthorization] = useState<{ url: string; asks: string } | null>(null);
+  // Issue 23: what the authorization asks for is shown first; the page opens only from the link.
+  const authorize = () => {
+    setError(null);
+    api.authorize(name).then(
+      (started) =>
+        setAuthorization({
+          url: started.url,
+          asks: `${started.authorizationServer} asks for: ${started.scopes.join(' ') || '(no scope named)'}`,
+        }),
+      (failure: Error) => setError(`Could not authorize ${name}: ${failure.message}`),
+    );
+  };
   return (
     <>
+      {state === 'needs_authorization' && (
+        <button type="button" aria-label={`Authorize ${name}`} onClick={authorize}>
+          Authorize
+        </button>
+      )}
+      {state === 'needs_authorization' && authorization && (
+        <span class="note">
+          {authorization.asks}{' '}
+          <a href={authorization.url} target="_blank" rel="noopener noreferrer">
+            Open the authorization page
+          </a>
+        </span>
+      )}
       <button
         type="button"
         aria-label={`${verb} ${name}`}

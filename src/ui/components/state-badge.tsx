@@ -8,15 +8,19 @@ const MARK: Readonly<Record<ServerStatus['state'], string>> = {
   connected: '●',
   connecting: '◌',
   reconnecting: '↻',
+  needs_authorization: '◇',
   disabled: '○',
 };
+
+/** Words for a state whose name is too long for its column. */
+const LABEL: Partial<Record<ServerStatus['state'], string>> = { needs_authorization: 'needs auth' };
 
 /** The badge. */
 export function StateBadge({ state }: { state: ServerStatus['state'] }) {
   return (
     <span class={`badge state-${state}`}>
       <span aria-hidden="true">{MARK[state]} </span>
-      {state}
+      {LABEL[state] ?? state}
     </span>
   );
 }

@@ -1,0 +1,60 @@
+/**
+ * The fetch of an HTTP upstream that may use OAuth (issue 23), around the transport's own:
+ * each request carries the server's access token (refreshed first when due); a 401 to a token
+ * refreshes it once (one refresh for all the requests that met it) and the request is sent
+ * again, so no call fails for an expired token. A 401 with no token stored, when the upstream
+ * names its resource metadata (RFC 9728) or its entry has `oauth`, discovers the authorization
+ * server and fails with {@link NeedsAuthorizationError}; any other 401 is answered as before.
+ * @module
+ */
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { NeedsAuthorizationError } from '../errors.js';
+import type { TokenKeeper } from './keep-tokens.js';
+
+/** Options of {@link createBearerFetch}. */
+export type BearerFetchOptions = {
+  readonly server: string;
+  readonly serverUrl: string;
+  readonly keeper: TokenKeeper;
+  /** The entry has an `oauth` section: a bare 401 means OAuth too. */
+  readonly configured: boolean;
+  /** A live connection's authorization is gone for good (its refresh was refused). */
+  readonly onLost?: ((error: NeedsAuthorizationError) => void) | undefined;
+};
+
+const withBearer = (init: RequestInit | undefined, token: string | null): RequestInit | undefined => {
+  if (token === null) return init;
+  const headers = new Headers(init?.headers);
+  headers.set('authorization', `Bearer ${token}`);
+  return { ...init, headers };
+};
+
+/** Wrap `inner` so that its requests are authorized. */
+export function createBearerFetch({ server, serverUrl, keeper, configured, onLost }: BearerFetchOptions) {
+  const lost = (error: unknown): never => {
+    if (error instanceof NeedsAuthorizationError) onLost?.(error);
+    throw error;
+  };
+  return (inner: FetchLike): FetchLike =>
+    async (url, init) => {
+      const token = await keeper.accessToken(server).catch(lost);
+      const response = await inner(url, withBearer(init, token));
+      if (response.status !== 401) return response;
+      const { resourceMetadataUrl } = extractWWWAuthenticateParams(response);
+      if (token === null && resourceMetadataUrl === undefined && !configured) return response;
+      await response.body?.cancel().catch(() => undefined);
+      if (token !== null) {
+        const fresh = await keeper.refreshAfter(server, token).catch(lost);
+        return inner(url, withBearer(init, fresh));
+      }
+      let authorizationServer: string;
+      try {
+        authorizationServer = await keeper.discover(server, serverUrl, resourceMetadataUrl);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        return lost(new NeedsAuthorizationError(server, null, `its OAuth discovery failed: ${why}`, { cause: error }));
+      }
+      return lost(new NeedsAuthorizationError(server, authorizationServer, 'no authorization is stored'));
+    };
+}

@@ -1,0 +1,79 @@
+/**
+ * OAuth 2.1 to upstream servers (issue 23, SPEC U1, U2), put together: the keystore-backed
+ * records, the guarded fetch of every OAuth request, the token keeper, the flows, revocation,
+ * and the fetch wrapper each HTTP upstream's session gets. Built once, in main.ts.
+ * @module
+ */
+import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RemoteServerConfig, ServerConfig } from '../config/schema.js';
+import type { NeedsAuthorizationError } from '../errors.js';
+import { type AuthorizeFlows, callbackUrl, createAuthorizeFlows } from './authorize-flows.js';
+import { createBearerFetch } from './bearer-fetch.js';
+import type { LookupAll } from './check-oauth-url.js';
+import { clientMetadataOf } from './flow-provider.js';
+import { createGuardedFetch } from './guarded-fetch.js';
+import { createTokenKeeper } from './keep-tokens.js';
+import { createOAuthStore, type SecretStore } from './oauth-store.js';
+import { type Revocation, revokeAuthorization } from './revoke-authorization.js';
+
+/** What {@link createOAuth} needs. */
+export type OAuthDeps = {
+  /** The keystore. */
+  readonly secrets: SecretStore;
+  /** The server entry in force of a name (undefined: none). */
+  readonly server: (name: string) => ServerConfig | undefined;
+  /** The service's own origin, for the redirect URI. */
+  readonly origin: () => string;
+  /** Tokens stored for a server: connect it now. */
+  readonly onAuthorized: (server: string) => void;
+  readonly lookup?: LookupAll | undefined;
+  readonly now?: (() => number) | undefined;
+};
+
+/** boternity's client ID metadata document. */
+export type ClientMetadataDocument = OAuthClientMetadata & { client_id: string };
+
+/** OAuth as the rest of boternity sees it. */
+export type OAuth = {
+  readonly flows: AuthorizeFlows;
+  /** Revoke (RFC 7009, when offered) and forget a server's tokens. */
+  revoke(server: string): Promise<Revocation>;
+  /** The wrapper of an HTTP upstream session's fetch (the `UpstreamAuthorizer` of src/upstream). */
+  authorize(options: {
+    server: string;
+    config: RemoteServerConfig;
+    onLost: (error: NeedsAuthorizationError) => void;
+  }): (inner: FetchLike) => FetchLike;
+  /** The client ID metadata document served at `/oauth/client-metadata.json`. */
+  clientMetadata(): Promise<ClientMetadataDocument> | ClientMetadataDocument;
+};
+
+/** Build it. */
+export function createOAuth({ secrets, server, origin, onAuthorized, lookup, now }: OAuthDeps): OAuth {
+  const store = createOAuthStore({ secrets });
+  const fetchFor = (serverUrl: string) => createGuardedFetch({ serverUrl, lookup });
+  const remote = (name: string): RemoteServerConfig | null | undefined => {
+    const entry = server(name);
+    if (entry === undefined) return undefined;
+    return entry.transport === 'stdio' ? null : entry;
+  };
+  const keeper = createTokenKeeper({ store, secrets, config: (name) => remote(name) ?? null, fetchFor, now });
+  const flows = createAuthorizeFlows({ store, secrets, config: remote, fetchFor, origin, onAuthorized, now });
+  return {
+    flows,
+    revoke: (name) => revokeAuthorization({ server: name, entry: remote(name), store, secrets, fetchFor }),
+    authorize: ({ server: name, config, onLost }) =>
+      createBearerFetch({
+        server: name,
+        serverUrl: config.url,
+        keeper,
+        configured: config.oauth !== undefined,
+        onLost,
+      }),
+    clientMetadata: () => {
+      const base = origin().replace(/\/+$/, '');
+      return { client_id: `${base}/oauth/client-metadata.json`, ...clientMetadataOf(callbackUrl(base)) };
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * What boternity keeps of one upstream's OAuth authorization (issue 23): its tokens, the client
+ * it registered (or was given), and what discovery found; one keystore entry per server
+ * (`oauth.<server>`), so all of it is encrypted at rest with the other credentials and never
+ * written to the config, a log or the audit.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+
+/** The keystore as this part uses it (the secrets stay there; nothing is cached in memory). */
+export type SecretStore = {
+  get(name: string): Promise<string | null>;
+  set(name: string, secret: string): Promise<void>;
+  remove(name: string): Promise<boolean>;
+};
+
+/** One server's authorization, as stored. */
+export type OAuthRecord = {
+  readonly tokens?: OAuthTokens | undefined;
+  /** When the access token expires (ms since the epoch), from `expires_in` at the time it came. */
+  readonly expiresAt?: number | undefined;
+  /** How long the access token was given for, in ms (the refresh is due a fraction of it early). */
+  readonly lifetimeMs?: number | undefined;
+  readonly client?: OAuthClientInformationMixed | undefined;
+  readonly discovery?: OAuthDiscoveryState | undefined;
+  /** The resource metadata URL the upstream's last 401 named (RFC 9728 `resource_metadata`). */
+  readonly resourceMetadataUrl?: string | undefined;
+};
+
+/** Read, change and forget servers' records. */
+export type OAuthStore = {
+  read(server: string): Promise<OAuthRecord>;
+  /** Apply `change` to the record (read afresh) and store the result. */
+  update(server: string, change: (record: OAuthRecord) => OAuthRecord): Promise<OAuthRecord>;
+  /** Forget the record; false when there was none. */
+  forget(server: string): Promise<boolean>;
+};
+
+const KEYSTORE_NAME = /^[A-Za-z0-9_.-]{1,58}$/;
+
+/** The keystore entry of `server`: `oauth.<server>`, or a digest of a name the keystore would refuse. */
+export function recordName(server: string): string {
+  if (KEYSTORE_NAME.test(server)) return `oauth.${server}`;
+  return `oauth.${createHash('sha256').update(server, 'utf8').digest('hex').slice(0, 40)}`;
+}
+
+/** Store records in `secrets`; one update at a time per server, so a refresh never loses a registration. */
+export function createOAuthStore({ secrets }: { secrets: SecretStore }): OAuthStore {
+  const queues = new Map<string, Promise<unknown>>();
+  // Read once, then kept: the service is the records' one writer, and every request of an
+  // HTTP upstream asks for its token (no keystore read and decryption on the call path).
+  const cache = new Map<string, OAuthRecord>();
+  const load = async (server: string): Promise<OAuthRecord> => {
+    const text = await secrets.get(recordName(server));
+    if (!text) return {};
+    try {
+      return JSON.parse(text) as OAuthRecord;
+    } catch {
+      // A damaged record is as good as none: the server asks for an authorization again.
+      return {};
+    }
+  };
+  const read = async (server: string): Promise<OAuthRecord> => {
+    const kept = cache.get(server);
+    if (kept) return kept;
+    const record = await load(server);
+    cache.set(server, record);
+    return record;
+  };
+  const serial = <T>(server: string, work: () => Promise<T>): Promise<T> => {
+    const before = queues.get(server) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const tail = run.catch(() => undefined);
+    queues.set(server, tail);
+    void tail.then(() => {
+      if (queues.get(server) === tail) queues.delete(server);
+    });
+    return run;
+  };
+  return {
+    read,
+    update: (server, change) =>
+      serial(server, async () => {
+        const next = change(await load(server));
+        await secrets.set(recordName(server), JSON.stringify(next));
+        cache.set(server, next);
+        return next;
+      }),
+    forget: (server) =>
+      serial(server, async () => {
+        cache.set(server, {});
+        return secrets.remove(recordName(server));
+      }),
+  };
+}

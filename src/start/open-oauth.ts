@@ -1,0 +1,99 @@
+/**
+ * OAuth to upstreams (issue 23), built on first use: a config with no HTTP server never
+ * loads the SDK's client auth nor oauth4webapi (the start stays as lean as ADR 015 wants).
+ * The connections get `authorize` at once; the HTTP side awaits `load()` when it is built.
+ * @module
+ */
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { AppConfig } from '../config/schema.js';
+import type { OAuth } from '../oauth/index.js';
+import type { Keystore } from '../storage/keystore.js';
+import type { UpstreamAuthorizer } from '../upstream/remote-session.js';
+
+/** What {@link openOAuth} needs. */
+export type OpenOAuthOptions = {
+  readonly keystore: Pick<Keystore, 'get' | 'set' | 'remove'>;
+  /** Each secret read or written is added here, so the log masks it (C6). */
+  readonly secrets: Set<string>;
+  readonly config: () => AppConfig;
+  /** The service's own origin (its redirect URI's). */
+  readonly origin: () => string;
+  /** Tokens stored: connect the server. */
+  readonly connect: (server: string) => void;
+};
+
+/** The lazily built OAuth and the authorizer the upstream connections get. */
+export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOAuthOptions): {
+  /** OAuth whose every method loads it first (the HTTP side's routes). */
+  lazy: OAuth;
+  authorize: UpstreamAuthorizer;
+} {
+  let built: Promise<OAuth> | null = null;
+  let loaded: OAuth | null = null;
+  const mask = (value: string) => {
+    secrets.add(value);
+    for (const token of secretsIn(value)) secrets.add(token);
+  };
+  const masked = async (value: string | null) => {
+    if (value) mask(value);
+    return value;
+  };
+  const load = () => {
+    built ??= import('../oauth/index.js').then(({ createOAuth }) =>
+      createOAuth({
+        secrets: {
+          get: async (name) => masked(await keystore.get(name)),
+          set: async (name, value) => {
+            mask(value);
+            await keystore.set(name, value);
+          },
+          remove: (name) => keystore.remove(name),
+        },
+        server: (name) => config().mcpServers[name],
+        origin,
+        onAuthorized: connect,
+      }),
+    );
+    void built.then((oauth) => {
+      loaded = oauth;
+    });
+    return built;
+  };
+  const authorize: UpstreamAuthorizer = (options) => (inner) => {
+    let wrapped: FetchLike | null = null;
+    return async (url, init) => {
+      wrapped ??= (await load()).authorize(options)(inner);
+      return wrapped(url, init);
+    };
+  };
+  const lazy: OAuth = {
+    flows: {
+      start: async (options) => (await load()).flows.start(options),
+      finish: async (redirect, by) => (await load()).flows.finish(redirect, by),
+      wait: async (state, owner, signal) => (await load()).flows.wait(state, owner, signal),
+      // Only a loaded OAuth has flows to ask about.
+      startedInUi: (state) => built !== null && loaded?.flows.startedInUi(state) === true,
+    },
+    revoke: async (server) => (await load()).revoke(server),
+    authorize: () => {
+      throw new Error('the upstream connections use the authorizer');
+    },
+    clientMetadata: async () => (await load()).clientMetadata(),
+  };
+  return { lazy, authorize };
+}
+
+/** The tokens and client secret inside a stored record (a JSON text), each masked on its own. */
+function secretsIn(value: string): string[] {
+  try {
+    const record = JSON.parse(value) as {
+      tokens?: { access_token?: unknown; refresh_token?: unknown };
+      client?: { client_secret?: unknown };
+    };
+    return [record.tokens?.access_token, record.tokens?.refresh_token, record.client?.client_secret].filter(
+      (token): token is string => typeof token === 'string' && token.length >= 8,
+    );
+  } catch {
+    return [];
+  }
+}
