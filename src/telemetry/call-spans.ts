@@ -8,7 +8,6 @@
 import {
   type Attributes,
   type Context,
-  context,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -158,9 +157,9 @@ export async function sendTraced<P extends { _meta?: Record<string, unknown> | u
 }
 
 /**
- * Serve `request` under its SERVER span: `work` gets the span's context and runs in it (the
- * log lines it writes carry the trace id: start-tracing.ts sets the context manager), and
- * the span ends with the answer.
+ * Serve `request` under its SERVER span: `work` gets the span's context (explicitly: no
+ * context manager is set, ADR 035; the lines the call path logs take it from there), and the
+ * span ends with the answer.
  */
 export function serveTraced<T>(
   tracer: Tracer,
@@ -168,7 +167,7 @@ export function serveTraced<T>(
   work: (context: Context) => Promise<T>,
 ): Promise<T> {
   const traced = startServerSpan(tracer, request);
-  return endedWith(traced.span, () => context.with(traced.context, work, undefined, traced.context));
+  return endedWith(traced.span, () => work(traced.context));
 }
 
 /** The trace id of a request's span context, for its audit row (issue 21); null when it has none (traces off). */

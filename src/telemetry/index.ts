@@ -31,4 +31,5 @@ export {
   traceFields,
   withTraceFields,
 } from './trace-context.js';
+export { tracedLog } from './traced-log.js';
 export { type SamplerSetting, type TracingSettings, tracingSettings } from './tracing-settings.js';
