@@ -108,6 +108,7 @@ export const connectionMachine = connectionSetup.createMachine({
               serverId: context.serverId,
               handle: requireHandle(context),
               timeoutMs: context.spec.pingTimeoutMs,
+              kind: 'health' as const,
             }),
             onDone: {
               target: 'idle',
@@ -131,6 +132,7 @@ export const connectionMachine = connectionSetup.createMachine({
               serverId: context.serverId,
               handle: requireHandle(context),
               timeoutMs: context.spec.livenessTimeoutMs,
+              kind: 'liveness' as const,
             }),
             onDone: {
               target: 'idle',

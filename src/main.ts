@@ -30,7 +30,7 @@ import { lazySchemaValidator } from './start/lazy-schema-validator.js';
 import type { CodeCacheState } from './start/load-bundle.js';
 import type { CallParts } from './start/open-call-parts.js';
 import type { Storage } from './start/open-storage.js';
-import { followServers, openTracing } from './start/open-tracing.js';
+import { applyFirst, followServers, openTracing } from './start/open-tracing.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
@@ -140,8 +140,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       undo.push(() => tuning.stop());
       log.info('process tuned for a long-running service (runtime.tuneProcess)');
     }
-    // Traces (issue 21): the SDK is loaded only when on; flushed last on stop (pushed first). Lifecycle
-    // spans (below) follow the servers' events from the first attempt on.
+    // Traces (issue 21): the SDK loaded only when on; flushed last on stop (pushed first).
     const tracing = options.tracing ?? (await openTracing(config.telemetry, env, log));
     if (tracing) undo.push(() => tracing.shutdown());
     const admin = await ensureAdminToken(home, env);
@@ -215,6 +214,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       log,
       bus,
       floods: notifications,
+      traces: tracing,
       config: {
         get: currentConfig,
         set: (next) => {
@@ -226,7 +226,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     });
     undo.push(() => hub.stop());
     // Start the upstreams now: everything else loads and is built while their processes start.
-    hub.applyConfig(config, { file: configPath });
+    applyFirst(tracing, config, configPath, () => hub.applyConfig(config, { file: configPath }));
     // Each first connect has taken its child by now (a spawn is not awaited): the rest are ended.
     if (prespawned?.waiting().length)
       log.info({ servers: prespawned.waiting() }, 'pre-spawned children not adopted: ending them');

@@ -25,6 +25,8 @@ export type ServedRequest = {
   readonly headers?: Readonly<Record<string, unknown>> | undefined;
   readonly sessionId?: string | undefined;
   readonly requestId?: string | number | undefined;
+  /** The protocol revision, when the request says it elsewhere than the `mcp-protocol-version` header (2026-07-28: `_meta`). */
+  readonly protocolVersion?: string | undefined;
   /** The caller: a token's id (never the token) and its bot. */
   readonly clientId: string | null;
   readonly bot: string | null;
@@ -61,7 +63,7 @@ export function startServerSpan(tracer: Tracer, request: ServedRequest): Traced 
   const attributes = requestAttributes(request.method, params, target);
   if (request.sessionId) attributes['mcp.session.id'] = request.sessionId;
   if (request.requestId !== undefined) attributes['jsonrpc.request.id'] = String(request.requestId);
-  const version = request.headers?.['mcp-protocol-version'];
+  const version = request.protocolVersion ?? request.headers?.['mcp-protocol-version'];
   if (typeof version === 'string') attributes['mcp.protocol.version'] = version;
   attributes['network.transport'] = request.headers ? 'tcp' : 'pipe';
   if (request.headers) attributes['network.protocol.name'] = 'http';
