@@ -126,21 +126,37 @@ function errorName(error: unknown): string {
   return error instanceof Error ? error.constructor.name || error.name : '_OTHER';
 }
 
+/** A guard step shorter than this that changed nothing is not a span: it took no time worth one. */
+export const STEP_SPAN_MS = 1;
+
 /**
- * Run `work` as a child span `name` of `parent` (a guard step that takes time); without a
- * tracer or a parent, just run it. Synchronous steps only: the span ends when `work` returns.
+ * Run `work`, a guard step, as a child span `name` of `parent` when it took time (at least
+ * {@link STEP_SPAN_MS}), failed, or `notable` says its result matters (it changed what the
+ * agent gets); without a tracer or a parent, just run it. The span is made once the step
+ * has ended, with its times: most steps take microseconds and make none. Synchronous steps only.
  */
-export function stepSpan<T>(tracer: Tracer | null, parent: Context | null | undefined, name: string, work: () => T): T {
+export function stepSpan<T>(
+  tracer: Tracer | null,
+  parent: Context | null | undefined,
+  name: string,
+  work: () => T,
+  notable?: (result: T) => boolean,
+): T {
   if (!tracer || !parent) return work();
-  const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL }, parent);
+  const started = performance.now();
+  const begin = () => tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: started }, parent);
+  let result: T;
   try {
-    return work();
+    result = work();
   } catch (error) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    const failed = begin();
+    failed.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    failed.end();
     throw error;
-  } finally {
-    span.end();
   }
+  const ended = performance.now();
+  if (ended - started >= STEP_SPAN_MS || notable?.(result)) begin().end(ended);
+  return result;
 }
 
 /**

@@ -8,6 +8,7 @@ export {
   endRequestSpan,
   type RelayedRequest,
   type ServedRequest,
+  STEP_SPAN_MS,
   sendTraced,
   serveTraced,
   startClientSpan,

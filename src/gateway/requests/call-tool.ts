@@ -44,11 +44,16 @@ export async function callTool(
     isLargeRequest(params.arguments),
   );
   // The result is upstream text the model will read (X4).
-  // Traces on: the sanitizer is a step of the request's span (issue 21); off, it is called as it is.
+  // Traces on: the sanitizer is a step of the request's span when it changed the result or took
+  // time (issue 21); off, it is called as it is.
   const outcome = andThen(relayed, ({ route, answer }) =>
     ctx.trace
-      ? stepSpan(path.tracer, ctx.trace, 'boternity.sanitize', () =>
-          path.sanitizer.result(route.server, route.name, answer, () => requestLog(path, ctx)),
+      ? stepSpan(
+          path.tracer,
+          ctx.trace,
+          'boternity.sanitize',
+          () => path.sanitizer.result(route.server, route.name, answer, () => requestLog(path, ctx)),
+          (done) => done.sanitized,
         )
       : path.sanitizer.result(route.server, route.name, answer),
   );
