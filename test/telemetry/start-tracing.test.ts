@@ -45,7 +45,8 @@ describe('startTracing', () => {
   it('exports the spans of a call in a batch, and its log lines carry the trace', async () => {
     const { client } = await gw.agent();
     await client.callTool({ name: 'e__echo', arguments: {} });
-    await expect.poll(() => exporter.getFinishedSpans().length).toBeGreaterThanOrEqual(3);
+    // SERVER and CLIENT (the sanitize step only when it took time or changed the result).
+    await expect.poll(() => exporter.getFinishedSpans().length).toBeGreaterThanOrEqual(2);
     const server = exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER);
     const line = captured.lines.find((l) => l.msg === 'tool call');
     expect(line).toMatchObject({ trace_id: server?.spanContext().traceId, span_id: server?.spanContext().spanId });
