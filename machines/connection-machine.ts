@@ -118,6 +118,7 @@ export const connectionMachine = connectionSetup.createMachine({
               serverId: context.serverId,
               handle: requireHandle(context),
               timeoutMs: context.spec.pingTimeoutMs,
+              kind: 'health' as const,
             }),
             onDone: {
               target: 'idle',
@@ -141,6 +142,7 @@ export const connectionMachine = connectionSetup.createMachine({
               serverId: context.serverId,
               handle: requireHandle(context),
               timeoutMs: context.spec.livenessTimeoutMs,
+              kind: 'liveness' as const,
             }),
             onDone: {
               target: 'idle',

@@ -66,4 +66,10 @@ export type ConnectInput = { readonly serverId: string; readonly spec: ServerSpe
 export type WatchInput = { readonly serverId: string; readonly handle: UpstreamHandle };
 
 /** Input of the injected `pingUpstream` promise actor. */
-export type PingInput = { readonly serverId: string; readonly handle: UpstreamHandle; readonly timeoutMs: number };
+export type PingInput = {
+  readonly serverId: string;
+  readonly handle: UpstreamHandle;
+  readonly timeoutMs: number;
+  /** The periodic health ping, or the short liveness check a silent call asked for. */
+  readonly kind?: 'health' | 'liveness';
+};

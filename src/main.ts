@@ -6,7 +6,6 @@
  * the upstreams start (`src/start/`). Drains all of it on stop.
  * @module
  */
-
 import { chmod, mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus/create-event-bus.js';
@@ -31,7 +30,7 @@ import type { CodeCacheState } from './start/load-bundle.js';
 import type { CallParts } from './start/open-call-parts.js';
 import { openOAuth } from './start/open-oauth.js';
 import type { Storage } from './start/open-storage.js';
-import { followServers, openTracing } from './start/open-tracing.js';
+import { applyFirst, followServers, openTracing } from './start/open-tracing.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
@@ -137,7 +136,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       undo.push(() => tuning.stop());
       log.info('process tuned for a long-running service (runtime.tuneProcess)');
     }
-    // Traces (issue 21): the SDK loaded only when on; flushed last on stop; lifecycle spans from the first attempt.
+    // Traces (issue 21): the SDK loaded only when on; flushed last on stop (pushed first).
     const tracing = options.tracing ?? (await openTracing(config.telemetry, env, log));
     if (tracing) undo.push(() => tracing.shutdown());
     const admin = await ensureAdminToken(home, env);
@@ -214,6 +213,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       log,
       bus,
       floods: notifications,
+      traces: tracing,
       config: {
         get: currentConfig,
         set: (next) => {
@@ -225,7 +225,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     });
     undo.push(() => hub.stop());
     // Start the upstreams now: everything else loads and is built while their processes start.
-    hub.applyConfig(config, { file: configPath });
+    applyFirst(tracing, config, configPath, () => hub.applyConfig(config, { file: configPath }));
     // Each first connect has taken its child by now (a spawn is not awaited): the rest are ended.
     if (prespawned?.waiting().length)
       log.info({ servers: prespawned.waiting() }, 'pre-spawned children not adopted: ending them');

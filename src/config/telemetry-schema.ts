@@ -13,6 +13,8 @@ export const TelemetrySchema = z
     enabled: z.boolean().default(false),
     /** The collector's base URL (`/v1/traces` is added), as `OTEL_EXPORTER_OTLP_ENDPOINT`; default `http://localhost:4318`. */
     endpoint: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    /** The OTLP encoding over HTTP, as `OTEL_EXPORTER_OTLP_PROTOCOL` (`grpc` is not supported). */
+    protocol: z.enum(['http/protobuf', 'http/json']).default('http/protobuf'),
     /** Headers of each export (e.g. an API key: write `${env:VAR}`), as `OTEL_EXPORTER_OTLP_HEADERS`. */
     headers: z.record(z.string().min(1), z.string()).default({}),
     /** `service.name` of every span, as `OTEL_SERVICE_NAME`. */
@@ -29,8 +31,8 @@ export const TelemetrySchema = z
     /** A health ping slower than this gets a span (a failed one always does). */
     slowPingMs: z.number().int().positive().default(1_000),
     /**
-     * Log lines carry `trace_id`/`span_id`: needs an AsyncLocalStorage context manager, which
-     * costs every async operation of the process something (ADR 035); `false` saves that.
+     * The lines logged about a request carry its `trace_id`/`span_id` (passed explicitly: no
+     * context manager, ADR 035); `false` leaves them out. Read when a line is written.
      */
     logTraceIds: z.boolean().default(true),
   })

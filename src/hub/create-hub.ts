@@ -19,6 +19,7 @@ import type { LiveUpstream, UpstreamSession } from '../upstream/types.js';
 import { connectionSpecs } from './connection-spec.js';
 import { logServerEvent } from './log-server-event.js';
 import { type PublicState, type ServerStatus, topState, toServerStatus } from './server-status.js';
+import type { PingTraces } from './trace-ping.js';
 import { createUpstreamActors, type OpenUpstream } from './upstream-actors.js';
 
 /**
@@ -38,6 +39,8 @@ export type HubDeps = {
   random?: () => number;
   /** Each server's notification floods (issue 17), shown in its status and forgotten with it. */
   floods?: Pick<NotificationLimits, 'status' | 'forget'> | undefined;
+  /** Tracing on (issue 21): health pings that fail or are slow become spans. */
+  traces?: PingTraces | null | undefined;
 };
 
 /** The supervision API seen by http/, gateway/ and cli/. */
@@ -82,6 +85,7 @@ export function createHub({
   now = Date.now,
   random = Math.random,
   floods,
+  traces,
 }: HubDeps): Hub {
   let applied = false;
   const live = new Map<string, LiveUpstream>();
@@ -93,6 +97,7 @@ export function createHub({
   const actors = createUpstreamActors({
     open,
     now,
+    traces,
     log: supervisorLog,
     registry: {
       opened: (upstream) => {

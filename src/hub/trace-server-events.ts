@@ -1,11 +1,14 @@
 /**
- * Lifecycle spans (issue 21, seed 004): each connection attempt of a server is an
- * `mcp.connect_attempt` span, from its `connecting` event to `connected` or `reconnecting`
- * (the backoff wait that follows is an event `backoff` on it, with the delay); a slow health
- * ping is an `mcp.health_ping` span, a live connection lost (a failed health ping, the
- * upstream gone) an `mcp.connection_lost` one, whose status says why; a config applied is a `boternity.config.apply` span with a child
- * per server added, removed or changed. Made from the events the statecharts' own actions
- * report on the bus, so the machines stay as pure as they were.
+ * Lifecycle spans (issue 21, seed 004): a server's whole connect loop is an
+ * `mcp.connect_loop` span, from its first attempt (or the loss of its connection) until it
+ * is connected, disabled or removed; each attempt is an `mcp.connect_attempt` child of it,
+ * from its `connecting` event to `connected` or `reconnecting`, and each backoff wait an
+ * event `backoff` on the loop with its delay. A live connection lost (a failed health ping,
+ * the upstream gone) is an `mcp.connection_lost` span, the first child of the loop that
+ * follows, whose status says why; a config applied is a `boternity.config.apply` span with a
+ * child per server added, removed or changed. Made from the events the statecharts' own
+ * actions report on the bus, so the machines stay as pure as they were (health pings are
+ * traced by the hub's ping actor: trace-ping.ts).
  * @module
  */
 import { type Attributes, ROOT_CONTEXT, type Span, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
@@ -18,13 +21,14 @@ export type TraceServerEventsOptions = {
   readonly bus: EventBus<HubEvent>;
   readonly tracer: Tracer;
   readonly config: () => AppConfig;
-  /** A ping slower than this gets a span. */
-  readonly slowPingMs: number;
 };
 
-/** Follow the bus; returns the function that stops (ending the attempts still open). */
-export function traceServerEvents({ bus, tracer, config, slowPingMs }: TraceServerEventsOptions): () => void {
-  const attempts = new Map<string, Span>();
+/** A server's open loop, its attempts so far, and its open attempt. */
+type Loop = { readonly span: Span; attempts: number; attempt: Span | null };
+
+/** Follow the bus; returns the function that stops (ending the loops and attempts still open). */
+export function traceServerEvents({ bus, tracer, config }: TraceServerEventsOptions): () => void {
+  const loops = new Map<string, Loop>();
   const serverAttributes = (server: string): Attributes => {
     const entry = config().mcpServers[server];
     return {
@@ -32,97 +36,125 @@ export function traceServerEvents({ bus, tracer, config, slowPingMs }: TraceServ
       ...(entry ? { 'mcp.endpoint': endpointOf(entry), 'mcp.transport': entry.transport } : {}),
     };
   };
+  const loopOf = (server: string): Loop => {
+    let loop = loops.get(server);
+    if (!loop) {
+      loop = {
+        span: tracer.startSpan('mcp.connect_loop', { attributes: serverAttributes(server) }),
+        attempts: 0,
+        attempt: null,
+      };
+      loops.set(server, loop);
+    }
+    return loop;
+  };
+  const endLoop = (server: string, outcome: string, error?: string) => {
+    const loop = loops.get(server);
+    if (!loop) return;
+    loops.delete(server);
+    loop.attempt?.setAttribute('mcp.outcome', outcome);
+    if (error) loop.attempt?.setStatus({ code: SpanStatusCode.ERROR, message: error });
+    loop.attempt?.end();
+    loop.span.setAttributes({ 'mcp.outcome': outcome, 'mcp.attempts': loop.attempts });
+    if (error) loop.span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+    loop.span.end();
+  };
   const unsubscribe = bus.subscribe(({ event }) => {
     switch (event.type) {
       case 'connecting': {
-        attempts.get(event.server)?.end();
+        const loop = loopOf(event.server);
+        loop.attempt?.end();
+        loop.attempts += 1;
         const attributes = { ...serverAttributes(event.server), 'mcp.attempt': event.attempt };
-        attempts.set(event.server, tracer.startSpan('mcp.connect_attempt', { attributes }));
+        loop.attempt = tracer.startSpan('mcp.connect_attempt', { attributes }, trace.setSpan(ROOT_CONTEXT, loop.span));
         return;
       }
       case 'connected': {
-        const span = attempts.get(event.server);
-        attempts.delete(event.server);
-        span?.setAttributes({
-          'mcp.outcome': 'connected',
-          'mcp.transport': event.transport,
-          'mcp.tools': event.toolCount,
-        });
-        span?.end();
+        const loop = loops.get(event.server);
+        const attributes = { 'mcp.transport': event.transport, 'mcp.tools': event.toolCount };
+        loop?.attempt?.setAttributes(attributes);
+        loop?.span.setAttributes(attributes);
+        endLoop(event.server, 'connected');
         return;
       }
       case 'reconnecting': {
-        // A failed attempt, or a live connection lost (a failed health ping, the upstream gone).
-        const open = attempts.get(event.server);
-        attempts.delete(event.server);
+        // A failed attempt, or a live connection lost (no attempt open: a failed health ping, the upstream gone).
+        const open = loops.get(event.server)?.attempt;
+        const loop = loopOf(event.server);
         const message = event.error?.message ?? 'closed';
         // A lost connection's status says why: `health ping failed: …`, the upstream closed, …
-        const span = open ?? tracer.startSpan('mcp.connection_lost', { attributes: serverAttributes(event.server) });
+        const span =
+          open ??
+          tracer.startSpan(
+            'mcp.connection_lost',
+            { attributes: serverAttributes(event.server) },
+            trace.setSpan(ROOT_CONTEXT, loop.span),
+          );
+        loop.attempt = null;
         span.setAttributes({ 'mcp.outcome': 'failed', 'error.type': event.error?.code ?? 'connect_failed' });
         span.setStatus({ code: SpanStatusCode.ERROR, message });
-        span.addEvent('backoff', { 'mcp.backoff.delay_ms': event.delayMs, 'mcp.attempt': event.attempt });
         span.end();
+        loop.span.addEvent('backoff', { 'mcp.backoff.delay_ms': event.delayMs, 'mcp.attempt': event.attempt });
         return;
       }
-      case 'needs_authorization': {
-        // The attempt ended waiting for an OAuth authorization (issue 23): no backoff follows.
-        const span = attempts.get(event.server);
-        attempts.delete(event.server);
-        span?.setAttributes({ 'mcp.outcome': 'needs_authorization', 'error.type': 'needs_authorization' });
-        span?.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.message ?? 'needs authorization' });
-        span?.end();
+      case 'needs_authorization':
+        // The attempt ended waiting for an OAuth authorization (issue 23): no backoff follows,
+        // the loop ends until someone authorizes.
+        loops.get(event.server)?.attempt?.setAttribute('error.type', 'needs_authorization');
+        endLoop(event.server, 'needs_authorization', event.error?.message ?? 'needs authorization');
         return;
-      }
       case 'disabled':
-      case 'removed': {
-        const span = attempts.get(event.server);
-        attempts.delete(event.server);
-        span?.setAttribute('mcp.outcome', event.type === 'disabled' ? `disabled (${event.reason})` : 'removed');
         // The last attempt allowed failed: no backoff follows.
-        if (event.type === 'disabled' && event.reason === 'exhausted')
-          span?.setStatus({ code: SpanStatusCode.ERROR, message: 'backoff.maxAttempts reached' });
-        span?.end();
+        endLoop(
+          event.server,
+          `disabled (${event.reason})`,
+          event.reason === 'exhausted' ? 'backoff.maxAttempts reached' : undefined,
+        );
         return;
-      }
-      case 'health': {
-        if (event.latencyMs < slowPingMs) return;
-        const startTime = event.at - event.latencyMs;
-        tracer
-          .startSpan('mcp.health_ping', {
-            startTime,
-            attributes: { ...serverAttributes(event.server), 'mcp.outcome': 'slow' },
-          })
-          .end(event.at);
+      case 'removed':
+        endLoop(event.server, 'removed');
         return;
-      }
-      case 'config_applied': {
-        const span = tracer.startSpan('boternity.config.apply', {
-          attributes: {
-            'boternity.config.file': event.file ?? '',
-            'boternity.config.added': [...event.added],
-            'boternity.config.removed': [...event.removed],
-            'boternity.config.changed': [...event.changed],
-          },
-        });
-        const parent = trace.setSpan(ROOT_CONTEXT, span);
-        for (const [name, servers] of [
-          ['mcp.server.add', event.added],
-          ['mcp.server.remove', event.removed],
-          ['mcp.server.change', event.changed],
-        ] as const)
-          for (const server of servers) tracer.startSpan(name, { attributes: { 'mcp.server': server } }, parent).end();
-        span.end();
+      case 'config_applied':
+        configApplySpan(tracer, event).end();
         return;
-      }
       default:
         return;
     }
   });
   return () => {
     unsubscribe();
-    for (const span of attempts.values()) span.end();
-    attempts.clear();
+    for (const server of [...loops.keys()]) endLoop(server, 'stopped');
   };
+}
+
+/** What a config apply changed; `first`: the config the service started with. */
+export type ConfigChange = {
+  readonly file: string | null;
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly changed: readonly string[];
+  readonly first?: boolean;
+};
+
+/** Begin the `boternity.config.apply` span of `change`, with its children; the caller ends it. */
+export function configApplySpan(tracer: Tracer, change: ConfigChange): Span {
+  const span = tracer.startSpan('boternity.config.apply', {
+    attributes: {
+      'boternity.config.file': change.file ?? '',
+      'boternity.config.first': change.first === true,
+      'boternity.config.added': [...change.added],
+      'boternity.config.removed': [...change.removed],
+      'boternity.config.changed': [...change.changed],
+    },
+  });
+  const parent = trace.setSpan(ROOT_CONTEXT, span);
+  for (const [name, servers] of [
+    ['mcp.server.add', change.added],
+    ['mcp.server.remove', change.removed],
+    ['mcp.server.change', change.changed],
+  ] as const)
+    for (const server of servers) tracer.startSpan(name, { attributes: { 'mcp.server': server } }, parent).end();
+  return span;
 }
 
 /** Where a server is reached, without credentials: a URL's origin and path, or a command without its arguments. */

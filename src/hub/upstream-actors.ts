@@ -11,6 +11,7 @@ import type { ServerConfig } from '../config/schema.js';
 import { countCatalog } from '../upstream/discover.js';
 import type { StderrSink } from '../upstream/stderr-log.js';
 import type { LiveUpstream } from '../upstream/types.js';
+import { type PingTraces, tracePing } from './trace-ping.js';
 
 /** Opens a session for a server config; `src/upstream/connect-upstream.ts` in production. */
 export type OpenUpstream = (options: {
@@ -42,11 +43,14 @@ export function createUpstreamActors({
   registry,
   log,
   now,
+  traces,
 }: {
   open: OpenUpstream;
   registry: UpstreamRegistry;
   log: Logger;
   now: () => number;
+  /** Tracing on: a ping that fails or is slow is a span (issue 21). */
+  traces?: PingTraces | null | undefined;
 }) {
   const closeUpstream = (upstream: LiveUpstream) => {
     const closing = upstream.close().then(
@@ -95,7 +99,8 @@ export function createUpstreamActors({
   });
 
   const pingUpstream = fromPromise<PingResult, PingInput>(async ({ input, signal }) => {
-    const latencyMs = await asLive(input.handle).ping(input.timeoutMs, signal);
+    const ping = () => asLive(input.handle).ping(input.timeoutMs, signal);
+    const latencyMs = await (traces ? tracePing(traces, input, signal, ping) : ping());
     return { latencyMs, at: now() };
   });
 

@@ -3,7 +3,6 @@
  * everything else takes a child.
  * @module
  */
-import { trace } from '@opentelemetry/api';
 import { type Logger, type LoggerOptions, pino } from 'pino';
 
 /** Paths pino censors wherever they appear in a log object. */
@@ -42,17 +41,6 @@ export function maskSecrets(line: string, secrets: ReadonlySet<string>): string 
   return out;
 }
 
-const NO_TRACE = {};
-
-/**
- * `trace_id` and `span_id` of the span a line is logged in (issue 21; pino's `mixin`). With
- * traces off no context manager is set: one lookup that finds nothing, and one empty object.
- */
-export function traceLogFields(): object {
-  const span = trace.getActiveSpan()?.spanContext();
-  return span ? { trace_id: span.traceId, span_id: span.spanId } : NO_TRACE;
-}
-
 /** Create the root logger. */
 export function createLogger({
   level = process.env.BOTERNITY_LOG_LEVEL ?? 'info',
@@ -64,7 +52,6 @@ export function createLogger({
     level,
     base: { service: 'boternity' },
     redact: REDACT_PATHS,
-    mixin: traceLogFields,
     ...(secrets ? { hooks: { streamWrite: (line: string) => maskSecrets(line, secrets) } } : {}),
   };
   if (pretty) {

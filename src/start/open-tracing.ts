@@ -9,7 +9,7 @@ import type { EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Telemetry } from '../config/telemetry-schema.js';
 import type { HubEvent } from '../events/hub-event.js';
-import { traceServerEvents } from '../hub/trace-server-events.js';
+import { configApplySpan, traceServerEvents } from '../hub/trace-server-events.js';
 import { tracingSettings } from '../telemetry/index.js';
 import type { Tracing } from '../telemetry/start-tracing.js';
 
@@ -23,5 +23,24 @@ export async function openTracing(telemetry: Telemetry, env: NodeJS.ProcessEnv, 
 /** Lifecycle spans from the servers' events on `bus` (tracing on); returns the function that stops them. */
 export function followServers(tracing: Tracing | null, bus: EventBus<HubEvent>, config: () => AppConfig): () => void {
   if (!tracing) return () => undefined;
-  return traceServerEvents({ bus, tracer: tracing.tracer, config, slowPingMs: tracing.slowPingMs });
+  return traceServerEvents({ bus, tracer: tracing.tracer, config });
+}
+
+/**
+ * Run `apply`, the first apply of `config` at start (every server added), as a
+ * `boternity.config.apply` span (tracing on): the hub publishes `config_applied` for the
+ * later ones only, which its listeners take as a change.
+ */
+export function applyFirst(tracing: Tracing | null, config: AppConfig, file: string | null, apply: () => void): void {
+  if (!tracing) {
+    apply();
+    return;
+  }
+  const added = Object.keys(config.mcpServers);
+  const span = configApplySpan(tracing.tracer, { file, added, removed: [], changed: [], first: true });
+  try {
+    apply();
+  } finally {
+    span.end();
+  }
 }

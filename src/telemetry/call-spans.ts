@@ -8,7 +8,6 @@
 import {
   type Attributes,
   type Context,
-  context,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -26,6 +25,8 @@ export type ServedRequest = {
   readonly headers?: Readonly<Record<string, unknown>> | undefined;
   readonly sessionId?: string | undefined;
   readonly requestId?: string | number | undefined;
+  /** The protocol revision, when the request says it elsewhere than the `mcp-protocol-version` header (2026-07-28: `_meta`). */
+  readonly protocolVersion?: string | undefined;
   /** The caller: a token's id (never the token) and its bot. */
   readonly clientId: string | null;
   readonly bot: string | null;
@@ -62,7 +63,7 @@ export function startServerSpan(tracer: Tracer, request: ServedRequest): Traced 
   const attributes = requestAttributes(request.method, params, target);
   if (request.sessionId) attributes['mcp.session.id'] = request.sessionId;
   if (request.requestId !== undefined) attributes['jsonrpc.request.id'] = String(request.requestId);
-  const version = request.headers?.['mcp-protocol-version'];
+  const version = request.protocolVersion ?? request.headers?.['mcp-protocol-version'];
   if (typeof version === 'string') attributes['mcp.protocol.version'] = version;
   attributes['network.transport'] = request.headers ? 'tcp' : 'pipe';
   if (request.headers) attributes['network.protocol.name'] = 'http';
@@ -125,21 +126,37 @@ function errorName(error: unknown): string {
   return error instanceof Error ? error.constructor.name || error.name : '_OTHER';
 }
 
+/** A guard step shorter than this that changed nothing is not a span: it took no time worth one. */
+export const STEP_SPAN_MS = 1;
+
 /**
- * Run `work` as a child span `name` of `parent` (a guard step that takes time); without a
- * tracer or a parent, just run it. Synchronous steps only: the span ends when `work` returns.
+ * Run `work`, a guard step, as a child span `name` of `parent` when it took time (at least
+ * {@link STEP_SPAN_MS}), failed, or `notable` says its result matters (it changed what the
+ * agent gets); without a tracer or a parent, just run it. The span is made once the step
+ * has ended, with its times: most steps take microseconds and make none. Synchronous steps only.
  */
-export function stepSpan<T>(tracer: Tracer | null, parent: Context | null | undefined, name: string, work: () => T): T {
+export function stepSpan<T>(
+  tracer: Tracer | null,
+  parent: Context | null | undefined,
+  name: string,
+  work: () => T,
+  notable?: (result: T) => boolean,
+): T {
   if (!tracer || !parent) return work();
-  const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL }, parent);
+  const started = performance.now();
+  const begin = () => tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: started }, parent);
+  let result: T;
   try {
-    return work();
+    result = work();
   } catch (error) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    const failed = begin();
+    failed.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    failed.end();
     throw error;
-  } finally {
-    span.end();
   }
+  const ended = performance.now();
+  if (ended - started >= STEP_SPAN_MS || notable?.(result)) begin().end(ended);
+  return result;
 }
 
 /**
@@ -158,9 +175,9 @@ export async function sendTraced<P extends { _meta?: Record<string, unknown> | u
 }
 
 /**
- * Serve `request` under its SERVER span: `work` gets the span's context and runs in it (the
- * log lines it writes carry the trace id: start-tracing.ts sets the context manager), and
- * the span ends with the answer.
+ * Serve `request` under its SERVER span: `work` gets the span's context (explicitly: no
+ * context manager is set, ADR 035; the lines the call path logs take it from there), and the
+ * span ends with the answer.
  */
 export function serveTraced<T>(
   tracer: Tracer,
@@ -168,7 +185,7 @@ export function serveTraced<T>(
   work: (context: Context) => Promise<T>,
 ): Promise<T> {
   const traced = startServerSpan(tracer, request);
-  return endedWith(traced.span, () => context.with(traced.context, work, undefined, traced.context));
+  return endedWith(traced.span, () => work(traced.context));
 }
 
 /** The trace id of a request's span context, for its audit row (issue 21); null when it has none (traces off). */

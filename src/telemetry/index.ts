@@ -8,6 +8,7 @@ export {
   endRequestSpan,
   type RelayedRequest,
   type ServedRequest,
+  STEP_SPAN_MS,
   sendTraced,
   serveTraced,
   startClientSpan,
@@ -31,4 +32,5 @@ export {
   traceFields,
   withTraceFields,
 } from './trace-context.js';
+export { tracedLog } from './traced-log.js';
 export { type SamplerSetting, type TracingSettings, tracingSettings } from './tracing-settings.js';

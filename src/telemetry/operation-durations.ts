@@ -35,13 +35,24 @@ const CLIENT = 2;
 export function countOperationDurations(): { processor: SpanProcessor; durations: OperationDurations } {
   const server = new Map<string, DurationSeries>();
   const client = new Map<string, DurationSeries>();
-  const observe = (into: Map<string, DurationSeries>, labels: Record<string, string>, seconds: number) => {
-    let key = JSON.stringify(labels);
+  // Keyed by the label values joined (no JSON per span: this runs for every request); the
+  // labels object is made once, for a new series.
+  const observe = (
+    into: Map<string, DurationSeries>,
+    method: string,
+    failure: string | undefined,
+    owner: string | undefined,
+    seconds: number,
+  ) => {
+    let key = `${method}\n${failure ?? ''}\n${owner ?? ''}`;
     let series = into.get(key);
     if (!series) {
+      let labels: Record<string, string> = { method };
+      if (failure !== undefined) labels.error_type = failure;
+      if (owner !== undefined) labels.server = owner;
       if (into.size >= MAX_SERIES) {
         labels = { method: '_OTHER' };
-        key = JSON.stringify(labels);
+        key = '_OTHER\n\n';
         series = into.get(key);
       }
       if (!series) {
@@ -62,14 +73,15 @@ export function countOperationDurations(): { processor: SpanProcessor; durations
       const method = span.attributes['mcp.method.name'];
       if (typeof method !== 'string') return;
       const seconds = span.duration[0] + span.duration[1] / 1e9;
-      const labels: Record<string, string> = { method };
       const failure = span.attributes['error.type'];
-      if (typeof failure === 'string') labels.error_type = failure;
-      if (span.kind === CLIENT) {
-        const owner = span.attributes['boternity.server'];
-        if (typeof owner === 'string') labels.server = owner;
-      }
-      observe(span.kind === SERVER ? server : client, labels, seconds);
+      const owner = span.kind === CLIENT ? span.attributes['boternity.server'] : undefined;
+      observe(
+        span.kind === SERVER ? server : client,
+        method,
+        typeof failure === 'string' ? failure : undefined,
+        typeof owner === 'string' ? owner : undefined,
+        seconds,
+      );
     },
     forceFlush: () => Promise.resolve(),
     shutdown: () => Promise.resolve(),

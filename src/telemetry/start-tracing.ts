@@ -2,24 +2,26 @@
  * The OpenTelemetry SDK, started by `bnity serve` only when tracing is on (issue 21): the
  * one module that imports the SDK packages; main.ts loads it with a dynamic import, so a
  * service without tracing never loads them. A node tracer provider with parent-based
- * sampling, a bounded batch processor whose losses are counted, and the OTLP/HTTP protobuf
- * exporter. Nothing is registered globally: the tracer is handed down like any other dependency.
+ * sampling, a bounded batch processor whose losses are counted, and the OTLP/HTTP exporter
+ * (protobuf, or JSON when `OTEL_EXPORTER_OTLP_PROTOCOL` says `http/json`). Nothing is
+ * registered globally, not even a context manager: the tracer is handed down like any other
+ * dependency, and a span's context travels explicitly (ADR 035).
  * @module
  */
-import { context, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import type { Tracer } from '@opentelemetry/api';
+import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
+  BasicTracerProvider,
   BatchSpanProcessor,
   ParentBasedSampler,
   type Sampler,
   type SpanExporter,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Logger } from 'pino';
 import { countDropped } from './count-dropped.js';
@@ -48,13 +50,9 @@ export type StartTracingOptions = {
 
 /** Start the SDK with `settings`; the exporter connects lazily, so a collector that is down fails nothing here. */
 export function startTracing(settings: TracingSettings, { log, exporter }: StartTracingOptions): Tracing {
+  if (settings.protocolWarning) log.warn({ url: settings.url }, settings.protocolWarning);
   const processor = countDropped(
-    exporter ??
-      new OTLPTraceExporter({
-        url: settings.url,
-        headers: { ...settings.headers },
-        timeoutMillis: settings.exportTimeoutMs,
-      }),
+    exporter ?? otlpExporter(settings),
     settings.maxQueueSize,
     (failing, error) => {
       if (failing)
@@ -73,16 +71,15 @@ export function startTracing(settings: TracingSettings, { log, exporter }: Start
       }),
   );
   const counted = countOperationDurations();
-  const provider = new NodeTracerProvider({
+  const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
     sampler: samplerOf(settings.sampler),
     spanProcessors: [counted.processor, processor],
   });
-  // The one process-wide thing set: the context manager, so that a log line written while a
-  // request is served finds its span (the logger's mixin). Off, or `logTraceIds: false`, none is set.
-  const contexts =
-    settings.logTraceIds && context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  log.info({ url: settings.url, service: settings.serviceName, sampler: settings.sampler }, 'tracing on');
+  log.info(
+    { url: settings.url, protocol: settings.protocol, service: settings.serviceName, sampler: settings.sampler },
+    'tracing on',
+  );
   return {
     tracer: provider.getTracer('boternity'),
     dropped: () => processor.dropped(),
@@ -94,9 +91,14 @@ export function startTracing(settings: TracingSettings, { log, exporter }: Start
       } catch (error) {
         log.warn({ err: error }, 'traces not flushed on stop');
       }
-      if (contexts) context.disable();
     },
   };
+}
+
+/** The OTLP/HTTP exporter of `settings.protocol`: protobuf (the default) or JSON. */
+function otlpExporter(settings: TracingSettings): SpanExporter {
+  const options = { url: settings.url, headers: { ...settings.headers }, timeoutMillis: settings.exportTimeoutMs };
+  return settings.protocol === 'http/json' ? new JsonTraceExporter(options) : new OTLPTraceExporter(options);
 }
 
 /** The SDK sampler of a setting: parent-based unless `OTEL_TRACES_SAMPLER` said otherwise. */

@@ -2,8 +2,8 @@
  * What tracing is set to, from the `telemetry` section and the standard OpenTelemetry
  * environment variables, which win (issue 21): `OTEL_SDK_DISABLED`, `OTEL_TRACES_EXPORTER`,
  * `OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT`, `OTEL_EXPORTER_OTLP_(TRACES_)HEADERS`,
- * `OTEL_EXPORTER_OTLP_(TRACES_)TIMEOUT`, `OTEL_SERVICE_NAME`, `OTEL_TRACES_SAMPLER(_ARG)`,
- * `OTEL_BSP_*`. Pure: the SDK is loaded only once this says tracing is on.
+ * `OTEL_EXPORTER_OTLP_(TRACES_)TIMEOUT`, `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL`,
+ * `OTEL_SERVICE_NAME`, `OTEL_TRACES_SAMPLER(_ARG)`, `OTEL_BSP_*`. Pure: the SDK is loaded only once this says tracing is on.
  * @module
  */
 import type { Telemetry } from '../config/telemetry-schema.js';
@@ -11,9 +11,15 @@ import type { Telemetry } from '../config/telemetry-schema.js';
 /** How new traces are sampled; `parent`: a caller's decision is followed (parent-based). */
 export type SamplerSetting = { readonly parent: boolean; readonly ratio: number };
 
+/** The OTLP encodings over HTTP the service sends (gRPC is not one: ADR 035). */
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
 /** Everything the SDK is started with. */
 export type TracingSettings = {
   readonly url: string;
+  readonly protocol: OtlpProtocol;
+  /** Set when the protocol asked for is not one we send (`grpc`, a typo): the one line to log. */
+  readonly protocolWarning: string | null;
   readonly headers: Readonly<Record<string, string>>;
   readonly serviceName: string;
   readonly sampler: SamplerSetting;
@@ -22,8 +28,6 @@ export type TracingSettings = {
   readonly scheduledDelayMs: number;
   readonly exportTimeoutMs: number;
   readonly slowPingMs: number;
-  /** Set the context manager the log lines' trace ids need. */
-  readonly logTraceIds: boolean;
 };
 
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
@@ -32,9 +36,12 @@ const DEFAULT_ENDPOINT = 'http://localhost:4318';
 export function tracingSettings(telemetry: Telemetry, env: NodeJS.ProcessEnv): TracingSettings | null {
   if (!isOn(telemetry.enabled, env)) return null;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT || telemetry.endpoint || DEFAULT_ENDPOINT;
+  const { protocol, protocolWarning } = protocolOf(env, telemetry.protocol);
   return {
     // The signal-specific endpoint is used as it is; the general one gets the traces path.
     url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${base.replace(/\/+$/, '')}/v1/traces`,
+    protocol,
+    protocolWarning,
     headers: {
       ...telemetry.headers,
       ...parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS),
@@ -50,7 +57,26 @@ export function tracingSettings(telemetry: Telemetry, env: NodeJS.ProcessEnv): T
       positive(env.OTEL_EXPORTER_OTLP_TIMEOUT) ??
       telemetry.exportTimeoutMs,
     slowPingMs: telemetry.slowPingMs,
-    logTraceIds: telemetry.logTraceIds,
+  };
+}
+
+/**
+ * `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`, else the config's.
+ * `grpc` (or anything else) is not sent: tracing stays on with protobuf over HTTP, and says so.
+ */
+function protocolOf(
+  env: NodeJS.ProcessEnv,
+  configured: OtlpProtocol,
+): Pick<TracingSettings, 'protocol' | 'protocolWarning'> {
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const asked = env[name]?.trim().toLowerCase();
+  if (!asked) return { protocol: configured, protocolWarning: null };
+  if (asked === 'http/protobuf' || asked === 'http/json') return { protocol: asked, protocolWarning: null };
+  return {
+    protocol: 'http/protobuf',
+    protocolWarning: `${name}=${asked.slice(0, 40)} is not supported (only http/protobuf and http/json): traces are sent as http/protobuf`,
   };
 }
 

@@ -61,5 +61,4 @@ export function rankedTools(key: object, groups: readonly ToolGroup[], query: st
 }
 
 /** The index terms of the words of `text`. */
-const termsOf = (text: string): string[] =>
-  text.split(/[^\p{L}\p{N}]+/u).flatMap((word) => toTerm(word) ?? []);
+const termsOf = (text: string): string[] => text.split(/[^\p{L}\p{N}]+/u).flatMap((word) => toTerm(word) ?? []);

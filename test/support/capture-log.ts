@@ -9,14 +9,11 @@ import { type Level, type Logger, pino } from 'pino';
 export type LogLine = Record<string, unknown> & { level: number; msg: string };
 
 /** A logger at `level` (default debug) and the lines it wrote, in order. */
-export function captureLog(
-  level: Level = 'debug',
-  { mixin }: { mixin?: () => object } = {},
-): { log: Logger; lines: LogLine[]; text: () => string } {
+export function captureLog(level: Level = 'debug'): { log: Logger; lines: LogLine[]; text: () => string } {
   const lines: LogLine[] = [];
   const raw: string[] = [];
   const log = pino(
-    { level, ...(mixin ? { mixin } : {}) },
+    { level },
     {
       write(line: string) {
         raw.push(line);

@@ -2,7 +2,8 @@
  * A real OTLP/HTTP trace receiver on 127.0.0.1 for tests (issue 21): `POST /v1/traces` with a
  * protobuf `ExportTraceServiceRequest`, decoded with the protobuf reader the OTLP exporter's
  * own transformer ships (its wire format; the message layout is opentelemetry-proto's
- * trace.proto, field numbers below). Keeps every span; answers 200 with an empty response.
+ * trace.proto, field numbers below), or the same request in OTLP's JSON encoding
+ * (`content-type: application/json`, `http/json`). Keeps every span; answers 200 with an empty response.
  * @module
  */
 import { once } from 'node:events';
@@ -166,6 +167,66 @@ export function decodeTraces(body: Uint8Array): ReceivedSpan[] {
   return spans;
 }
 
+type JsonValue = {
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: string | number;
+  doubleValue?: number;
+  arrayValue?: { values?: JsonValue[] };
+};
+type JsonKeyValue = { key: string; value?: JsonValue };
+
+/** An AnyValue of OTLP/JSON (64-bit integers may come as strings). */
+function jsonValue(value: JsonValue | undefined): unknown {
+  if (!value) return null;
+  if (value.stringValue !== undefined) return value.stringValue;
+  if (value.boolValue !== undefined) return value.boolValue;
+  if (value.intValue !== undefined) return Number(value.intValue);
+  if (value.doubleValue !== undefined) return value.doubleValue;
+  if (value.arrayValue) return (value.arrayValue.values ?? []).map(jsonValue);
+  return null;
+}
+
+const jsonAttributes = (list: JsonKeyValue[] | undefined) =>
+  Object.fromEntries((list ?? []).map((kv) => [kv.key, jsonValue(kv.value)]));
+
+/** The same request in OTLP's JSON encoding: ids in hex, times as decimal strings. */
+export function decodeJsonTraces(body: Uint8Array): ReceivedSpan[] {
+  type JsonSpan = {
+    traceId: string;
+    spanId: string;
+    parentSpanId?: string;
+    name: string;
+    kind: number;
+    startTimeUnixNano: string | number;
+    endTimeUnixNano: string | number;
+    attributes?: JsonKeyValue[];
+    events?: { name: string; attributes?: JsonKeyValue[] }[];
+    status?: { code?: number; message?: string };
+  };
+  const request = JSON.parse(Buffer.from(body).toString('utf8')) as {
+    resourceSpans?: { resource?: { attributes?: JsonKeyValue[] }; scopeSpans?: { spans?: JsonSpan[] }[] }[];
+  };
+  return (request.resourceSpans ?? []).flatMap((rs) => {
+    const resource = jsonAttributes(rs.resource?.attributes);
+    return (rs.scopeSpans ?? []).flatMap((scope) =>
+      (scope.spans ?? []).map((s) => ({
+        traceId: s.traceId,
+        spanId: s.spanId,
+        parentSpanId: s.parentSpanId ?? '',
+        name: s.name,
+        kind: s.kind,
+        startNs: BigInt(s.startTimeUnixNano),
+        endNs: BigInt(s.endTimeUnixNano),
+        attributes: jsonAttributes(s.attributes),
+        events: (s.events ?? []).map((e) => ({ name: e.name, attributes: jsonAttributes(e.attributes) })),
+        status: { code: s.status?.code ?? 0, message: s.status?.message ?? '' },
+        resource,
+      })),
+    );
+  });
+}
+
 /** Start a receiver on 127.0.0.1 at a free port. */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
@@ -179,7 +240,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       return;
     }
     requests.push(req.headers);
-    spans.push(...decodeTraces(Buffer.concat(chunks)));
+    const json = req.headers['content-type']?.startsWith('application/json');
+    spans.push(...(json ? decodeJsonTraces : decodeTraces)(Buffer.concat(chunks)));
     for (const wake of waiters) wake();
     res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
   });

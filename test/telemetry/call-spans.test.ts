@@ -1,6 +1,6 @@
 /**
  * The spans of agent requests in-process (issue 21): the tree of a `tools/call` (SERVER →
- * guard step → CLIENT) with the MCP semantic conventions' names and attributes, the trace
+ * CLIENT, and the sanitize step when it changed the result) with the MCP semantic conventions' names and attributes, the trace
  * context the upstream receives in `params._meta`, an agent's trace continued, `isError`
  * and a refused call, and tracing off leaving the request as the agent sent it.
  */
@@ -15,7 +15,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseTraceparent } from '../../src/telemetry/index.js';
+import { parseTraceparent, STEP_SPAN_MS } from '../../src/telemetry/index.js';
 import { type GatewayHarness, startGateway } from '../support/gateway-harness.js';
 
 /** What the upstream was sent in `_meta`, by tool call, in order. */
@@ -63,7 +63,7 @@ describe('call spans, tracing on', () => {
     received.length = 0;
   });
 
-  it('makes SERVER → boternity.sanitize + CLIENT for a tools/call, and the upstream gets the CLIENT span in _meta', async () => {
+  it('makes SERVER → CLIENT for a tools/call, and the upstream gets the CLIENT span in _meta', async () => {
     const { client, session } = await gw.agent({ kind: 'all' }, {}, 'token-7');
     const result = await client.callTool({ name: 'rec__echo', arguments: { text: 'hi' } });
     expect(result.content).toEqual([{ type: 'text', text: 'echo:hi' }]);
@@ -92,13 +92,27 @@ describe('call spans, tracing on', () => {
       'boternity.server': 'rec',
     });
     expect(parentOf(clientSpan as ReadableSpan)).toBe(server?.spanContext().spanId);
-    expect(parentOf(sanitize as ReadableSpan)).toBe(server?.spanContext().spanId);
-    for (const span of [clientSpan, sanitize]) expect(span?.spanContext().traceId).toBe(server?.spanContext().traceId);
+    expect(clientSpan?.spanContext().traceId).toBe(server?.spanContext().traceId);
+    // The sanitizer changed nothing: no span unless the step took time (a cold first call may).
+    if (sanitize) expect(sanitize.duration[0] * 1e3 + sanitize.duration[1] / 1e6).toBeGreaterThanOrEqual(STEP_SPAN_MS);
     // The upstream's parent is our CLIENT span, in the same trace.
     const sent = parseTraceparent(received[0]?.traceparent);
     expect(sent).toMatchObject({ traceId: server?.spanContext().traceId, spanId: clientSpan?.spanContext().spanId });
     // The audit row names the trace.
     expect(gw.audit.at(-1)).toMatchObject({ eventType: 'tool_call', traceId: server?.spanContext().traceId });
+  });
+
+  it('makes the sanitize step a child span when it changed the result', async () => {
+    const { client } = await gw.agent();
+    const result = await client.callTool({ name: 'rec__echo', arguments: { text: 'hi<!-- hidden -->' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'echo:hi' }]);
+    const spans = exporter.getFinishedSpans();
+    const server = spans.find((s) => s.kind === SpanKind.SERVER) as ReadableSpan;
+    const sanitize = spans.find((s) => s.name === 'boternity.sanitize') as ReadableSpan;
+    expect(parentOf(sanitize)).toBe(server.spanContext().spanId);
+    expect(sanitize.spanContext().traceId).toBe(server.spanContext().traceId);
+    // Timed as the step ran (made once it ended, with its own start).
+    expect(sanitize.duration[0] * 1e9 + sanitize.duration[1]).toBeGreaterThan(0);
   });
 
   it("continues the agent's trace from params._meta.traceparent, and passes its baggage on", async () => {

@@ -16,6 +16,8 @@ describe('tracingSettings', () => {
   it('sends to localhost:4318 with parent-based sampling of every trace when only enabled', () => {
     expect(tracingSettings(telemetry({ enabled: true }), {})).toEqual({
       url: 'http://localhost:4318/v1/traces',
+      protocol: 'http/protobuf',
+      protocolWarning: null,
       headers: {},
       serviceName: 'boternity',
       sampler: { parent: true, ratio: 1 },
@@ -24,7 +26,6 @@ describe('tracingSettings', () => {
       scheduledDelayMs: 5000,
       exportTimeoutMs: 10000,
       slowPingMs: 1000,
-      logTraceIds: true,
     });
   });
 
@@ -93,13 +94,34 @@ describe('tracingSettings', () => {
     expect(sampler('parentbased_traceidratio', '7')).toEqual({ parent: true, ratio: 1 });
   });
 
-  it('keeps the log lines without trace ids when logTraceIds is false', () => {
-    expect(tracingSettings(telemetry({ enabled: true, logTraceIds: false }), {})?.logTraceIds).toBe(false);
+  it('takes the OTLP protocol from OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, then OTEL_EXPORTER_OTLP_PROTOCOL, then the config', () => {
+    const on = (section: Record<string, unknown>, env: NodeJS.ProcessEnv) =>
+      tracingSettings(telemetry({ enabled: true, ...section }), env);
+    expect(on({ protocol: 'http/json' }, {})).toMatchObject({ protocol: 'http/json', protocolWarning: null });
+    expect(on({ protocol: 'http/json' }, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })?.protocol).toBe(
+      'http/protobuf',
+    );
+    expect(
+      on({}, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: ' HTTP/JSON ' })
+        ?.protocol,
+    ).toBe('http/json');
+  });
+
+  it('stays on with http/protobuf and one warning line for grpc or an unknown protocol', () => {
+    const grpc = tracingSettings(telemetry({ enabled: true }), { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });
+    expect(grpc?.protocol).toBe('http/protobuf');
+    expect(grpc?.protocolWarning).toBe(
+      'OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported (only http/protobuf and http/json): traces are sent as http/protobuf',
+    );
+    const typo = tracingSettings(telemetry({ enabled: true }), { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/proto' });
+    expect(typo?.protocolWarning).toMatch(/^OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http\/proto is not supported/);
+    expect(typo?.protocolWarning).not.toContain('\n');
   });
 
   it('refuses a bad section with a one-line error naming the field', () => {
     expect(() => telemetry({ enabled: true, endpoint: 'ftp://x' })).toThrow(/telemetry\.endpoint.*http/);
     expect(() => telemetry({ sampleRatio: 2 })).toThrow(/telemetry\.sampleRatio/);
     expect(() => telemetry({ exporter: 'zipkin' })).toThrow(/telemetry.*exporter/);
+    expect(() => telemetry({ protocol: 'grpc' })).toThrow(/telemetry\.protocol/);
   });
 });

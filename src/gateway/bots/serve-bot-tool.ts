@@ -10,7 +10,7 @@ import { UnknownBotToolError } from '../../errors.js';
 import type { BotSurface, CallPath } from '../requests/index.js';
 import { wireErrorOf } from '../requests/index.js';
 import type { SessionContext } from '../session/index.js';
-import { auditRow } from '../session/index.js';
+import { auditRow, requestLog } from '../session/index.js';
 
 /** Call bot tool `params.name` for `ctx`'s caller; `notInView` is thrown when the bots have no such tool here. */
 export async function serveBotTool(
@@ -27,7 +27,7 @@ export async function serveBotTool(
   const onProgress = send
     ? (progress: Progress) => {
         void send(progress).catch((error: unknown) =>
-          path.log.debug({ err: error, session: ctx.session.id }, 'progress not delivered'),
+          requestLog(path, ctx).debug({ err: error, session: ctx.session.id }, 'progress not delivered'),
         );
       }
     : undefined;

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ClientCapabilities, LoggingLevel, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '@opentelemetry/api';
 import type { AgentChannel, AgentRequestOptions, AgentSession, SessionContext } from '../session/index.js';
 import type { InputAsker } from './input-flows.js';
 
@@ -66,18 +67,23 @@ class ModernChannel implements AgentChannel {
   }
 }
 
-/** The context of one modern call of `session`, run under a flow's `signal`. */
+/**
+ * The context of one modern call of `session`, run under a flow's `signal`; `trace`: its
+ * SERVER span's context (tracing on), the parent of its guard steps and upstream requests.
+ */
 export function modernContext(
   session: AgentSession,
   meta: ModernMeta,
   asker: InputAsker,
   signal: AbortSignal,
+  trace: Context | null = null,
 ): SessionContext {
   const channel = new ModernChannel(meta, asker);
   return {
     session,
     signal,
     channel,
+    trace,
     progress: meta.progress
       ? (progress) => channel.notify({ method: 'notifications/progress', params: { ...progress, progressToken: 0 } })
       : null,
@@ -85,11 +91,12 @@ export function modernContext(
 }
 
 /** What a request that asks the agent nothing runs with (lists, subscriptions): no flow, no notifications. */
-export function quietContext(session: AgentSession, signal: AbortSignal): SessionContext {
+export function quietContext(session: AgentSession, signal: AbortSignal, trace: Context | null = null): SessionContext {
   return modernContext(
     session,
     { capabilities: undefined, logLevel: null, progress: false },
     { ask: () => Promise.reject(new Error('this request asks the agent nothing')), notify: () => Promise.resolve() },
     signal,
+    trace,
   );
 }

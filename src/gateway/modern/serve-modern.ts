@@ -5,7 +5,7 @@
  * upstream's sampling, elicitation or roots request comes back as `input_required`. Lists
  * carry honest cache hints; params are checked as on a 2025 session (-32602, one line);
  * `server/discover` is the v2 server's own answer from the capabilities, server info and
- * instructions it is built with.
+ * instructions it is built with. Tracing on, each request is a SERVER span (trace-modern.ts).
  * @module
  */
 import {
@@ -28,6 +28,7 @@ import {
   type ServerContext,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
+import type { Context } from '@opentelemetry/api';
 import { ShuttingDownError } from '../../errors.js';
 import type { CallPath } from '../requests/index.js';
 import {
@@ -44,6 +45,7 @@ import type { AgentSession, EndpointIdentity, SessionContext } from '../session/
 import { runTracked } from '../session/index.js';
 import type { InputFlows, RoundSink } from './input-flows.js';
 import { modernContext, quietContext } from './modern-channel.js';
+import { serveModernTraced } from './trace-modern.js';
 
 /** Where a modern request runs: the view session of its endpoint, token and client. */
 export type ModernTarget = {
@@ -101,6 +103,7 @@ function refuseWhenStopping(path: CallPath): void {
 async function withInput<T>(
   target: ModernTarget,
   ctx: ServerContext,
+  trace: Context | null,
   work: (context: SessionContext) => Promise<T>,
 ): Promise<T> {
   const { session, flows, path } = target;
@@ -127,6 +130,7 @@ async function withInput<T>(
                   },
                   asker,
                   signal,
+                  trace,
                 ),
               ),
             ),
@@ -154,20 +158,30 @@ export function createModernServer(target: ModernTarget): Server {
   });
   // Params are checked by the v1 SDK's schemas here, as on a 2025 session: the v2 SDK's own
   // check answers -32603 with its zod issues as JSON. Its 3-argument form hands them over as sent.
-  const on = <P>(method: string, schema: ParamsSchema<P>, work: (params: P, ctx: ServerContext) => Promise<unknown>) =>
-    server.setRequestHandler(method, { params: AS_SENT }, (params, ctx) => {
-      const parsed = schema.safeParse(params);
-      if (!parsed.success) throw invalidParams(method, parsed.error);
-      return work(parsed.data, ctx) as never;
-    });
+  // Tracing on (issue 21): each request is a SERVER span, as on a 2025 session.
+  const on = <P>(
+    method: string,
+    schema: ParamsSchema<P>,
+    work: (params: P, ctx: ServerContext, trace: Context | null) => Promise<unknown>,
+  ) =>
+    server.setRequestHandler(
+      method,
+      { params: AS_SENT },
+      (params, ctx) =>
+        serveModernTraced(path.tracer, session, { method, params, ctx }, async (trace) => {
+          const parsed = schema.safeParse(params);
+          if (!parsed.success) throw invalidParams(method, parsed.error);
+          return work(parsed.data, ctx, trace);
+        }) as never,
+    );
   for (const [method, kind, schema] of LISTS) {
     const wanted =
       kind === 'tools' ? capabilities.tools : kind === 'prompts' ? capabilities.prompts : capabilities.resources;
     if (!wanted) continue;
-    on(method, schema, async (_params, ctx) => {
+    on(method, schema, async (_params, ctx, trace) => {
       refuseWhenStopping(path);
       const items = await runTracked(session, ctx.mcpReq.signal, (signal) =>
-        listItems(path, quietContext(session, signal), kind),
+        listItems(path, quietContext(session, signal, trace), kind),
       );
       return { [kind]: items };
     });
@@ -177,24 +191,26 @@ export function createModernServer(target: ModernTarget): Server {
     server.setRequestHandler(
       'tools/call',
       (request, ctx) =>
-        withInput(target, ctx, (context) =>
-          callTool(path, context, request.params as CallToolRequest['params']),
+        serveModernTraced(path.tracer, session, { method: 'tools/call', params: request.params, ctx }, (trace) =>
+          withInput(target, ctx, trace, (context) =>
+            callTool(path, context, request.params as CallToolRequest['params']),
+          ),
         ) as never,
     );
   }
   if (capabilities.resources) {
-    on('resources/read', ReadResourceRequestSchema.shape.params, (params, ctx) =>
-      withInput(target, ctx, (context) => readResource(path, context, params)),
+    on('resources/read', ReadResourceRequestSchema.shape.params, (params, ctx, trace) =>
+      withInput(target, ctx, trace, (context) => readResource(path, context, params)),
     );
   }
   if (capabilities.prompts) {
-    on('prompts/get', GetPromptRequestSchema.shape.params, (params, ctx) =>
-      withInput(target, ctx, (context) => getPrompt(path, context, params)),
+    on('prompts/get', GetPromptRequestSchema.shape.params, (params, ctx, trace) =>
+      withInput(target, ctx, trace, (context) => getPrompt(path, context, params)),
     );
   }
   if (capabilities.completions) {
-    on('completion/complete', CompleteRequestSchema.shape.params, (params, ctx) =>
-      withInput(target, ctx, (context) => complete(path, context, params)),
+    on('completion/complete', CompleteRequestSchema.shape.params, (params, ctx, trace) =>
+      withInput(target, ctx, trace, (context) => complete(path, context, params)),
     );
   }
   return server;

@@ -12,7 +12,7 @@ import type { ServerConfig } from '../../config/schema.js';
 import { HubError, UnknownServerError, UpstreamLostError, UpstreamTimeoutError } from '../../errors.js';
 import type { UpstreamRequestOptions, UpstreamSession } from '../../upstream/types.js';
 import type { CallPath } from '../requests/index.js';
-import type { SessionContext } from '../session/index.js';
+import { requestLog, type SessionContext } from '../session/index.js';
 import type { Place } from './call-admission.js';
 import { connectionKey } from './call-tracker.js';
 import { type RequestLimit, requestLimit } from './request-limit.js';
@@ -142,7 +142,7 @@ async function relayAdmitted<T>(
     if (error instanceof McpError || error instanceof HubError) return { ok: false, error };
     // Anything else came from the SDK client or its transport: a request that could not be
     // sent (a connection closing under it) or an answer that does not parse. The upstream's.
-    path.log.warn({ err: error, server }, 'upstream request failed');
+    requestLog(path, ctx).warn({ err: error, server }, 'upstream request failed');
     return { ok: false, error: new UpstreamLostError(server, 'failed', { cause: error }) };
   } finally {
     silence.stop();

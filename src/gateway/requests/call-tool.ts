@@ -12,7 +12,7 @@ import { stepSpan, traceIdOf } from '../../telemetry/index.js';
 import { botsFor, serveBotTool } from '../bots/index.js';
 import { andThen, relayRouted } from '../relay/index.js';
 import type { SessionContext } from '../session/index.js';
-import { auditRow } from '../session/index.js';
+import { auditRow, requestLog } from '../session/index.js';
 import type { Route } from '../views/index.js';
 import type { CallPath } from './call-path.js';
 import { isLargeRequest } from './large-request.js';
@@ -52,11 +52,16 @@ export async function callTool(
     (route) => route.name,
   );
   // The result is upstream text the model will read (X4).
-  // Traces on: the sanitizer is a step of the request's span (issue 21); off, it is called as it is.
+  // Traces on: the sanitizer is a step of the request's span when it changed the result or took
+  // time (issue 21); off, it is called as it is.
   const outcome = andThen(relayed, ({ route, answer }) =>
     ctx.trace
-      ? stepSpan(path.tracer, ctx.trace, 'boternity.sanitize', () =>
-          path.sanitizer.result(route.server, route.name, answer),
+      ? stepSpan(
+          path.tracer,
+          ctx.trace,
+          'boternity.sanitize',
+          () => path.sanitizer.result(route.server, route.name, answer, () => requestLog(path, ctx)),
+          (done) => done.sanitized,
         )
       : path.sanitizer.result(route.server, route.name, answer),
   );
@@ -82,7 +87,7 @@ export async function callTool(
   // Seed 004: every tool call at debug, with its outcome and duration, never its arguments
   // (built only when debug is on: this is the call path).
   if (path.log.isLevelEnabled('debug'))
-    path.log.debug(
+    requestLog(path, ctx).debug(
       {
         server: routed.ok ? routed.value.server : null,
         tool: routed.ok ? routed.value.name : null,
@@ -94,6 +99,6 @@ export async function callTool(
     );
   if (answer.kind === 'result') return answer.result;
   if (answer.internal !== null)
-    path.log.warn({ err: answer.internal, session: ctx.session.id }, 'agent request failed');
+    requestLog(path, ctx).warn({ err: answer.internal, session: ctx.session.id }, 'agent request failed');
   throw answer.error;
 }

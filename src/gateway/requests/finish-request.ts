@@ -7,7 +7,7 @@
 import { traceIdOf } from '../../telemetry/index.js';
 import type { Outcome } from '../relay/index.js';
 import type { SessionContext } from '../session/index.js';
-import { type AuditFields, auditRow } from '../session/index.js';
+import { type AuditFields, auditRow, requestLog } from '../session/index.js';
 import type { CallPath } from './call-path.js';
 import { answerFailure, type WireError } from './wire-error.js';
 
@@ -33,6 +33,6 @@ export function finishRequest<T>(
 export function wireErrorOf(path: CallPath, ctx: SessionContext, error: unknown): WireError {
   const answer = answerFailure(error, false);
   if (answer.internal !== null)
-    path.log.warn({ err: answer.internal, session: ctx.session.id }, 'agent request failed');
+    requestLog(path, ctx).warn({ err: answer.internal, session: ctx.session.id }, 'agent request failed');
   return answer.error;
 }

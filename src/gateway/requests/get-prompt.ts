@@ -8,7 +8,7 @@ import type { GetPromptRequest, GetPromptResult } from '@modelcontextprotocol/sd
 import { NotInViewError } from '../../errors.js';
 import { botsFor, getBotPrompt } from '../bots/index.js';
 import { andThen, relayRouted } from '../relay/index.js';
-import type { SessionContext } from '../session/index.js';
+import { requestLog, type SessionContext } from '../session/index.js';
 import type { CallPath } from './call-path.js';
 import { finishRequest } from './finish-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
@@ -32,7 +32,7 @@ export async function getPrompt(
   );
   // The messages a prompt expands to are upstream text the model will read (X4).
   const outcome = andThen(relayed, ({ route, answer }) =>
-    path.sanitizer.promptResult(route.server, route.name, answer),
+    path.sanitizer.promptResult(route.server, route.name, answer, () => requestLog(path, ctx)),
   );
   const fields = {
     eventType: 'prompt_get',

@@ -7,7 +7,7 @@
 import type { ReadResourceRequest, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { activityOf, readBotActivity } from '../bots/index.js';
 import { andThen, relayRouted } from '../relay/index.js';
-import type { SessionContext } from '../session/index.js';
+import { requestLog, type SessionContext } from '../session/index.js';
 import type { CallPath } from './call-path.js';
 import { finishRequest } from './finish-request.js';
 import { routeResource } from './route-request.js';
@@ -42,7 +42,7 @@ function publicResult(
   server: string,
   result: ReadResourceResult,
 ): ReadResourceResult {
-  const safe = path.sanitizer.resourceResult(server, result);
+  const safe = path.sanitizer.resourceResult(server, result, () => requestLog(path, ctx));
   const current = path.views.view(ctx.session.spec).view;
   return { ...safe, contents: safe.contents.map((c) => ({ ...c, uri: current.publicUri(server, c.uri) })) };
 }

@@ -19,6 +19,7 @@ export type {
   TransportSessionOptions,
 } from './open-agent-session.js';
 export { attachAgentSession, endSession, openAgentSession, registerSession } from './open-agent-session.js';
+export { requestLog } from './request-log.js';
 export { createServersSettled } from './servers-settled.js';
 export type { SessionContext } from './session-context.js';
 export type { OpenSessionUpstream, SessionUpstreams } from './session-upstreams.js';

@@ -43,7 +43,14 @@ export function createGatewaySanitizer({
 }) {
   const done = new WeakMap<object, object>();
   const reported = new Set<string>();
-  const report = (what: string, name: string, flags: readonly string[], before: unknown, after: unknown) => {
+  const report = (
+    what: string,
+    name: string,
+    flags: readonly string[],
+    before: unknown,
+    after: unknown,
+    into: () => Logger = () => log,
+  ) => {
     const key = `${what}\u0000${name}\u0000${flags.join(',')}`;
     if (reported.has(key)) return;
     reported.add(key);
@@ -52,7 +59,7 @@ export function createGatewaySanitizer({
     // A secret is looked for as written and as JSON escapes it (the excerpts are of JSON text).
     const known = [...secrets()].flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
     const excerpt = excerptChange(was, now, { maxChars: EXCERPT_CHARS, secrets: known });
-    log.warn(
+    into().warn(
       {
         what,
         name,
@@ -103,14 +110,22 @@ export function createGatewaySanitizer({
           return { value: r.resource, changed: r.changed, flags: r.flags };
         }),
       ),
-    /** A tool result; `sanitized` is true when anything was changed or flagged. */
-    result(server: string, tool: string, result: CallToolResult): { result: CallToolResult; sanitized: boolean } {
+    /**
+     * A tool result; `sanitized` is true when anything was changed or flagged. `requestLog`:
+     * the logger of the request it answers (its line names the request's trace, issue 21).
+     */
+    result(
+      server: string,
+      tool: string,
+      result: CallToolResult,
+      requestLog?: () => Logger,
+    ): { result: CallToolResult; sanitized: boolean } {
       const r = sanitizeCallResult(result, results());
-      if (r.changed || r.flags.length > 0) report('result', `${server}/${tool}`, r.flags, result, r.result);
+      if (r.changed || r.flags.length > 0) report('result', `${server}/${tool}`, r.flags, result, r.result, requestLog);
       return { result: r.result, sanitized: r.changed || r.flags.length > 0 };
     },
     /** Text of the messages a prompt expands to: upstream text the model will read. */
-    promptResult(server: string, name: string, result: GetPromptResult): GetPromptResult {
+    promptResult(server: string, name: string, result: GetPromptResult, requestLog?: () => Logger): GetPromptResult {
       let flagged: string[] = [];
       const clean = (text: string) => {
         const r = sanitizeText(text, { kind: 'result', maxLength: limits().resultMaxLength });
@@ -128,12 +143,12 @@ export function createGatewaySanitizer({
         }
         return m;
       });
-      if (flagged.length > 0) report('prompt', `${server}/${name}`, flagged, result.messages, messages);
+      if (flagged.length > 0) report('prompt', `${server}/${name}`, flagged, result.messages, messages, requestLog);
       const description = result.description === undefined ? undefined : clean(result.description);
       return { ...result, messages, ...(description === undefined ? {} : { description }) };
     },
     /** Text contents of a resource read. */
-    resourceResult(server: string, result: ReadResourceResult): ReadResourceResult {
+    resourceResult(server: string, result: ReadResourceResult, requestLog?: () => Logger): ReadResourceResult {
       let flagged: string[] = [];
       const contents = result.contents.map((c) => {
         if (!('text' in c) || typeof c.text !== 'string') return c;
@@ -143,7 +158,7 @@ export function createGatewaySanitizer({
         return { ...c, text: r.text };
       });
       if (flagged.length > 0)
-        report('resource', `${server}/${result.contents[0]?.uri ?? ''}`, flagged, result, contents);
+        report('resource', `${server}/${result.contents[0]?.uri ?? ''}`, flagged, result, contents, requestLog);
       return { ...result, contents };
     },
   };
