@@ -166,7 +166,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // crashed run's orphans are read and ended) while the upstreams start; the parts the
     // calls need follow. The ledger and the peer the connections get wait for them.
     const storage: Promise<Storage> = nextTurn().then(async () =>
-      (await import('./start/open-storage.js')).openStorage({ home, env, graceMs: config.shutdown.graceMs, log }),
+      (await import('./start/open-storage.js')).openStorage({ home, env, config, log }),
     );
     const parts: Promise<CallParts> = storage.then(async (opened) =>
       (await import('./start/open-call-parts.js')).openCallParts({
