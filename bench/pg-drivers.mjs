@@ -119,51 +119,49 @@ const drivers = {
   },
 };
 
-const timed = async (fn) => {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-};
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+/** Operations a second of `n` run by `fn`, and this process's CPU µs an operation (the driver's share). */
+async function rate(n, fn) {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  await fn();
+  const used = process.cpuUsage(cpu);
+  return [n / ((performance.now() - wall) / 1000), (used.user + used.system) / n];
+}
 
 async function measure(name, max) {
   const d = drivers[name](max);
   const out = {};
   for (let i = 0; i < 50; i++) await d.run(LOOKUP, [`${i}`]);
   const batch = insertSql(100);
-  out.batchRowsPerS =
-    (100 * 100) /
-    ((await timed(async () => {
-      for (let i = 0; i < 100; i++) await d.run(batch, Array.from({ length: 100 }, row).flat());
-    })) /
-      1000);
+  [out.batchRowsPerS, out.batchCpuUsPerRow] = await rate(100 * 100, async () => {
+    for (let i = 0; i < 100; i++) await d.run(batch, Array.from({ length: 100 }, row).flat());
+  });
   const one = insertSql(1);
-  out.oneRowInsertsPerS =
-    2000 /
-    ((await timed(async () => {
-      for (let i = 0; i < 2000; i++) await d.run(one, row());
-    })) /
-      1000);
+  [out.oneRowInsertsPerS, out.oneRowCpuUs] = await rate(1000, async () => {
+    for (let i = 0; i < 1000; i++) await d.run(one, row());
+  });
   const lat = [];
+  const cpu = process.cpuUsage();
   for (let i = 0; i < 3000; i++) {
     const t = performance.now();
     await d.run(LOOKUP, [String(i % 1000)]);
     lat.push((performance.now() - t) * 1000);
   }
+  const used = process.cpuUsage(cpu);
   out.lookupP50us = percentile(lat, 0.5);
   out.lookupP99us = percentile(lat, 0.99);
+  out.lookupCpuUs = (used.user + used.system) / 3000;
   let k = 0;
-  out.lookupsPerS16 =
-    8000 /
-    ((await timed(async () => {
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (k < 8000) await d.run(LOOKUP, [String(k++ % 1000)]);
-        }),
-      );
-    })) /
-      1000);
+  [out.lookupsPerS16, out.lookup16CpuUs] = await rate(8000, () =>
+    Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (k < 8000) await d.run(LOOKUP, [String(k++ % 1000)]);
+      }),
+    ),
+  );
   await d.end();
   return out;
 }
