@@ -13,6 +13,7 @@ import { MIGRATION_LOCK } from '../../src/storage/pg/open-postgres.js';
 import { TINY_SERVER } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { connectHttpClient } from '../support/mcp-client.js';
+import { noServiceEnv } from '../support/no-service.js';
 import { runBnity, type ServeProcess, spawnBnity, spawnServe } from '../support/serve-process.js';
 import { createPostgresDatabase } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
@@ -158,5 +159,19 @@ describe('bnity serve on PostgreSQL', () => {
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`127.0.0.1:${port}/x: nothing answers there`);
+  });
+
+  it('bnity token create with no service writes to the database of database.url', async () => {
+    const { home, config, url, sql } = await setUp();
+    await writeFile(config, JSON.stringify({ database: { url }, mcpServers: {} }));
+    const { env } = await noServiceEnv();
+    const run = await runBnity(['token', 'create', '--name', 'ci', '--home', home, '--config', config], {
+      ...env,
+      BOTERNITY_DATABASE_URL: '',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const rows = await sql`select name from api_tokens`;
+    expect(rows).toEqual([{ name: 'ci' }]);
+    expect((await readdir(home)).filter((f) => f.endsWith('.db'))).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ import { pgClient } from './pg-client.js';
 import { describeConnectError, parsePostgresUrl } from './postgres-url.js';
 
 /** Connections in the pool: see ADR 036 for the measurement behind it. */
-export const POOL_SIZE = 10;
+export const POOL_SIZE = 4;
 /** The advisory lock the migrations run under (`pg_advisory_lock`): "bnty" in ASCII. */
 export const MIGRATION_LOCK = 0x626e7479;
 const CONNECT_TIMEOUT_S = 10;
