@@ -50,10 +50,11 @@ describe('bnity serve on PostgreSQL', () => {
     const first = await spawnServe(['--port', '0', '--config', config], env);
     try {
       const agent = await connectHttpClient(`${first.url}/mcp`, {}, TOKEN);
-      const result = await waitFor(async () => agent.callTool({ name: 'tiny__echo', arguments: { text: 'on pg' } }), {
-        what: 'the echo call answered',
+      await waitFor(async () => (await agent.listTools()).tools.find((t) => t.name === 'tiny__echo'), {
+        what: 'tiny__echo listed',
         timeoutMs: 20_000,
       });
+      const result = await agent.callTool({ name: 'tiny__echo', arguments: { text: 'on pg' } });
       expect(result.content).toEqual([{ type: 'text', text: 'on pg' }]);
       await agent.close();
       const rows = await waitFor(
