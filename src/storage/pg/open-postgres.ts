@@ -6,14 +6,12 @@
  * int8 is read as a JS number so instants (BIGINT epoch ms) read back as they were written.
  * @module
  */
-import type { LibSQLDatabase } from 'drizzle-orm/libsql/driver-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres, { type Options, type Sql } from 'postgres';
 import { DatabaseError } from '../../errors.js';
 import type { Db, OpenDb } from '../create-db.js';
 import { markPostgres } from '../db-dialect.js';
-import type * as schema from '../schema.js';
 import { pgClient } from './pg-client.js';
 import { describeConnectError, parsePostgresUrl } from './postgres-url.js';
 
@@ -58,7 +56,7 @@ export async function openPostgres({
   }) as unknown as Db;
   markPostgres(db);
   return {
-    db: db as LibSQLDatabase<typeof schema> as Db,
+    db,
     client,
     writer: client,
     reopenWriter: async () => client,
