@@ -123,8 +123,10 @@ export class UpstreamTimeoutError extends HubError {
   constructor(
     readonly server: string,
     readonly timeoutMs: number,
+    /** Where the limit is set (`mcpServers.x.timeouts.perTool.y`), named in the message. */
+    readonly setBy?: string,
   ) {
-    super('upstream_timeout', `server "${server}" did not answer within ${timeoutMs} ms`);
+    super('upstream_timeout', `server "${server}" did not answer within ${timeoutMs} ms${setBy ? ` (${setBy})` : ''}`);
   }
 }
 

@@ -58,6 +58,19 @@ export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run
     run(async () => (await import('./mcp-tools-command.js')).mcpToolsCommand(name, opts, env)),
   );
 
+  withTarget(
+    mcp
+      .command('search')
+      .description(
+        "tools of the whole view (or a bot's) ranked for a query, as search_tools ranks them (needs the service)",
+      )
+      .argument('<query>', 'words, "select:a,b" or "regex:pattern"')
+      .option('--bot <slug>', "search that bot's view")
+      .option('--limit <n>', 'how many tools at most (default 10)'),
+  ).action((query: string, opts) =>
+    run(async () => (await import('./mcp-search-command.js')).mcpSearchCommand(query, opts, env)),
+  );
+
   for (const verb of ['connect', 'disconnect'] as const) {
     const cmd = mcp
       .command(verb)

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DatabaseSchema } from './database-schema.js';
 import { InFlightSchema, RateLimitSchema } from './limits-schema.js';
 import { TelemetrySchema } from './telemetry-schema.js';
+import * as Tools from './tool-schemas.js';
 
 /** Reconnect backoff (S2): exponential with jitter, capped, forever unless `maxAttempts`. */
 export const BackoffSchema = z
@@ -32,11 +33,7 @@ export const NotificationRateSchema = z
     perSecond: z.number().positive().default(50),
     burst: z.number().int().positive().default(200),
     relistMinIntervalMs: z.number().int().nonnegative().default(250),
-    floodReadBytesPerSecond: z
-      .number()
-      .int()
-      .positive()
-      .default(1024 * 1024),
+    floodReadBytesPerSecond: z.number().int().positive().default(1_048_576),
   })
   .strict();
 export type NotificationRate = z.infer<typeof NotificationRateSchema>;
@@ -59,14 +56,12 @@ const CommonFields = {
   livenessTimeoutMs: z.number().int().positive().default(2_000),
   connectTimeoutMs: z.number().int().positive().default(30_000),
   requestTimeoutMs: z.number().int().positive().default(60_000),
+  timeouts: Tools.ToolTimeoutsSchema.optional(),
+  toolOverrides: Tools.ToolOverridesSchema.optional(),
   /** Requests in flight to this server at once, overriding `limits.inFlight.perUpstream` (ADR 022). */
   maxConcurrentRequests: z.number().int().positive().optional(),
   /** The largest message sent to the server, as JSON (X8): a larger request is refused unsent. */
-  maxMessageBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(4 * 1024 * 1024),
+  maxMessageBytes: z.number().int().positive().default(4_194_304),
   /**
    * The largest message read from the server (X8): an answer over it is not read, its request
    * is aborted and the call fails naming the bound. 10 MiB: what stdio servers always had.
@@ -121,6 +116,7 @@ export const BotConfigSchema = z.object({
   additionalServers: z.array(z.string()).default([]),
   removedServers: z.array(z.string()).default([]),
   toolPermissions: z.record(z.string(), ToolPermissionSchema).default({}),
+  toolSearch: Tools.ToolSearchModeSchema.optional(),
 });
 export type BotConfig = z.infer<typeof BotConfigSchema>;
 
@@ -150,6 +146,7 @@ export const ConfigRestSchema = z.object({
   telemetry: TelemetrySchema.prefault({}),
   /** Where the tables live: a PostgreSQL URL, else the SQLite file (ADR 036). */
   database: DatabaseSchema.prefault({}),
+  timeouts: Tools.GatewayTimeoutsSchema.prefault({}),
   /** Names besides the loopback ones that may appear in `Host` and `Origin` (X2). */
   http: z
     .object({
@@ -260,6 +257,8 @@ export const ConfigRestSchema = z.object({
        * How long an upstream's sampling, elicitation or roots request, sent to an MCP
        * 2026-07-28 client as `input_required`, waits for the client's retry (ADR 013).
        */
+      /** Tool search for large catalogs (issue 24): a mode, or the object of tool-schemas.ts. */
+      toolSearch: Tools.GatewayToolSearchSchema,
       inputRequestTimeoutMs: z
         .number()
         .int()

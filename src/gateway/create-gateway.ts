@@ -25,7 +25,8 @@ import { createUpstreamPeer } from './peer/index.js';
 import type { CallTracker } from './relay/call-tracker.js';
 import { createCallAdmission, createLossWatch, renewSubscriptions, type ServerAdmission } from './relay/index.js';
 import type { BotSurface, CallPath } from './requests/index.js';
-import { createInProcessRequests, type InProcessRequests } from './requests/index.js';
+import { createInProcessRequests, type InProcessRequests, searchView, type ViewSearch } from './requests/index.js';
+import { createViewIndexes } from './search/index.js';
 import type { AuditSink } from './session/index.js';
 import {
   type AgentSession,
@@ -108,6 +109,8 @@ export type Gateway = InProcessRequests & {
   admission(): ServerAdmission[];
   /** The tools `spec`'s view lists now, sanitized (no first-list wait, not audited). */
   listTools(spec: ViewSpec): Tool[];
+  /** `spec`'s tools ranked for `query` (issue 24), as `search_tools` ranks them; an Error for a bad `regex:`. */
+  searchTools(spec: ViewSpec, query: string, limit: number): ViewSearch | Error;
   /** End every session a client (token id) opened: after its token is revoked. */
   closeSessionsOf(clientId: string): Promise<number>;
   /** End sessions idle for longer than `idleMs`, with no request in flight (their own upstreams close with them). */
@@ -176,6 +179,7 @@ export function createGateway({
     config,
     hub,
     views,
+    toolSearch: createViewIndexes(),
     upstreams,
     tracker,
     admission: createCallAdmission({ limits: () => config().limits.inFlight }),
@@ -238,6 +242,7 @@ export function createGateway({
     admission: () => core.admission.stats(),
     ...createInProcessRequests(path),
     listTools: (spec) => views.view(spec).tools(),
+    searchTools: (spec, query, limit) => searchView(path, spec, query, limit),
     closeSessionsOf: (clientId) =>
       endAll(
         sessions.all().filter((s) => s.clientId === clientId),

@@ -15,6 +15,8 @@ const VIEW_ONLY_FIELDS = [
   'sampling',
   'livenessCheckAfterMs',
   'maxConcurrentRequests',
+  'timeouts',
+  'toolOverrides',
 ] as const;
 
 /** The part of a server's config its connection depends on. */

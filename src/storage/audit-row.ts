@@ -3,11 +3,11 @@
  * its values in the column order of `mcp_audit`, ready for an INSERT or a journal line.
  * @module
  */
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { InValue } from '@libsql/client';
 import { getTableColumns } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJsonParts } from './canonical-json.js';
 import { createListHasher } from './list-hasher.js';
 import { mcpAuditTable } from './schema.js';
 import { createTimeOrderedUuid } from './time-ordered-uuid.js';
@@ -64,8 +64,15 @@ export const AUDIT_COLUMNS = Object.entries(getTableColumns(mcpAuditTable)).map(
  */
 export function auditHash(value: unknown): string | null {
   if (value === undefined) return null;
+  const parts = canonicalJsonParts(value);
   // A bare function or symbol has no JSON: hash a marker instead.
-  return hash('sha256', canonicalJson(value) ?? 'undefined', 'hex');
+  if (parts === undefined) return hash('sha256', 'undefined', 'hex');
+  if (parts.length === 1) return hash('sha256', parts[0] as string, 'hex');
+  // A long plain text (a 64 KiB tool result) is fed where it lies, as its Latin-1 bytes (its
+  // UTF-8 ones: printable ASCII), not copied into one text first (issue 20).
+  const digest = createHash('sha256');
+  for (let i = 0; i < parts.length; i++) digest.update(parts[i] as string, i % 2 === 1 ? 'latin1' : 'utf8');
+  return digest.digest('hex');
 }
 
 /** A name cut to {@link AUDIT_NAME_MAX}, marked with its full length when cut. */

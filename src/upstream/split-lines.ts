@@ -29,7 +29,7 @@ export class LineSplitter {
       let line: string;
       if (this.#heldBytes > 0) {
         this.#held.push(chunk.subarray(0, end));
-        line = Buffer.concat(this.#held, this.#heldBytes + end).toString('utf8');
+        line = this.#joined(end);
         this.clear();
       } else {
         line = chunk.toString('utf8', start, end);
@@ -42,6 +42,24 @@ export class LineSplitter {
       this.#held.push(start === 0 ? chunk : chunk.subarray(start));
       this.#heldBytes += chunk.length - start;
     }
+  }
+
+  /**
+   * The held pieces as one text. Pieces that each end on an ASCII byte end on a character's
+   * end: each is decoded where it lies and the texts joined (JSON.parse reads the joined text
+   * once), without a copy of a 64 KiB answer into a new buffer first (issue 20); a piece that
+   * ends inside a character is joined as bytes.
+   */
+  #joined(end: number): string {
+    const held = this.#held;
+    for (let i = 0; i < held.length - 1; i++) {
+      const piece = held[i] as Buffer;
+      if ((piece[piece.length - 1] as number) >= 0x80)
+        return Buffer.concat(held, this.#heldBytes + end).toString('utf8');
+    }
+    let text = '';
+    for (const piece of held) text += piece.toString('utf8');
+    return text;
   }
 
   #refuse(): never {

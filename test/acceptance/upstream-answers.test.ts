@@ -70,7 +70,7 @@ describe('answers from upstreams, and why they fail', () => {
   it('aborts the upstream request of a call that timed out, when the agent hears of it', async () => {
     const result = await agent.callTool({ name: 'quick__hang', arguments: {} });
     const answeredAt = Date.now();
-    expect(text(result)).toBe('server "quick" did not answer within 1000 ms');
+    expect(text(result)).toBe('server "quick" did not answer within 1000 ms (mcpServers.quick.requestTimeoutMs)');
     const closed = await lastCallClosed(answeredAt);
     expect(closed.cut).toBe(true);
     expect(closed.ms).toBeLessThan(1_000);

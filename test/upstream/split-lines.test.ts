@@ -25,6 +25,17 @@ describe('LineSplitter', () => {
     expect(out).toEqual(['né€😀']);
   });
 
+  it('joins pieces cut after an ASCII byte as text, and a piece cut inside a character as bytes', () => {
+    const bytes = Buffer.from('{"t":"ab€cd"}\n');
+    const euro = bytes.indexOf(0xe2);
+    const s = new LineSplitter();
+    // Three pieces: the first ends on ASCII, the second inside the euro sign.
+    expect(lines(s, bytes.subarray(0, 3), bytes.subarray(3, euro + 1), bytes.subarray(euro + 1))).toEqual([
+      '{"t":"ab€cd"}',
+    ]);
+    expect(lines(s, 'x'.repeat(70_000), 'y\n')).toEqual([`${'x'.repeat(70_000)}y`]);
+  });
+
   it('refuses an unfinished line over the limit with the SDK error, and forgets it', () => {
     const s = new LineSplitter(8);
     expect(lines(s, '12345')).toEqual([]);

@@ -15,6 +15,7 @@ import type { CallPath } from '../requests/index.js';
 import type { SessionContext } from '../session/index.js';
 import type { Place } from './call-admission.js';
 import { connectionKey } from './call-tracker.js';
+import { type RequestLimit, requestLimit } from './request-limit.js';
 import { watchSilence } from './watch-silence.js';
 
 /** How a step of the call path ended. */
@@ -27,7 +28,8 @@ export function andThen<T, U>(outcome: Outcome<T>, next: (value: T) => U): Outco
 
 /**
  * Relay `send` to `server` as a request of `ctx`; `send` gets the connection and the request
- * options. `large`: its arguments are large ({@link isLargeRequest}).
+ * options. `large`: its arguments are large ({@link isLargeRequest}); `tool`: the upstream
+ * name of the tool it calls, whose limit it gets ({@link requestLimit}).
  */
 export async function relayRequest<T>(
   path: CallPath,
@@ -35,9 +37,11 @@ export async function relayRequest<T>(
   server: string,
   send: (upstream: UpstreamSession, options: UpstreamRequestOptions) => Promise<T>,
   large = false,
+  tool: string | null = null,
 ): Promise<Outcome<T>> {
   const config = path.config().mcpServers[server];
   if (!config) return { ok: false, error: new UnknownServerError(server) };
+  const limit = requestLimit(path.config(), server, config, tool);
   const shared = config.scope !== 'session';
   const key = connectionKey(server, shared ? null : ctx.session.id);
   // A place under the in-flight caps first (ADR 022); the wait counts against the timeout.
@@ -48,7 +52,7 @@ export async function relayRequest<T>(
     cap: config.maxConcurrentRequests,
     large,
   };
-  const waiting = path.admission.enter(place, ctx.signal, config.requestTimeoutMs);
+  const waiting = path.admission.enter(place, ctx.signal, limit.ms);
   const since = waiting ? performance.now() : 0;
   // A wait for a place is a guard step of the request's span (issue 21).
   const refused = waiting && (await (ctx.trace && path.tracer ? waitTraced(path.tracer, ctx.trace, waiting) : waiting));
@@ -56,7 +60,8 @@ export async function relayRequest<T>(
   let answered = false;
   try {
     return await relayAdmitted(path, ctx, server, config, key, send, {
-      timeout: waiting ? Math.max(1, config.requestTimeoutMs - (performance.now() - since)) : config.requestTimeoutMs,
+      limit,
+      timeout: waiting ? Math.max(1, limit.ms - (performance.now() - since)) : limit.ms,
       heard: () => {
         answered = true;
       },
@@ -74,7 +79,7 @@ async function relayAdmitted<T>(
   config: ServerConfig,
   key: string,
   send: (upstream: UpstreamSession, options: UpstreamRequestOptions) => Promise<T>,
-  { timeout, heard }: { timeout: number; heard: () => void },
+  { limit, timeout, heard }: { limit: RequestLimit; timeout: number; heard: () => void },
 ): Promise<Outcome<T>> {
   let upstream: UpstreamSession;
   try {
@@ -90,15 +95,18 @@ async function relayAdmitted<T>(
   const options: UpstreamRequestOptions = {
     signal: ctx.signal,
     timeout,
-    resetTimeoutOnProgress: true,
+    resetTimeoutOnProgress: limit.resetOnProgress,
     trace: ctx.trace,
-    // Without a sink the upstream is not asked for progress at all.
+    // Without a sink the upstream is asked for progress only when its progress extends the
+    // limit (a tool call with resetOnProgress); that progress goes no further.
     onprogress: sink
       ? (progress) => {
           silence.heard();
           progressSent = progressSent.then(() => sink(progress)).catch(() => undefined);
         }
-      : undefined,
+      : limit.askProgress
+        ? () => silence.heard()
+        : undefined,
   };
   const watch = path.losses.watch(server, upstream, config.scope !== 'session');
   try {
@@ -129,7 +137,7 @@ async function relayAdmitted<T>(
       return { ok: false, error: new UpstreamLostError(server, 'closed the connection') };
     }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return { ok: false, error: new UpstreamTimeoutError(server, config.requestTimeoutMs) };
+      return { ok: false, error: new UpstreamTimeoutError(server, limit.ms, limit.setBy) };
     }
     if (error instanceof McpError || error instanceof HubError) return { ok: false, error };
     // Anything else came from the SDK client or its transport: a request that could not be
@@ -155,6 +163,7 @@ export async function relayRouted<R extends { readonly server: string }, T>(
   routed: Outcome<R>,
   send: (upstream: UpstreamSession, options: UpstreamRequestOptions, route: R) => Promise<T>,
   large = false,
+  tool: ((route: R) => string) | null = null,
 ): Promise<Outcome<{ route: R; answer: T }>> {
   if (!routed.ok) return routed;
   const route = routed.value;
@@ -164,6 +173,7 @@ export async function relayRouted<R extends { readonly server: string }, T>(
     route.server,
     (upstream, options) => send(upstream, options, route),
     large,
+    tool ? tool(route) : null,
   );
   return andThen(relayed, (answer) => ({ route, answer }));
 }

@@ -13,6 +13,7 @@ import type { Hub } from '../../hub/create-hub.js';
 import type { BotActivity } from '../bots/index.js';
 import type { CallTracker } from '../relay/call-tracker.js';
 import type { CallAdmission, LossWatcher } from '../relay/index.js';
+import type { ViewIndexes } from '../search/index.js';
 import type { AgentSession, AuditSink, SessionUpstreams } from '../session/index.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import type { GatewaySanitizer, ViewCache } from '../views/index.js';
@@ -27,6 +28,8 @@ export type CallPath = {
   /** Status of servers, for "the owner is down" answers, and the shared connections. */
   readonly hub: Pick<Hub, 'upstream' | 'getServer'>;
   readonly views: ViewCache;
+  /** The search indexes of the views in search mode (issue 24). */
+  readonly toolSearch: ViewIndexes;
   readonly upstreams: SessionUpstreams;
   readonly tracker: CallTracker;
   /** The in-flight caps every relayed request passes (ADR 022). */

@@ -2,7 +2,8 @@
  * `tools/call` (G3, G4, X4, X7): route the public name in the caller's view, relay it to
  * the owner, sanitize the result, audit the outcome. Upstream trouble (down, gone, too
  * slow) is a failed tool result; anything else refused is a JSON-RPC error. A name outside
- * the view goes to the bot tools, when the session is served them.
+ * the view goes to the bot tools, when the session is served them. In search mode the
+ * meta-tools are served first; `call_tool` comes back here with the real name (issue 24).
  * @module
  */
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -12,10 +13,14 @@ import { botsFor, serveBotTool } from '../bots/index.js';
 import { andThen, relayRouted } from '../relay/index.js';
 import type { SessionContext } from '../session/index.js';
 import { auditRow } from '../session/index.js';
+import type { Route } from '../views/index.js';
 import type { CallPath } from './call-path.js';
 import { isLargeRequest } from './large-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
+import { serveMetaTool } from './serve-meta-tool.js';
 import { answerFailure, type FailureAnswer } from './wire-error.js';
+
+const nameOf = (route: Route): string => (route.shown ? `${route.name} as ${route.shown}` : route.name);
 
 const firstText = (result: CallToolResult): string | null => {
   const item = result.content.find((c) => c.type === 'text');
@@ -28,6 +33,8 @@ export async function callTool(
   ctx: SessionContext,
   params: CallToolRequest['params'],
 ): Promise<CallToolResult> {
+  const meta = await serveMetaTool(path, ctx, params, (inner) => callTool(path, ctx, inner));
+  if (meta) return meta;
   const started = performance.now();
   const served = path.views.view(ctx.session.spec);
   const routed = routeName(path.hub, served, 'tool', params.name);
@@ -42,6 +49,7 @@ export async function callTool(
     routed,
     (upstream, options, route) => upstream.callTool({ ...params, name: route.name }, options),
     isLargeRequest(params.arguments),
+    (route) => route.name,
   );
   // The result is upstream text the model will read (X4).
   // Traces on: the sanitizer is a step of the request's span (issue 21); off, it is called as it is.
@@ -61,7 +69,8 @@ export async function callTool(
       eventType: 'tool_call',
       serverName: routed.ok ? routed.value.server : null,
       // A name too long to be a tool's is neither stored nor echoed.
-      toolName: routed.ok ? routed.value.name : params.name.length <= MAX_CALLED_NAME ? params.name : null,
+      // A tool the operator renamed is audited with both names (issue 24).
+      toolName: routed.ok ? nameOf(routed.value) : params.name.length <= MAX_CALLED_NAME ? params.name : null,
       input: params.arguments ?? {},
       output: result ?? undefined,
       success: result !== null && result.isError !== true,

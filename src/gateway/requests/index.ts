@@ -15,6 +15,8 @@ export { listItems } from './list-items.js';
 export { NO_AGENT } from './no-agent.js';
 export { readResource } from './read-resource.js';
 export { sanitizeElicitation, sanitizeSampling, sanitizeUpstreamText } from './sanitize-requests.js';
+export type { ViewSearch } from './search-mode.js';
+export { searchView } from './search-mode.js';
 export { setLevel } from './set-level.js';
 export { subscribeResource, unsubscribeResource } from './subscribe-resource.js';
 export type { ParamsSchema } from './wire-error.js';

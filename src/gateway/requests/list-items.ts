@@ -3,7 +3,8 @@
  * X7): answered from the caller's view, in one page, sanitized, audited by hash. A
  * session's first list waits (bounded) until the servers of its view have connected. Tools
  * and prompts are followed by the bot tools and skill prompts the session is served (G8),
- * resources and templates by the bots' activity resources (issue 18).
+ * resources and templates by the bots' activity resources (issue 18). In search mode
+ * (issue 24) the tools are the meta-tools and the tools marked `alwaysLoad`.
  * @module
  */
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -12,6 +13,8 @@ import type { SessionContext } from '../session/index.js';
 import { auditRow } from '../session/index.js';
 import type { ServedView } from '../views/index.js';
 import type { CallPath } from './call-path.js';
+import { searchModeOf } from './search-mode.js';
+import { withBotItems } from './with-bot-items.js';
 
 /** The kinds of list, with the items each lists. */
 type Lists = { tools: Tool[]; resources: Resource[]; resourceTemplates: ResourceTemplate[]; prompts: Prompt[] };
@@ -35,30 +38,13 @@ export async function listItems<K extends keyof Lists>(
   await session.firstList;
   const served: ServedView = path.views.view(session.spec);
   const own = served[kind]() as Lists[K];
-  const items = (
+  const all = (
     kind === 'tools' || kind === 'prompts'
       ? withBotItems(path, own, await listBotItems(path, session, served, kind))
       : withBotItems(path, own, await listBotResources(path, session, kind))
   ) as Lists[K];
+  const items =
+    kind === 'tools' ? ((searchModeOf(path, session, served, all as Tool[])?.listing ?? all) as Lists[K]) : all;
   path.audit?.commit(auditRow('server', session, null, { eventType: AUDITED[kind], output: items }));
-  return items;
-}
-
-/**
- * The view's listing followed by the bot items: the array made last time when neither
- * changed. The bots give the same array while no bot changed, so the text comparison runs
- * only after a change (or when some bot names were left out, a new array each time).
- */
-function withBotItems(path: CallPath, own: readonly unknown[], bot: readonly unknown[]): unknown[] {
-  if (bot.length === 0) return own as unknown[];
-  const last = path.listings.get(own);
-  if (last?.bot === bot) return last.items;
-  const key = JSON.stringify(bot);
-  if (last?.key === key) {
-    path.listings.set(own, { ...last, bot });
-    return last.items;
-  }
-  const items = [...own, ...bot];
-  path.listings.set(own, { bot, key, items });
   return items;
 }

@@ -5,9 +5,11 @@
  *
  * Order: servers in input order, items in upstream order. An upstream listing the same tool,
  * prompt, resource URI or template twice is listed once.
- * - Tools: filtered by {@link isToolAllowed}, then named `{server}__{tool}` (`prefixed`) or left
- *   as they are (`identity`); name collisions are resolved as in `public-names.ts`. Every other
- *   field of the tool (schemas, annotations, _meta…) is kept.
+ * - Tools: filtered by {@link isToolAllowed} (upstream names), then the operator's
+ *   `toolOverrides` applied (hidden ones dropped; name, title, description replaced: issue 24),
+ *   then named `{server}__{tool}` (`prefixed`) or left as they are (`identity`); name
+ *   collisions are resolved as in `public-names.ts`. Every other field of the tool (schemas,
+ *   annotations, _meta…) is kept. A renamed tool routes to the upstream's own name.
  * - Prompts: named like tools; no permission filter.
  * - Resources: a URI listed by one server passes through. When several servers list the same
  *   URI, the first server in view order keeps it and each other copy is listed under
@@ -24,8 +26,11 @@ import type { Catalog } from '../../upstream/types.js';
 import { type Naming, namePublicItems, type Owned, parseRewrittenUri, toRewrittenUri } from './public-names.js';
 import { isToolAllowed, type ServerToolLists, type ToolPermission } from './tool-filter.js';
 
-/** Where a listed tool or prompt lives: the owning server and the upstream's own name. */
-export type Route = Owned;
+/** Where a listed tool or prompt lives: the owning server and the upstream's own name (`shown`: the operator's, when renamed). */
+export type Route = Owned & { readonly shown?: string };
+
+/** An operator's changes to one upstream tool (the config's `toolOverrides` entry). */
+export type ToolOverride = { name?: string; title?: string; description?: string; hidden?: boolean };
 
 /** One upstream as a view sees it. */
 export type ViewServer = {
@@ -33,6 +38,8 @@ export type ViewServer = {
   readonly config: ServerToolLists;
   readonly catalog: Catalog;
   readonly permission?: ToolPermission;
+  /** By the upstream's tool name. */
+  readonly overrides?: Readonly<Record<string, ToolOverride>>;
 };
 
 /** The listings and routing table of one view; every lookup returns null outside the view. */
@@ -57,9 +64,22 @@ type TemplateRoute = { server: string; uriTemplate: string; matches: (uri: strin
 /** Builds the view of `servers`, named per `naming`. */
 export function buildView(input: { naming: Naming; servers: readonly ViewServer[] }): AggregatedView {
   const { servers, naming } = input;
+  // A renamed tool's upstream name, by server and the name it is listed under.
+  const renamed = new Map<string, string>();
   const tools = namePublicItems(
-    servers.flatMap(({ server, config, catalog, permission }) =>
-      catalog.tools.filter((t) => isToolAllowed(t.name, config, permission)).map((item) => ({ server, item })),
+    servers.flatMap(({ server, config, catalog, permission, overrides }) =>
+      catalog.tools
+        .filter((t) => isToolAllowed(t.name, config, permission))
+        .flatMap((t) => {
+          const override = overrides && Object.hasOwn(overrides, t.name) ? overrides[t.name] : undefined;
+          if (!override) return [{ server, item: t }];
+          if (override.hidden) return [];
+          const { name = t.name, title, description } = override;
+          if (name !== t.name) renamed.set(pairKey(server, name), t.name);
+          return [
+            { server, item: { ...t, name, ...(title ? { title } : {}), ...(description ? { description } : {}) } },
+          ];
+        }),
     ),
     naming,
   );
@@ -118,7 +138,11 @@ export function buildView(input: { naming: Naming; servers: readonly ViewServer[
     resources,
     resourceTemplates,
     prompts: prompts.listed,
-    tool: (name) => lookup(tools.routes, name),
+    tool: (name) => {
+      const route = lookup(tools.routes, name);
+      const own = route ? renamed.get(pairKey(route.server, route.name)) : undefined;
+      return route && own !== undefined ? { server: route.server, name: own, shown: route.name } : route;
+    },
     prompt: (name) => lookup(prompts.routes, name),
     resource,
     template: (uriTemplate) => {

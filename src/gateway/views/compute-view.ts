@@ -40,7 +40,16 @@ export function computeView(
     const permission = bot?.toolPermissions[server];
     const full = upstream.catalog();
     const catalog = hidden ? { ...full, tools: full.tools.filter((t) => !hidden(server, t.name)) } : full;
-    return [{ server, config: serverConfig, catalog, ...(permission ? { permission } : {}) }];
+    const overrides = serverConfig.toolOverrides;
+    return [
+      {
+        server,
+        config: serverConfig,
+        catalog,
+        ...(permission ? { permission } : {}),
+        ...(overrides ? { overrides } : {}),
+      },
+    ];
   });
   return buildView({ naming: namingOf(spec), servers });
 }

@@ -36,6 +36,7 @@ import { type ApprovePins, serverActionsRoutes } from './server-actions-routes.j
 import type { SamplingUsage } from './server-view.js';
 import { serversRoutes } from './servers-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
+import { toolSearchRoutes } from './tool-search-routes.js';
 
 /** What the API needs; the optional parts turn their routes on. */
 export type ApiDeps = {
@@ -91,6 +92,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
   api.route('/servers', serverActionsRoutes({ hub, config, ...optional }));
   api.route('/servers', catalogRoutes({ hub }));
   if (gateway) api.route('/servers', callToolRoutes({ hub, config, gateway }));
+  if (gateway) api.route('/tools', toolSearchRoutes({ gateway }));
   if (gateway) {
     api.route('/servers', readResourceRoutes({ hub, config, gateway }));
     api.route('/servers', getPromptRoutes({ hub, config, gateway }));

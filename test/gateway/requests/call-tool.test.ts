@@ -120,7 +120,9 @@ describe('tools/call', () => {
     const result = await agent.callTool({ name: 'brief__b_slow', arguments: { ms: 5_000 } });
     expect(result).toEqual({
       isError: true,
-      content: [{ type: 'text', text: 'server "brief" did not answer within 100 ms' }],
+      content: [
+        { type: 'text', text: 'server "brief" did not answer within 100 ms (mcpServers.brief.requestTimeoutMs)' },
+      ],
     });
     await waitFor(() => brief.cancelled === 1, { what: 'the upstream to see the timed-out call cancelled' });
     expect(gw.audit.at(-1)).toMatchObject({

@@ -1,0 +1,158 @@
+/**
+ * A search index over one view's tools (issue 24): field-weighted BM25+ (minisearch) over
+ * the words of the tool's own name, its title, description, parameter names and
+ * descriptions, and its server's name. It follows the listing: {@link ToolIndex.sync} with
+ * a new listing (the view cache makes one only when the view changed, list_changed
+ * included) re-indexes the tools that changed, added or left, not the rest; queries never
+ * rebuild it.
+ *
+ * Queries: `select:a,b` picks tools by exact name, in the order given; `regex:<pattern>`
+ * matches names and titles (case-insensitive; names and titles are short, so a pattern
+ * cannot run long over them); anything else is ranked, best first.
+ * @module
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import MiniSearch from 'minisearch';
+import { nameWords } from './name-words.js';
+import { toTerm } from './search-terms.js';
+
+/** One tool as the view lists it, with the server it comes from and its upstream name (null for a bot tool). */
+export type IndexedTool = { readonly tool: Tool; readonly server: string | null; readonly ownName: string };
+
+/** A found tool: its public name, a one-line description, its server. */
+export type ToolHit = {
+  readonly name: string;
+  readonly title?: string;
+  readonly summary: string;
+  readonly score: number;
+};
+
+/** The index of a listing. */
+export type ToolIndex = {
+  /** Make the index that of `tools`: only what changed since the last listing is indexed again. */
+  sync(tools: readonly IndexedTool[]): void;
+  /** Up to `limit` tools for `query`, best first; a `regex:` that does not compile is an Error with one line. */
+  search(query: string, limit: number): ToolHit[] | Error;
+  /** The listed tool called `name`. */
+  tool(name: string): Tool | undefined;
+  readonly size: number;
+};
+
+/** The longest query taken: longer is cut, not refused (a task pasted in whole still finds something). */
+export const MAX_QUERY = 500;
+const MAX_SUMMARY = 160;
+
+/** Field weights, measured on the query set of test/gateway/search/ (docs/gateway.md). */
+const BOOST = { name: 4, title: 2, server: 2, description: 1.5, params: 0.3 };
+
+type Doc = { id: string; name: string; title: string; server: string; description: string; params: string };
+
+/** The first sentence or line of `text`, at most {@link MAX_SUMMARY} characters. */
+export function summaryOf(text: string | undefined): string {
+  const line = (text ?? '').trim().split(/\n|(?<=\.)\s/u)[0] ?? '';
+  return line.length > MAX_SUMMARY ? `${line.slice(0, MAX_SUMMARY - 1)}…` : line;
+}
+
+const titleOf = (tool: Tool): string => tool.title ?? tool.annotations?.title ?? '';
+
+/** Parameter names (as words) and descriptions of the tool's top-level arguments. */
+function paramsOf(tool: Tool): string {
+  const props = tool.inputSchema.properties ?? {};
+  return Object.entries(props)
+    .map(([key, value]) => {
+      const description = (value as { description?: unknown } | null)?.description;
+      return `${nameWords(key)} ${typeof description === 'string' ? description : ''}`;
+    })
+    .join(' ');
+}
+
+/** What a tool's entry in the index depends on: a change re-indexes it. */
+const signatureOf = ({ tool, server, ownName }: IndexedTool): string =>
+  JSON.stringify([server, ownName, titleOf(tool), tool.description ?? '', tool.inputSchema.properties ?? {}]);
+
+const docOf = ({ tool, server, ownName }: IndexedTool): Doc => ({
+  id: tool.name,
+  name: nameWords(ownName),
+  title: titleOf(tool),
+  server: server ? nameWords(server) : '',
+  description: tool.description ?? '',
+  params: paramsOf(tool),
+});
+
+/** An index, empty until its first {@link ToolIndex.sync}. */
+export function createToolIndex(): ToolIndex {
+  const byName = new Map<string, Tool>();
+  const signatures = new Map<string, string>();
+  const search = new MiniSearch<Doc>({
+    fields: ['name', 'title', 'server', 'description', 'params'],
+    processTerm: (term) => toTerm(term),
+    searchOptions: {
+      boost: BOOST,
+      prefix: (term) => term.length >= 4,
+      combineWith: 'OR',
+    },
+  });
+  const sync = (tools: readonly IndexedTool[]): void => {
+    const listed = new Set<string>();
+    const added: Doc[] = [];
+    for (const entry of tools) {
+      const name = entry.tool.name;
+      listed.add(name);
+      byName.set(name, entry.tool);
+      const signature = signatureOf(entry);
+      const before = signatures.get(name);
+      if (before === signature) continue;
+      signatures.set(name, signature);
+      if (before === undefined) added.push(docOf(entry));
+      else search.replace(docOf(entry));
+    }
+    for (const name of signatures.keys()) {
+      if (listed.has(name)) continue;
+      signatures.delete(name);
+      byName.delete(name);
+      search.discard(name);
+    }
+    search.addAll(added);
+  };
+  const hit = (name: string, score: number): ToolHit => {
+    const tool = byName.get(name) as Tool;
+    const title = titleOf(tool);
+    return { name, ...(title ? { title } : {}), summary: summaryOf(tool.description), score };
+  };
+  return {
+    sync,
+    get size() {
+      return byName.size;
+    },
+    tool: (name) => byName.get(name),
+    search(query, limit) {
+      const asked = query.slice(0, MAX_QUERY).trim();
+      if (asked.startsWith('select:')) {
+        const names = asked
+          .slice('select:'.length)
+          .split(',')
+          .map((n) => n.trim());
+        return [...new Set(names)]
+          .filter((n) => byName.has(n))
+          .slice(0, limit)
+          .map((n) => hit(n, 1));
+      }
+      if (asked.startsWith('regex:')) {
+        let pattern: RegExp;
+        try {
+          pattern = new RegExp(asked.slice('regex:'.length), 'iu');
+        } catch (error) {
+          return new Error(`not a regular expression: ${(error as Error).message.split('\n')[0]}`);
+        }
+        return [...byName.values()]
+          .filter((tool) => pattern.test(tool.name) || pattern.test(titleOf(tool)))
+          .slice(0, limit)
+          .map((tool) => hit(tool.name, 1));
+      }
+      return search
+        .search(asked)
+        .slice(0, limit)
+        .map((r) => hit(String(r.id), Math.round(r.score * 1000) / 1000));
+    },
+  };
+}
