@@ -5,8 +5,22 @@
  * @module
  */
 
+/** Names already split: a catalog repeats its parameter names (`owner`, `repo`, `path`) thousands of times. */
+const split = new Map<string, string>();
+const MAX_SPLIT = 20_000;
+
 /** `github__createPullRequest` → `github create pull request`. */
 export function nameWords(name: string): string {
+  let words = split.get(name);
+  if (words === undefined) {
+    words = splitName(name);
+    if (split.size >= MAX_SPLIT) split.clear();
+    split.set(name, words);
+  }
+  return words;
+}
+
+function splitName(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/gu, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/gu, '$1 $2')

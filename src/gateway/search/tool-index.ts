@@ -1,5 +1,5 @@
 /**
- * A search index over one view's tools (issue 24): field-weighted BM25+ (minisearch) over
+ * A search index over one view's tools (issue 24): field-weighted BM25+ (`bm25-index.ts`) over
  * the words of the tool's own name, its title, description, parameter names and
  * descriptions, and its server's name. It follows the listing: {@link ToolIndex.sync} with
  * a new listing (the view cache makes one only when the view changed, list_changed
@@ -12,7 +12,7 @@
  * @module
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import MiniSearch from 'minisearch';
+import { createBm25Index } from './bm25-index.js';
 import { nameWords } from './name-words.js';
 import { toTerm } from './search-terms.js';
 
@@ -45,7 +45,9 @@ const MAX_SUMMARY = 160;
 /** Field weights, measured on the query set of test/gateway/search/ (docs/gateway.md). */
 const BOOST = { name: 4, title: 2, server: 2, description: 1.5, params: 0.3 };
 
-type Doc = { id: string; name: string; title: string; server: string; description: string; params: string };
+type Field = 'name' | 'title' | 'server' | 'description' | 'params';
+type Doc = Record<Field, string>;
+const FIELDS: readonly Field[] = ['name', 'title', 'server', 'description', 'params'];
 
 /** The first sentence or line of `text`, at most {@link MAX_SUMMARY} characters. */
 export function summaryOf(text: string | undefined): string {
@@ -70,8 +72,21 @@ function paramsOf(tool: Tool): string {
 const signatureOf = ({ tool, server, ownName }: IndexedTool): string =>
   JSON.stringify([server, ownName, titleOf(tool), tool.description ?? '', tool.inputSchema.properties ?? {}]);
 
+/**
+ * Whether `entry` indexes as `before` did: the same objects (a listing rebuilt from the view's
+ * cache), or else the same text; signatures are made only when the objects differ, so a
+ * first listing is indexed without them.
+ */
+function unchanged(before: { entry: IndexedTool; signature?: string }, entry: IndexedTool): boolean {
+  const was = before.entry;
+  if (was.tool === entry.tool && was.server === entry.server && was.ownName === entry.ownName) return true;
+  before.signature ??= signatureOf(was);
+  if (before.signature !== signatureOf(entry)) return false;
+  before.entry = entry;
+  return true;
+}
+
 const docOf = ({ tool, server, ownName }: IndexedTool): Doc => ({
-  id: tool.name,
   name: nameWords(ownName),
   title: titleOf(tool),
   server: server ? nameWords(server) : '',
@@ -82,37 +97,31 @@ const docOf = ({ tool, server, ownName }: IndexedTool): Doc => ({
 /** An index, empty until its first {@link ToolIndex.sync}. */
 export function createToolIndex(): ToolIndex {
   const byName = new Map<string, Tool>();
-  const signatures = new Map<string, string>();
-  const search = new MiniSearch<Doc>({
-    fields: ['name', 'title', 'server', 'description', 'params'],
-    processTerm: (term) => toTerm(term),
-    searchOptions: {
-      boost: BOOST,
-      prefix: (term) => term.length >= 4,
-      combineWith: 'OR',
-    },
+  /** What each listed tool was indexed from, and its signature once one was needed. */
+  const indexed = new Map<string, { entry: IndexedTool; signature?: string }>();
+  const search = createBm25Index<Field>({
+    fields: FIELDS,
+    boost: BOOST,
+    processTerm: toTerm,
+    prefix: (term) => term.length >= 4,
   });
   const sync = (tools: readonly IndexedTool[]): void => {
     const listed = new Set<string>();
-    const added: Doc[] = [];
     for (const entry of tools) {
       const name = entry.tool.name;
       listed.add(name);
       byName.set(name, entry.tool);
-      const signature = signatureOf(entry);
-      const before = signatures.get(name);
-      if (before === signature) continue;
-      signatures.set(name, signature);
-      if (before === undefined) added.push(docOf(entry));
-      else search.replace(docOf(entry));
+      const before = indexed.get(name);
+      if (before && unchanged(before, entry)) continue;
+      indexed.set(name, { entry });
+      search.add(name, docOf(entry));
     }
-    for (const name of signatures.keys()) {
+    for (const name of indexed.keys()) {
       if (listed.has(name)) continue;
-      signatures.delete(name);
+      indexed.delete(name);
       byName.delete(name);
-      search.discard(name);
+      search.remove(name);
     }
-    search.addAll(added);
   };
   const hit = (name: string, score: number): ToolHit => {
     const tool = byName.get(name) as Tool;

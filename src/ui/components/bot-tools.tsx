@@ -13,6 +13,7 @@ import type { Bot, Tool } from '../api-types.js';
 import { permissionChange } from '../bot-permissions.js';
 import { useLiveEvent } from '../live.js';
 import { matchTool, queryWords } from '../match-tool.js';
+import { rankedTools } from '../rank-tools.js';
 import { useLoad } from '../use-load.js';
 import { BotToolGroup } from './bot-tool-group.js';
 import { ErrorNote } from './error-note.js';
@@ -78,13 +79,23 @@ export function BotTools({ api, bot, onChanged }: { api: ApiClient; bot: Bot; on
 
   const words = queryWords(query);
   const every = catalogs.data?.flatMap((c) => c.tools) ?? [];
-  const shown = new Set(every.filter((tool) => matchTool(tool, words)));
+  const matched = new Set(every.filter((tool) => matchTool(tool, words)));
+  // No row holds every word: the best the search ranks for what was typed (a task, in words).
+  const ranked = matched.size === 0 && catalogs.data ? rankedTools(catalogs.data, catalogs.data, query) : null;
+  const shown = ranked ?? matched;
   return (
     <section aria-labelledby="bot-tools-title" class="tool-inventory">
       <h2 id="bot-tools-title">Tools</h2>
       <ErrorNote error={error ?? catalogs.error} />
       {every.length > 0 && (
-        <ToolFilterBox id="filter-bot-tools" query={query} onQuery={setQuery} shown={shown.size} total={every.length} />
+        <ToolFilterBox
+          id="filter-bot-tools"
+          query={query}
+          onQuery={setQuery}
+          shown={shown.size}
+          total={every.length}
+          ranked={shown.size > 0 && ranked !== null}
+        />
       )}
       {catalogs.data?.map(({ server, tools, error: unavailable }) => (
         <BotToolGroup

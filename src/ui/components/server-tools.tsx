@@ -8,6 +8,7 @@ import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { Tool } from '../api-types.js';
 import { matchTool, queryWords } from '../match-tool.js';
+import { rankedTools } from '../rank-tools.js';
 import { ServerToolRow } from './server-tool-row.js';
 import { ToolFilterBox } from './tool-filter-box.js';
 
@@ -25,13 +26,23 @@ export function ServerTools({
 }) {
   const [query, setQuery] = useState('');
   const words = queryWords(query);
-  const shown = tools.map((tool) => matchTool(tool, words));
+  const matched = tools.map((tool) => matchTool(tool, words));
+  // No row holds every word: the best the search ranks for what was typed (a task, in words).
+  const ranked = matched.includes(true) ? null : rankedTools(tools, [{ server, tools }], query);
+  const shown = ranked ? tools.map((tool) => ranked.has(tool)) : matched;
   const count = shown.filter(Boolean).length;
   return (
     <section aria-label="Tools" class="tool-inventory">
       <h2>Tools ({tools.length})</h2>
       {tools.length > 0 && (
-        <ToolFilterBox id="filter-tools" query={query} onQuery={setQuery} shown={count} total={tools.length} />
+        <ToolFilterBox
+          id="filter-tools"
+          query={query}
+          onQuery={setQuery}
+          shown={count}
+          total={tools.length}
+          ranked={count > 0 && ranked !== null}
+        />
       )}
       {tools.map((tool, i) => (
         <ServerToolRow

@@ -1,6 +1,7 @@
 /**
  * The tool inventory's filter box (issue 19): a labelled search field and how many tools it
- * lets through ("12 of 300 tools"), said politely to screen readers as it changes.
+ * lets through ("12 of 300 tools"), said politely to screen readers as it changes; when no
+ * tool held every word and the search ranked some instead (issue 24), it says so.
  * @module
  */
 
@@ -11,12 +12,15 @@ export function ToolFilterBox({
   onQuery,
   shown,
   total,
+  ranked = false,
 }: {
   id: string;
   query: string;
   onQuery: (query: string) => void;
   shown: number;
   total: number;
+  /** The tools shown are the search's best matches, not rows holding every word. */
+  ranked?: boolean;
 }) {
   return (
     <p class="tool-filter">
@@ -32,7 +36,11 @@ export function ToolFilterBox({
         onInput={(e) => onQuery(e.currentTarget.value)}
       />{' '}
       <span id={`${id}-count`} class="note" role="status">
-        {shown === total ? `${total} tools` : `${shown} of ${total} tools`}
+        {shown === total
+          ? `${total} tools`
+          : ranked
+            ? `no tool holds every word: the ${shown} best matches of ${total} tools`
+            : `${shown} of ${total} tools`}
       </span>
     </p>
   );

@@ -111,6 +111,12 @@ describe('the tool inventory in a real browser', { timeout: 120_000 }, () => {
     // Words anywhere, in the description too: "Copies" is in no name.
     await page.getByLabel('Filter tools').fill('copies invoice');
     await page.getByText('3 of 300 tools').waitFor();
+    // No row holds every word of a task typed in words: the search's best matches (issue 24).
+    await page.getByLabel('Filter tools').fill('watch the invoices');
+    await page.getByText(/^no tool holds every word: the \d+ best matches of 300 tools$/).waitFor();
+    expect(
+      await page.locator('div.tool-row:not([hidden])').evaluateAll((d) => d.map((e) => e.dataset.tool)),
+    ).toEqual(expect.arrayContaining(['watch_invoice_78', 'watch_invoice_178', 'watch_invoice_278']));
     await page.getByLabel('Filter tools').fill('no such tool');
     await page.getByText('No tool matches “no such tool”.').waitFor();
     await page.getByLabel('Filter tools').fill('');
