@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Tests that spawn bin/bnity.js run dist/: rebuilt first when a source is newer.
-    globalSetup: ['test/support/build-once.ts'],
+    // One PostgreSQL for the run: the storage tests run on both databases (ADR 036).
+    globalSetup: ['test/support/build-once.ts', 'test/support/postgres-global.ts'],
     pool: 'forks',
     // A worker keeps the modules it loaded from one file to the next: nothing here mocks a
     // module or relies on a module's state starting fresh, and every service, browser and

@@ -38,7 +38,18 @@ const shared = {
 // script given V8's code cache loses the options a real `import()` needs (it would throw "A
 // dynamic import callback was not specified"), and Node's loader for `vm` scripts is still
 // experimental on Node 20.
-const LEFT_OUTSIDE = ['libsql', 'pino', 'pino-pretty'];
+// The PostgreSQL driver and drizzle's PostgreSQL dialect are left outside too (ADR 036): they
+// are required from node_modules only when a postgres:// URL is given, so the SQLite default's
+// bundle and code cache stay as they were (drizzle's `is()` checks go by entity kind, not by
+// class, so the tables of the bundled copy work with the dialect of the required one).
+const LEFT_OUTSIDE = [
+  'libsql',
+  'pino',
+  'pino-pretty',
+  'postgres',
+  'drizzle-orm/postgres-js',
+  'drizzle-orm/postgres-js/migrator',
+];
 const importAsRequire = {
   name: 'import-as-require',
   setup(esbuild) {

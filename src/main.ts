@@ -160,7 +160,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // Started in the next turn, after the spawns this turn begins: the database opens (and a crashed run's
     // orphans are ended) while the upstreams start; then the parts the calls, the ledger and the peer need.
     const storage: Promise<Storage> = nextTurn().then(async () =>
-      (await import('./start/open-storage.js')).openStorage({ home, env, graceMs: config.shutdown.graceMs, log }),
+      (await import('./start/open-storage.js')).openStorage({ home, env, config, log }),
     );
     const parts: Promise<CallParts> = storage.then(async (opened) =>
       (await import('./start/open-call-parts.js')).openCallParts({

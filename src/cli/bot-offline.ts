@@ -35,7 +35,9 @@ export async function offlineBotRequest<T>(target: Target, method: string, path:
       current = next;
     },
   });
-  const store = await storage.createDb({ url: storage.databaseUrlFor(target.home, target.env) });
+  const { targetDatabaseUrl } = await import('./target-database-url.js');
+  // '': the config is read already and names no database.
+  const store = await storage.createDb({ url: await targetDatabaseUrl(target, current.database.url ?? '') });
   const log = pino({ level: 'silent' });
   const needsService = async (): Promise<never> => {
     throw new HubError('upstream_unavailable', 'calling tools needs the running service (bnity serve)');

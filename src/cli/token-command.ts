@@ -12,8 +12,9 @@ import { serviceOrFile } from './service-or-file.js';
 
 /** Run `fn` on the database of the target's home, closing it after. */
 async function onDatabase<T>(target: Target, fn: (db: Db) => Promise<T>): Promise<T> {
-  const { createDb, databaseUrlFor } = await import('../storage/create-db.js');
-  const store = await createDb({ url: databaseUrlFor(target.home, target.env) });
+  const { createDb } = await import('../storage/create-db.js');
+  const { targetDatabaseUrl } = await import('./target-database-url.js');
+  const store = await createDb({ url: await targetDatabaseUrl(target) });
   try {
     return await fn(store.db);
   } finally {

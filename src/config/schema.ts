@@ -4,6 +4,8 @@
  * @module
  */
 import { z } from 'zod';
+import { DatabaseSchema } from './database-schema.js';
+import { InFlightSchema, RateLimitSchema } from './limits-schema.js';
 import { TelemetrySchema } from './telemetry-schema.js';
 import * as Tools from './tool-schemas.js';
 
@@ -131,31 +133,6 @@ export const BotConfigSchema = z.object({
 });
 export type BotConfig = z.infer<typeof BotConfigSchema>;
 
-/** `{ requests: N, perSeconds: S }` (X3). */
-export const RateLimitSchema = z
-  .object({ requests: z.number().int().positive(), perSeconds: z.number().positive() })
-  .strict();
-
-/**
- * Requests relayed to upstreams at once (ADR 022): per upstream connection, per token over
- * all upstreams, and how many of a token's may wait for a place before it is refused.
- */
-export const InFlightSchema = z
-  .object({
-    perUpstream: z.number().int().positive().default(32),
-    perToken: z.number().int().positive().default(64),
-    queuePerToken: z.number().int().nonnegative().default(64),
-    /** Requests with large arguments (over 64 Ki characters) in flight on one upstream connection at once. */
-    largePerUpstream: z.number().int().positive().default(1),
-    /** Bytes of request bodies (each over 64 KiB) one token may have in the service at once; over it a POST is refused unread. */
-    bodyBytesPerToken: z
-      .number()
-      .int()
-      .positive()
-      .default(16 * 1024 * 1024),
-  })
-  .strict();
-
 /** Everything in the file except `mcpServers`, whose entries are parsed one by one. */
 export const ConfigRestSchema = z.object({
   bots: z
@@ -180,6 +157,8 @@ export const ConfigRestSchema = z.object({
     .strict()
     .prefault({}),
   telemetry: TelemetrySchema.prefault({}),
+  /** Where the tables live: a PostgreSQL URL, else the SQLite file (ADR 036). */
+  database: DatabaseSchema.prefault({}),
   timeouts: Tools.GatewayTimeoutsSchema.prefault({}),
   /** Names besides the loopback ones that may appear in `Host` and `Origin` (X2). */
   http: z

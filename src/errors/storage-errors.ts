@@ -1,5 +1,5 @@
 /**
- * The errors of the keystore (re-exported by `errors.ts`).
+ * The errors of the keystore and the database (re-exported by `errors.ts`).
  * @module
  */
 import { HubError } from './hub-error.js';
@@ -18,5 +18,16 @@ export class InvalidCredentialNameError extends HubError {
   constructor(name: string) {
     super('bad_request', `invalid credential name ${JSON.stringify(name)}: use 1 to 64 of A-Z a-z 0-9 _ . -`);
     this.issues = [{ field: 'name', message: this.message }];
+  }
+}
+
+/**
+ * A database that cannot be used (ADR 036): a malformed `BOTERNITY_DATABASE_URL`, a server
+ * that does not answer, refused credentials, a failed migration. The message names the
+ * database without its password and says what to check.
+ */
+export class DatabaseError extends HubError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('internal', message, options);
   }
 }

@@ -76,7 +76,8 @@ export async function openCallParts({
     client: store.writer,
     reconnect: store.reopenWriter,
     journalPath: auditJournal,
-    cap: { maxBytes: () => config().audit.maxBytes },
+    // The byte cap measures a SQLite file; on PostgreSQL the age limit alone applies (ADR 036).
+    ...(store.postgres ? {} : { cap: { maxBytes: () => config().audit.maxBytes } }),
   });
   const budget = await createSamplingBudget({
     db: store.db,

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { AppConfig } from '../config/schema.js';
 import { createDb, databaseUrlFor, type OpenDb } from '../storage/create-db.js';
 import { createProcessLedger, type StoredProcessLedger } from '../storage/process-ledger.js';
 import { reapLeftovers } from '../upstream/reap-orphans.js';
@@ -20,15 +21,18 @@ export type Storage = { store: OpenDb; ledger: StoredProcessLedger; auditJournal
 export async function openStorage({
   home,
   env,
-  graceMs,
+  config,
   log,
 }: {
   home: string;
   env: NodeJS.ProcessEnv;
-  graceMs: number;
+  /** `database.url` (`BOTERNITY_DATABASE_URL` wins over it) and the grace of the orphans' ending. */
+  config: Pick<AppConfig, 'database' | 'shutdown'>;
   log: Logger;
 }): Promise<Storage> {
-  const store = await createDb({ url: databaseUrlFor(home, env), convertAutoVacuum: true, log });
+  const graceMs = config.shutdown.graceMs;
+  const url = databaseUrlFor(home, env, config.database.url);
+  const store = await createDb({ url, convertAutoVacuum: true, log });
   try {
     const ledger = createProcessLedger(store.db);
     await reapLeftovers(ledger, graceMs, log);

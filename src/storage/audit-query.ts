@@ -6,6 +6,7 @@ import { and, desc, eq, gte, inArray, isNull, lt, or, type SQL } from 'drizzle-o
 import { type AuditCursor, auditCursorOf } from './audit-cursor.js';
 import { LIFECYCLE_EVENTS } from './audit-server-lifecycle.js';
 import type { Db } from './create-db.js';
+import { rowsAffected } from './db-dialect.js';
 import { mcpAuditTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
@@ -168,5 +169,5 @@ async function selectAudit(db: Db, filters: AuditFilters, limit: number): Promis
 /** Delete the entries older than `olderThan` (retention, `audit.retentionDays`); returns how many. */
 export async function pruneAudit(db: Db, olderThan: Date): Promise<number> {
   const result = await withBusyRetry(() => db.delete(mcpAuditTable).where(lt(mcpAuditTable.timestamp, olderThan)));
-  return result.rowsAffected;
+  return rowsAffected(result);
 }

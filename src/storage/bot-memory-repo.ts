@@ -2,9 +2,10 @@
  * A bot's memories (SPEC B3): facts with a category, newest first.
  * @module
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { botMemoriesTable } from './bot-schema.js';
 import type { Db } from './create-db.js';
+import { insertionOrder, rowsAffected } from './db-dialect.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
 /** A `bot_memories` row. */
@@ -29,14 +30,19 @@ export async function listMemoryRows(
 ): Promise<MemoryRow[]> {
   const t = botMemoriesTable;
   const where = category === undefined ? eq(t.botId, botId) : and(eq(t.botId, botId), eq(t.category, category));
-  return db.select().from(t).where(where).orderBy(desc(t.createdAt), desc(sql`rowid`)).limit(limit);
+  return db
+    .select()
+    .from(t)
+    .where(where)
+    .orderBy(desc(t.createdAt), desc(insertionOrder(db)))
+    .limit(limit);
 }
 
 /** Delete memory `id` of bot `botId`; false when there is none. */
 export async function deleteMemoryRow(db: Db, botId: string, id: string): Promise<boolean> {
   const t = botMemoriesTable;
   const result = await withBusyRetry(() => db.delete(t).where(and(eq(t.botId, botId), eq(t.id, id))));
-  return result.rowsAffected > 0;
+  return rowsAffected(result) > 0;
 }
 
 /** Change memory `id` of bot `botId` (the fields given); null when there is none. */

@@ -6,6 +6,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { botsTable } from './bot-schema.js';
 import type { Db } from './create-db.js';
+import { rowsAffected } from './db-dialect.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
 /** A `bots` row. */
@@ -55,5 +56,5 @@ export async function updateBotRow(
 /** Delete a bot and everything it owns; false when there was none. */
 export async function deleteBotBySlug(db: Db, slug: string): Promise<boolean> {
   const result = await withBusyRetry(() => db.delete(botsTable).where(eq(botsTable.slug, slug)));
-  return result.rowsAffected > 0;
+  return rowsAffected(result) > 0;
 }

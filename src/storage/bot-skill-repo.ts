@@ -5,6 +5,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { botSkillsTable, botsTable, type StoredSkillArgument } from './bot-schema.js';
 import type { Db } from './create-db.js';
+import { rowsAffected } from './db-dialect.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
 /** A `bot_skills` row. */
@@ -54,5 +55,5 @@ export async function listAllSkillRows(db: Db): Promise<{ slug: string; skill: S
 /** Delete skill `name` of bot `botId`; false when there was none. */
 export async function deleteSkillRow(db: Db, botId: string, name: string): Promise<boolean> {
   const result = await withBusyRetry(() => db.delete(botSkillsTable).where(byName(botId, name)));
-  return result.rowsAffected > 0;
+  return rowsAffected(result) > 0;
 }

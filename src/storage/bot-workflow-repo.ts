@@ -5,6 +5,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { botWorkflowsTable, type StoredWorkflowStep } from './bot-schema.js';
 import type { Db } from './create-db.js';
+import { rowsAffected } from './db-dialect.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
 /** A `bot_workflows` row. */
@@ -48,5 +49,5 @@ export async function listWorkflowRows(db: Db, botId: string): Promise<WorkflowR
 /** Delete workflow `name` of bot `botId`; false when there was none. */
 export async function deleteWorkflowRow(db: Db, botId: string, name: string): Promise<boolean> {
   const result = await withBusyRetry(() => db.delete(botWorkflowsTable).where(byName(botId, name)));
-  return result.rowsAffected > 0;
+  return rowsAffected(result) > 0;
 }

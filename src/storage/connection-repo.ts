@@ -5,6 +5,7 @@
  */
 import { asc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from './create-db.js';
+import { rowsAffected } from './db-dialect.js';
 import { mcpConnectionsTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
@@ -81,7 +82,7 @@ export async function markAllDisconnected(db: Db, at: Date = new Date()): Promis
       })
       .where(notInArray(t.status, ['disabled', 'disconnected'])),
   );
-  return result.rowsAffected;
+  return rowsAffected(result);
 }
 
 /** `{ ...defaults, ...snapshot }` must not let an explicit `undefined` erase a default. */

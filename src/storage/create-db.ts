@@ -1,6 +1,7 @@
 /**
  * Opens the database (SPEC C5) and brings its schema up to date: a SQLite file in the data
- * directory by default, or the libSQL server `DATABASE_URL` names.
+ * directory by default, the libSQL server `DATABASE_URL` names, or the PostgreSQL database
+ * of `BOTERNITY_DATABASE_URL` / `database.url` (ADR 036, loaded only then).
  * @module
  */
 import { mkdirSync, statSync } from 'node:fs';
@@ -13,7 +14,9 @@ import { migrate } from 'drizzle-orm/libsql/migrator';
 // This entry wraps any libsql client without loading the remote ones.
 import { drizzle } from 'drizzle-orm/libsql/sqlite3';
 import type { Logger } from 'pino';
+import type { Sql } from 'postgres';
 import { packageRoot } from '../package-root.js';
+import { isPostgresUrl } from './pg/postgres-url.js';
 import * as schema from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
@@ -22,7 +25,7 @@ export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
 
 /** Options of {@link createDb}. */
 export type CreateDbOptions = {
-  /** A libsql URL: `file:…`, `:memory:`, `libsql://…`, `http(s)://…`. */
+  /** A libsql URL (`file:…`, `:memory:`, `libsql://…`, `http(s)://…`) or `postgres://…`. */
   url: string;
   /** Defaults to the repo's `drizzle/` folder, wherever the process was started from. */
   migrationsFolder?: string;
@@ -41,7 +44,9 @@ export type CreateDbOptions = {
  * An open database: `close()` releases the clients. `writer` is a connection of its own for
  * the audit's appends (for a local file; the main client otherwise); `reopenWriter()`
  * closes it and opens another in its place (see {@link openWriter}). `file` is the path of
- * a local database file, null otherwise.
+ * a local database file, null otherwise. On PostgreSQL, `client` and `writer` are the libsql
+ * interface over the pool and `postgres` the pool itself (what LISTEN/NOTIFY will use); null
+ * on SQLite.
  */
 export type OpenDb = {
   db: Db;
@@ -49,6 +54,7 @@ export type OpenDb = {
   writer: Client;
   reopenWriter(): Promise<Client>;
   file: string | null;
+  postgres: Sql | null;
   close(): Promise<void>;
 };
 
@@ -59,10 +65,16 @@ const INCREMENTAL = 2;
 // Resolved from the package, not the cwd: `npm start` may run from anywhere, from dist/ or src/.
 const defaultMigrationsFolder = join(packageRoot(), 'drizzle');
 
-/** `DATABASE_URL`, else the SQLite file `boternity.db` in the data directory `home`. */
-export function databaseUrlFor(home: string, env: NodeJS.ProcessEnv = process.env): string {
-  const url = env.DATABASE_URL?.trim();
-  return url ? url : `file:${join(home, 'boternity.db')}`;
+/** The environment variable naming a PostgreSQL database (ADR 036); it wins over `database.url`. */
+export const DATABASE_URL_ENV = 'BOTERNITY_DATABASE_URL';
+
+/**
+ * `BOTERNITY_DATABASE_URL`, else `configured` (the config's `database.url`), else the
+ * libsql `DATABASE_URL`, else the SQLite file `boternity.db` in the data directory `home`.
+ */
+export function databaseUrlFor(home: string, env: NodeJS.ProcessEnv = process.env, configured?: string): string {
+  for (const url of [env[DATABASE_URL_ENV], configured, env.DATABASE_URL]) if (url?.trim()) return url.trim();
+  return `file:${join(home, 'boternity.db')}`;
 }
 
 /**
@@ -78,6 +90,10 @@ export async function createDb({
   convertAutoVacuum = false,
   log,
 }: CreateDbOptions): Promise<OpenDb> {
+  if (isPostgresUrl(url)) {
+    const { openPostgres } = await import('./pg/open-postgres.js');
+    return openPostgres({ url, migrationsFolder: join(migrationsFolder, 'pg') });
+  }
   const file = localFilePath(url);
   // createClient throws synchronously (SQLITE_CANTOPEN) when the directory is missing.
   if (file) mkdirSync(dirname(file), { recursive: true });
@@ -106,6 +122,7 @@ export async function createDb({
         return current;
       },
       file,
+      postgres: null,
       close: async () => {
         if (current !== client) current.close();
         client.close();

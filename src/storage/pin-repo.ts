@@ -8,6 +8,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PinTexts } from '../guard/pin-texts.js';
 import type { Db } from './create-db.js';
+import { rowsAffected } from './db-dialect.js';
 import { toolPinsTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
@@ -186,5 +187,5 @@ export async function approvePin(
       })
       .where(and(where(server, tool), eq(t.status, 'quarantined'), eq(t.pendingHash, pending))),
   );
-  return result.rowsAffected > 0 ? pending : null;
+  return rowsAffected(result) > 0 ? pending : null;
 }

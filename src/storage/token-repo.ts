@@ -6,6 +6,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from './create-db.js';
+import { rowsAffected } from './db-dialect.js';
 import { apiTokensTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
@@ -62,7 +63,7 @@ export async function revokeToken(db: Db, id: string, at = new Date()): Promise<
       .set({ revokedAt: at })
       .where(and(eq(t.id, id), isNull(t.revokedAt))),
   );
-  return result.rowsAffected > 0;
+  return rowsAffected(result) > 0;
 }
 
 /** The live token row for a presented token, or null (unknown or revoked). */

@@ -14,6 +14,7 @@ import { connectDemoServer, connectFilesystemServer, createSdkToolCaller, POISON
 import { freePort } from '../support/free-port.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
 import { useTempDirs } from '../support/temp-dir.js';
+import { DIALECTS } from '../support/test-db.js';
 
 type Deps = Awaited<ReturnType<typeof createTestBotDeps>>;
 
@@ -31,7 +32,7 @@ const last = <T>(items: T[]): T => {
 const toolMessage = (body: { messages: { role: string; content?: unknown }[] }) =>
   body.messages.filter((m) => m.role === 'tool').at(-1)?.content;
 
-describe('chat', () => {
+describe.each(DIALECTS)('chat (%s)', (dialect) => {
   const tempDir = useTempDirs('bnity-chat-');
   let deps: Deps;
   let fixture: OpenAiFixture;
@@ -48,6 +49,7 @@ describe('chat', () => {
     [demo, fs] = await Promise.all([connectDemoServer(), connectFilesystemServer(dir)]);
     port = createSdkToolCaller({ servers: { fs, demo }, denied: ['demo__secret'] });
     deps = await createTestBotDeps({
+      dialect,
       tools: port,
       credentials: { 'fixture-key': 'sk-fixture-123' },
       limits: { maxToolRounds: 2, maxMessageChars: 1_000 },

@@ -10,13 +10,14 @@ import { renderSkill } from '../../src/bots/render-skill.js';
 import { saveSkill } from '../../src/bots/save-skill.js';
 import { BotInputError, BotItemNotFoundError, UnknownBotError } from '../../src/errors.js';
 import { createTestBotDeps } from '../support/bot-deps.js';
+import { DIALECTS } from '../support/test-db.js';
 
 type Deps = Awaited<ReturnType<typeof createTestBotDeps>>;
 
-describe('memories', () => {
+describe.each(DIALECTS)('memories (%s)', (dialect) => {
   let deps: Deps;
   beforeAll(async () => {
-    deps = await createTestBotDeps();
+    deps = await createTestBotDeps({ dialect });
     await createBot(deps, { slug: 'mem', name: 'Mem' });
   });
   afterAll(async () => {
@@ -61,7 +62,7 @@ describe('memories', () => {
   });
 });
 
-describe('skills', () => {
+describe.each(DIALECTS)('skills (%s)', (dialect) => {
   let deps: Deps;
   const summarize = {
     name: 'summarize',
@@ -73,7 +74,7 @@ describe('skills', () => {
     ],
   };
   beforeAll(async () => {
-    deps = await createTestBotDeps();
+    deps = await createTestBotDeps({ dialect });
     await createBot(deps, { slug: 'sk', name: 'Skilled' });
   });
   afterAll(async () => {

@@ -8,13 +8,14 @@ import { updateBot } from '../../src/bots/update-bot.js';
 import { BotExistsError, BotInputError, UnknownBotError } from '../../src/errors.js';
 import { botMemoriesTable } from '../../src/storage/schema.js';
 import { createTestBotDeps } from '../support/bot-deps.js';
+import { DIALECTS } from '../support/test-db.js';
 
 type Deps = Awaited<ReturnType<typeof createTestBotDeps>>;
 
-describe('bot registry', () => {
+describe.each(DIALECTS)('bot registry (%s)', (dialect) => {
   let deps: Deps;
   beforeAll(async () => {
-    deps = await createTestBotDeps();
+    deps = await createTestBotDeps({ dialect });
   });
   afterAll(async () => {
     await deps.close();

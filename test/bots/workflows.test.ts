@@ -8,17 +8,18 @@ import { saveWorkflow } from '../../src/bots/save-workflow.js';
 import { BotInputError, BotItemNotFoundError } from '../../src/errors.js';
 import { createTestBotDeps } from '../support/bot-deps.js';
 import { connectDemoServer, createSdkToolCaller } from '../support/bot-tool-caller.js';
+import { DIALECTS } from '../support/test-db.js';
 
 type Deps = Awaited<ReturnType<typeof createTestBotDeps>>;
 
-describe('workflows', () => {
+describe.each(DIALECTS)('workflows (%s)', (dialect) => {
   let deps: Deps;
   let demo: Client;
   let port: ReturnType<typeof createSdkToolCaller>;
   beforeAll(async () => {
     demo = await connectDemoServer();
     port = createSdkToolCaller({ servers: { demo }, denied: ['demo__secret'] });
-    deps = await createTestBotDeps({ tools: port });
+    deps = await createTestBotDeps({ dialect, tools: port });
     await createBot(deps, { slug: 'flow', name: 'Flow' });
   });
   afterAll(async () => {

@@ -86,6 +86,10 @@ const ROWS: Record<string, [make: () => errors.HubError, expected: Expected]> = 
   ],
   RequestEndedError: [() => new errors.RequestEndedError('client cancelled'), { rpc: -32000, status: 409 }],
   KeystoreError: [() => new errors.KeystoreError('unreadable'), { rpc: 'internal', status: 500 }],
+  DatabaseError: [
+    () => new errors.DatabaseError('database postgres://u@h:5432/d: nothing answers there'),
+    { rpc: 'internal', status: 500 },
+  ],
   InvalidCredentialNameError: [() => new errors.InvalidCredentialNameError('a b'), { rpc: -32602, status: 400 }],
   UpstreamAnswerTooLargeError: [
     () => new errors.UpstreamAnswerTooLargeError('web', 10, false),

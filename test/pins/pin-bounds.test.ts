@@ -4,7 +4,6 @@
  * summarized. The clock is injected; sweeps are called, never waited for.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/bus/create-event-bus.js';
 import { ConfigRestSchema } from '../../src/config/schema.js';
@@ -12,16 +11,17 @@ import type { HubEvent } from '../../src/events/hub-event.js';
 import { createPinGuard, type PinGuard, type PinGuardDeps, type PinSettings } from '../../src/pins/index.js';
 import { auditBusEvents } from '../../src/storage/audit-retention.js';
 import { type AuditWriter, createAuditWriter } from '../../src/storage/audit-writer.js';
-import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import type { OpenDb } from '../../src/storage/create-db.js';
 import { toolPinsTable } from '../../src/storage/schema.js';
 import { testLogger } from '../support/fixtures.js';
+import { DIALECTS, openTestDb } from '../support/test-db.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const counts = { toolCount: 0, resourceCount: 0, resourceTemplateCount: 0, promptCount: 0 };
 const tool = (name: string, description: string): Tool => ({ name, description, inputSchema: { type: 'object' } });
 const big = (tail: string) => `${'d'.repeat(400 * 1024)} ${tail}`;
 
-describe('pins stay bounded', () => {
+describe.each(DIALECTS)('pins stay bounded (%s)', (dialect) => {
   let store: OpenDb;
   let bus: EventBus<HubEvent>;
   let events: HubEvent[];
@@ -69,7 +69,7 @@ describe('pins stay bounded', () => {
   };
 
   beforeEach(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
     bus = createEventBus<HubEvent>();
     events = [];
     bus.subscribe(({ event }) => events.push(event));
@@ -104,25 +104,29 @@ describe('pins stay bounded', () => {
     expect(guard.isHidden('calc', 'add')).toBe(false);
   });
 
-  it('writes nothing when an unchanged catalog is listed again, and last-seen once per interval', async () => {
-    await list('calc', [tool('add', 'Adds'), tool('sub', 'Subtracts')], 'connected');
-    await store.client.execute('create temp table writes (n integer)');
-    await store.client.execute(
-      'create temp trigger counted after update on tool_pins begin insert into writes values (1); end',
-    );
-    for (let i = 0; i < 20; i += 1) {
-      clock += 60_000;
+  // Counts the writes with a SQLite trigger: the statements are the same on PostgreSQL.
+  it.skipIf(dialect === 'postgres')(
+    'writes nothing when an unchanged catalog is listed again, and last-seen once per interval',
+    async () => {
+      await list('calc', [tool('add', 'Adds'), tool('sub', 'Subtracts')], 'connected');
+      await store.client.execute('create temp table writes (n integer)');
+      await store.client.execute(
+        'create temp trigger counted after update on tool_pins begin insert into writes values (1); end',
+      );
+      for (let i = 0; i < 20; i += 1) {
+        clock += 60_000;
+        await list('calc', [tool('add', 'Adds'), tool('sub', 'Subtracts')]);
+      }
+      const written = async () => Number((await store.client.execute('select count(*) as n from writes')).rows[0]?.n);
+      // 20 minutes of re-lists: nothing written (the touch interval is an hour by default).
+      expect(await written()).toBe(0);
+      clock += 60 * 60 * 1000;
       await list('calc', [tool('add', 'Adds'), tool('sub', 'Subtracts')]);
-    }
-    const written = async () => Number((await store.client.execute('select count(*) as n from writes')).rows[0]?.n);
-    // 20 minutes of re-lists: nothing written (the touch interval is an hour by default).
-    expect(await written()).toBe(0);
-    clock += 60 * 60 * 1000;
-    await list('calc', [tool('add', 'Adds'), tool('sub', 'Subtracts')]);
-    // One statement for both tools.
-    expect(await written()).toBe(2);
-    expect((await rows()).every((r) => r.lastSeenAt.getTime() === clock)).toBe(true);
-  });
+      // One statement for both tools.
+      expect(await written()).toBe(2);
+      expect((await rows()).every((r) => r.lastSeenAt.getTime() === clock)).toBe(true);
+    },
+  );
 
   it('forgets a tool its connected server has not listed for forgetGoneToolAfterMs, not while the server is down', async () => {
     await list('calc', [tool('add', 'Adds'), tool('sub', 'Subtracts')], 'connected');
@@ -228,7 +232,8 @@ describe('pins stay bounded', () => {
     expect(of('tool_quarantined')).toHaveLength(2);
     expect(await guard.approve('calc', 'a', guard.pin('calc', 'a')?.pendingHash ?? '')).toBe(true);
     expect(guard.isHidden('calc', 'a')).toBe(false);
-    const [bytes] = (await store.db.all<{ n: number }>(sql`select sum(length(fields)) as n from tool_pins`)) ?? [];
-    expect(Number(bytes?.n)).toBeLessThan(10_000);
+    const bytes = (await store.client.execute('select sum(length(fields)) as n from tool_pins')).rows[0]?.n;
+    expect(Number(bytes)).toBeGreaterThan(0);
+    expect(Number(bytes)).toBeLessThan(10_000);
   });
 });

@@ -4,9 +4,10 @@ import { createEventBus, type Envelope, type EventBus } from '../../src/bus/crea
 import { ConfigRestSchema } from '../../src/config/schema.js';
 import type { HubEvent } from '../../src/events/hub-event.js';
 import { createPinGuard, type PinGuard, type PinGuardDeps, type PinPolicy } from '../../src/pins/index.js';
-import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import type { OpenDb } from '../../src/storage/create-db.js';
 import { toolPinsTable } from '../../src/storage/schema.js';
 import { testLogger } from '../support/fixtures.js';
+import { DIALECTS, openTestDb } from '../support/test-db.js';
 
 const tool = (name: string, description: string): Tool => ({
   name,
@@ -28,7 +29,22 @@ function fakeHub() {
   return { hub, catalogs };
 }
 
-describe('pin guard', () => {
+/** A trigger that refuses every insert into `tool_pins`, in each dialect. */
+const REFUSE_INSERTS = {
+  sqlite: {
+    create: ["create temp trigger refuse before insert on tool_pins begin select raise(abort, 'refused'); end"],
+    drop: 'drop trigger refuse',
+  },
+  postgres: {
+    create: [
+      "create function refuse_pin() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$",
+      'create trigger refuse before insert on tool_pins for each row execute function refuse_pin()',
+    ],
+    drop: 'drop trigger refuse on tool_pins',
+  },
+};
+
+describe.each(DIALECTS)('pin guard (%s)', (dialect) => {
   let store: OpenDb;
   let bus: EventBus<HubEvent>;
   let events: Envelope<HubEvent>[];
@@ -62,7 +78,7 @@ describe('pin guard', () => {
   const quarantines = () => events.filter((e) => e.event.type === 'tool_quarantined').map((e) => e.event);
 
   beforeEach(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
     bus = createEventBus<HubEvent>();
     events = [];
     bus.subscribe((e) => events.push(e));
@@ -186,12 +202,10 @@ describe('pin guard', () => {
   });
 
   it('a failed pinning is logged and tried again at the next catalog', async () => {
-    await store.client.execute(
-      "create temp trigger refuse before insert on tool_pins begin select raise(abort, 'refused'); end",
-    );
+    for (const statement of REFUSE_INSERTS[dialect].create) await store.client.execute(statement);
     await setCatalog('calc', [tool('add', 'Adds')], 'connected');
     expect(guard.pin('calc', 'add')).toBeNull();
-    await store.client.execute('drop trigger refuse');
+    await store.client.execute(REFUSE_INSERTS[dialect].drop);
     await setCatalog('calc', [tool('add', 'Adds')]);
     expect(guard.pin('calc', 'add')).toMatchObject({ status: 'pinned' });
     expect(await store.db.select().from(toolPinsTable)).toHaveLength(1);

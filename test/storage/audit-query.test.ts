@@ -1,15 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_ROW_FIELDS, pruneAudit, queryAudit } from '../../src/storage/audit-query.js';
 import { createAuditWriter } from '../../src/storage/audit-writer.js';
-import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import type { OpenDb } from '../../src/storage/create-db.js';
+import { DIALECTS, openTestDb } from '../support/test-db.js';
 
 const log = { warn: () => undefined };
 const at = (minute: number) => new Date(Date.UTC(2025, 0, 1, 0, minute));
 
-describe('queryAudit and pruneAudit', () => {
+describe.each(DIALECTS)('queryAudit and pruneAudit (%s)', (dialect) => {
   let store: OpenDb;
   beforeEach(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
     const writer = createAuditWriter(store.db, { log });
     writer.record({ direction: 'client', eventType: 'connect', serverName: 'fs', success: true, at: at(1) });
     writer.record({

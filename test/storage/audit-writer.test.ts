@@ -13,6 +13,7 @@ import {
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { mcpAuditTable } from '../../src/storage/schema.js';
 import { useTempDirs } from '../support/temp-dir.js';
+import { DIALECTS, type Dialect, openTestDb } from '../support/test-db.js';
 
 const entry = (over: Partial<AuditEntry> = {}): AuditEntry => ({
   direction: 'server',
@@ -54,96 +55,104 @@ describe('createAuditWriter', () => {
     return row?.n ?? 0;
   };
 
-  it('stores hashes, not payloads, and null hashes when absent; truncates errors', async () => {
-    const store = await open();
-    const at = new Date('2025-01-02T03:04:05.678Z');
-    const writer = createAuditWriter(store.db, { log: fakeLog(), storePayloads: true });
-    writer.record(
-      entry({
+  const openOn = async (dialect: Dialect) => {
+    const store = await openTestDb(dialect);
+    opened.push(store);
+    return store;
+  };
+
+  describe.each(DIALECTS)('on %s', (dialect) => {
+    it('stores hashes, not payloads, and null hashes when absent; truncates errors', async () => {
+      const store = await openOn(dialect);
+      const at = new Date('2025-01-02T03:04:05.678Z');
+      const writer = createAuditWriter(store.db, { log: fakeLog(), storePayloads: true });
+      writer.record(
+        entry({
+          serverName: 'fs',
+          botId: 'scout',
+          clientId: 'tok1',
+          toolName: 'read',
+          input: { path: '/a', mode: 'r' },
+          output: { text: 'secret content' },
+          durationMs: 12,
+          success: false,
+          error: 'x'.repeat(2_000),
+          sanitized: true,
+          tokenUsage: 7,
+          at,
+        }),
+      );
+      writer.record(entry({ eventType: 'connect' }));
+      expect(writer.pending()).toBe(2);
+      await writer.close();
+      expect(writer.pending()).toBe(0);
+
+      const rows = await store.db.select().from(mcpAuditTable);
+      const full = rows.find((r) => r.eventType === 'tool_call');
+      expect(full).toMatchObject({
+        direction: 'server',
         serverName: 'fs',
         botId: 'scout',
         clientId: 'tok1',
         toolName: 'read',
-        input: { path: '/a', mode: 'r' },
-        output: { text: 'secret content' },
+        inputHash: auditHash({ mode: 'r', path: '/a' }),
+        outputHash: auditHash({ text: 'secret content' }),
         durationMs: 12,
         success: false,
-        error: 'x'.repeat(2_000),
         sanitized: true,
         tokenUsage: 7,
-        at,
-      }),
-    );
-    writer.record(entry({ eventType: 'connect' }));
-    expect(writer.pending()).toBe(2);
-    await writer.close();
-    expect(writer.pending()).toBe(0);
-
-    const rows = await store.db.select().from(mcpAuditTable);
-    const full = rows.find((r) => r.eventType === 'tool_call');
-    expect(full).toMatchObject({
-      direction: 'server',
-      serverName: 'fs',
-      botId: 'scout',
-      clientId: 'tok1',
-      toolName: 'read',
-      inputHash: auditHash({ mode: 'r', path: '/a' }),
-      outputHash: auditHash({ text: 'secret content' }),
-      durationMs: 12,
-      success: false,
-      sanitized: true,
-      tokenUsage: 7,
-      timestamp: at,
+        timestamp: at,
+      });
+      expect(full?.error).toHaveLength(AUDIT_ERROR_MAX);
+      expect(JSON.stringify(rows)).not.toContain('secret content');
+      const bare = rows.find((r) => r.eventType === 'connect');
+      expect(bare).toMatchObject({ inputHash: null, outputHash: null, error: null, sanitized: false, success: true });
     });
-    expect(full?.error).toHaveLength(AUDIT_ERROR_MAX);
-    expect(JSON.stringify(rows)).not.toContain('secret content');
-    const bare = rows.find((r) => r.eventType === 'connect');
-    expect(bare).toMatchObject({ inputHash: null, outputHash: null, error: null, sanitized: false, success: true });
-  });
 
-  it('writes 1000 records as exactly 1000 rows in two multi-row INSERTs', async () => {
-    const store = await open();
-    const execute = vi.spyOn(store.client, 'execute');
-    const writer = createAuditWriter(store.db, { log: fakeLog(), batchMs: 60_000 });
-    for (let i = 0; i < 1_000; i += 1) writer.record(entry({ toolName: `t${i}` }));
-    await writer.flush();
-    const inserts = execute.mock.calls.filter(([stmt]: unknown[]) =>
-      /^insert into "mcp_audit"/i.test(typeof stmt === 'string' ? stmt : (stmt as { sql: string }).sql),
-    );
-    expect(inserts).toHaveLength(2);
-    expect(await rowCount(store)).toBe(1_000);
-    expect(writer.pending()).toBe(0);
-    await writer.close();
-  });
+    it('writes 1000 records as exactly 1000 rows in two multi-row INSERTs', async () => {
+      const store = await openOn(dialect);
+      const execute = vi.spyOn(store.client, 'execute');
+      const writer = createAuditWriter(store.db, { log: fakeLog(), batchMs: 60_000 });
+      for (let i = 0; i < 1_000; i += 1) writer.record(entry({ toolName: `t${i}` }));
+      await writer.flush();
+      const inserts = execute.mock.calls.filter(([stmt]: unknown[]) =>
+        /^insert into "mcp_audit"/i.test(typeof stmt === 'string' ? stmt : (stmt as { sql: string }).sql),
+      );
+      expect(inserts).toHaveLength(2);
+      expect(await rowCount(store)).toBe(1_000);
+      expect(writer.pending()).toBe(0);
+      await writer.close();
+    });
 
-  it('flushes on its own timer, and at once when maxBatch is reached', async () => {
-    const store = await open();
-    const timed = createAuditWriter(store.db, { log: fakeLog(), batchMs: 20 });
-    timed.record(entry());
-    await vi.waitFor(async () => expect(await rowCount(store)).toBe(1), { timeout: 2_000 });
+    it('flushes on its own timer, and at once when maxBatch is reached', async () => {
+      const store = await openOn(dialect);
+      const timed = createAuditWriter(store.db, { log: fakeLog(), batchMs: 20 });
+      timed.record(entry());
+      await vi.waitFor(async () => expect(await rowCount(store)).toBe(1), { timeout: 2_000 });
 
-    const full = createAuditWriter(store.db, { log: fakeLog(), batchMs: 60_000, maxBatch: 10 });
-    for (let i = 0; i < 10; i += 1) full.record(entry());
-    await vi.waitFor(async () => expect(await rowCount(store)).toBe(11), { timeout: 2_000 });
-    await timed.close();
-    await full.close();
-  });
+      const full = createAuditWriter(store.db, { log: fakeLog(), batchMs: 60_000, maxBatch: 10 });
+      for (let i = 0; i < 10; i += 1) full.record(entry());
+      await vi.waitFor(async () => expect(await rowCount(store)).toBe(11), { timeout: 2_000 });
+      await timed.close();
+      await full.close();
+    });
 
-  it('keeps 500 entries recorded by concurrent producers: exactly 500 rows', async () => {
-    const store = await open();
-    const writer = createAuditWriter(store.db, { log: fakeLog(), batchMs: 5, maxBatch: 37 });
-    await Promise.all(
-      Array.from({ length: 50 }, async (_, producer) => {
-        for (let i = 0; i < 10; i += 1) {
-          await sleep(Math.floor(Math.random() * 3));
-          writer.record(entry({ clientId: `p${producer}`, toolName: `t${i}` }));
-        }
-      }),
-    );
-    await writer.close();
-    expect(await rowCount(store)).toBe(500);
-    const ids = await store.db.select({ id: mcpAuditTable.id }).from(mcpAuditTable);
-    expect(new Set(ids.map((r) => r.id)).size).toBe(500);
+    it('keeps 500 entries recorded by concurrent producers: exactly 500 rows', async () => {
+      const store = await openOn(dialect);
+      const writer = createAuditWriter(store.db, { log: fakeLog(), batchMs: 5, maxBatch: 37 });
+      await Promise.all(
+        Array.from({ length: 50 }, async (_, producer) => {
+          for (let i = 0; i < 10; i += 1) {
+            await sleep(Math.floor(Math.random() * 3));
+            writer.record(entry({ clientId: `p${producer}`, toolName: `t${i}` }));
+          }
+        }),
+      );
+      await writer.close();
+      expect(await rowCount(store)).toBe(500);
+      const ids = await store.db.select({ id: mcpAuditTable.id }).from(mcpAuditTable);
+      expect(new Set(ids.map((r) => r.id)).size).toBe(500);
+    });
   });
 
   describe('when the database is locked by another connection', () => {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import type { OpenDb } from '../../src/storage/create-db.js';
 import {
   botChatMessagesTable,
   botChatSessionsTable,
@@ -9,11 +9,12 @@ import {
   botsTable,
   botWorkflowsTable,
 } from '../../src/storage/schema.js';
+import { constraintCode, DIALECTS, openTestDb } from '../support/test-db.js';
 
-describe('bot schema', () => {
+describe.each(DIALECTS)('bot schema (%s)', (dialect) => {
   let store: OpenDb;
   beforeAll(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
   });
   afterAll(async () => {
     await store.close();
@@ -57,7 +58,7 @@ describe('bot schema', () => {
     await db.insert(botSkillsTable).values({ ...skill, botId: a.id });
     await db.insert(botSkillsTable).values({ ...skill, botId: b.id });
     await expect(db.insert(botSkillsTable).values({ ...skill, botId: a.id })).rejects.toMatchObject({
-      cause: { code: 'SQLITE_CONSTRAINT' },
+      cause: { code: constraintCode(dialect) },
     });
     const [session] = await db.insert(botChatSessionsTable).values({ botId: a.id }).returning();
     await expect(
@@ -65,6 +66,6 @@ describe('bot schema', () => {
         sql: "insert into bot_chat_messages (session_id, role, content) values (?, 'system', 'x')",
         args: [session?.id ?? ''],
       }),
-    ).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT' });
+    ).rejects.toMatchObject({ code: constraintCode(dialect) });
   });
 });

@@ -5,12 +5,13 @@ import {
   markAllDisconnected,
   upsertConnection,
 } from '../../src/storage/connection-repo.js';
-import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import type { OpenDb } from '../../src/storage/create-db.js';
+import { DIALECTS, openTestDb } from '../support/test-db.js';
 
-describe('connection repo', () => {
+describe.each(DIALECTS)('connection repo (%s)', (dialect) => {
   let store: OpenDb;
   beforeEach(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
   });
   afterEach(async () => {
     await store.close();

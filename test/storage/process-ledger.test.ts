@@ -4,12 +4,13 @@ import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { createProcessLedger } from '../../src/storage/process-ledger.js';
 import { upstreamProcessesTable } from '../../src/storage/schema.js';
 import { useTempDirs } from '../support/temp-dir.js';
+import { createPostgresDatabase, DIALECTS, openTestDb } from '../support/test-db.js';
 
-describe('process ledger', () => {
+describe.each(DIALECTS)('process ledger (%s)', (dialect) => {
   const tempDir = useTempDirs();
   let store: OpenDb;
   beforeEach(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
   });
   afterEach(async () => {
     await store.close();
@@ -51,7 +52,11 @@ describe('process ledger', () => {
   });
 
   it('survives a restart: a second run reads what the first recorded', async () => {
-    const url = `file:${join(await tempDir(), 'b.db')}`;
+    const database =
+      dialect === 'sqlite'
+        ? { url: `file:${join(await tempDir(), 'b.db')}`, drop: async () => {} }
+        : await createPostgresDatabase();
+    const url = database.url;
     const first = await createDb({ url });
     await createProcessLedger(first.db).recordSpawn({ serverId: 'fs', pid: 4321, startTime: '555' });
     await first.close();
@@ -60,6 +65,7 @@ describe('process ledger', () => {
       expect(await createProcessLedger(second.db).list()).toEqual([{ pid: 4321, startTime: '555', serverId: 'fs' }]);
     } finally {
       await second.close();
+      await database.drop();
     }
   });
 });

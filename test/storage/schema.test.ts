@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import type { OpenDb } from '../../src/storage/create-db.js';
 import {
   apiTokensTable,
   botMemoriesTable,
@@ -9,11 +9,12 @@ import {
   mcpConnectionsTable,
   toolPinsTable,
 } from '../../src/storage/schema.js';
+import { constraintCode, DIALECTS, openTestDb } from '../support/test-db.js';
 
-describe('schema', () => {
+describe.each(DIALECTS)('schema (%s)', (dialect) => {
   let store: OpenDb;
   beforeEach(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
   });
   afterEach(async () => {
     await store.close();
@@ -40,7 +41,7 @@ describe('schema', () => {
   it('refuses a memory for a bot that does not exist', async () => {
     await expect(
       store.db.insert(botMemoriesTable).values({ botId: 'missing', category: 'fact', content: 'x' }),
-    ).rejects.toMatchObject({ cause: { code: 'SQLITE_CONSTRAINT' } });
+    ).rejects.toMatchObject({ cause: { code: constraintCode(dialect) } });
   });
 
   it('fills ids and millisecond timestamps by default', async () => {
@@ -62,12 +63,12 @@ describe('schema', () => {
       store.client.execute(
         "insert into mcp_connections (id, server_name, transport_type, status) values ('global:x', 'x', 'stdio', 'exploded')",
       ),
-    ).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT' });
+    ).rejects.toMatchObject({ code: constraintCode(dialect) });
     await expect(
       store.client.execute(
         "insert into mcp_audit (id, direction, event_type, timestamp) values ('1', 'sideways', 'e', 0)",
       ),
-    ).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT' });
+    ).rejects.toMatchObject({ code: constraintCode(dialect) });
     expect(await store.db.select().from(mcpConnectionsTable)).toEqual([]);
   });
 
@@ -75,7 +76,7 @@ describe('schema', () => {
     const pin = { serverName: 'fs', toolName: 'read_file', hash: 'h1' };
     await store.db.insert(toolPinsTable).values(pin);
     await expect(store.db.insert(toolPinsTable).values({ ...pin, hash: 'h2' })).rejects.toMatchObject({
-      cause: { code: 'SQLITE_CONSTRAINT' },
+      cause: { code: constraintCode(dialect) },
     });
     await store.db.insert(toolPinsTable).values({ ...pin, toolName: 'write_file' });
     expect(await store.db.select().from(toolPinsTable)).toHaveLength(2);
@@ -84,13 +85,13 @@ describe('schema', () => {
   it('keeps token hashes and bot slugs unique', async () => {
     await store.db.insert(botsTable).values({ slug: 'scout', name: 'Scout' });
     await expect(store.db.insert(botsTable).values({ slug: 'scout', name: 'Other' })).rejects.toMatchObject({
-      cause: { code: 'SQLITE_CONSTRAINT' },
+      cause: { code: constraintCode(dialect) },
     });
     await store.db.insert(apiTokensTable).values({ name: 'a', tokenHash: 'h', prefix: 'p' });
     await expect(
       store.db.insert(apiTokensTable).values({ name: 'b', tokenHash: 'h', prefix: 'p' }),
     ).rejects.toMatchObject({
-      cause: { code: 'SQLITE_CONSTRAINT' },
+      cause: { code: constraintCode(dialect) },
     });
   });
 });

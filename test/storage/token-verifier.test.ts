@@ -4,15 +4,16 @@
  * made behind the service's back holds within that second.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import type { OpenDb } from '../../src/storage/create-db.js';
 import { createToken, revokeToken } from '../../src/storage/token-repo.js';
 import { createTokenVerifier } from '../../src/storage/token-verifier.js';
+import { DIALECTS, openTestDb } from '../support/test-db.js';
 
-describe('createTokenVerifier', () => {
+describe.each(DIALECTS)('createTokenVerifier (%s)', (dialect) => {
   let store: OpenDb;
   let clock: number;
   beforeEach(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
     clock = 1_000_000;
   });
   afterEach(() => store.close());

@@ -15,11 +15,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSamplingBudget } from '../../../src/gateway/peer/sampling-budget.js';
-import { createDb, type OpenDb } from '../../../src/storage/create-db.js';
+import type { OpenDb } from '../../../src/storage/create-db.js';
 import { createBarrier } from '../../support/barrier.js';
 import { fixtureServer } from '../../support/fixture-server.js';
 import { testLogger } from '../../support/fixtures.js';
 import { type GatewayHarness, startGateway } from '../../support/gateway-harness.js';
+import { DIALECTS, openTestDb } from '../../support/test-db.js';
 import { waitFor } from '../../support/wait-for.js';
 
 const capabilities = { sampling: {}, elicitation: { form: {} }, roots: {} };
@@ -69,12 +70,12 @@ async function samplingAgent(gw: GatewayHarness, tag: string, options = { capabi
 
 const text = (result: Record<string, unknown>) => JSON.stringify(result.content);
 
-describe('requests from upstreams', () => {
+describe.each(DIALECTS)('requests from upstreams (%s)', (dialect) => {
   let gw: GatewayHarness;
   let store: OpenDb;
   let barrier = createBarrier(2);
   beforeAll(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
     const budget = await createSamplingBudget({
       db: store.db,
       budgetOf: (server) => (server === 'thrifty' ? 10 : undefined),

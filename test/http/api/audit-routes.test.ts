@@ -4,15 +4,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditRoutes } from '../../../src/http/api/audit-routes.js';
 import { createAuditWriter } from '../../../src/storage/audit-writer.js';
-import { createDb, type OpenDb } from '../../../src/storage/create-db.js';
+import type { OpenDb } from '../../../src/storage/create-db.js';
+import { DIALECTS, openTestDb } from '../../support/test-db.js';
 
 type Entries = { entries: Record<string, unknown>[] };
 const at = (minute: number) => new Date(Date.UTC(2025, 0, 1, 0, minute));
 
-describe('GET /api/audit', () => {
+describe.each(DIALECTS)('GET /api/audit (%s)', (dialect) => {
   let store: OpenDb;
   beforeEach(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
     const writer = createAuditWriter(store.db, { log: { warn: () => undefined } });
     for (let minute = 1; minute <= 5; minute += 1) {
       writer.record({
@@ -113,11 +114,11 @@ describe('GET /api/audit', () => {
   });
 });
 
-describe('GET /api/audit paging and the success filter', () => {
+describe.each(DIALECTS)('GET /api/audit paging and the success filter (%s)', (dialect) => {
   let store: OpenDb;
   /** 45 rows: 15 instants with 3 rows each, so pages end between rows of one millisecond. */
   beforeEach(async () => {
-    store = await createDb({ url: ':memory:' });
+    store = await openTestDb(dialect);
     const writer = createAuditWriter(store.db, { log: { warn: () => undefined } });
     for (let n = 0; n < 45; n += 1) {
       writer.record({
