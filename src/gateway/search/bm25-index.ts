@@ -63,7 +63,7 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
   const ids = new Map<number, string>();
   const index = new Map<string, Postings>();
   const lengthSums = fields.map(() => 0);
-  const distinct = new Set<string>();
+  const distinct = new Map<string, number>();
   let nextNum = 0;
   let sorted: string[] | null = null;
 
@@ -99,14 +99,14 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
     ids.set(entry.num, id);
     lengths.set(entry.num, entry.lengths);
     for (let field = 0; field < fields.length; field++) {
-      const words = wordsOf(doc[fields[field] as F]);
-      // A field's length is its distinct words, as minisearch counts it (one set for all).
+      // Each distinct word once, with how often it came: a field's length is its distinct
+      // words, as minisearch counts it, and a word said again costs one count, not a lookup.
       distinct.clear();
-      for (const word of words) distinct.add(word);
+      for (const word of wordsOf(doc[fields[field] as F])) distinct.set(word, (distinct.get(word) ?? 0) + 1);
       const length = distinct.size;
       entry.lengths[field] = length;
       lengthSums[field] = (lengthSums[field] as number) + length;
-      for (const word of words) {
+      for (const [word, times] of distinct) {
         const term = processTerm(word);
         if (!term) continue;
         let postings = index.get(term);
@@ -120,12 +120,13 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
           holders = { nums: [], counts: [] };
           postings[field] = holders;
         }
-        // A document's words come together: if it holds the term already, it is the last one.
+        // A document's words come together: if it holds the term already (two words, one term), it is the last one.
         const last = holders.nums.length - 1;
-        if (last >= 0 && holders.nums[last] === entry.num) holders.counts[last] = (holders.counts[last] as number) + 1;
+        if (last >= 0 && holders.nums[last] === entry.num)
+          holders.counts[last] = (holders.counts[last] as number) + times;
         else {
           holders.nums.push(entry.num);
-          holders.counts.push(1);
+          holders.counts.push(times);
           entry.fields.push(field);
           entry.terms.push(term);
         }
