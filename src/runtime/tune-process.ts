@@ -2,14 +2,15 @@
  * The V8 tuning of a long-running service, owned by the process that runs one (issue 20):
  * `bnity serve` turns it on, and its config can turn it off (`runtime.tuneProcess`); a
  * service started in-process (the tests, `bnity mcp serve --stdio`) leaves the process as
- * Node made it. Four process-wide settings, each of which says why in its own file: the
+ * Node made it. Five process-wide settings, each of which says why in its own file: the
  * young generation capped before the connect burst, and once start-up is over the call path
- * optimized sooner, the old generation collected before it grows far past what is live, and
- * memory given back after each burst.
+ * optimized sooner, the old generation collected before it grows far past what is live,
+ * memory given back after each burst, and the young generation scavenged on one thread.
  * @module
  */
 import { capYoungGeneration } from './cap-young-generation.js';
 import { limitHeapGrowth } from './limit-heap-growth.js';
+import { scavengeSerially } from './scavenge-serially.js';
 import { tierUpSooner } from './tier-up-sooner.js';
 import { trimHeapWhenIdle } from './trim-heap-when-idle.js';
 
@@ -27,6 +28,7 @@ export type TuneDeps = {
   trim?: () => () => void;
   tierUp?: () => void;
   limitGrowth?: () => void;
+  serialScavenge?: () => void;
 };
 
 /** Tune this process for a long-running service: the young generation capped now, the rest at {@link ProcessTuning.started}. */
@@ -35,6 +37,7 @@ export function tuneProcess({
   trim = trimHeapWhenIdle,
   tierUp = tierUpSooner,
   limitGrowth = limitHeapGrowth,
+  serialScavenge = scavengeSerially,
 }: TuneDeps = {}): ProcessTuning {
   // Before the connect burst: V8 would grow its young generation to 32 MB and keep it.
   const stops = [cap()];
@@ -47,8 +50,10 @@ export function tuneProcess({
       stops.push(trim());
       // Start-up is over: what runs from now on runs again, and is worth optimizing soon.
       tierUp();
-      // And its garbage is collected before it is a multiple of what is live.
+      // And its garbage is collected before it is a multiple of what is live,
       limitGrowth();
+      // its young generation by the main thread alone (less CPU than helper threads).
+      serialScavenge();
     },
     stop() {
       for (const stop of stops.splice(0).reverse()) stop();

@@ -12,7 +12,7 @@ import { startService } from '../../src/main.js';
 import { type ProcessTuning, tuneProcess } from '../../src/runtime/tune-process.js';
 
 describe('tuneProcess', () => {
-  it('caps at once; trims, tiers up and limits heap growth once start-up is over, once; stops what it started, last first', () => {
+  it('caps at once; trims, tiers up, limits heap growth and scavenges serially once start-up is over, once; stops what it started, last first', () => {
     const steps: string[] = [];
     const tuning = tuneProcess({
       cap: () => {
@@ -25,14 +25,15 @@ describe('tuneProcess', () => {
       },
       tierUp: () => steps.push('tier up'),
       limitGrowth: () => steps.push('limit growth'),
+      serialScavenge: () => steps.push('serial scavenge'),
     });
     expect(steps).toEqual(['cap']);
     tuning.started();
     tuning.started();
-    expect(steps).toEqual(['cap', 'trim', 'tier up', 'limit growth']);
+    expect(steps).toEqual(['cap', 'trim', 'tier up', 'limit growth', 'serial scavenge']);
     tuning.stop();
     tuning.stop();
-    expect(steps).toEqual(['cap', 'trim', 'tier up', 'limit growth', 'untrim', 'uncap']);
+    expect(steps).toEqual(['cap', 'trim', 'tier up', 'limit growth', 'serial scavenge', 'untrim', 'uncap']);
   });
 });
 
