@@ -36,6 +36,13 @@ export async function serveCommand(
   const launcherGone = new Promise<string>((resolve) => {
     watchParent({ env, onGone: () => resolve('launcher gone') });
   });
+  // The signals too, before the start: a SIGTERM that came while the service was starting
+  // found no handler and ended the process on the spot, its home still locked (the npm-start
+  // test's rare failure). Now it waits for the start to finish, then drains.
+  const signalled = new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
   const service = await startService({
     ...(values.config ? { config: values.config } : {}),
     ...(values.home ? { home: values.home } : {}),
@@ -58,13 +65,7 @@ export async function serveCommand(
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  const signal = await Promise.race([
-    launcherGone,
-    new Promise<string>((resolve) => {
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-      process.once('SIGINT', () => resolve('SIGINT'));
-    }),
-  ]);
+  const signal = await Promise.race([launcherGone, signalled]);
   // A second signal while draining means "now".
   const force = () => process.exit(1);
   process.once('SIGTERM', force);
