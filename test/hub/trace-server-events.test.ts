@@ -143,15 +143,19 @@ describe('lifecycle spans', () => {
       expect(lost.status.message).toMatch(/^health ping/);
       expect(idOf(lost)).not.toBe(idOf(failed));
     } finally {
-      // The supervisor may have ended the frozen child already (the connection was lost).
-      try {
-        process.kill(pid, 'SIGCONT');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-      }
+      resume(pid);
     }
   });
 });
+
+/** SIGCONT to `pid`, which the supervisor may have ended already (the connection was lost). */
+function resume(pid: number): void {
+  try {
+    process.kill(pid, 'SIGCONT');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
 
 describe('endpointOf', () => {
   it('keeps no credentials of a URL and no argument of a command', () => {
