@@ -3,11 +3,13 @@
  * minisearch (k 1.2, b 0.7, δ 0.5; a prefix match weighted 0.375 · len / (len + 0.3 · extra);
  * a document's score times the number of query terms it matched), on plain maps. minisearch
  * kept its terms in a radix tree that each added word walks and splits: indexing 2,000 tools
- * took 160–400 ms there, against the 50 ms the issue allows. Here a word is one map update,
- * and the few prefix lookups a query makes binary-search a sorted list of the terms, sorted
- * again only after the index changed.
+ * took 160–400 ms there, against the 50 ms the issue allows. Here a text's words are found
+ * by a vocabulary that cuts no strings (`vocabulary.ts`), a word counts into its term's
+ * postings through stamps rather than a set per field, and the few prefix lookups a query
+ * makes binary-search a sorted list of the terms, sorted again only after the index changed.
  * @module
  */
+import { createVocabulary } from './vocabulary.js';
 
 /** How text becomes terms, and how fields weigh. */
 export type Bm25Options<F extends string> = {
@@ -46,12 +48,19 @@ const B = 0.7;
 const D = 0.5;
 const PREFIX_WEIGHT = 0.375;
 
-/** A document: its number, its fields' lengths, and the (field, term) pairs it holds, side by side. */
-type Entry = { readonly num: number; readonly lengths: number[]; readonly fields: number[]; readonly terms: string[] };
-/** The documents holding a term in one field, in the order they were added, and how often each. */
-type Holders = { readonly nums: number[]; readonly counts: number[] };
+/**
+ * The documents holding a term in one field, in the order they were added, each followed by
+ * how often it holds the term: `[num, count, num, count, …]`, one array, not two.
+ */
+type Holders = number[];
 /** Per field, who holds the term. */
 type Postings = (Holders | undefined)[];
+/** A term of the index: who holds it, and the (document, field) that last counted it. */
+type Term = { readonly term: string; readonly postings: Postings; stamp: number; live: boolean };
+/** A word as a document says it: its term (null: dropped), and the (document, field) that last counted it. */
+type Word = { readonly said: string; term: Term | null; stamp: number };
+/** A document: its number, its fields' lengths, and the (field, term) pairs it holds, side by side. */
+type Entry = { readonly num: number; readonly lengths: number[]; readonly fields: number[]; readonly terms: Term[] };
 
 /** An empty index. */
 export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25Index<F> {
@@ -61,11 +70,28 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
   /** Each document's field lengths, by its number. */
   const lengths = new Map<number, number[]>();
   const ids = new Map<number, string>();
-  const index = new Map<string, Postings>();
+  const index = new Map<string, Term>();
+  /**
+   * Every word the documents said, with its term: a catalog says the same few thousand words
+   * over and over, and a word is then one map lookup, its term made once. A word whose term
+   * left the index finds it dead and makes it again.
+   */
+  const words = createVocabulary<Word>((said) => ({ said, term: termOf(said), stamp: -1 }));
   const lengthSums = fields.map(() => 0);
-  const distinct = new Map<string, number>();
   let nextNum = 0;
   let sorted: string[] | null = null;
+
+  const termOf = (word: string): Term | null => {
+    const made = processTerm(word);
+    if (!made) return null;
+    let term = index.get(made);
+    if (!term) {
+      term = { term: made, postings: [], stamp: -1, live: true };
+      index.set(made, term);
+      sorted = null;
+    }
+    return term;
+  };
 
   const remove = (id: string): void => {
     const entry = docs.get(id);
@@ -78,59 +104,67 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
     });
     for (let i = 0; i < entry.terms.length; i++) {
       const field = entry.fields[i] as number;
-      const term = entry.terms[i] as string;
-      const postings = index.get(term) as Postings;
+      const term = entry.terms[i] as Term;
+      const { postings } = term;
       const holders = postings[field] as Holders;
-      const at = holders.nums.indexOf(entry.num);
-      holders.nums.splice(at, 1);
-      holders.counts.splice(at, 1);
-      if (holders.nums.length === 0) postings[field] = undefined;
-      if (postings.every((p) => p === undefined)) {
-        index.delete(term);
+      let at = 0;
+      while (holders[at] !== entry.num) at += 2;
+      holders.splice(at, 2);
+      if (holders.length === 0) postings[field] = undefined;
+      if (term.live && postings.every((p) => p === undefined)) {
+        term.live = false;
+        index.delete(term.term);
         sorted = null;
       }
     }
   };
 
+  // What the word being visited counts for: set per field by `add`, read by `count`.
+  let at: Entry = { num: -1, lengths: [], fields: [], terms: [] };
+  let field = 0;
+  let stamp = -1;
+  let length = 0;
+
+  /** Count one word of field `field` of document `at`. */
+  const count = (word: Word): void => {
+    // A field's length is its distinct words, as minisearch counts it; a word said again in
+    // the field adds one to its term's count. Stamps tell "again" without a set per field.
+    if (word.stamp !== stamp) {
+      word.stamp = stamp;
+      length += 1;
+    }
+    if (word.term && !word.term.live) word.term = termOf(word.said);
+    const term = word.term;
+    if (!term) return;
+    if (term.stamp === stamp) {
+      const holders = term.postings[field] as Holders;
+      holders[holders.length - 1] = (holders[holders.length - 1] as number) + 1;
+      return;
+    }
+    term.stamp = stamp;
+    let holders = term.postings[field];
+    if (!holders) {
+      holders = [];
+      term.postings[field] = holders;
+    }
+    holders.push(at.num, 1);
+    at.fields.push(field);
+    at.terms.push(term);
+  };
+
   const add = (id: string, doc: Readonly<Record<F, string>>): void => {
     remove(id);
-    const entry: Entry = { num: nextNum++, lengths: [], fields: [], terms: [] };
-    docs.set(id, entry);
-    ids.set(entry.num, id);
-    lengths.set(entry.num, entry.lengths);
-    for (let field = 0; field < fields.length; field++) {
-      // Each distinct word once, with how often it came: a field's length is its distinct
-      // words, as minisearch counts it, and a word said again costs one count, not a lookup.
-      distinct.clear();
-      for (const word of wordsOf(doc[fields[field] as F])) distinct.set(word, (distinct.get(word) ?? 0) + 1);
-      const length = distinct.size;
-      entry.lengths[field] = length;
+    const num = nextNum++;
+    at = { num, lengths: [], fields: [], terms: [] };
+    docs.set(id, at);
+    ids.set(num, id);
+    lengths.set(num, at.lengths);
+    for (field = 0; field < fields.length; field++) {
+      stamp = num * fields.length + field;
+      length = 0;
+      words.forEachWord(doc[fields[field] as F], count);
+      at.lengths[field] = length;
       lengthSums[field] = (lengthSums[field] as number) + length;
-      for (const [word, times] of distinct) {
-        const term = processTerm(word);
-        if (!term) continue;
-        let postings = index.get(term);
-        if (!postings) {
-          postings = [];
-          index.set(term, postings);
-          sorted = null;
-        }
-        let holders = postings[field];
-        if (!holders) {
-          holders = { nums: [], counts: [] };
-          postings[field] = holders;
-        }
-        // A document's words come together: if it holds the term already (two words, one term), it is the last one.
-        const last = holders.nums.length - 1;
-        if (last >= 0 && holders.nums[last] === entry.num)
-          holders.counts[last] = (holders.counts[last] as number) + times;
-        else {
-          holders.nums.push(entry.num);
-          holders.counts.push(times);
-          entry.fields.push(field);
-          entry.terms.push(term);
-        }
-      }
     }
   };
 
@@ -140,13 +174,13 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
     for (let field = 0; field < fields.length; field++) {
       const holders = postings[field];
       if (!holders) continue;
-      const { nums, counts } = holders;
+      const held = holders.length / 2;
       const average = (lengthSums[field] as number) / total;
-      const idf = Math.log(1 + (total - nums.length + 0.5) / (nums.length + 0.5));
+      const idf = Math.log(1 + (total - held + 0.5) / (held + 0.5));
       const factor = weight * (boosts[field] as number) * idf;
-      for (let i = 0; i < nums.length; i++) {
-        const num = nums[i] as number;
-        const tf = counts[i] as number;
+      for (let i = 0; i < holders.length; i += 2) {
+        const num = holders[i] as number;
+        const tf = holders[i + 1] as number;
         const length = (lengths.get(num) as number[])[field] as number;
         const gain = factor * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * length) / average)));
         const found = results.get(num);
@@ -186,11 +220,11 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
         const term = processTerm(word);
         if (!term) continue;
         const exact = index.get(term);
-        if (exact) score(term, exact, 1, results);
+        if (exact) score(term, exact.postings, 1, results);
         if (!options.prefix(term)) continue;
         for (const other of longer(term)) {
           const weight = (PREFIX_WEIGHT * other.length) / (other.length + 0.3 * (other.length - term.length));
-          score(term, index.get(other) as Postings, weight, results);
+          score(term, (index.get(other) as Term).postings, weight, results);
         }
       }
       const hits: Bm25Hit[] = [];
