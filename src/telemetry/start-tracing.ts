@@ -2,15 +2,22 @@
  * The OpenTelemetry SDK, started by `bnity serve` only when tracing is on (issue 21): the
  * one module that imports the SDK packages; main.ts loads it with a dynamic import, so a
  * service without tracing never loads them. A node tracer provider with parent-based
- * sampling, a bounded batch processor whose losses are counted, and the OTLP/HTTP exporter
- * (protobuf, or JSON when `OTEL_EXPORTER_OTLP_PROTOCOL` says `http/json`). Nothing is
+ * sampling, a bounded batch processor whose losses are counted, and the OTLP/HTTP export
+ * (protobuf, each span encoded as it ends: encoded-batch.ts; or JSON when
+ * `OTEL_EXPORTER_OTLP_PROTOCOL` says `http/json`, through the SDK's batch processor). Nothing is
  * registered globally, not even a context manager: the tracer is handed down like any other
  * dependency, and a span's context travels explicitly (ADR 035).
  * @module
  */
 import type { Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
+import {
+  type IExportTraceServiceResponse,
+  type ISerializer,
+  ProtobufTraceSerializer,
+} from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -24,7 +31,9 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Logger } from 'pino';
-import { countDropped } from './count-dropped.js';
+import { countDropped, type ExportHealth } from './count-dropped.js';
+import { createSpanEncoder, type EncodedSpan, type SpanEncoder } from './encode-spans.js';
+import { createEncodedBatch, type EncodedExporter } from './encoded-batch.js';
 import { countOperationDurations, type OperationDurations } from './operation-durations.js';
 import type { SamplerSetting, TracingSettings } from './tracing-settings.js';
 
@@ -51,25 +60,34 @@ export type StartTracingOptions = {
 /** Start the SDK with `settings`; the exporter connects lazily, so a collector that is down fails nothing here. */
 export function startTracing(settings: TracingSettings, { log, exporter }: StartTracingOptions): Tracing {
   if (settings.protocolWarning) log.warn({ url: settings.url }, settings.protocolWarning);
-  const processor = countDropped(
-    exporter ?? otlpExporter(settings),
-    settings.maxQueueSize,
-    (failing, error) => {
-      if (failing)
-        log.warn(
-          { err: error, url: settings.url },
-          'traces not exported; spans are dropped until the collector answers',
+  const health: ExportHealth = (failing, error) => {
+    if (failing)
+      log.warn({ err: error, url: settings.url }, 'traces not exported; spans are dropped until the collector answers');
+    else log.info({ url: settings.url }, 'traces exported again');
+  };
+  const bounds = {
+    maxQueueSize: settings.maxQueueSize,
+    maxExportBatchSize: settings.maxExportBatchSize,
+    scheduledDelayMs: settings.scheduledDelayMs,
+    exportTimeoutMs: settings.exportTimeoutMs,
+  };
+  // Protobuf, the default: spans encoded as they end (encoded-batch.ts); JSON, or an
+  // exporter a test gives: the SDK's batch processor over span objects.
+  const processor =
+    !exporter && settings.protocol === 'http/protobuf'
+      ? encodedBatch(settings, bounds, health)
+      : countDropped(
+          exporter ?? new JsonTraceExporter(exporterOptions(settings)),
+          settings.maxQueueSize,
+          health,
+          (counting) =>
+            new BatchSpanProcessor(counting, {
+              maxQueueSize: bounds.maxQueueSize,
+              maxExportBatchSize: Math.min(bounds.maxExportBatchSize, bounds.maxQueueSize),
+              scheduledDelayMillis: bounds.scheduledDelayMs,
+              exportTimeoutMillis: bounds.exportTimeoutMs,
+            }),
         );
-      else log.info({ url: settings.url }, 'traces exported again');
-    },
-    (counting) =>
-      new BatchSpanProcessor(counting, {
-        maxQueueSize: settings.maxQueueSize,
-        maxExportBatchSize: Math.min(settings.maxExportBatchSize, settings.maxQueueSize),
-        scheduledDelayMillis: settings.scheduledDelayMs,
-        exportTimeoutMillis: settings.exportTimeoutMs,
-      }),
-  );
   const counted = countOperationDurations();
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
@@ -95,10 +113,42 @@ export function startTracing(settings: TracingSettings, { log, exporter }: Start
   };
 }
 
-/** The OTLP/HTTP exporter of `settings.protocol`: protobuf (the default) or JSON. */
-function otlpExporter(settings: TracingSettings): SpanExporter {
-  const options = { url: settings.url, headers: { ...settings.headers }, timeoutMillis: settings.exportTimeoutMs };
-  return settings.protocol === 'http/json' ? new JsonTraceExporter(options) : new OTLPTraceExporter(options);
+/** The exporter options of `settings`. */
+const exporterOptions = (settings: TracingSettings) => ({
+  url: settings.url,
+  headers: { ...settings.headers },
+  timeoutMillis: settings.exportTimeoutMs,
+});
+
+/** Spans encoded as they end, exported as OTLP/HTTP protobuf. */
+function encodedBatch(
+  settings: TracingSettings,
+  bounds: { maxQueueSize: number; maxExportBatchSize: number; scheduledDelayMs: number; exportTimeoutMs: number },
+  health: ExportHealth,
+) {
+  const encoder = createSpanEncoder();
+  return createEncodedBatch({ ...bounds, encode: encoder.span, exporter: protobufExporter(settings, encoder), health });
+}
+
+/**
+ * The OTLP/HTTP protobuf export of encoded spans: the SDK's HTTP export delegate (its agent,
+ * headers, timeout, retries, response parsing), given a batch as one request of its spans.
+ */
+function protobufExporter(settings: TracingSettings, encoder: SpanEncoder): EncodedExporter<EncodedSpan> {
+  const serializer: ISerializer<EncodedSpan[], IExportTraceServiceResponse> = {
+    serializeRequest: (spans) => encoder.request(spans),
+    deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data),
+  };
+  const delegate = createOtlpHttpExportDelegate(
+    convertLegacyHttpOptions(exporterOptions(settings), 'TRACES', 'v1/traces', {
+      'Content-Type': 'application/x-protobuf',
+    }),
+    serializer,
+    'otlp_http_span_exporter',
+    { name: 'span', countItems: (spans) => spans.length },
+    undefined,
+  );
+  return new OTLPExporterBase(delegate);
 }
 
 /** The SDK sampler of a setting: parent-based unless `OTEL_TRACES_SAMPLER` said otherwise. */
