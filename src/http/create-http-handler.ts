@@ -14,7 +14,7 @@ import { whenIdle } from '../runtime/when-idle.js';
 import type { AppDeps } from './create-app.js';
 import type { SseBufferPool } from './io/index.js';
 import { createSseWriteGuard, writeJson } from './io/index.js';
-import { createMcpEndpoint, isMcpUrl } from './mcp/index.js';
+import { createMcpEndpoint, isMcpUrl, type Sealing } from './mcp/index.js';
 import { createRateLimiter } from './perimeter/index.js';
 
 /** What the listener needs: the app's deps, with the gateway, and the tokens besides the admin's. */
@@ -24,6 +24,8 @@ export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken
   verifyToken: VerifyToken;
   /** The budget every `/mcp` session's resumption buffer shares. */
   buffers?: SseBufferPool;
+  /** Sealed session ids, with a cluster key (issue 22, ADR 039). */
+  sealing?: Sealing | null;
 };
 
 /** How the app is loaded and when it is built unasked. */
@@ -39,7 +41,7 @@ export type HttpHandler = { listener: RequestListener; app(): Promise<RequestLis
 
 /** Build the listener: the MCP endpoints now, the app when first needed. */
 export function createHttpHandler(
-  { host, buffers, ...deps }: HttpHandlerDeps,
+  { host, buffers, sealing = null, ...deps }: HttpHandlerDeps,
   { load = () => import('./listen-app.js'), prefetchMs = 2_000 }: AppLoading = {},
 ): HttpHandler {
   // One budget for the API and the MCP endpoints (X3).
@@ -60,6 +62,7 @@ export function createHttpHandler(
     ...(deps.port ? { port: deps.port } : {}),
     log: deps.log.child({ mod: 'http' }),
     writeGuard,
+    sealing,
   });
   let built: RequestListener | null = null;
   let building: Promise<RequestListener> | null = null;

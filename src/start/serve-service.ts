@@ -38,6 +38,7 @@ import { createTokenVerifier } from '../storage/token-verifier.js';
 import type { Tracing } from '../telemetry/start-tracing.js';
 import { connectUpstream } from '../upstream/connect-upstream.js';
 import type { CallParts } from './open-call-parts.js';
+import { openSealing } from './open-sealing.js';
 import type { Storage } from './open-storage.js';
 
 /** What the first part of start-up made. */
@@ -192,6 +193,7 @@ export async function serveService(
       ...(started.oauth ? { oauth: started.oauth } : {}),
       buffers,
       writeGuard,
+      sealing: openSealing(env, store.db),
       verifyToken:
         started.verifyToken ??
         createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),

@@ -187,3 +187,13 @@ export const upstreamProcessesTable = sqliteTable('upstream_processes', {
   serverId: text('server_id').notNull(),
   spawnedAt: createdAt('spawned_at'),
 });
+
+/**
+ * Sealed MCP session ids a `DELETE` ended (issue 22, ADR 039), by the id's digest (the id
+ * itself is a bearer of its session, never stored): refused on every replica until they
+ * would have expired anyway.
+ */
+export const closedSessionsTable = sqliteTable('closed_sessions', {
+  digest: text('digest').primaryKey(),
+  closedAt: createdAt('closed_at'),
+});

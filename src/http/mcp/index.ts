@@ -5,3 +5,5 @@
  * @module
  */
 export { createMcpEndpoint, isMcpUrl } from './mcp-endpoint.js';
+export { createSessionRestorer, type Sealing } from './restore-session.js';
+export { createSessionSeal, type SessionSeal } from './sealed-session-id.js';

@@ -15,11 +15,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import type { BotToolsAccess } from '../../bots/ports.js';
 import type { AppConfig } from '../../config/schema.js';
 import type { Gateway } from '../../gateway/index.js';
-import type { ViewSpec } from '../../gateway/views/index.js';
-import type { Caller, VerifyToken } from '../../guard/caller.js';
+import type { VerifyToken } from '../../guard/caller.js';
 import type { SseBufferPool } from '../io/index.js';
 import {
   closeAfterLinger,
@@ -45,12 +43,13 @@ import {
 import { SESSION_NOT_FOUND } from './check-mcp-session.js';
 import type { ModernEndpoint } from './mcp-modern.js';
 import { mcpRule } from './mcp-rule.js';
-import { McpHttpTransport } from './mcp-transport.js';
+import { botAccessOf, createHttpSessionOpener, type HttpSession, ownerOf, specOf } from './open-http-session.js';
 import { tooLarge } from './read-mcp-post.js';
-import { type Route, routeOf } from './route-of.js';
+import { createSessionRestorer, type Sealing, sealedInitialize } from './restore-session.js';
+import { routeOf } from './route-of.js';
+import { sessionIdDigest } from './sealed-session-id.js';
 import { createMessageSerializer } from './serialize-message.js';
 import { sessionRefusal } from './session-refusal.js';
-import { createSseEventLog } from './sse-event-log.js';
 
 /** What the endpoints need. */
 export type McpEndpointDeps = {
@@ -67,6 +66,8 @@ export type McpEndpointDeps = {
   port?: () => number;
   /** The bound on an SSE stream's unsent bytes, shared with `/api/events` (X8); absent: one of its own. */
   writeGuard?: SseWriteGuard;
+  /** A cluster key's seal (issue 22, ADR 039): session ids carry their session, any replica rebuilds it. */
+  sealing?: Sealing | null;
   log: Logger;
 };
 
@@ -86,12 +87,6 @@ const NO_SESSION: RpcRefusal = {
   message: 'Bad Request: no valid Mcp-Session-Id; start a session with an initialize request',
 };
 
-/** Who a session belongs to: the admin, or the token that opened it. */
-const ownerOf = (caller: Caller): string => (caller.kind === 'admin' ? 'admin' : `token:${caller.tokenId}`);
-
-/** A session as this endpoint keeps it: its transport, and the endpoint and owner it is bound to. */
-type HttpSession = { readonly transport: McpHttpTransport; readonly path: string; readonly owner: string };
-
 /** Create the handler; sessions live in it until they close. */
 export function createMcpEndpoint({
   gateway,
@@ -102,6 +97,7 @@ export function createMcpEndpoint({
   port,
   log,
   writeGuard = createSseWriteGuard({ maxUnsentBytes: () => config().http.maxUnsentBytesPerStream, log }),
+  sealing = null,
 }: McpEndpointDeps): McpEndpoint {
   const maxBodyBytes = () => config().gateway.maxBodyBytes;
   const perimeter = createPerimeter({ verify, limiter, policy: () => config().http, port });
@@ -135,6 +131,26 @@ export function createMcpEndpoint({
     writePerimeterRefusal(res, refused, body?.ok ? requestIdOf(body.value) : null);
   };
 
+  const openHttpSession = createHttpSessionOpener({
+    gateway,
+    config,
+    sessions,
+    serialize,
+    writeGuard,
+    ...(buffers ? { buffers } : {}),
+  });
+  const restorer = createSessionRestorer({
+    sealing,
+    open: async (id, path, caller, initialize) => {
+      const route = routeOf(path);
+      if (!route) return null;
+      const opened = await openHttpSession(id, path, route, caller, initialize.clientInfo);
+      if ('status' in opened.session) return opened.session;
+      opened.transport.restore(id, initialize);
+      return sessions.get(id) ?? null;
+    },
+  });
+
   const serve = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     const admitted = await perimeter.admitRequest(nodeRequestOf(req, path), rule);
     if (isRefusal(admitted)) return refuse(req, res, admitted);
@@ -156,9 +172,19 @@ export function createMcpEndpoint({
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string' && sessionId !== '') {
-      const session = sessions.get(sessionId);
+      // A sealed id this replica does not hold: rebuilt here, if it is one of the cluster's (ADR 039).
+      const session =
+        sessions.get(sessionId) ??
+        (sealing && (await restorer.take(req, res, sessionId, path, ownerOf(caller), caller)));
+      if (session === 'answered') return;
       // Another endpoint's or another token's session id: there is no such session for it (X1, G3).
-      if (session?.path !== path || session.owner !== ownerOf(caller)) return writeRefusal(res, SESSION_NOT_FOUND);
+      if (!session || session.path !== path || session.owner !== ownerOf(caller))
+        return writeRefusal(res, SESSION_NOT_FOUND);
+      if (sealing && (await restorer.endedElsewhere(session, sessionId))) {
+        await session.transport.close();
+        return writeRefusal(res, SESSION_NOT_FOUND);
+      }
+      if (req.method === 'DELETE' && sealing) await sealing.closed.close(sessionIdDigest(sessionId));
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return writeRefusal(res, NO_SESSION);
@@ -194,39 +220,10 @@ export function createMcpEndpoint({
         writeRefusal(res, refusal, { id: requestIdOf(body.value), data: refusal.data });
       });
     }
-    const id = randomUUID();
-    const { maxBufferBytesPerSession } = config().gateway;
-    const eventLog = createSseEventLog({ maxBytes: maxBufferBytesPerSession, ...(buffers ? { pool: buffers } : {}) });
-    const transport = new McpHttpTransport({
-      maxBodyBytes: maxBodyBytes(),
-      serialize,
-      newSessionId: () => id,
-      eventLog,
-      writeGuard,
-      // Reachable by its id once its initialize is accepted, until it closes (however it closes).
-      onSessionInitialized: () => sessions.set(id, { transport, path, owner }),
-      onSessionClosed: () => sessions.delete(id),
-    });
-    const spec = specOf(route, caller);
-    // An endpoint for a server or bot that does not exist is refused here (404); over a cap, or stopping: refused.
-    const session = await gateway
-      .openSession({
-        id,
-        transport,
-        spec,
-        botAccess: botAccessOf(route, spec, caller),
-        label: path,
-        owner,
-        clientId,
-        // Named from the start, so the session's first audit row says which client opened it.
-        clientInfo: body.value.params.clientInfo,
-      })
-      .catch((error: unknown) => {
-        eventLog.dispose();
-        const refusal = sessionRefusal(error);
-        if (refusal) return refusal;
-        throw error;
-      });
+    const id = sealing
+      ? sealing.seal.seal({ path, owner, initialize: sealedInitialize(body.value.params), openedAt: Date.now() })
+      : randomUUID();
+    const { transport, session } = await openHttpSession(id, path, route, caller, body.value.params.clientInfo);
     // A view that does not exist answers the initialize (its id); a cap refusal answers no request in particular.
     if ('status' in session)
       return writeRefusal(res, session, session.data ? { id: requestIdOf(body.value), data: session.data } : {});
@@ -261,25 +258,4 @@ export function createMcpEndpoint({
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-/** The bot tools and skills: every bot's on /mcp (a bot token: its own), the bot's on its endpoint. */
-function botAccessOf(route: Route, spec: ViewSpec, caller: Caller): BotToolsAccess | null {
-  if (route.kind === 'server') return null;
-  return route.kind === 'bot' && spec.kind === 'bot' ? { caller, bot: spec.slug } : { caller };
-}
-
-/**
- * The view a caller gets on a route (G3): a bot-bound token sees its bot on `/mcp`; the
- * perimeter has refused it every other endpoint but its own bot's (`mcp-rule.ts`).
- */
-function specOf(route: Route, caller: Caller): ViewSpec {
-  switch (route.kind) {
-    case 'all':
-      return caller.kind === 'bot' ? { kind: 'bot', slug: caller.slug } : { kind: 'all' };
-    case 'server':
-      return { kind: 'server', server: route.name };
-    case 'bot':
-      return { kind: 'bot', slug: route.slug };
-  }
 }

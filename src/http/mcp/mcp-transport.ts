@@ -30,30 +30,12 @@ import { checkMcpSession, SESSION_NOT_FOUND } from './check-mcp-session.js';
 import { clashingRequestId } from './clashing-request-id.js';
 import { type McpHeaders, mcpHeaders } from './mcp-headers.js';
 import { McpStream, STANDALONE, streamFrame } from './mcp-stream.js';
+import type { McpHttpTransportOptions } from './mcp-transport-options.js';
 import { readMcpPost } from './read-mcp-post.js';
 import { type Serialized, textOf } from './serialize-message.js';
 import { createSseEventLog, type SseEventLog } from './sse-event-log.js';
 
-/** Options of {@link McpHttpTransport}. */
-export type McpHttpTransportOptions = {
-  /** Called once, with the new session's id, when an initialize request is accepted. */
-  onSessionInitialized?: (sessionId: string) => void;
-  /** Called once when it closes (a DELETE, or the gateway ending the session): its opener forgets it. */
-  onSessionClosed?: () => void;
-  newSessionId?: () => string;
-  /** Largest request body accepted (413 above it). Default 4 MiB. */
-  maxBodyBytes?: number;
-  /** How often a quiet SSE stream gets a keep-alive comment; a JSON answer this late becomes a stream. */
-  keepAliveMs?: number;
-  /** The `retry:` advice sent with a priming event. */
-  retryMs?: number;
-  eventLog?: SseEventLog;
-  /** The bound on a stream's unsent bytes (X8); default: 1 MiB, not counted anywhere. */
-  writeGuard?: SseWriteGuard;
-  /** How messages become JSON; an endpoint shares one among its sessions. */
-  serialize?: (message: JSONRPCMessage) => Serialized;
-  now?: () => number;
-};
+export type { McpHttpTransportOptions } from './mcp-transport-options.js';
 
 const isAnswer = (m: JSONRPCMessage): boolean => 'result' in m || 'error' in m;
 const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId; method: string } =>
@@ -84,6 +66,8 @@ export class McpHttpTransport implements Transport {
   #streamCount = 0;
   #closed = false;
   #keepAlive: NodeJS.Timeout | undefined;
+  /** The id of the replayed `initialize` of a restored session, whose answer nobody waits for. */
+  #restoring: RequestId | undefined;
 
   constructor(options: McpHttpTransportOptions = {}) {
     this.#log = options.eventLog ?? createSseEventLog();
@@ -119,6 +103,10 @@ export class McpHttpTransport implements Transport {
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const answer = isAnswer(message);
     const requestId = answer ? (message as { id: RequestId }).id : options?.relatedRequestId;
+    if (answer && requestId !== undefined && requestId === this.#restoring) {
+      this.#restoring = undefined;
+      return;
+    }
     if (requestId === undefined) {
       if (answer) throw new Error('Cannot send a response on the standalone SSE stream');
       const data = textOf(this.#serialize(message));
@@ -130,6 +118,19 @@ export class McpHttpTransport implements Transport {
     if (!stream) throw new Error(`No connection established for request ID: ${String(requestId)}`);
     if (answer) this.#byRequest.delete(requestId);
     if (stream.deliver(message, answer) === 'done') this.#streams.delete(stream.id);
+  }
+
+  /**
+   * Take on a session another replica opened (issue 22, ADR 039): its id, and its client's
+   * `initialize` replayed to the server on this transport (its answer dropped), then
+   * `notifications/initialized`, as if the handshake had just happened here.
+   */
+  restore(sessionId: string, initialize: Record<string, unknown>): void {
+    this.sessionId = sessionId;
+    this.#onSessionInitialized?.(sessionId);
+    this.#restoring = `boternity-restore-${sessionId.length}`;
+    this.onmessage?.({ jsonrpc: '2.0', id: this.#restoring, method: 'initialize', params: initialize });
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
   async close(): Promise<void> {
@@ -245,13 +246,8 @@ export class McpHttpTransport implements Transport {
   /** Replay what a lost stream missed after `lastEventId`, and carry on with it on `res`. */
   #resume(lastEventId: string, res: ServerResponse): RpcRefusal | null {
     const streamId = this.#log.streamOf(lastEventId);
-    if (streamId === undefined && this.#log.evicted(lastEventId)) {
-      return refusal(
-        400,
-        -32000,
-        `Event ${lastEventId} is past the resumption window: the session's buffer has dropped it (gateway.maxBufferBytesPerSession, gateway.maxBufferBytes); what followed it cannot be replayed`,
-      );
-    }
+    const past = `Event ${lastEventId} is past the resumption window: the session's buffer has dropped it (gateway.maxBufferBytesPerSession, gateway.maxBufferBytes); what followed it cannot be replayed`;
+    if (streamId === undefined && this.#log.evicted(lastEventId)) return refusal(400, -32000, past);
     if (streamId === undefined) return refusal(400, -32000, 'Invalid event ID format');
     const live = this.#streams.get(streamId);
     if (live?.connected()) return refusal(409, -32000, 'Conflict: Stream already has an active connection');

@@ -126,3 +126,8 @@ export const upstreamProcessesTable = pgTable('upstream_processes', {
   serverId: text('server_id').notNull(),
   spawnedAt: createdAt('spawned_at'),
 });
+
+export const closedSessionsTable = pgTable('closed_sessions', {
+  digest: text('digest').primaryKey(),
+  closedAt: createdAt('closed_at'),
+});

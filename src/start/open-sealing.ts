@@ -1,0 +1,33 @@
+/**
+ * Sealed session ids, on when `BOTERNITY_CLUSTER_KEY` is set (issue 22 part 3, ADR 039): the
+ * seal from the key, the closed list in the service's database (every replica's), and a
+ * sealed id's lifetime. Off (no key): ids stay random UUIDs and nothing here runs.
+ * @module
+ */
+import { ConfigError } from '../errors.js';
+import { createSessionSeal, type Sealing } from '../http/mcp/index.js';
+import { createClosedSessions } from '../storage/closed-sessions-repo.js';
+import type { Db } from '../storage/create-db.js';
+
+/** The environment variable of the cluster's shared secret. */
+export const CLUSTER_KEY_ENV = 'BOTERNITY_CLUSTER_KEY';
+/** The shortest cluster key taken: a key that can be guessed would let anyone forge session ids. */
+const MIN_KEY = 32;
+/** How long a sealed id may be rebuilt on another replica: a day, then its client opens a new session. */
+export const SEALED_SESSION_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/** The sealing of `env`'s cluster key over `db`; null without a key. */
+export function openSealing(env: NodeJS.ProcessEnv, db: Db): Sealing | null {
+  const key = env[CLUSTER_KEY_ENV]?.trim();
+  if (!key) return null;
+  if (key.length < MIN_KEY)
+    throw new ConfigError(
+      `${CLUSTER_KEY_ENV} is ${key.length} characters: use at least ${MIN_KEY} random ones (for example: openssl rand -base64 48), the same on every replica`,
+      null,
+    );
+  return {
+    seal: createSessionSeal(key),
+    closed: createClosedSessions(db, { maxAgeMs: SEALED_SESSION_MAX_AGE_MS }),
+    maxAgeMs: SEALED_SESSION_MAX_AGE_MS,
+  };
+}
