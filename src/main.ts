@@ -27,6 +27,7 @@ import { createLogger } from './log/create-logger.js';
 import type { ProcessTuning } from './runtime/tune-process.js';
 import { lazySchemaValidator } from './start/lazy-schema-validator.js';
 import type { CodeCacheState } from './start/load-bundle.js';
+import { nextTurn, settled } from './start/next-turn.js';
 import type { CallParts } from './start/open-call-parts.js';
 import { openOAuth } from './start/open-oauth.js';
 import type { Storage } from './start/open-storage.js';
@@ -35,6 +36,7 @@ import { ensureAdminToken } from './storage/admin-token.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
 import { maskedCredentials } from './storage/masked-credentials.js';
+import { DATABASE_URL_ENV, isPostgresUrl } from './storage/pg/postgres-url.js';
 import { recordServiceUrl } from './storage/service-url.js';
 import type { Tracing } from './telemetry/start-tracing.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
@@ -146,9 +148,11 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // Temp files of a write killed half-way (kill -9) in an earlier run: ours by name, writer gone.
     for (const removed of await Promise.all([removeStaleTemps(configPath), removeStaleTemps(keystore.path)]))
       if (removed.length > 0) log.info({ removed }, 'removed temp files left by an interrupted write');
-    // Bind first: a taken port fails before anything starts (503 until the app is built).
+    // Bind first: a taken port fails before anything starts (503 until the app is built); on
+    // PostgreSQL (cluster mode) listened on again only once it serves: a starting replica refuses connections.
     const host = options.host ?? '127.0.0.1';
-    const http = options.listen === false ? null : await listenHttp({ host, port: options.port ?? 7777 });
+    const late = isPostgresUrl(env[DATABASE_URL_ENV]?.trim() || config.database.url || '');
+    const http = options.listen === false ? null : await listenHttp({ host, port: options.port ?? 7777, late });
     if (http) undo.push(() => http.close());
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
     // The config in force: every part reads it through `currentConfig`; `hub.applyConfig` replaces it.
@@ -292,9 +296,3 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
 
 /** `url` with a wildcard address (`0.0.0.0`, `[::]`) replaced by the loopback one, which a local client can reach. */
 const loopbackUrl = (url: string): string => url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
-
-/** A macrotask later: what this turn started (the spawns) goes first. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** The value of `promise`, or null when it failed (its failure is reported where it is awaited). */
-const settled = <T>(promise: Promise<T>): Promise<T | null> => promise.catch(() => null);

@@ -27,7 +27,21 @@ const STARTING = JSON.stringify({ error: { code: 'starting', message: 'boternity
  * Listen on host:port (port 0 picks a free one); resolves once listening. Binding comes
  * first, before the app exists, so a taken port fails before anything else starts.
  */
-export function listenHttp({ host, port }: { host: string; port: number }): Promise<HttpServer> {
+export function listenHttp({
+  host,
+  port,
+  late = false,
+}: {
+  host: string;
+  port: number;
+  /**
+   * Stop listening once the port is known to be ours, and listen again when the MCP endpoints
+   * are served (cluster mode, issue 22): a starting replica refuses connections, so that a
+   * load balancer passes the request to another replica, as nginx does for a refused one,
+   * instead of a "starting" 503 that fails the call.
+   */
+  late?: boolean;
+}): Promise<HttpServer> {
   let serve: RequestListener | null = null;
   let closing: Promise<void> | null = null;
   let handler: HttpHandler | null = null;
@@ -41,6 +55,15 @@ export function listenHttp({ host, port }: { host: string; port: number }): Prom
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const name = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      const paused = late ? new Promise<void>((done) => server.close(() => done())) : null;
+      const listenAgain = () =>
+        new Promise<void>((done, fail) => {
+          server.once('error', fail);
+          server.listen(address.port, host, () => {
+            server.off('error', fail);
+            done();
+          });
+        });
       resolve({
         address: () => server.address() as AddressInfo,
         port: address.port,
@@ -52,6 +75,10 @@ export function listenHttp({ host, port }: { host: string; port: number }): Prom
           const { createHttpHandler } = await import('./create-http-handler.js');
           handler = createHttpHandler(deps);
           serve = handler.listener;
+          if (paused && !closing) {
+            await paused;
+            await listenAgain();
+          }
         },
         close: () => {
           handler?.stop();

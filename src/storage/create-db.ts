@@ -16,7 +16,7 @@ import { drizzle } from 'drizzle-orm/libsql/sqlite3';
 import type { Logger } from 'pino';
 import type { Sql } from 'postgres';
 import { packageRoot } from '../package-root.js';
-import { isPostgresUrl } from './pg/postgres-url.js';
+import { DATABASE_URL_ENV, isPostgresUrl } from './pg/postgres-url.js';
 import * as schema from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
@@ -65,8 +65,7 @@ const INCREMENTAL = 2;
 // Resolved from the package, not the cwd: `npm start` may run from anywhere, from dist/ or src/.
 const defaultMigrationsFolder = join(packageRoot(), 'drizzle');
 
-/** The environment variable naming a PostgreSQL database (ADR 036); it wins over `database.url`. */
-export const DATABASE_URL_ENV = 'BOTERNITY_DATABASE_URL';
+export { DATABASE_URL_ENV };
 
 /**
  * `BOTERNITY_DATABASE_URL`, else `configured` (the config's `database.url`), else the

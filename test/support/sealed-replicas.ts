@@ -1,0 +1,109 @@
+/**
+ * Replicas in one process for the cluster tests of sealed sessions (issue 22, ADR 039): real
+ * services (`startService`) on one PostgreSQL test database with one cluster key, each on a
+ * fixed port of 127.0.0.1 (so a restarted replica is found where it was) and its own home,
+ * all serving one in-process Streamable HTTP upstream with an `echo` tool; the round-robin
+ * balancer of the tests in front. HTTP upstreams only: no stdio children, whose records the
+ * replicas would share.
+ * @module
+ */
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { pino } from 'pino';
+import { z } from 'zod';
+import { type Service, startService } from '../../src/main.js';
+import { freePort } from './free-port.js';
+import { type RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy.js';
+import { serveStreamableHttp } from './serve-streamable-http.mjs';
+import { createPostgresDatabase } from './test-db.js';
+
+export const REPLICA_TOKEN = 'sealed-replicas-admin-token';
+const CLUSTER_KEY = 'test-cluster-key-0123456789abcdefghijklmnop';
+
+/** A replica: its base URL, its service while it runs, and its restart. */
+export type SealedReplica = { readonly url: string; service: Service | null };
+
+/** The cluster: its replicas, the balancer, and what stops and restarts them. */
+export type SealedCluster = {
+  readonly replicas: readonly SealedReplica[];
+  readonly proxy: RoundRobinProxy;
+  /** Stop replica `i` as SIGTERM would (drained), then start it again on its port and home. */
+  restart(i: number): Promise<void>;
+  stop(): Promise<void>;
+};
+
+async function echoUpstream(): Promise<{ server: HttpServer; url: string }> {
+  const server = serveStreamableHttp({
+    port: 0,
+    newSession: () => {
+      const mcp = new McpServer({ name: 'echoes', version: '1.0.0' });
+      mcp.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
+        content: [{ type: 'text', text: `echo: ${text}` }],
+      }));
+      return { server: mcp.server };
+    },
+  }) as HttpServer;
+  if (!server.listening) await once(server, 'listening');
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
+}
+
+/** Start `count` replicas and the balancer; each replica's upstream connected before this resolves. */
+export async function startSealedCluster(count: number): Promise<SealedCluster> {
+  const upstream = await echoUpstream();
+  const database = await createPostgresDatabase();
+  const env = {
+    ...process.env,
+    BOTERNITY_ADMIN_TOKEN: REPLICA_TOKEN,
+    BOTERNITY_DATABASE_URL: database.url,
+    BOTERNITY_CLUSTER_KEY: CLUSTER_KEY,
+  };
+  const homes: string[] = [];
+  const ports: number[] = [];
+  const start = async (i: number): Promise<Service> => {
+    const home = homes[i] as string;
+    const service = await startService({
+      home,
+      config: join(home, 'boternity.json'),
+      port: ports[i] as number,
+      env,
+      log: pino({ level: process.env.BOTERNITY_TEST_LOG ?? 'silent' }),
+    });
+    for (let tries = 0; service.hub.listServers().find((s) => s.name === 'up')?.state !== 'connected'; tries++) {
+      if (tries > 400) throw new Error(`replica ${i}: upstream not connected`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return service;
+  };
+  const replicas: SealedReplica[] = [];
+  for (let i = 0; i < count; i++) {
+    const home = await mkdtemp(join(tmpdir(), 'bnity-replica-'));
+    await writeFile(join(home, 'boternity.json'), JSON.stringify({ mcpServers: { up: { url: upstream.url } } }));
+    homes.push(home);
+    ports.push(await freePort());
+    replicas.push({ url: `http://127.0.0.1:${ports[i]}`, service: await start(i) });
+  }
+  const proxy = await startRoundRobinProxy(replicas.map((r) => r.url));
+  return {
+    replicas,
+    proxy,
+    async restart(i) {
+      const replica = replicas[i] as SealedReplica;
+      await replica.service?.stop('SIGTERM');
+      replica.service = null;
+      replica.service = await start(i);
+    },
+    async stop() {
+      await proxy.close();
+      for (const replica of replicas) await replica.service?.stop();
+      for (const home of homes) await rm(home, { recursive: true, force: true });
+      await database.drop();
+      upstream.server.closeAllConnections();
+      upstream.server.close();
+    },
+  };
+}
