@@ -32,6 +32,7 @@ import { openOAuth } from './start/open-oauth.js';
 import type { Storage } from './start/open-storage.js';
 import { applyFirst, followServers, openTracing } from './start/open-tracing.js';
 import { ensureAdminToken } from './storage/admin-token.js';
+import { isClusterDatabase } from './storage/database-url.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
 import { maskedCredentials } from './storage/masked-credentials.js';
@@ -205,10 +206,8 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       tracer: tracing?.tracer ?? null,
     });
     const { prespawned } = options;
-    const peer = deferPeer(
-      parts.then((built) => built.peer),
-      PEER_CAPABILITIES,
-    );
+    const builtPeer = parts.then((built) => built.peer);
+    const peer = deferPeer(builtPeer, PEER_CAPABILITIES);
     const hub = createHub({
       log,
       bus,
@@ -224,8 +223,9 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
         connectUpstream({ serverId, config: server, signal, stderr, peer, prespawned, ...upstreamOptions() }),
     });
     undo.push(() => hub.stop());
-    // Start the upstreams now: everything else loads and is built while their processes start.
-    applyFirst(tracing, config, configPath, () => hub.applyConfig(config, { file: configPath }));
+    // Start the upstreams now (cluster mode: the database's config, once open, ADR 040); the rest loads meanwhile.
+    if (!isClusterDatabase(home, env, config.database.url))
+      applyFirst(tracing, config, configPath, () => hub.applyConfig(config, { file: configPath }));
     // Each first connect has taken its child by now (a spawn is not awaited): the rest are ended.
     if (prespawned?.waiting().length)
       log.info({ servers: prespawned.waiting() }, 'pre-spawned children not adopted: ending them');
@@ -262,7 +262,6 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // The CLI and the stdio bridge of this home find the service here, on whatever port (removed first on stop).
     if (http) undo.push(await recordServiceUrl(home, loopbackUrl(http.url)));
     log.info({ url, config: configPath, home, codeCache: options.codeCache }, 'boternity started');
-
     let stopping: Promise<void> | null = null;
     return {
       url,
