@@ -58,6 +58,7 @@ export async function configImport(file: string, flags: ConfigFlags, env: NodeJS
         env,
         change: () => text,
         writtenBy: `bnity config import ${file}`,
+        label: file,
       });
       if (written.changed) {
         const bus = createFleetBus({ sql, replica: `cli-${replicaId(env)}`, log: quietLog });

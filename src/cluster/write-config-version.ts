@@ -35,6 +35,8 @@ export type WriteConfigVersionOptions = {
   attempts?: number;
   /** Runs once the edit is made and valid, before it is written (again if it is made again). */
   beforeWrite?(): Promise<void> | void;
+  /** What a refusal names (default: the database config; an import: its file). */
+  label?: string;
 };
 
 /** A written (or unchanged) version: the parsed config, its text and number. */
@@ -49,15 +51,15 @@ const ATTEMPTS = 5;
 
 /** Write the next version; throws ConfigError (invalid, nothing written) or HubError `conflict`. */
 export async function writeConfigVersion(options: WriteConfigVersionOptions): Promise<WrittenConfig> {
-  const { sql, env, baseVersion, attempts = ATTEMPTS } = options;
+  const { sql, env, baseVersion, attempts = ATTEMPTS, label = DATABASE_CONFIG } = options;
   for (let attempt = 1; ; attempt++) {
     const latest = await latestConfigVersion(sql);
     const current = latest?.version ?? 0;
     if (baseVersion !== undefined && baseVersion !== current) throw staleVersion(baseVersion, current);
     const base = latest?.document ?? EMPTY;
     const text = options.change(base);
-    const parsed = parseConfigTextDetailed(text, DATABASE_CONFIG, env);
-    const refusal = refuseReload(parsed, options.inForce ?? inForceOf(base, env), DATABASE_CONFIG);
+    const parsed = parseConfigTextDetailed(text, label, env);
+    const refusal = refuseReload(parsed, options.inForce ?? inForceOf(base, env), label);
     if (refusal !== null) throw refusal;
     if (latest !== null && text === base) return { ...parsed, text, version: current, changed: false };
     await options.beforeWrite?.();

@@ -98,7 +98,7 @@ export const IfMatchHeaders = z.object({
     .transform((value) => Number(value.replace(/\D/g, '')))
     .optional()
     .openapi({
-      param: { name: 'If-Match', in: 'header' },
+      param: { name: 'if-match', in: 'header' },
       description:
         'Cluster mode: the config version (`GET /api/config`) the edit was made on; when another version is in force the edit is refused with 409 and nothing is written. Ignored for a config file.',
       example: '"7"',
