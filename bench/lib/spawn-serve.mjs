@@ -1,6 +1,6 @@
 // `bnity serve` as a real process for the benches: a temp home, `config` written there (or
 // none: the service then writes its default one), port 0, the admin token `token`; resolves
-// with its base URL once it printed it. `nodeArgs` go to its node (e.g. --cpu-prof).
+// with its base URL once it printed it. `nodeArgs` go to its node (e.g. --cpu-prof); `env` is added to its environment.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'bnity.js');
 
-export async function spawnServe({ config, token, nodeArgs = [] }) {
+export async function spawnServe({ config, token, nodeArgs = [], env = {} }) {
   const home = mkdtempSync(join(tmpdir(), 'bnity-bench-'));
   const configPath = join(home, 'boternity.json');
   if (config) writeFileSync(configPath, JSON.stringify(config));
@@ -22,6 +22,7 @@ export async function spawnServe({ config, token, nodeArgs = [] }) {
       BOTERNITY_HOME: home,
       BOTERNITY_ADMIN_TOKEN: token,
       BOTERNITY_LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
