@@ -103,6 +103,17 @@ describe('bnity config export and import in cluster mode', () => {
     const rows = await sql`select version from config_versions order by version`;
     expect(rows.map((r) => r.version)).toEqual([1, 2]);
     expect(await serverNames(replica)).toEqual(['imported', 'one']);
+
+    // With no service at its URL, `bnity mcp remove` edits the database's config too: the replica applies it.
+    const removed = await runBnity(['mcp', 'remove', 'imported'], env);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stderr).toMatch(
+      /^bnity: no service at .*; removed "imported" from config version 3 of database .* \(every replica applies it\)\n$/,
+    );
+    await waitFor(async () => !(await serverNames(replica)).includes('imported'), {
+      what: 'the replica applies the removal',
+      timeoutMs: 1_000,
+    });
   });
 });
 

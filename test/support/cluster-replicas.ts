@@ -28,6 +28,9 @@ export type Answer<T> = { status: number; body: T };
 /** A stdio server entry of the tiny test server, as a config names it. */
 export const tinyEntry = (text = 'tiny') => ({ command: process.execPath, args: [TINY_SERVER, text] });
 
+/** A server entry that is configured but never started: an edit of it changes the config, not the processes. */
+export const disabledEntry = () => ({ command: process.execPath, args: ['-e', '0'], enabled: false });
+
 /** Start replica `id` on `databaseUrl`, with a config file of `servers`; `cleanup` gets what stops it. */
 export async function startReplica(
   id: string,
