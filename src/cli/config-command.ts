@@ -94,10 +94,10 @@ async function onStore<T>(
   target: Target,
   on: { cluster(sql: Sql, display: string): Promise<T>; file(path: string): Promise<T> },
 ): Promise<T> {
-  const { targetDatabaseUrl } = await import('./target-database-url.js');
-  const url = await targetDatabaseUrl(target);
-  const { isPostgresUrl, parsePostgresUrl } = await import('../storage/pg/postgres-url.js');
-  if (!isPostgresUrl(url)) return on.file(target.configPath());
+  const { targetClusterUrl } = await import('./target-database-url.js');
+  const url = await targetClusterUrl(target);
+  if (url === null) return on.file(target.configPath());
+  const { parsePostgresUrl } = await import('../storage/pg/postgres-url.js');
   const { createDb } = await import('../storage/create-db.js');
   const store = await createDb({ url });
   try {

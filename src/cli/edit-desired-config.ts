@@ -9,19 +9,19 @@ import type { Target } from './resolve-target.js';
 
 /** Make `change`; resolves with what was edited and when it applies (the note a command prints). */
 export async function editDesiredConfig(target: Target, change: (doc: ConfigDocument) => void): Promise<string> {
-  const { targetDatabaseUrl } = await import('./target-database-url.js');
-  const url = await targetDatabaseUrl(target);
-  const { isPostgresUrl, parsePostgresUrl } = await import('../storage/pg/postgres-url.js');
-  if (!isPostgresUrl(url)) {
+  const { targetClusterUrl } = await import('./target-database-url.js');
+  const url = await targetClusterUrl(target);
+  if (url === null) {
     const path = target.configPath();
     const { editConfigFile } = await import('../config/edit-config.js');
     await editConfigFile(path, change, { env: target.env });
     return `${path} (it applies at the next start)`;
   }
-  const [{ createDb }, cluster, { openConfigDocument }] = await Promise.all([
+  const [{ createDb }, cluster, { openConfigDocument }, { parsePostgresUrl }] = await Promise.all([
     import('../storage/create-db.js'),
     import('../cluster/index.js'),
     import('../config/open-config-document.js'),
+    import('../storage/pg/postgres-url.js'),
   ]);
   const store = await createDb({ url });
   try {
