@@ -1,12 +1,14 @@
 /**
  * The fleet bus (ADR 040) on the run's real PostgreSQL: two replicas' pools on one database,
  * messages both ways, a large one through `fleet_messages`, and messages flowing again after
- * the listening connection's backend is terminated (postgres.js reconnects and re-listens).
+ * the listening connection's backend is terminated or the database is unreachable for a
+ * while (postgres.js reconnects and re-listens; `onReady` runs again).
  */
 import pino from 'pino';
 import postgres, { type Sql } from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFleetBus, type FleetBus, type FleetMessage } from '../../src/cluster/index.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { createPostgresDatabase } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -16,6 +18,7 @@ afterEach(async () => {
 });
 
 const log = pino({ level: 'silent' });
+const OUTAGE_MS = 1_500;
 
 /** Two replicas' buses on one fresh database, and an admin connection to it. */
 async function twoReplicas(): Promise<{ a: FleetBus; b: FleetBus; admin: Sql }> {
@@ -82,6 +85,43 @@ describe('the fleet bus', () => {
     await waitFor(() => ready === 2, { what: 'listening again after the reconnect' });
     await a.publish('after-drop', 2);
     await waitFor(() => onB.got.length === 2, { what: 'the message after the reconnect' });
+    expect(onB.got.map((m) => m.payload)).toEqual([1, 2]);
+  });
+
+  it('receives again after an outage longer than a reconnect: the database unreachable, then back', async () => {
+    const { url, drop } = await createPostgresDatabase();
+    cleanup.push(drop);
+    const target = new URL(url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+    cleanup.push(() => proxy.close());
+    const through = new URL(url);
+    through.port = String(proxy.port);
+    const pool = (to: string) => {
+      const sql = postgres(to, { max: 2, onnotice: () => {}, connect_timeout: 1 });
+      cleanup.push(() => sql.end({ timeout: 1 }));
+      return sql;
+    };
+    const a = createFleetBus({ sql: pool(url), replica: 'a', log });
+    const b = createFleetBus({ sql: pool(through.href), replica: 'b', log });
+    cleanup.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    let ready = 0;
+    const onB = await collect(b, 'outage', () => {
+      ready += 1;
+    });
+    await a.publish('outage', 1);
+    await waitFor(() => onB.got.length === 1, { what: 'the first message' });
+    proxy.down();
+    // Down for longer than a connection attempt may take (connect_timeout 1 s): the listen's retries outlast it.
+    const downAt = Date.now();
+    await waitFor(() => proxy.refused() >= 2 && Date.now() - downAt > OUTAGE_MS, { what: 'an outage of 1.5 s' });
+    await a.publish('outage', 'lost while down');
+    proxy.up();
+    await waitFor(() => ready >= 2, { what: 'listening again after the outage' });
+    await a.publish('outage', 2);
+    await waitFor(() => onB.got.some((m) => m.payload === 2), { what: 'the message after the outage' });
     expect(onB.got.map((m) => m.payload)).toEqual([1, 2]);
   });
 
