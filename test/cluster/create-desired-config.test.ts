@@ -76,6 +76,21 @@ describe('createDesiredConfig', () => {
     await expect(stale).rejects.toThrow(/^config version 1 is not the latest \(2 is\)/);
   });
 
+  it('is seeded once when replicas start together on an empty database; the others read that version', async () => {
+    const { url, drop } = await createPostgresDatabase();
+    cleanup.push(drop);
+    const sql: Sql = postgres(url, { max: 4, onnotice: () => {} });
+    cleanup.push(() => sql.end({ timeout: 1 }));
+    const starts = await Promise.all(
+      ['a', 'b', 'c'].map((id) => seedDesiredConfig(sql, { text: doc({ [id]: entry(id) }), from: `${id}.json` })),
+    );
+    expect(starts.filter((s) => s.seeded)).toHaveLength(1);
+    const winner = starts.find((s) => s.seeded)?.latest;
+    for (const start of starts) expect(start.latest).toMatchObject({ version: 1, document: winner?.document });
+    const [row] = await sql`select count(*)::int as n from config_versions`;
+    expect(row?.n).toBe(1);
+  });
+
   it('applies a version written while it was not listening once it listens', async () => {
     const { url, drop } = await createPostgresDatabase();
     cleanup.push(drop);
