@@ -114,6 +114,23 @@ describe('bnity config export and import in cluster mode', () => {
       what: 'the replica applies the removal',
       timeoutMs: 1_000,
     });
+
+    // A bot's view (`mcp add --bot`) and `mcp import` without a service: versions of the database's config as well.
+    const bot = await runBnity(['bot', 'create', 'scout', '--name', 'Scout'], env);
+    expect(bot.code, bot.stderr).toBe(0);
+    const viewed = await runBnity(['mcp', 'add', 'c', '--bot', 'scout', '--', 'cmd'], env);
+    expect(viewed.code, viewed.stderr).toBe(0);
+    expect(viewed.stdout).toContain('bot "scout" now sees');
+    const claude = join(dir, 'claude.json');
+    await writeFile(claude, JSON.stringify({ mcpServers: { fromclaude: tinyEntry('claude') } }));
+    const fromClaude = await runBnity(['mcp', 'import', '--from', claude], env);
+    expect(fromClaude.code, fromClaude.stderr).toBe(0);
+    expect(fromClaude.stderr).toMatch(/imported into config version 6 of the database \(every replica applies it\)\n$/);
+    await waitFor(async () => (await serverNames(replica)).join() === 'c,fromclaude,one', {
+      what: 'the replica applies the view edit and the import',
+    });
+    const [latest] = await sql`select document from config_versions order by version desc limit 1`;
+    expect(JSON.parse(String(latest?.document)).bots).toEqual({ scout: { additionalServers: ['c'] } });
   });
 });
 
