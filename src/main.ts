@@ -33,10 +33,10 @@ import { openOAuth } from './start/open-oauth.js';
 import type { Storage } from './start/open-storage.js';
 import { applyFirst, followServers, openTracing } from './start/open-tracing.js';
 import { ensureAdminToken } from './storage/admin-token.js';
+import { isClusterDatabase } from './storage/database-url.js';
 import { acquireHomeLock } from './storage/home-lock.js';
 import { openKeystore } from './storage/keystore.js';
 import { maskedCredentials } from './storage/masked-credentials.js';
-import { DATABASE_URL_ENV, isPostgresUrl } from './storage/pg/postgres-url.js';
 import { recordServiceUrl } from './storage/service-url.js';
 import type { Tracing } from './telemetry/start-tracing.js';
 import { connectUpstream } from './upstream/connect-upstream.js';
@@ -151,7 +151,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // Bind first: a taken port fails before anything starts (503 until the app is built); on
     // PostgreSQL (cluster mode) listened on again only once it serves: a starting replica refuses connections.
     const host = options.host ?? '127.0.0.1';
-    const late = isPostgresUrl(env[DATABASE_URL_ENV]?.trim() || config.database.url || '');
+    const late = isClusterDatabase(home, env, config.database.url);
     const http = options.listen === false ? null : await listenHttp({ host, port: options.port ?? 7777, late });
     if (http) undo.push(() => http.close());
     const bus = createEventBus<HubEvent>({}, (error) => log.error({ err: error }, 'event listener failed'));
@@ -209,10 +209,8 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
       tracer: tracing?.tracer ?? null,
     });
     const { prespawned } = options;
-    const peer = deferPeer(
-      parts.then((built) => built.peer),
-      PEER_CAPABILITIES,
-    );
+    const builtPeer = parts.then((built) => built.peer);
+    const peer = deferPeer(builtPeer, PEER_CAPABILITIES);
     const hub = createHub({
       log,
       bus,
@@ -228,8 +226,9 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
         connectUpstream({ serverId, config: server, signal, stderr, peer, prespawned, ...upstreamOptions() }),
     });
     undo.push(() => hub.stop());
-    // Start the upstreams now: everything else loads and is built while their processes start.
-    applyFirst(tracing, config, configPath, () => hub.applyConfig(config, { file: configPath }));
+    // Start the upstreams now (cluster mode: the database's config, once open, ADR 040); the rest loads meanwhile.
+    if (!isClusterDatabase(home, env, config.database.url))
+      applyFirst(tracing, config, configPath, () => hub.applyConfig(config, { file: configPath }));
     // Each first connect has taken its child by now (a spawn is not awaited): the rest are ended.
     if (prespawned?.waiting().length)
       log.info({ servers: prespawned.waiting() }, 'pre-spawned children not adopted: ending them');
@@ -266,7 +265,6 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // The CLI and the stdio bridge of this home find the service here, on whatever port (removed first on stop).
     if (http) undo.push(await recordServiceUrl(home, loopbackUrl(http.url)));
     log.info({ url, config: configPath, home, codeCache: options.codeCache }, 'boternity started');
-
     let stopping: Promise<void> | null = null;
     return {
       url,

@@ -19,25 +19,27 @@ export async function offlineBotRequest<T>(target: Target, method: string, path:
     import('../http/api/bots/bot-routes.js'),
     import('../bus/create-event-bus.js'),
   ]);
-  const { createConfigWriter } = await import('../config/config-writer.js');
   const { toErrorResponse } = await import('../http/perimeter/http-errors.js');
   const configPath = target.configPath();
   const { existsSync } = await import('node:fs');
   const { parseConfig } = await import('../config/parse-config.js');
   // No config file yet: the defaults (a view edit writes the file).
-  let current = existsSync(configPath)
+  const fromFile = existsSync(configPath)
     ? await config.loadConfig(configPath, target.env)
     : parseConfig({ mcpServers: {} }, null, target.env);
-  const writer = createConfigWriter({
-    path: configPath,
-    env: target.env,
-    apply: (next) => {
-      current = next;
-    },
-  });
   const { targetDatabaseUrl } = await import('./target-database-url.js');
   // '': the config is read already and names no database.
-  const store = await storage.createDb({ url: await targetDatabaseUrl(target, current.database.url ?? '') });
+  const store = await storage.createDb({ url: await targetDatabaseUrl(target, fromFile.database.url ?? '') });
+  // Cluster mode (ADR 040): views are edited in the database's config, not the file.
+  const { offlineConfigWriter } = await import('./offline-config-writer.js');
+  const { writer, config: current } = await offlineConfigWriter(
+    store,
+    { path: configPath, config: fromFile },
+    target.env,
+  ).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const log = pino({ level: 'silent' });
   const needsService = async (): Promise<never> => {
     throw new HubError('upstream_unavailable', 'calling tools needs the running service (bnity serve)');
@@ -59,7 +61,7 @@ export async function offlineBotRequest<T>(target: Target, method: string, path:
           events: bus.createEventBus(),
           secrets: new Set(),
         },
-        config: () => current,
+        config: current,
         writer,
       }),
     );

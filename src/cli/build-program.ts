@@ -39,6 +39,28 @@ export function buildProgram(env: NodeJS.ProcessEnv, run: Run, launch: Launch = 
     run,
   );
 
+  const config = program
+    .command('config')
+    .description('the desired config: in the database in cluster mode, else the file');
+  withTarget(
+    config
+      .command('export')
+      .description("write the config to FILE (else stdout): the database's latest version in cluster mode")
+      .argument('[file]', 'where to write it (mode 0600)'),
+    { url: false },
+  ).action((file: string | undefined, opts) =>
+    run(async () => (await import('./config-command.js')).configExport(file, opts, env)),
+  );
+  withTarget(
+    config
+      .command('import')
+      .description('validate FILE whole, then make it the config: a new version every replica applies in cluster mode')
+      .argument('<file>', 'a config file'),
+    { url: false },
+  ).action((file: string, opts) =>
+    run(async () => (await import('./config-command.js')).configImport(file, opts, env)),
+  );
+
   const token = program.command('token').description('bearer tokens for agents');
   withTarget(
     token

@@ -54,11 +54,10 @@ export async function mcpAddCommand(
       return null;
     },
     async () => {
-      const path = target.configPath();
       if (flags.preset) checkPresetRequirements(flags.preset, entry, env);
-      const { editConfigFile } = await import('../config/edit-config.js');
-      await editConfigFile(path, (doc) => doc.addServer(name, entry), { env });
-      return { value: null, note: `added "${name}" to ${path} (it applies at the next start)` };
+      const { editDesiredConfig } = await import('./edit-desired-config.js');
+      const where = await editDesiredConfig(target, (doc) => doc.addServer(name, entry));
+      return { value: null, note: `added "${name}" to ${where}` };
     },
   );
   const views: BotViewReport | null =

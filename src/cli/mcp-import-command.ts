@@ -3,7 +3,8 @@
  * add the servers of another MCP client's config file, names kept. A name already configured
  * is skipped and reported, unless `--force` replaces it. Env values whose names look secret
  * go to the keystore, referenced as `${secret:…}` (names said, never values), unless
- * `--keep-secrets-inline`. Through the service when one runs, else into the config file.
+ * `--keep-secrets-inline`. Through the service when one runs, else into the config file (in
+ * cluster mode: a new version of the database's config).
  * @module
  */
 import { CLIENT_KINDS, type ClientKind, type ImportResult } from '../config/import-client-config.js';
@@ -30,8 +31,30 @@ export async function mcpImportCommand(
       const path = target.configPath();
       const { openKeystore } = await import('../storage/keystore.js');
       const keystore = await openKeystore({ home: target.home, env });
-      const value = await io.importServers(path, servers, { force, env, keystore, keepSecretsInline });
-      return { value, note: `imported into ${path} (it applies at the next start)` };
+      const { targetClusterUrl } = await import('./target-database-url.js');
+      const cluster = await targetClusterUrl(target);
+      if (cluster === null) {
+        const value = await io.importServers(path, servers, { force, env, keystore, keepSecretsInline });
+        return { value, note: `imported into ${path} (it applies at the next start)` };
+      }
+      // Cluster mode (ADR 040): a new version of the database's config, which every replica applies.
+      const [{ createDb }, { offlineConfigWriter }, { parseConfig }] = await Promise.all([
+        import('../storage/create-db.js'),
+        import('./offline-config-writer.js'),
+        import('../config/parse-config.js'),
+      ]);
+      const store = await createDb({ url: cluster });
+      try {
+        const defaults = { path, config: parseConfig({ mcpServers: {} }, null, env) };
+        const { writer } = await offlineConfigWriter(store, defaults, env, keystore);
+        const value = await writer.importServers(servers, { force, keepSecretsInline });
+        return {
+          value,
+          note: `imported into config version ${writer.version()} of the database (every replica applies it)`,
+        };
+      } finally {
+        await store.close();
+      }
     },
   );
   if (target.json) {

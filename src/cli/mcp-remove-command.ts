@@ -13,10 +13,9 @@ export async function mcpRemoveCommand(name: string, flags: TargetFlags, env: No
     target,
     () => target.client.request('DELETE', `/api/servers/${encodeURIComponent(name)}`),
     async () => {
-      const path = target.configPath();
-      const { editConfigFile } = await import('../config/edit-config.js');
-      await editConfigFile(path, (doc) => doc.removeServer(name), { env });
-      return { value: undefined, note: `removed "${name}" from ${path} (it applies at the next start)` };
+      const { editDesiredConfig } = await import('./edit-desired-config.js');
+      const where = await editDesiredConfig(target, (doc) => doc.removeServer(name));
+      return { value: undefined, note: `removed "${name}" from ${where}` };
     },
   );
   if (target.json) process.stdout.write(`${JSON.stringify({ name, via, removed: true }, null, 2)}\n`);

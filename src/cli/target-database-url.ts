@@ -17,3 +17,22 @@ export async function targetDatabaseUrl(target: Target, configured?: string): Pr
   }
   return databaseUrlFor(target.home, target.env, configured);
 }
+
+/**
+ * The `postgres://` URL of `target` when it runs in cluster mode (ADR 040), else null. A
+ * config file that cannot be read or is invalid names no database: null, and the file's
+ * own edit or read then says what is wrong with it.
+ */
+export async function targetClusterUrl(target: Target): Promise<string | null> {
+  const [{ ConfigError }, { isPostgresUrl }] = await Promise.all([
+    import('../errors.js'),
+    import('../storage/pg/postgres-url.js'),
+  ]);
+  try {
+    const url = await targetDatabaseUrl(target);
+    return isPostgresUrl(url) ? url : null;
+  } catch (error) {
+    if (error instanceof ConfigError) return null;
+    throw error;
+  }
+}

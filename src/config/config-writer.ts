@@ -12,11 +12,23 @@ import { createEditQueue, type EditQueue } from './edit-queue.js';
 import { type ImportResult, importServers, type SecretStash } from './import-client-config.js';
 import type { AppConfig } from './schema.js';
 
-/** Edits of the config file made by the service itself. */
+/** Options of one {@link ConfigWriter.edit}. */
+export type WriterEditOptions = {
+  /**
+   * The config version the edit was made on (`If-Match`), in cluster mode: when another is in
+   * force the edit is refused (`conflict`, 409) and nothing is written. A file has no versions: ignored.
+   */
+  baseVersion?: number | undefined;
+};
+
+/** Edits of the config made by the service itself: of its file, or (cluster mode) of the database's versions. */
 export type ConfigWriter = {
-  readonly path: string;
+  /** The config file; null when the config lives in the database (cluster mode, ADR 040). */
+  readonly path: string | null;
   /** Lock, edit, validate, write, apply; resolves with the applied edit. `change` may run again on a newer text. */
-  edit(change: (doc: ConfigDocument) => void): Promise<ConfigEdit>;
+  edit(change: (doc: ConfigDocument) => void, options?: WriterEditOptions): Promise<ConfigEdit>;
+  /** The version of the config in force (cluster mode); null for a file. */
+  version(): number | null;
   /**
    * Add servers read from another client's file (names kept; replaced only with `force`);
    * their secret-looking env values go to the keystore unless `keepSecretsInline`.
@@ -64,6 +76,7 @@ export function createConfigWriter({
     path,
     queue,
     edit: (change) => editConfig(path, change, options),
+    version: () => null,
     importServers: (servers, { force, keepSecretsInline = false }) =>
       importServers(path, servers, { ...options, force, keepSecretsInline, keystore: keystore ?? null }),
   };

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { type EditConfigOptions, editConfig } from './edit-config.js';
+import { type ConfigDocument, type ConfigEdit, type EditConfigOptions, editConfig } from './edit-config.js';
 import { isJsonObject } from './json-object.js';
 import { readConfigText } from './load-config.js';
 import { type MovedSecret, moveSecretEnv } from './move-secret-env.js';
@@ -99,6 +99,8 @@ export type ImportOptions = {
   keystore?: SecretStash | null;
   /** Keep secret-looking env values in the config file (`--keep-secrets-inline`). */
   keepSecretsInline?: boolean;
+  /** Makes the edit (default: {@link editConfig} of the file; cluster mode: a new version in the database). */
+  editWith?: (change: (doc: ConfigDocument) => void, options: EditConfigOptions) => Promise<ConfigEdit>;
 } & EditConfigOptions;
 
 /**
@@ -111,11 +113,11 @@ export async function importServers(
   servers: Record<string, Record<string, unknown>>,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const { force = false, keystore = null, keepSecretsInline = false, ...editOptions } = options;
+  const { force = false, keystore = null, keepSecretsInline = false, editWith, ...editOptions } = options;
+  const edit = editWith ?? ((change, opts) => editConfig(configPath, change, opts));
   const moving = keystore && !keepSecretsInline ? moveSecretEnv(servers) : { servers, moved: [] };
   let result: ImportResult = { added: [], skipped: [], replaced: [], movedSecrets: [] };
-  await editConfig(
-    configPath,
+  await edit(
     (doc) => {
       // Made again from the start when the file changed under the edit.
       result = { added: [], skipped: [], replaced: [], movedSecrets: [] };

@@ -34,6 +34,8 @@ export type ConfigDocument = {
   getBot(slug: string): Record<string, unknown> | undefined;
   /** Replace `bots.{slug}`; undefined removes it. */
   setBot(slug: string, entry: Record<string, unknown> | undefined): void;
+  /** Replace the whole document with `text` (`bnity config import`); it is validated whole, as every edit is. */
+  replaceAll(text: string): void;
 };
 
 /** A document over `text`; `text()` is the edited text. Server entries live under `mcpServers` (or VS Code's `servers`). */
@@ -65,6 +67,9 @@ export function openConfigDocument(initial: string): ConfigDocument & { text(): 
 
   return {
     text: () => text,
+    replaceAll(next) {
+      text = next;
+    },
     serverNames: () => Object.keys(servers()),
     getServer(name) {
       const all = servers();

@@ -11,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolveConfigPath, resolveHome } from '../config/resolve-paths.js';
+import { isClusterDatabase } from '../storage/database-url.js';
 import { createPrespawned, createStderrRelay, type Prespawned, type PrespawnedChild } from '../upstream/prespawned.js';
 import { type SpawnStdioOptions, spawnKey, spawnStdio } from '../upstream/spawn-stdio.js';
 
@@ -69,6 +70,9 @@ export function prespawn({ argv, env }: PrespawnOptions): Prespawned | null {
     const { path } = resolveConfigPath({ ...(flags.config ? { config: flags.config } : {}), home, env });
     const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (!isObject(raw)) return null;
+    // Cluster mode (ADR 040): the database's config says which servers run, not this file.
+    const database = isObject(raw.database) && typeof raw.database.url === 'string' ? raw.database.url : undefined;
+    if (isClusterDatabase(home, env, database)) return null;
     servers = raw.mcpServers;
   } catch {
     // No file yet (the service writes a default one), JSONC, or unreadable: the service says.

@@ -12,6 +12,7 @@ import { createBotSurface } from '../bots/create-bot-surface.js';
 import { reportBotSources } from '../bots/report-bot-sources.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import { replayFromStart } from '../bus/replay-from-start.js';
+import { DATABASE_CONFIG } from '../cluster/index.js';
 import { createConfigWriter } from '../config/config-writer.js';
 import type { ParsedConfig } from '../config/parse-config.js';
 import type { AppConfig } from '../config/schema.js';
@@ -47,7 +48,8 @@ export type Started = {
   log: Logger;
   secrets: Set<string>;
   configPath: string;
-  loaded: ParsedConfig;
+  /** The config file as loaded at start (its text seeds an empty database in cluster mode). */
+  loaded: ParsedConfig & { readonly text: string };
   config: () => AppConfig;
   bus: EventBus<HubEvent>;
   hub: Hub;
@@ -75,6 +77,23 @@ export async function serveService(
   { audit, undelivered, budget, botBase, sampling }: CallParts,
 ): Promise<{ gateway: Gateway; webUi: WebUi }> {
   const { env, log, bus, hub, config, configPath, http, undo } = started;
+  // One path applies a new config, whether the watcher read it, the API wrote it or another replica did (C3, C4).
+  const applier = createConfigApplier({ hub, bus, log, configPath: store.postgres ? DATABASE_CONFIG : configPath });
+  // Cluster mode (ADR 040): the database's config goes in force first; its writer replaces the file's.
+  const cluster = store.postgres
+    ? await (await import('./open-desired-config.js')).openDesiredConfig({
+        sql: store.postgres,
+        env,
+        log,
+        file: { path: configPath, text: started.loaded.text },
+        hub,
+        applier,
+        config,
+        tracing: started.tracing,
+        keystore: started.keystore,
+      })
+    : null;
+  if (cluster) undo.push(() => cluster.close());
   // Rug-pull pins (X5): the servers connected by now are checked at start, later ones on the bus.
   const pins = createPinGuard({
     db: store.db,
@@ -151,18 +170,12 @@ export async function serveService(
     ...(started.tracing?.durations ? { operationDurations: started.tracing.durations } : {}),
   });
   undo.push(() => metrics.close());
-  // One path applies a new config, whether the watcher read it or the API wrote it (C3, C4).
-  const applier = createConfigApplier({ hub, bus, log, configPath });
-  const writer = createConfigWriter({
-    path: configPath,
-    env,
-    apply: applier.apply,
-    inForce: config,
-    keystore: started.keystore,
-  });
+  const writer =
+    cluster?.writer ??
+    createConfigWriter({ path: configPath, env, apply: applier.apply, inForce: config, keystore: started.keystore });
   const webUi = createWebUi(started.secrets);
   undo.push(sweepIdleSessions({ gateway, config, log }));
-  applier.warn(started.loaded.warnings);
+  if (!cluster) applier.warn(started.loaded.warnings);
   if (http) {
     await http.serve({
       hub,
@@ -204,6 +217,7 @@ export async function serveService(
   // First on stop: no new sessions or requests; those in flight answer within the grace period.
   undo.push(() => gateway.drain(config().shutdown.graceMs));
   reportBots();
+  if (cluster) return { gateway, webUi };
   const watcher = watchConfig(configPath, {
     env,
     inForce: config,

@@ -16,9 +16,11 @@ import { drizzle } from 'drizzle-orm/libsql/sqlite3';
 import type { Logger } from 'pino';
 import type { Sql } from 'postgres';
 import { packageRoot } from '../package-root.js';
-import { DATABASE_URL_ENV, isPostgresUrl } from './pg/postgres-url.js';
+import { isPostgresUrl } from './pg/postgres-url.js';
 import * as schema from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
+
+export { DATABASE_URL_ENV, databaseUrlFor } from './database-url.js';
 
 /** The drizzle database every repository takes (`$client` is the libsql client under it). */
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
@@ -64,17 +66,6 @@ const INCREMENTAL = 2;
 
 // Resolved from the package, not the cwd: `npm start` may run from anywhere, from dist/ or src/.
 const defaultMigrationsFolder = join(packageRoot(), 'drizzle');
-
-export { DATABASE_URL_ENV };
-
-/**
- * `BOTERNITY_DATABASE_URL`, else `configured` (the config's `database.url`), else the
- * libsql `DATABASE_URL`, else the SQLite file `boternity.db` in the data directory `home`.
- */
-export function databaseUrlFor(home: string, env: NodeJS.ProcessEnv = process.env, configured?: string): string {
-  for (const url of [env[DATABASE_URL_ENV], configured, env.DATABASE_URL]) if (url?.trim()) return url.trim();
-  return `file:${join(home, 'boternity.db')}`;
-}
 
 /**
  * Open the database at `url` and apply pending migrations. For a local file, creates its

@@ -19,6 +19,7 @@ import { createdAt, instant, oneOf, uuidPk } from './schema-columns.js';
 
 // The bots' tables live beside this file; re-exported so `* as schema` and drizzle-kit see them.
 export * from './bot-schema.js';
+export * from './cluster-schema.js';
 
 /** Transports an upstream connection uses (the `auto` config value resolves to one of them). */
 export const transportTypes = ['stdio', 'http', 'sse'] as const;

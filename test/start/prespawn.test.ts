@@ -6,7 +6,7 @@
  * make differently is ended, and so is every child when the start fails (home in use).
  */
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -110,6 +110,24 @@ describe('pre-spawn', () => {
     } finally {
       await service.stop();
     }
+  });
+
+  it('does not pre-spawn in cluster mode: the database, not the file, says which servers run', async () => {
+    const { home, early } = await setUp([]);
+    const cluster = { ...env, BOTERNITY_DATABASE_URL: 'postgres://u@127.0.0.1:1/db' };
+    expect(
+      prespawn({ argv: ['serve', '--home', home, '--config', join(home, 'boternity.json')], env: cluster }),
+    ).toBeNull();
+    expect(running(home)).toEqual([]);
+    // The file's own database.url counts as well; without either, the same file is pre-spawned.
+    const config = join(home, 'boternity.json');
+    const raw = JSON.parse(await readFile(config, 'utf8')) as Record<string, unknown>;
+    await writeFile(config, JSON.stringify({ ...raw, database: { url: 'postgres://u@127.0.0.1:1/db' } }));
+    expect(early()).toBeNull();
+    await writeFile(config, JSON.stringify(raw));
+    const pool = early();
+    expect(pool?.waiting()).toEqual(['tiny']);
+    await pool?.endRest();
   });
 
   it('ends a child the service would spawn differently (the config changed), and spawns its own', async () => {

@@ -104,7 +104,10 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
   }
   api.route('/presets', presetsRoutes());
   if (deps.keystore) api.route('/credentials', credentialsRoutes({ keystore: deps.keystore }));
-  api.route('/config', configRoutes({ config, file: writer?.path ?? null }));
+  api.route(
+    '/config',
+    configRoutes({ config, file: writer?.path ?? null, ...(writer ? { version: () => writer.version() } : {}) }),
+  );
   if (db) {
     const onRevoke = async (id: string) => {
       deps.verifyToken?.forget?.(id);

@@ -37,7 +37,7 @@ const ERROR_TEXT: Readonly<Record<number, string>> = Object.freeze({
   401: 'Missing or invalid bearer token',
   403: 'A token for the MCP endpoints, or an Origin not allowed',
   404: 'No such server, tool, token or route',
-  409: 'The name is in use; the config file is locked by another writer or kept changing; or (`config_file_invalid`) the file on disk is invalid: fix or revert it',
+  409: 'The name is in use; the config file is locked by another writer or kept changing; (`config_file_invalid`) the file on disk is invalid: fix or revert it; or (cluster mode, `conflict`) the config version of `If-Match` is no longer the latest: read it again and retry',
   413: 'The body is over `http.maxBodyBytes`',
   415: 'The body is not `application/json`',
   429: 'Rate limited; see `Retry-After`',
@@ -86,6 +86,24 @@ export const NewServerName = z
     'invalid server name: use up to 48 letters, digits, "_", "." or "-", starting with a letter or digit',
   )
   .openapi({ example: 'fs' });
+
+/**
+ * `If-Match` of a config edit (cluster mode, ADR 040): the config version the edit was made
+ * on (`GET /api/config` gives it), as `7` or `"7"`. Another version in force answers 409.
+ */
+export const IfMatchHeaders = z.object({
+  'if-match': z
+    .string()
+    .regex(/^\s*(W\/)?"?\d{1,15}"?\s*$/, 'expected the config version the edit was made on, e.g. "7"')
+    .transform((value) => Number(value.replace(/\D/g, '')))
+    .optional()
+    .openapi({
+      param: { name: 'if-match', in: 'header' },
+      description:
+        'Cluster mode: the config version (`GET /api/config`) the edit was made on; when another version is in force the edit is refused with 409 and nothing is written. Ignored for a config file.',
+      example: '"7"',
+    }),
+});
 
 /** A whole number in a query string (`?tail=50`), at least `min` and at most `max`. */
 export function wholeNumberQuery(min: number, max = Number.MAX_SAFE_INTEGER) {

@@ -10,7 +10,15 @@ import { checkPresetRequirements } from '../../config/presets.js';
 import type { AppConfig } from '../../config/schema.js';
 import { keepMaskedSecrets } from '../../guard/keep-masked-secrets.js';
 import type { Hub } from '../../hub/create-hub.js';
-import { createApi, errorResponses, jsonBody, jsonResponse, NewServerName, ServerParams } from './api-schemas.js';
+import {
+  createApi,
+  errorResponses,
+  IfMatchHeaders,
+  jsonBody,
+  jsonResponse,
+  NewServerName,
+  ServerParams,
+} from './api-schemas.js';
 import {
   NewServerSchema,
   OneServerSchema,
@@ -58,7 +66,7 @@ const add = createRoute({
   path: '/',
   tags,
   summary: 'Add a server (a server entry plus its name, or a preset with its args and env)',
-  request: { body: jsonBody(NewServerSchema) },
+  request: { body: jsonBody(NewServerSchema), headers: IfMatchHeaders },
   responses: { 201: jsonResponse('Added and applied; the server is connecting', OneServerSchema), ...EDIT_ERRORS },
 });
 const replace = createRoute({
@@ -69,6 +77,7 @@ const replace = createRoute({
   request: {
     params: z.object({ name: NewServerName.openapi({ param: { name: 'name', in: 'path' } }) }),
     body: jsonBody(ServerEntrySchema),
+    headers: IfMatchHeaders,
   },
   responses: {
     200: jsonResponse('Replaced and applied', OneServerSchema),
@@ -83,7 +92,7 @@ const update = createRoute({
   summary: 'Change some fields of a server entry (null removes a field)',
   description:
     'A change of only `allowedTools`/`deniedTools` (or sampling) changes the view without restarting the server. An `env` or `headers` value of `********` (as GET shows it) keeps the value the entry has.',
-  request: { params: ServerParams, body: jsonBody(ServerPatchSchema) },
+  request: { params: ServerParams, body: jsonBody(ServerPatchSchema), headers: IfMatchHeaders },
   responses: {
     200: jsonResponse('Updated and applied', OneServerSchema),
     ...errorResponses(400, 404, 409, 413, 415),
@@ -94,7 +103,7 @@ const remove = createRoute({
   path: '/{name}',
   tags,
   summary: 'Remove a server (its connection is closed)',
-  request: { params: ServerParams },
+  request: { params: ServerParams, headers: IfMatchHeaders },
   responses: {
     200: jsonResponse(
       'Removed: its name, and the server as it was just before',
@@ -122,7 +131,7 @@ export function serversRoutes({
   routes.openapi(add, async (c) => {
     const { name, ...entry } = c.req.valid('json');
     requirePreset(entry, env);
-    await writer.edit((doc) => doc.addServer(name, entry));
+    await writer.edit((doc) => doc.addServer(name, entry), baseOf(c.req.valid('header')));
     return c.json({ server: views.one(name) }, 201);
   });
   routes.openapi(replace, async (c) => {
@@ -130,28 +139,37 @@ export function serversRoutes({
     const entry = c.req.valid('json');
     requirePreset(entry, env);
     let created = false;
-    await writer.edit((doc) => {
-      created = !doc.serverNames().includes(name);
-      doc.setServer(name, entry);
-    });
+    await writer.edit(
+      (doc) => {
+        created = !doc.serverNames().includes(name);
+        doc.setServer(name, entry);
+      },
+      baseOf(c.req.valid('header')),
+    );
     return created ? c.json({ server: views.one(name) }, 201) : c.json({ server: views.one(name) }, 200);
   });
   routes.openapi(update, async (c) => {
     const { name } = c.req.valid('param');
     const patch = c.req.valid('json') as Record<string, unknown>;
     // `********` in env/headers (as GET shows them) keeps the file's value: a form sends back what it showed.
-    await writer.edit((doc) => doc.patchServer(name, keepMaskedSecrets(patch, doc.getServer(name))));
+    await writer.edit(
+      (doc) => doc.patchServer(name, keepMaskedSecrets(patch, doc.getServer(name))),
+      baseOf(c.req.valid('header')),
+    );
     return c.json({ server: views.one(name) }, 200);
   });
   routes.openapi(remove, async (c) => {
     const { name } = c.req.valid('param');
     // A configured server whose actor gave up after crashing has no status, and can still be removed.
     const server = hub.listServers().some((s) => s.name === name) ? views.one(name) : null;
-    await writer.edit((doc) => doc.removeServer(name));
+    await writer.edit((doc) => doc.removeServer(name), baseOf(c.req.valid('header')));
     return c.json({ removed: name, server }, 200);
   });
   return routes;
 }
+
+/** The writer's options of an edit sent with `If-Match`. */
+const baseOf = (headers: { 'if-match'?: number | undefined }) => ({ baseVersion: headers['if-match'] });
 
 /** A preset entry (no command or url of its own) must meet the preset's needs (C7). */
 function requirePreset(

@@ -7,9 +7,6 @@
 import { DatabaseError } from '../../errors.js';
 
 /** Whether `url` names a PostgreSQL database (`postgres://` or `postgresql://`). */
-/** The environment variable naming a PostgreSQL database (ADR 036); it wins over `database.url`. */
-export const DATABASE_URL_ENV = 'BOTERNITY_DATABASE_URL';
-
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }

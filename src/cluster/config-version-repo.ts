@@ -1,0 +1,33 @@
+/**
+ * The desired config's versions in the database (ADR 040, table `config_versions`): the
+ * latest, and a new one written only if its number is still free. The number is the primary
+ * key, so of two writers that read version N, one writes N+1 and the other learns it lost.
+ * @module
+ */
+import type { Sql } from 'postgres';
+
+/** One stored version: its number, the config's text, who wrote it and when (epoch ms). */
+export type ConfigVersion = {
+  readonly version: number;
+  readonly document: string;
+  readonly writtenBy: string;
+  readonly writtenAt: number;
+};
+
+/** The newest version, or null when the database holds no config yet. */
+export async function latestConfigVersion(sql: Sql): Promise<ConfigVersion | null> {
+  const [row] = await sql<ConfigVersion[]>`select version, document, written_by as "writtenBy",
+    written_at as "writtenAt" from config_versions order by version desc limit 1`;
+  return row ?? null;
+}
+
+/** Write `next` unless its number is taken; false: another writer took it first (nothing written). */
+export async function insertConfigVersion(
+  sql: Sql,
+  next: { version: number; document: string; writtenBy: string },
+): Promise<boolean> {
+  const rows = await sql`insert into config_versions (version, document, written_by, written_at)
+    values (${next.version}, ${next.document}, ${next.writtenBy}, ${Date.now()})
+    on conflict (version) do nothing returning version`;
+  return rows.length === 1;
+}
