@@ -15,7 +15,7 @@ import type { AppDeps } from './create-app.js';
 import type { SseBufferPool } from './io/index.js';
 import { createSseWriteGuard, writeJson } from './io/index.js';
 import { createMcpEndpoint, isMcpUrl } from './mcp/index.js';
-import { createRateLimiter } from './perimeter/index.js';
+import { createRateLimiter, type SharedLimiters } from './perimeter/index.js';
 
 /** What the listener needs: the app's deps, with the gateway, and the tokens besides the admin's. */
 export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken'> & {
@@ -24,6 +24,8 @@ export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken
   verifyToken: VerifyToken;
   /** The budget every `/mcp` session's resumption buffer shares. */
   buffers?: SseBufferPool;
+  /** Replicas on one PostgreSQL: the rate limits count in the table they share (ADR 042). */
+  sharedLimiters?: SharedLimiters;
 };
 
 /** How the app is loaded and when it is built unasked. */
@@ -39,11 +41,14 @@ export type HttpHandler = { listener: RequestListener; app(): Promise<RequestLis
 
 /** Build the listener: the MCP endpoints now, the app when first needed. */
 export function createHttpHandler(
-  { host, buffers, ...deps }: HttpHandlerDeps,
+  { host, buffers, sharedLimiters, ...deps }: HttpHandlerDeps,
   { load = () => import('./listen-app.js'), prefetchMs = 2_000 }: AppLoading = {},
 ): HttpHandler {
   // One budget for the API and the MCP endpoints (X3).
-  const limiter = createRateLimiter({ limits: () => deps.config().limits });
+  const limiter = createRateLimiter({
+    limits: () => deps.config().limits,
+    ...(sharedLimiters ? { shared: sharedLimiters } : {}),
+  });
   // One bound and one count for every SSE stream, /mcp's and /api/events' (X8).
   const writeGuard =
     deps.writeGuard ??

@@ -12,6 +12,7 @@ import { botsTable } from './pg-bot-schema.js';
 import { createdAt, instant, oneOf, textPk } from './pg-columns.js';
 
 export * from './pg-bot-schema.js';
+export * from './pg-fleet-schema.js';
 
 export const mcpConnectionsTable = pgTable(
   'mcp_connections',
