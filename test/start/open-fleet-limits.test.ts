@@ -7,8 +7,13 @@
  * every request is still answered, each replica applies the limits alone, and each logs one
  * warning.
  */
+import { pino } from 'pino';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/parse-config.js';
+import { createSessionRegistry } from '../../src/gateway/session/session-registry.js';
+import { openFleetLimits } from '../../src/start/open-fleet-limits.js';
+import { createDb } from '../../src/storage/create-db.js';
 import { captureLog, LEVEL, type LogLine } from '../support/capture-log.js';
 import { postInitialize } from '../support/initialize.js';
 import { createPostgresDatabase } from '../support/test-db.js';
@@ -145,5 +150,20 @@ describe('limits across two replicas on one PostgreSQL', () => {
     expect(Date.now() - before).toBeLessThan(10_000);
     for (const lines of logs)
       expect(lines.filter((l) => l.level === LEVEL.warn && l.msg === OUTAGE_WARNING)).toHaveLength(1);
+  });
+});
+
+describe('a single service on SQLite', () => {
+  it('gets no fleet limits: its rate limits stay in memory and its session caps in its registry', async () => {
+    const store = await createDb({ url: ':memory:' });
+    try {
+      const config = parseConfig({}, null);
+      const sessions = createSessionRegistry();
+      expect(openFleetLimits({ store, sessions, config: () => config, log: pino({ level: 'silent' }), env: {} })).toBe(
+        null,
+      );
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -61,13 +61,16 @@ export function createFleetSessionRows({
       health.run(async () => {
         const ids = open.map((s) => s.id);
         const owners = open.map((s) => s.owner);
-        await sql.begin(async (tx) => {
-          await tx`insert into fleet_sessions (session_id, owner, holder)
-            select * from unnest(${ids}::text[], ${owners}::text[]) as s(id, owner), (select ${holder}::text) as h
-            on conflict (session_id) do update set holder = excluded.holder, seen_at = excluded.seen_at`;
-          await tx`delete from fleet_sessions where holder = ${holder} and not (session_id = any(${ids}::text[]))`;
-          await tx`delete from fleet_sessions where seen_at < ${now()} - ${ttlMs()}`;
-        });
+        // One statement, not a transaction: postgres.js 3.4.9 can crash the process when the
+        // backend of a reserved connection (sql.begin) dies (porsager/postgres#1208), and an
+        // outage is when that happens. Its parts touch disjoint rows, so one snapshot is enough.
+        await sql`with live as (select * from unnest(${ids}::text[], ${owners}::text[]) as s(id, owner)),
+          kept as (insert into fleet_sessions (session_id, owner, holder) select id, owner, ${holder}::text from live
+            on conflict (session_id) do update set holder = excluded.holder, seen_at = excluded.seen_at returning 1),
+          gone as (delete from fleet_sessions where holder = ${holder} and not (session_id = any(${ids}::text[])) returning 1),
+          expired as (delete from fleet_sessions where seen_at < ${now()} - ${ttlMs()}
+            and holder <> ${holder} and not (session_id = any(${ids}::text[])) returning 1)
+          select (select count(*) from kept) + (select count(*) from gone) + (select count(*) from expired) as n`;
       }),
   };
 }
