@@ -82,7 +82,9 @@ describe('limits across two replicas on one PostgreSQL', () => {
     expect(count(statuses, 400)).toBeGreaterThanOrEqual(REQUESTS * 0.9);
     expect(count(statuses, 400)).toBeLessThanOrEqual(REQUESTS * 1.1);
     const [row] = await sql`select points from rate_limits where key = ${`client:token:${id}`}`;
-    expect(row?.points).toBe(3 * REQUESTS);
+    // The limit's points, and one more per replica: the ask that found the window full.
+    // The refusals after it were answered from memory, without a round trip.
+    expect(row?.points).toBe(REQUESTS + 2);
     for (const lines of logs) expect(lines.filter((l) => l.msg === OUTAGE_WARNING)).toEqual([]);
   });
 

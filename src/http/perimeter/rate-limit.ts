@@ -14,6 +14,7 @@
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../../config/schema.js';
 import type { Caller } from '../../guard/caller.js';
+import { leaseFrom, type PointLimiter } from './leased-limiter.js';
 
 type Limits = Pick<AppConfig['limits'], 'perClient' | 'global'>;
 type Limit = NonNullable<Limits['perClient']>;
@@ -33,6 +34,13 @@ export type SharedLimiters = (options: {
 }) => RateLimiterAbstract;
 
 /**
+ * A replica takes this share of a shared limit at a time (ADR 042): five replicas' unspent
+ * blocks at a window's end stay within the ±10 % issue 22 allows; a limit under 50 is asked
+ * for request by request.
+ */
+const BLOCK_SHARE = 50;
+
+/**
  * `perSeconds` may be fractional (`0.5` = per half second). The stores keep millisecond
  * expiries, so the window is `perSeconds` rounded to the whole millisecond (at least 1 ms);
  * `Retry-After` is still whole seconds, rounded up, at least 1.
@@ -41,11 +49,14 @@ function limiterFor(
   limit: Limit | undefined,
   keyPrefix: string,
   shared: SharedLimiters | undefined,
-): RateLimiterAbstract | null {
+): PointLimiter | null {
   if (!limit) return null;
   const duration = Math.max(1, Math.round(limit.perSeconds * 1000)) / 1000;
-  const memory = new RateLimiterMemory({ keyPrefix, points: limit.requests, duration });
-  return shared ? shared({ keyPrefix, points: limit.requests, duration, insuranceLimiter: memory }) : memory;
+  const points = limit.requests;
+  const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+  if (!shared) return memory;
+  const store = shared({ keyPrefix, points, duration, insuranceLimiter: memory });
+  return leaseFrom(store, { points, block: Math.max(1, Math.floor(points / BLOCK_SHARE)) });
 }
 
 /** Whole seconds until the window frees a request: at least 1. */
@@ -78,7 +89,7 @@ export function tooManyRpcBody({ scope, retryAfterSeconds: seconds }: RateRefusa
 }
 
 /** Take one point from `limiter` for `key`; the wait in ms when refused, null when allowed. */
-async function take(limiter: RateLimiterAbstract, key: string): Promise<number | null> {
+async function take(limiter: PointLimiter, key: string): Promise<number | null> {
   try {
     await limiter.consume(key);
     return null;
@@ -102,8 +113,8 @@ export type RateLimiter = {
 export function createRateLimiter({ limits, shared }: { limits: () => Limits; shared?: SharedLimiters }): RateLimiter {
   let seenLimits: Limits | undefined;
   let seen: string | undefined;
-  let perClient: RateLimiterAbstract | null = null;
-  let global: RateLimiterAbstract | null = null;
+  let perClient: PointLimiter | null = null;
+  let global: PointLimiter | null = null;
 
   const current = () => {
     const now = limits();
