@@ -28,3 +28,18 @@ export const InFlightSchema = z
       .default(16 * 1024 * 1024),
   })
   .strict();
+
+/**
+ * How replicas on one PostgreSQL share the limits (ADR 042; ignored on SQLite). A statement
+ * on the shared counters that takes longer than `storeTimeoutMs` or fails puts the replica on
+ * its own counters (one warning) until a probe, every `retryMs`, succeeds. Each replica
+ * refreshes its open sessions' rows every `sessionHeartbeatMs`; rows of a replica silent for
+ * three heartbeats stop counting against the session caps.
+ */
+export const FleetLimitsSchema = z
+  .object({
+    storeTimeoutMs: z.number().int().positive().default(2_000),
+    retryMs: z.number().int().positive().default(5_000),
+    sessionHeartbeatMs: z.number().int().positive().default(10_000),
+  })
+  .strict();

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { DatabaseSchema } from './database-schema.js';
-import { InFlightSchema, RateLimitSchema } from './limits-schema.js';
+import { FleetLimitsSchema, InFlightSchema, RateLimitSchema } from './limits-schema.js';
 import { TelemetrySchema } from './telemetry-schema.js';
 import * as Tools from './tool-schemas.js';
 
@@ -146,6 +146,7 @@ export const ConfigRestSchema = z.object({
       perClient: RateLimitSchema.optional(),
       global: RateLimitSchema.optional(),
       inFlight: InFlightSchema.prefault({}),
+      fleet: FleetLimitsSchema.prefault({}),
     })
     .strict()
     .prefault({}),

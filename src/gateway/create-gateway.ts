@@ -30,12 +30,14 @@ import { createViewIndexes } from './search/index.js';
 import type { AuditSink } from './session/index.js';
 import {
   type AgentSession,
+  admitFleetSession,
   admitSession,
   attachAgentSession,
   createServersSettled,
   createSessionUpstreams,
   endRequests,
   endSession,
+  type FleetSessionCount,
   type InProcessSessionOptions,
   lastActiveAt,
   type OpenSessionUpstream,
@@ -61,6 +63,8 @@ export type GatewayDeps = {
   /** Shared with the upstream peer (resource updates reach the sessions subscribed). */
   sessions: SessionRegistry;
   openUpstream: OpenSessionUpstream;
+  /** Replicas on one PostgreSQL: the session caps count every replica's sessions (ADR 042). */
+  fleet?: FleetSessionCount;
   /** Rug-pull pins (X5): tools it hides are left out of every view. */
   pins?: { isHidden(server: string, tool: string): boolean };
   now?: () => number;
@@ -133,6 +137,7 @@ export function createGateway({
   sessions,
   openUpstream,
   pins,
+  fleet,
   audit,
   undelivered,
   budget,
@@ -219,13 +224,22 @@ export function createGateway({
     return closeAll(chosen);
   };
 
+  const admitting = { sessions, limits: () => config().gateway, log: gatewayLog, now };
+  // A single service admits synchronously, as before; a fleet asks the database first.
+  const admit = (owner: string | null): Promise<void> | null => {
+    if (fleet) return admitFleetSession({ ...admitting, fleet }, owner);
+    admitSession(admitting, owner);
+    return null;
+  };
+
   return {
     botToolCaller,
     async openSession(options) {
       if (stopping) throw new ShuttingDownError();
       await assertBot(options.spec);
       // Over a cap, the opener's oldest idle session makes room, or this one is refused (X8).
-      admitSession({ sessions, limits: () => config().gateway, log: gatewayLog, now }, options.owner ?? null);
+      const admitted = admit(options.owner ?? null);
+      if (admitted) await admitted;
       return openAgentSession({ path, now }, options);
     },
     checkView: assertBot,
@@ -233,7 +247,8 @@ export function createGateway({
       if (stopping) throw new ShuttingDownError();
       await assertBot(options.spec);
       // A view session is capped like any session: a new client name cannot escape the token's cap (X8).
-      admitSession({ sessions, limits: () => config().gateway, log: gatewayLog, now }, options.owner);
+      const admitted = admit(options.owner);
+      if (admitted) await admitted;
       return serveModernView({ path, now, flows }, options);
     },
     attachSession: (options) => attachAgentSession({ path, now }, options),

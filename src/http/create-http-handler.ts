@@ -15,7 +15,7 @@ import type { AppDeps } from './create-app.js';
 import type { SseBufferPool } from './io/index.js';
 import { createSseWriteGuard, writeJson } from './io/index.js';
 import { createMcpEndpoint, isMcpUrl, type Sealing } from './mcp/index.js';
-import { createRateLimiter } from './perimeter/index.js';
+import { createRateLimiter, type SharedLimiters } from './perimeter/index.js';
 
 /** What the listener needs: the app's deps, with the gateway, and the tokens besides the admin's. */
 export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken'> & {
@@ -26,6 +26,8 @@ export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken
   buffers?: SseBufferPool;
   /** Sealed session ids, with a cluster key (issue 22, ADR 039). */
   sealing?: Sealing | null;
+  /** Replicas on one PostgreSQL: the rate limits count in the table they share (ADR 042). */
+  sharedLimiters?: SharedLimiters;
 };
 
 /** How the app is loaded and when it is built unasked. */
@@ -41,11 +43,14 @@ export type HttpHandler = { listener: RequestListener; app(): Promise<RequestLis
 
 /** Build the listener: the MCP endpoints now, the app when first needed. */
 export function createHttpHandler(
-  { host, buffers, sealing = null, ...deps }: HttpHandlerDeps,
+  { host, buffers, sealing = null, sharedLimiters, ...deps }: HttpHandlerDeps,
   { load = () => import('./listen-app.js'), prefetchMs = 2_000 }: AppLoading = {},
 ): HttpHandler {
   // One budget for the API and the MCP endpoints (X3).
-  const limiter = createRateLimiter({ limits: () => deps.config().limits });
+  const limiter = createRateLimiter({
+    limits: () => deps.config().limits,
+    ...(sharedLimiters ? { shared: sharedLimiters } : {}),
+  });
   // One bound and one count for every SSE stream, /mcp's and /api/events' (X8).
   const writeGuard =
     deps.writeGuard ??

@@ -113,6 +113,12 @@ export async function serveService(
     log,
   });
   undo.push(() => clearInterval(prune));
+  // Replicas on one PostgreSQL share the rate limits and session caps (ADR 042); null on SQLite.
+  const fleetLimits = store.postgres
+    ? (await import('./open-fleet-limits.js')).openFleetLimits({ store, sessions: started.sessions, config, log, env })
+    : null;
+  // After the gateway has closed its sessions (pushed before it, so it runs after).
+  if (fleetLimits) undo.push(() => fleetLimits.stop());
   // Started after the upstreams: what the bus said before is replayed to these.
   const early = replayFromStart(bus);
   undo.push(auditBusEvents(early, audit));
@@ -130,7 +136,8 @@ export async function serveService(
     log,
     config,
     tracker: started.tracker,
-    sessions: started.sessions,
+    sessions: fleetLimits?.sessions ?? started.sessions,
+    ...(fleetLimits ? { fleet: fleetLimits.fleet } : {}),
     pins,
     audit,
     undelivered,
@@ -207,6 +214,7 @@ export async function serveService(
       buffers,
       writeGuard,
       sealing: openSealing(env, store.db),
+      ...(fleetLimits ? { sharedLimiters: fleetLimits.shared } : {}),
       verifyToken:
         started.verifyToken ??
         createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),

@@ -4,7 +4,6 @@
  * finds it again after a restart; it listens only once ready (not while the migrations wait); a database
  * it cannot use stops it in one line with exit code 1.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,16 +15,10 @@ import { freePort } from '../support/free-port.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { noServiceEnv } from '../support/no-service.js';
 import { runBnity, type ServeProcess, spawnBnity, spawnServe } from '../support/serve-process.js';
-import { createPostgresDatabase } from '../support/test-db.js';
+import { createPostgresDatabase, PG_MIGRATIONS } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
 
 const TOKEN = 'pg-test-token';
-/** The migrations drizzle/pg/ holds. */
-const PG_MIGRATIONS = (
-  JSON.parse(readFileSync(new URL('../../drizzle/pg/meta/_journal.json', import.meta.url), 'utf8')) as {
-    entries: unknown[];
-  }
-).entries.length;
 const auth = { authorization: `Bearer ${TOKEN}` };
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -4,12 +4,18 @@
  * from the migrated template of the run's server (`postgres-global.ts`), dropped on close.
  * @module
  */
+import { readFileSync } from 'node:fs';
 import postgres, { type Sql } from 'postgres';
 import { expect, inject } from 'vitest';
 import { type CreateDbOptions, createDb, type OpenDb } from '../../src/storage/create-db.js';
 
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type Dialect = (typeof DIALECTS)[number];
+
+/** How many migrations `drizzle/pg/` holds: what a migrated database records as applied. */
+export const PG_MIGRATIONS: number = JSON.parse(
+  readFileSync(new URL('../../drizzle/pg/meta/_journal.json', import.meta.url), 'utf8'),
+).entries.length;
 
 let admin: Sql | null = null;
 let made = 0;

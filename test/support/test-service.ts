@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { VerifyToken } from '../../src/guard/caller.js';
 import type { ServerStatus } from '../../src/hub/server-status.js';
 import { type Service, startService } from '../../src/main.js';
@@ -26,25 +26,31 @@ export async function startTestService(
     verifyToken,
     secrets,
     tracing,
+    env: extraEnv,
+    log,
   }: {
     home?: string;
     verifyToken?: VerifyToken /** The values the log masks, to look into. */;
     secrets?: Set<string>;
     /** Traces made by the test (an in-memory exporter), as `ServiceOptions.tracing`. */
     tracing?: Tracing;
+    /** Variables besides the process's (`BOTERNITY_DATABASE_URL`: a replica on PostgreSQL). */
+    env?: NodeJS.ProcessEnv;
+    /** The service's logger (default: silent, or `BOTERNITY_TEST_LOG`'s level). */
+    log?: Logger;
   } = {},
 ) {
   const home = givenHome ?? (await mkdtemp(join(tmpdir(), 'bnity-test-')));
   const configPath = join(home, 'boternity.json');
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
-  const env: NodeJS.ProcessEnv = { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN };
+  const env: NodeJS.ProcessEnv = { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, ...extraEnv };
   delete env.DATABASE_URL;
   const service: Service = await startService({
     home,
     config: configPath,
     port: 0,
     env,
-    log: pino({ level: process.env.BOTERNITY_TEST_LOG ?? 'silent' }),
+    log: log ?? pino({ level: process.env.BOTERNITY_TEST_LOG ?? 'silent' }),
     ...(verifyToken ? { verifyToken } : {}),
     ...(secrets ? { secrets } : {}),
     ...(tracing ? { tracing } : {}),

@@ -20,17 +20,55 @@ export type AdmitDeps = {
   now?: () => number;
 };
 
+/** Sessions open on every replica (ADR 042): of one owner, and in all. */
+export type FleetSessionCount = { count(owner: string): Promise<{ owner: number; total: number }> };
+
+/** The capped sessions here: all of them, and those of `owner`. */
+const cappedHere = (sessions: AdmitDeps['sessions'], owner: string) => {
+  const capped = sessions.all().filter((s) => s.owner !== null && s.idles);
+  return { capped, mine: capped.filter((s) => s.owner === owner) };
+};
+
 /**
  * Make room for one more session of `owner`: close its oldest idle session when a cap is
  * reached, or throw {@link SessionLimitError}. Sessions with no owner (stdio, in-process)
  * are neither capped nor counted.
  */
-export function admitSession({ sessions, limits, log, now = Date.now }: AdmitDeps, owner: string | null): void {
+export function admitSession(deps: AdmitDeps, owner: string | null): void {
   if (owner === null) return;
+  const { capped, mine } = cappedHere(deps.sessions, owner);
+  makeRoom(deps, owner, mine, { owner: mine.length, total: capped.length });
+}
+
+/**
+ * {@link admitSession} against the sessions of the whole fleet: the caps count every
+ * replica's sessions; room is made by closing the owner's oldest idle session here (another
+ * replica's are not reachable from here). When the fleet's count fails (the database does
+ * not answer) the sessions here are counted alone.
+ */
+export async function admitFleetSession(
+  deps: AdmitDeps & { fleet: FleetSessionCount },
+  owner: string | null,
+): Promise<void> {
+  if (owner === null) return;
+  const fleet = await deps.fleet.count(owner).catch(() => null);
+  // Counted after the await: sessions opened here meanwhile are in the registry.
+  const { capped, mine } = cappedHere(deps.sessions, owner);
+  makeRoom(deps, owner, mine, {
+    owner: Math.max(mine.length, fleet?.owner ?? 0),
+    total: Math.max(capped.length, fleet?.total ?? 0),
+  });
+}
+
+/** Close the oldest idle of `mine` when `counts` reach a cap; throw when none is idle. */
+function makeRoom(
+  { limits, log, now = Date.now }: AdmitDeps,
+  owner: string,
+  mine: readonly AgentSession[],
+  counts: { owner: number; total: number },
+): void {
   const { maxSessions, maxSessionsPerToken } = limits();
-  const capped = sessions.all().filter((s) => s.owner !== null && s.idles);
-  const mine = capped.filter((s) => s.owner === owner);
-  const which = mine.length >= maxSessionsPerToken ? 'per_token' : capped.length >= maxSessions ? 'total' : null;
+  const which = counts.owner >= maxSessionsPerToken ? 'per_token' : counts.total >= maxSessions ? 'total' : null;
   if (which === null) return;
   const victim = oldestIdle(mine, now());
   if (!victim) throw new SessionLimitError(which, which === 'per_token' ? maxSessionsPerToken : maxSessions);

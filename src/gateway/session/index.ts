@@ -4,7 +4,7 @@
  * their imports; after a change, run it again or add the line by hand.
  * @module
  */
-export { admitSession } from './admit-session.js';
+export { admitFleetSession, admitSession, type FleetSessionCount } from './admit-session.js';
 export type { AgentChannel, AgentRequestOptions, AgentSession, SubscribedResource } from './agent-session.js';
 export { lastActiveAt } from './agent-session.js';
 export type { AuditFields, AuditSink } from './audit-request.js';

@@ -18,7 +18,7 @@ export {
 export { createBodyBudget, holdBody } from './body-budget.js';
 export { errorReply, httpAnswerOf, toErrorResponse } from './http-errors.js';
 export { limitBody } from './limit-body.js';
-export type { RateLimiter } from './rate-limit.js';
+export type { RateLimiter, SharedLimiters } from './rate-limit.js';
 export { createRateLimiter, requestIdOf } from './rate-limit.js';
 export { requireOrigin } from './require-origin.js';
 export { adminOnly, requireToken } from './require-token.js';

@@ -5,14 +5,16 @@
  * every other token as its own (`token:<tokenId>`). Over a limit: the perimeter's 429 with
  * `Retry-After` (`admit-request.ts`), a JSON-RPC error on `/mcp` and the one API error shape on `/api`.
  *
- * The counters live in this process's memory (`RateLimiterMemory`). rate-limiter-flexible
- * offers shared stores (Redis, Postgres, Memcached, ...) with the same `consume` API, for
- * when several instances must share one budget.
+ * A single service keeps the counters in its memory (`RateLimiterMemory`). Replicas on one
+ * PostgreSQL (issue 22, ADR 042) are given a {@link SharedLimiters}: each limit then counts
+ * in a table they share, with an in-memory `insuranceLimiter` that answers whenever the
+ * database does not (each replica then applies the configured numbers alone).
  * @module
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../../config/schema.js';
 import type { Caller } from '../../guard/caller.js';
+import { leaseFrom, type PointLimiter } from './leased-limiter.js';
 
 type Limits = Pick<AppConfig['limits'], 'perClient' | 'global'>;
 type Limit = NonNullable<Limits['perClient']>;
@@ -23,15 +25,38 @@ export function rateLimitKey(caller: Caller): string {
   return caller.kind === 'admin' ? 'admin' : `token:${caller.tokenId}`;
 }
 
+/** Makes a limiter over the store the replicas share, given its in-memory insurance (ADR 042). */
+export type SharedLimiters = (options: {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+  insuranceLimiter: RateLimiterMemory;
+}) => RateLimiterAbstract;
+
 /**
- * `perSeconds` may be fractional (`0.5` = per half second). The memory store keeps
- * millisecond expiries, so the window is `perSeconds` rounded to the whole millisecond
- * (at least 1 ms); `Retry-After` is still whole seconds, rounded up, at least 1.
+ * A replica takes this share of a shared limit at a time (ADR 042): five replicas' unspent
+ * blocks at a window's end stay within the ±10 % issue 22 allows; a limit under 50 is asked
+ * for request by request.
  */
-function limiterFor(limit: Limit | undefined, keyPrefix: string): RateLimiterMemory | null {
+const BLOCK_SHARE = 50;
+
+/**
+ * `perSeconds` may be fractional (`0.5` = per half second). The stores keep millisecond
+ * expiries, so the window is `perSeconds` rounded to the whole millisecond (at least 1 ms);
+ * `Retry-After` is still whole seconds, rounded up, at least 1.
+ */
+function limiterFor(
+  limit: Limit | undefined,
+  keyPrefix: string,
+  shared: SharedLimiters | undefined,
+): PointLimiter | null {
   if (!limit) return null;
   const duration = Math.max(1, Math.round(limit.perSeconds * 1000)) / 1000;
-  return new RateLimiterMemory({ keyPrefix, points: limit.requests, duration });
+  const points = limit.requests;
+  const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+  if (!shared) return memory;
+  const store = shared({ keyPrefix, points, duration, insuranceLimiter: memory });
+  return leaseFrom(store, { points, block: Math.max(1, Math.floor(points / BLOCK_SHARE)) });
 }
 
 /** Whole seconds until the window frees a request: at least 1. */
@@ -64,7 +89,7 @@ export function tooManyRpcBody({ scope, retryAfterSeconds: seconds }: RateRefusa
 }
 
 /** Take one point from `limiter` for `key`; the wait in ms when refused, null when allowed. */
-async function take(limiter: RateLimiterMemory, key: string): Promise<number | null> {
+async function take(limiter: PointLimiter, key: string): Promise<number | null> {
   try {
     await limiter.consume(key);
     return null;
@@ -82,14 +107,14 @@ export type RateLimiter = {
 
 /**
  * Create the limiter. `limits` is read on every request; when it changes (a hot reload)
- * both limiters are rebuilt, which also starts fresh counters. No limit configured, no
- * limiting.
+ * both limiters are rebuilt, which starts fresh counters in memory (a shared store keeps
+ * its counters). No limit configured, no limiting. `shared`: count across the fleet.
  */
-export function createRateLimiter({ limits }: { limits: () => Limits }): RateLimiter {
+export function createRateLimiter({ limits, shared }: { limits: () => Limits; shared?: SharedLimiters }): RateLimiter {
   let seenLimits: Limits | undefined;
   let seen: string | undefined;
-  let perClient: RateLimiterMemory | null = null;
-  let global: RateLimiterMemory | null = null;
+  let perClient: PointLimiter | null = null;
+  let global: PointLimiter | null = null;
 
   const current = () => {
     const now = limits();
@@ -100,8 +125,8 @@ export function createRateLimiter({ limits }: { limits: () => Limits }): RateLim
     const json = JSON.stringify({ perClient: now?.perClient, global: now?.global });
     if (json === seen) return;
     seen = json;
-    perClient = limiterFor(now?.perClient, 'client');
-    global = limiterFor(now?.global, 'global');
+    perClient = limiterFor(now?.perClient, 'client', shared);
+    global = limiterFor(now?.global, 'global', shared);
   };
 
   return {

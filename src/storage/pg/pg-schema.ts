@@ -13,6 +13,7 @@ import { createdAt, instant, oneOf, textPk } from './pg-columns.js';
 
 export * from './pg-bot-schema.js';
 export * from './pg-cluster-schema.js';
+export * from './pg-fleet-schema.js';
 
 export const mcpConnectionsTable = pgTable(
   'mcp_connections',

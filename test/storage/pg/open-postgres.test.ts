@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseError } from '../../../src/errors.js';
@@ -6,14 +5,7 @@ import { createDb, type OpenDb } from '../../../src/storage/create-db.js';
 import { MIGRATION_LOCK } from '../../../src/storage/pg/open-postgres.js';
 import { apiTokensTable } from '../../../src/storage/schema.js';
 import { freePort } from '../../support/free-port.js';
-import { createPostgresDatabase } from '../../support/test-db.js';
-
-/** The migrations drizzle/pg/ holds. */
-const PG_MIGRATIONS = (
-  JSON.parse(readFileSync(new URL('../../../drizzle/pg/meta/_journal.json', import.meta.url), 'utf8')) as {
-    entries: unknown[];
-  }
-).entries.length;
+import { createPostgresDatabase, PG_MIGRATIONS } from '../../support/test-db.js';
 
 describe('createDb on PostgreSQL', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
