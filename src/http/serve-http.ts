@@ -18,6 +18,13 @@ export type HttpServer = {
    * after (a request meanwhile waits for it).
    */
   serve(deps: HttpHandlerDeps): Promise<void>;
+  /**
+   * Stop taking connections, and wait (at most `graceMs`) for the POST and DELETE requests
+   * already taken to be answered: the first step of a stop, so that a balancer's next
+   * connection is refused and goes to another replica, and a request that arrived just
+   * before is served, not cut (issue 22). Streams (GET) are left to the close.
+   */
+  stopListening(graceMs: number): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -45,7 +52,17 @@ export function listenHttp({
   let serve: RequestListener | null = null;
   let closing: Promise<void> | null = null;
   let handler: HttpHandler | null = null;
+  // POST and DELETE requests not yet answered (GET streams last as long as their clients).
+  let answering = 0;
+  let answered: (() => void) | null = null;
   const server = createServer((req, res) => {
+    if (req.method !== 'GET') {
+      answering += 1;
+      res.once('close', () => {
+        answering -= 1;
+        if (answering === 0) answered?.();
+      });
+    }
     if (serve) return serve(req, res);
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(STARTING);
   });
@@ -79,6 +96,18 @@ export function listenHttp({
             await paused;
             await listenAgain();
           }
+        },
+        stopListening: async (graceMs) => {
+          if (server.listening) server.close();
+          if (answering === 0) return;
+          await new Promise<void>((done) => {
+            const timer = setTimeout(done, graceMs);
+            answered = () => {
+              clearTimeout(timer);
+              done();
+            };
+          });
+          answered = null;
         },
         close: () => {
           handler?.stop();

@@ -1,14 +1,18 @@
 /**
  * Sealed session ids, on when `BOTERNITY_CLUSTER_KEY` is set (issue 22 part 3, ADR 039): the
- * seal from the key, the closed list in the service's database (every replica's), and a
- * sealed id's lifetime. Off (no key): ids stay random UUIDs and nothing here runs.
+ * seal from the key, the closed list in the service's database (every replica's), word of
+ * a `DELETE` on the fleet bus (cluster mode), and a sealed id's lifetime. Off (no key): ids stay random UUIDs and nothing here runs.
  * @module
  */
+
+import type { FleetBus } from '../cluster/index.js';
 import { ConfigError } from '../errors.js';
 import { createSessionSeal, type Sealing } from '../http/mcp/index.js';
 import { createClosedSessions } from '../storage/closed-sessions-repo.js';
 import type { Db } from '../storage/create-db.js';
 
+/** The fleet bus topic of ended sessions (their ids' digests). */
+const CLOSED_TOPIC = 'sessions.closed';
 /** The environment variable of the cluster's shared secret. */
 export const CLUSTER_KEY_ENV = 'BOTERNITY_CLUSTER_KEY';
 /** The shortest cluster key taken: a key that can be guessed would let anyone forge session ids. */
@@ -17,7 +21,7 @@ const MIN_KEY = 32;
 export const SEALED_SESSION_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** The sealing of `env`'s cluster key over `db`; null without a key. */
-export function openSealing(env: NodeJS.ProcessEnv, db: Db): Sealing | null {
+export function openSealing(env: NodeJS.ProcessEnv, db: Db, bus: FleetBus | null = null): Sealing | null {
   const key = env[CLUSTER_KEY_ENV]?.trim();
   if (!key) return null;
   if (key.length < MIN_KEY)
@@ -29,5 +33,14 @@ export function openSealing(env: NodeJS.ProcessEnv, db: Db): Sealing | null {
     seal: createSessionSeal(key),
     closed: createClosedSessions(db, { maxAgeMs: SEALED_SESSION_MAX_AGE_MS }),
     maxAgeMs: SEALED_SESSION_MAX_AGE_MS,
+    notices: bus
+      ? {
+          publish: (digest) => void bus.publish(CLOSED_TOPIC, digest).catch(() => undefined),
+          subscribe: (handler) =>
+            bus.subscribe(CLOSED_TOPIC, ({ payload }) => {
+              if (typeof payload === 'string') handler(payload);
+            }),
+        }
+      : null,
   };
 }

@@ -213,7 +213,7 @@ export async function serveService(
       ...(started.oauth ? { oauth: started.oauth } : {}),
       buffers,
       writeGuard,
-      sealing: openSealing(env, store.db),
+      sealing: openSealing(env, store.db, cluster?.bus ?? null),
       ...(fleetLimits ? { sharedLimiters: fleetLimits.shared } : {}),
       verifyToken:
         started.verifyToken ??
@@ -224,6 +224,8 @@ export async function serveService(
   }
   // First on stop: no new sessions or requests; those in flight answer within the grace period.
   undo.push(() => gateway.drain(config().shutdown.graceMs));
+  // Before that, no new connection (a balancer passes it to another replica), and what came is answered (issue 22).
+  if (http) undo.push(() => http.stopListening(config().shutdown.graceMs));
   reportBots();
   if (cluster) return { gateway, webUi };
   const watcher = watchConfig(configPath, {

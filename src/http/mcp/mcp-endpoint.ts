@@ -139,6 +139,12 @@ export function createMcpEndpoint({
     writeGuard,
     ...(buffers ? { buffers } : {}),
   });
+  // A DELETE on another replica ends this replica's copy at once (the fleet bus, ADR 039).
+  const stopNotices = sealing?.notices?.subscribe((digest) => {
+    for (const [id, held] of sessions)
+      if (id.startsWith('v1.') && sessionIdDigest(id) === digest) void held.transport.close();
+  });
+  stopNotices?.catch((error: unknown) => log.warn({ err: error }, 'closed sessions not followed on the fleet bus'));
   const restorer = createSessionRestorer({
     sealing,
     open: async (id, path, caller, initialize) => {
@@ -184,7 +190,11 @@ export function createMcpEndpoint({
         await session.transport.close();
         return writeRefusal(res, SESSION_NOT_FOUND);
       }
-      if (req.method === 'DELETE' && sealing) await sealing.closed.close(sessionIdDigest(sessionId));
+      if (req.method === 'DELETE' && sealing) {
+        const digest = sessionIdDigest(sessionId);
+        await sealing.closed.close(digest);
+        sealing.notices?.publish(digest);
+      }
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return writeRefusal(res, NO_SESSION);

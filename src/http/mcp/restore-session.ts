@@ -18,10 +18,19 @@ export type ClosedSessions = {
   close(digest: string): Promise<void>;
 };
 
+/** Word of a `DELETE` to every replica at once (the fleet bus), by the id's digest. */
+export type ClosedNotices = {
+  publish(digest: string): void;
+  /** Resolves once listening, with the function that stops it. */
+  subscribe(handler: (digest: string) => void): Promise<() => Promise<void>>;
+};
+
 /** What sealed sessions need: the seal, the closed list every replica reads, and an id's lifetime. */
 export type Sealing = {
   readonly seal: SessionSeal;
   readonly closed: ClosedSessions;
+  /** Absent: a held session learns of a `DELETE` elsewhere from the closed list, within a second. */
+  readonly notices?: ClosedNotices | null;
   /** A sealed id older than this is refused (the client opens a new session). */
   readonly maxAgeMs: number;
 };
