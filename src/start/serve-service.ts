@@ -12,6 +12,7 @@ import { createBotSurface } from '../bots/create-bot-surface.js';
 import { reportBotSources } from '../bots/report-bot-sources.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import { replayFromStart } from '../bus/replay-from-start.js';
+import { readCluster } from '../cluster/index.js';
 import { createConfigWriter } from '../config/config-writer.js';
 import type { ParsedConfig } from '../config/parse-config.js';
 import type { AppConfig } from '../config/schema.js';
@@ -38,6 +39,7 @@ import { createTokenVerifier } from '../storage/token-verifier.js';
 import type { Tracing } from '../telemetry/start-tracing.js';
 import { connectUpstream } from '../upstream/connect-upstream.js';
 import type { CallParts } from './open-call-parts.js';
+import { openCluster, replicaAddress } from './open-cluster.js';
 import type { Storage } from './open-storage.js';
 
 /** What the first part of start-up made. */
@@ -70,10 +72,14 @@ export type Started = {
 /** Build and serve the rest; resolves once the HTTP side answers. */
 export async function serveService(
   started: Started,
-  { store }: Storage,
+  { store, replica }: Storage,
   { audit, undelivered, budget, botBase, sampling }: CallParts,
 ): Promise<{ gateway: Gateway; webUi: WebUi }> {
   const { env, log, bus, hub, config, configPath, http, undo } = started;
+  // The fleet first (ADR 041): the run-once jobs below ask it whether this replica leads them.
+  const cluster = await openCluster({ store, replica, hub, bus, log, config, address: replicaAddress(http) });
+  undo.push(() => cluster.stop());
+  const { leadership } = cluster;
   // Rug-pull pins (X5): the servers connected by now are checked at start, later ones on the bus.
   const pins = createPinGuard({
     db: store.db,
@@ -83,16 +89,19 @@ export async function serveService(
     servers: () => Object.keys(config().mcpServers),
     settings: () => config().pins,
     audit,
+    leads: leadership.isLeader,
   });
   await pins.start();
   undo.push(() => pins.stop());
-  const prune = startAuditRetention({
-    db: store.db,
-    cap: audit.cap,
-    days: () => config().audit.retentionDays,
-    log,
-  });
-  undo.push(() => clearInterval(prune));
+  undo.push(
+    startAuditRetention({
+      db: store.db,
+      cap: audit.cap,
+      days: () => config().audit.retentionDays,
+      log,
+      leader: leadership,
+    }),
+  );
   // Started after the upstreams: what the bus said before is replayed to these.
   const early = replayFromStart(bus);
   undo.push(auditBusEvents(early, audit));
@@ -174,6 +183,14 @@ export async function serveService(
       gateway,
       port: () => http.port,
       db: store.db,
+      replica,
+      cluster: () =>
+        readCluster({
+          db: store.db,
+          self: replica,
+          database: store.postgres ? 'postgres' : 'sqlite',
+          staleAfterMs: config().replicas.staleAfterMs,
+        }),
       pins,
       sampling: budget,
       configWriter: writer,

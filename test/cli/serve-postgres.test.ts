@@ -15,7 +15,7 @@ import { freePort } from '../support/free-port.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { noServiceEnv } from '../support/no-service.js';
 import { runBnity, type ServeProcess, spawnBnity, spawnServe } from '../support/serve-process.js';
-import { createPostgresDatabase } from '../support/test-db.js';
+import { createPostgresDatabase, PG_MIGRATIONS } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
 
 const TOKEN = 'pg-test-token';
@@ -76,7 +76,7 @@ describe('bnity serve on PostgreSQL', () => {
       const body = (await res.json()) as { entries: { serverName: string; toolName: string }[] };
       expect(body.entries).toEqual([expect.objectContaining({ serverName: 'tiny', toolName: 'echo' })]);
       const [applied] = await sql`select count(*)::int as n from drizzle.__drizzle_migrations`;
-      expect(applied?.n).toBe(1);
+      expect(applied?.n).toBe(PG_MIGRATIONS);
     } finally {
       expect(await stop(second)).toBe(0);
     }

@@ -4,6 +4,7 @@
  * from the migrated template of the run's server (`postgres-global.ts`), dropped on close.
  * @module
  */
+import { readFileSync } from 'node:fs';
 import postgres, { type Sql } from 'postgres';
 import { expect, inject } from 'vitest';
 import { type CreateDbOptions, createDb, type OpenDb } from '../../src/storage/create-db.js';
@@ -61,3 +62,10 @@ export async function openTestDb(dialect: Dialect, options: Omit<CreateDbOptions
 export function constraintCode(dialect: Dialect): unknown {
   return dialect === 'sqlite' ? 'SQLITE_CONSTRAINT' : expect.stringMatching(/^23\d{3}$/);
 }
+
+/** How many PostgreSQL migrations there are (`drizzle/pg/meta/_journal.json`): each is applied once. */
+export const PG_MIGRATIONS: number = (
+  JSON.parse(readFileSync(new URL('../../drizzle/pg/meta/_journal.json', import.meta.url), 'utf8')) as {
+    entries: unknown[];
+  }
+).entries.length;

@@ -12,6 +12,7 @@ import { botsTable } from './pg-bot-schema.js';
 import { createdAt, instant, oneOf, textPk } from './pg-columns.js';
 
 export * from './pg-bot-schema.js';
+export * from './pg-replica-schema.js';
 
 export const mcpConnectionsTable = pgTable(
   'mcp_connections',
@@ -120,9 +121,14 @@ export const samplingUsageTable = pgTable(
   (t) => [index('idx_sampling_usage_server_at').on(t.serverName, t.at)],
 );
 
-export const upstreamProcessesTable = pgTable('upstream_processes', {
-  pid: integer('pid').primaryKey(),
-  startTime: text('start_time').notNull(),
-  serverId: text('server_id').notNull(),
-  spawnedAt: createdAt('spawned_at'),
-});
+export const upstreamProcessesTable = pgTable(
+  'upstream_processes',
+  {
+    replica: text('replica').notNull().default(''),
+    pid: integer('pid').notNull(),
+    startTime: text('start_time').notNull(),
+    serverId: text('server_id').notNull(),
+    spawnedAt: createdAt('spawned_at'),
+  },
+  (t) => [primaryKey({ columns: [t.replica, t.pid] })],
+);

@@ -5,7 +5,7 @@ import { createDb, type OpenDb } from '../../../src/storage/create-db.js';
 import { MIGRATION_LOCK } from '../../../src/storage/pg/open-postgres.js';
 import { apiTokensTable } from '../../../src/storage/schema.js';
 import { freePort } from '../../support/free-port.js';
-import { createPostgresDatabase } from '../../support/test-db.js';
+import { createPostgresDatabase, PG_MIGRATIONS } from '../../support/test-db.js';
 
 describe('createDb on PostgreSQL', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -33,7 +33,8 @@ describe('createDb on PostgreSQL', () => {
     const stores = await Promise.all([open(url), open(url), open(url)]);
     const sql = connect(url);
     const applied = await sql`select hash from drizzle.__drizzle_migrations`;
-    expect(applied).toHaveLength(1);
+    // Each migration once, not three times.
+    expect(applied).toHaveLength(PG_MIGRATIONS);
     // Every start got a working database.
     for (const [i, store] of stores.entries())
       await store.db.insert(apiTokensTable).values({ name: `t${i}`, tokenHash: `h${i}`, prefix: 'p' });
