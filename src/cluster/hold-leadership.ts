@@ -1,15 +1,16 @@
 /**
  * The leader of the jobs that must run once in the fleet (issue 22 part 7, ADR 041): audit
  * retention and the pins' upkeep sweep. On PostgreSQL the leader is the replica holding a
- * session advisory lock on a connection of its own (postgres.js `sql.reserve()`); the others
- * try it every `retryMs`. A leader killed (`kill -9`) loses its connection, so its session
+ * session advisory lock on a connection of its own (a one-connection client, never recycled;
+ * not `sql.reserve()`: a reserved pool connection whose backend is terminated fails inside
+ * postgres.js instead of reconnecting); the others try it every `retryMs`. A leader killed (`kill -9`) loses its connection, so its session
  * ends and the lock with it: the next try of another replica takes it over. The leader checks
  * at each tick that its connection's backend still holds the lock (a reconnected connection
  * would not), and steps down if not. On SQLite there is one process: it is always the leader.
  * @module
  */
 import type { Logger } from 'pino';
-import type { ReservedSql, Sql } from 'postgres';
+import type { Sql } from 'postgres';
 
 /** The leader's advisory lock: "bnld" in ASCII (the migrations' is "bnty"). */
 export const LEADER_LOCK = 0x626e6c64;
@@ -30,7 +31,8 @@ export function soleLeadership(): Leadership {
 
 /** Options of {@link holdLeadership}. */
 export type HoldLeadershipOptions = {
-  sql: Sql;
+  /** Opens the connection the lock is taken on (`OpenDb.openSession`). */
+  openSession: () => Sql;
   /** How often a follower tries the lock, and the leader checks it still holds it. */
   retryMs: () => number;
   log: Logger;
@@ -39,13 +41,13 @@ export type HoldLeadershipOptions = {
 
 /** Start trying to lead; the first try runs at once (its result before the promise resolves). */
 export async function holdLeadership({
-  sql,
+  openSession,
   retryMs,
   log,
   lock = LEADER_LOCK,
 }: HoldLeadershipOptions): Promise<Leadership> {
   const listeners = new Set<(leader: boolean) => void>();
-  let reserved: ReservedSql | null = null;
+  let session: Sql | null = null;
   let leader = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -57,19 +59,18 @@ export async function holdLeadership({
     log.info({ leader }, leader ? 'leading the run-once jobs (advisory lock taken)' : 'no longer the leader');
     for (const listener of listeners) listener(next);
   };
-  /** Give the connection back, without the lock (it may be broken: then it closes). */
+  /** Close the connection: its session ends, and any lock it held with it. */
   const letGo = async () => {
-    const connection = reserved;
-    reserved = null;
-    if (!connection) return;
-    await connection`select pg_advisory_unlock(${lock})`.catch(() => undefined);
-    connection.release();
+    const closing = session;
+    session = null;
+    await closing?.end({ timeout: 1 }).catch(() => undefined);
   };
   const tick = async () => {
     try {
-      reserved ??= await sql.reserve();
+      session ??= openSession();
       if (leader) {
-        const [row] = await reserved`select count(*)::int as n from pg_locks
+        // A connection postgres.js reopened after a loss is a new session: it holds nothing.
+        const [row] = await session`select count(*)::int as n from pg_locks
           where locktype = 'advisory' and objid = ${lock} and pid = pg_backend_pid() and granted`;
         if (row?.n !== 1) {
           log.warn('the leader lock was lost with its connection');
@@ -78,9 +79,9 @@ export async function holdLeadership({
         }
         return;
       }
-      const [row] = await reserved`select pg_try_advisory_lock(${lock}) as ok`;
+      // The connection stays open between tries: one idle connection a follower.
+      const [row] = await session`select pg_try_advisory_lock(${lock}) as ok`;
       if (row?.ok === true) become(true);
-      else await letGo();
     } catch (error) {
       if (leader) log.warn({ err: error }, 'the leader lock could not be checked: stepping down');
       await letGo();

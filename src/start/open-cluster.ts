@@ -48,8 +48,12 @@ export async function openCluster({
 }: OpenClusterOptions): Promise<Cluster> {
   const db = store.db;
   const clusterLog = log.child({ mod: 'cluster', replica });
-  const leadership = store.postgres
-    ? await holdLeadership({ sql: store.postgres, retryMs: () => config().replicas.leaderRetryMs, log: clusterLog })
+  const leadership = store.openSession
+    ? await holdLeadership({
+        openSession: store.openSession,
+        retryMs: () => config().replicas.leaderRetryMs,
+        log: clusterLog,
+      })
     : soleLeadership();
   const heartbeat = await startHeartbeat({
     db,

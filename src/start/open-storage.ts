@@ -9,6 +9,8 @@ import type { Logger } from 'pino';
 import { replicaIdFor } from '../cluster/index.js';
 import type { AppConfig } from '../config/schema.js';
 import { createDb, databaseUrlFor, type OpenDb } from '../storage/create-db.js';
+import { checkKeystoreKey, requireClusterKey } from '../storage/db-keystore.js';
+import { KEYSTORE_KEY_ENV, parseEnvKey } from '../storage/keystore-cipher.js';
 import { createProcessLedger, type StoredProcessLedger } from '../storage/process-ledger.js';
 import { reapLeftovers } from '../upstream/reap-orphans.js';
 
@@ -37,6 +39,8 @@ export async function openStorage({
   const replica = replicaIdFor({ env, home });
   const store = await createDb({ url, convertAutoVacuum: true, log });
   try {
+    // Cluster mode: a replica given another keystore key stops here, before it reads or writes a secret.
+    if (store.postgres) await checkKeystoreKey(store.db, requireClusterKey(parseEnvKey(env[KEYSTORE_KEY_ENV])));
     // Only this replica's children: on a shared database the others' pids are not ours to end.
     const ledger = createProcessLedger(store.db, { replica });
     await reapLeftovers(ledger, graceMs, log);

@@ -12,7 +12,7 @@ import { HubError, KeystoreError } from '../errors.js';
 import type { Db } from './create-db.js';
 import { rowsAffected } from './db-dialect.js';
 import { checkName, type Keystore } from './keystore.js';
-import { KEYSTORE_KEY_ENV, openEntry, type SealedEntry, sealEntry } from './keystore-cipher.js';
+import { KEYSTORE_KEY_ENV, openEntry, sealEntry } from './keystore-cipher.js';
 import { keystoreEntriesTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
 
@@ -26,18 +26,12 @@ const messages = (name: string) => ({
   damaged: `keystore: entry "${name}" in the database is damaged`,
 });
 
-/** The first stored entry other than `except`, if any. */
-async function anotherEntry(db: Db, except?: string): Promise<(SealedEntry & { name: string }) | null> {
-  const rows = await db.select().from(t).orderBy(asc(t.name)).limit(2);
-  return rows.find((row) => row.name !== except) ?? null;
-}
-
 /**
  * Fail (one line) when `key` does not open the entries already stored; nothing is changed.
  * An empty keystore takes any key.
  */
 export async function checkKeystoreKey(db: Db, key: Buffer): Promise<void> {
-  const entry = await anotherEntry(db);
+  const [entry] = await db.select().from(t).orderBy(asc(t.name)).limit(1);
   if (entry) openEntry(key, entry.name, entry, messages(entry.name));
 }
 
@@ -54,9 +48,8 @@ export function openDbKeystore({ db, key }: { db: Db; key: Buffer }): Keystore {
       checkName(name);
       if (typeof secret !== 'string' || secret === '')
         throw new HubError('bad_request', 'keystore: refusing an empty secret');
-      // Refuse to mix keys: another entry must open with this key.
-      const other = await anotherEntry(db, name);
-      if (other) openEntry(key, other.name, other, messages(other.name));
+      // Refuse to mix keys, or to replace a secret this key cannot open: a stored entry must open.
+      await checkKeystoreKey(db, key);
       const sealed = { ...sealEntry(key, name, secret), updatedAt: new Date() };
       await withBusyRetry(() =>
         db
