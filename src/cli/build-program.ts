@@ -39,6 +39,10 @@ export function buildProgram(env: NodeJS.ProcessEnv, run: Run, launch: Launch = 
     run,
   );
 
+  withTarget(
+    program.command('cluster').description('the fleet: replicas, their heartbeats and leader, each server on each'),
+  ).action((opts) => run(async () => (await import('./cluster-command.js')).clusterCommand(opts, env)));
+
   const token = program.command('token').description('bearer tokens for agents');
   withTarget(
     token
