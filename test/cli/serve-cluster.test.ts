@@ -158,6 +158,7 @@ describe('replicas on one PostgreSQL database', () => {
   }, 90_000);
 
   it('keeps the keystore in the database: set on one replica, used by the other; a missing or wrong key stops a start in one line', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: `${secret:NAME}` is config syntax, not a template
     const servers = { envy: { command: process.execPath, args: [ENV_SERVER], env: { TOKEN: '${secret:api}' } } };
     const { start, run } = await fleet(servers);
     const missing = await run('c', { BOTERNITY_KEYSTORE_KEY: '' });
