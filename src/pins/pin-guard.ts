@@ -283,7 +283,7 @@ export function createPinGuard({
     churning: (server) => churn.churning(server),
     async sweep() {
       churn.roll(now());
-      await upkeep.sweep();
+      if (leads()) await upkeep.sweep();
       await queue.idle();
     },
     idle: () => queue.idle(),
