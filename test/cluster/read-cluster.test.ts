@@ -35,33 +35,11 @@ describe.each(DIALECTS)('readCluster (%s)', (dialect) => {
     await claimLeader(db, 'a');
     const b = await beat('b');
     const c = await beat('c');
-    await upsertReplicaServer(db, {
-      replica: 'b',
-      server: 'fs',
-      state: 'connected',
-      attempt: 0,
-      lastError: null,
-      pid: 42,
-      toolCount: 3,
-    });
-    await upsertReplicaServer(db, {
-      replica: 'b',
-      server: 'git',
-      state: 'reconnecting',
-      attempt: 2,
-      lastError: 'boom',
-      pid: null,
-      toolCount: 0,
-    });
-    await upsertReplicaServer(db, {
-      replica: 'b',
-      server: 'fs',
-      state: 'connected',
-      attempt: 0,
-      lastError: null,
-      pid: 43,
-      toolCount: 3,
-    });
+    const server = (name: string, state: string, pid: number | null, lastError: string | null = null) =>
+      upsertReplicaServer(db, { replica: 'b', server: name, state, attempt: 0, lastError, pid, toolCount: 3 });
+    await server('fs', 'connected', 42);
+    await server('git', 'reconnecting', null, 'boom');
+    await server('fs', 'connected', 43);
     await c.stop();
     clock += 20_000;
     await b.beat();

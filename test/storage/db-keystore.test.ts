@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import type { OpenDb } from '../../src/storage/create-db.js';
 import { checkKeystoreKey, openDbKeystore, requireClusterKey } from '../../src/storage/db-keystore.js';
 import { keystoreEntriesTable } from '../../src/storage/schema.js';
-import { createPostgresDatabase, DIALECTS, openTestDb } from '../support/test-db.js';
+import { DIALECTS, openSharedPostgres, openTestDb } from '../support/test-db.js';
 
 const SECRET = 'sk-cluster-secret-0123456789';
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -18,16 +18,11 @@ afterEach(async () => {
 
 describe('keystore in the database, two replicas on one PostgreSQL database', () => {
   it('a secret set on replica A is read on replica B; the database holds no secret', async () => {
-    const database = await createPostgresDatabase();
-    cleanup.push(database.drop);
-    const open = async (): Promise<OpenDb> => {
-      const store = await createDb({ url: database.url });
-      cleanup.push(() => store.close());
-      return store;
-    };
+    const shared = await openSharedPostgres(2);
+    cleanup.push(() => shared.close());
+    const [storeA, storeB] = shared.stores as [OpenDb, OpenDb];
     const key = randomBytes(32);
-    const a = openDbKeystore({ db: (await open()).db, key });
-    const storeB = await open();
+    const a = openDbKeystore({ db: storeA.db, key });
     const b = openDbKeystore({ db: storeB.db, key });
     await a.set('github', SECRET);
     expect(await b.get('github')).toBe(SECRET);

@@ -6,13 +6,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDb, type OpenDb } from '../../src/storage/create-db.js';
+import type { OpenDb } from '../../src/storage/create-db.js';
 import { createProcessLedger } from '../../src/storage/process-ledger.js';
 import { upstreamProcessesTable } from '../../src/storage/schema.js';
 import { isAlive, readStartTime } from '../../src/upstream/process-tree.js';
 import { reapLeftovers } from '../../src/upstream/reap-orphans.js';
 import { testLogger } from '../support/fixtures.js';
-import { createPostgresDatabase, DIALECTS, openTestDb } from '../support/test-db.js';
+import { DIALECTS, openSharedPostgres, openTestDb } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
 
 const log = testLogger();
@@ -65,14 +65,9 @@ describe.each(DIALECTS)('process ledger of a replica (%s)', (dialect) => {
 
 describe('two replicas on one PostgreSQL database', () => {
   it("A's start-up reaping leaves B's live child and its row alone; B's own reaping ends it", async () => {
-    const database = await createPostgresDatabase();
-    cleanup.push(database.drop);
-    const open = async (): Promise<OpenDb> => {
-      const store = await createDb({ url: database.url });
-      cleanup.push(() => store.close());
-      return store;
-    };
-    const [storeA, storeB] = [await open(), await open()];
+    const shared = await openSharedPostgres(2);
+    cleanup.push(() => shared.close());
+    const [storeA, storeB] = shared.stores as [OpenDb, OpenDb];
     const ledgerA = createProcessLedger(storeA.db, { replica: 'replica-a' });
     const ledgerB = createProcessLedger(storeB.db, { replica: 'replica-b' });
     const ofB = startChild();

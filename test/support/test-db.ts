@@ -69,3 +69,20 @@ export const PG_MIGRATIONS: number = (
     entries: unknown[];
   }
 ).entries.length;
+
+/**
+ * `count` connections to one fresh migrated PostgreSQL database, as `count` replicas have
+ * (ADR 041); `close()` closes them and drops the database.
+ */
+export async function openSharedPostgres(count: number): Promise<{ stores: OpenDb[]; close(): Promise<void> }> {
+  const database = await createPostgresDatabase();
+  const stores: OpenDb[] = [];
+  for (let i = 0; i < count; i++) stores.push(await createDb({ url: database.url }));
+  return {
+    stores,
+    close: async () => {
+      for (const store of stores) await store.close();
+      await database.drop();
+    },
+  };
+}
