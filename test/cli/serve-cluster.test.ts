@@ -60,7 +60,7 @@ async function fleet(servers: Record<string, unknown>) {
   };
   const run = (id: string, env: NodeJS.ProcessEnv) =>
     runBnity(['serve', '--port', '0', '--config', config, '--home', join(dir, id)], { ...base, ...env });
-  return { start, run, sql };
+  return { start, run, sql, env: base, dir };
 }
 
 const get = async <T>(serve: ServeProcess, path: string): Promise<T> => {
@@ -160,7 +160,7 @@ describe('replicas on one PostgreSQL database', () => {
   it('keeps the keystore in the database: set on one replica, used by the other; a missing or wrong key stops a start in one line', async () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: `${secret:NAME}` is config syntax, not a template
     const servers = { envy: { command: process.execPath, args: [ENV_SERVER], env: { TOKEN: '${secret:api}' } } };
-    const { start, run } = await fleet(servers);
+    const { start, run, env, dir } = await fleet(servers);
     const missing = await run('c', { BOTERNITY_KEYSTORE_KEY: '' });
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim().split('\n')).toEqual([
@@ -197,5 +197,12 @@ describe('replicas on one PostgreSQL database', () => {
       'bnity: keystore: cannot decrypt "api" in the database: BOTERNITY_KEYSTORE_KEY is not the key it was sealed with (give every replica the same key)',
     ]);
     expect(await get(a, '/api/credentials')).toEqual({ credentials: [{ name: 'api' }] });
+    // The CLI with no service writes where the replicas read: the database, not a home's file.
+    const home = join(dir, 'cli');
+    const set = await runBnity(['mcp', 'credential', 'set', 'cli-set', '--home', home], env, undefined, 'from-cli\n');
+    expect(set.stdout, set.stderr).toBe('saved credential "cli-set" in database:keystore_entries\n');
+    expect(await get(b, '/api/credentials')).toEqual({ credentials: [{ name: 'api' }, { name: 'cli-set' }] });
+    const listed = await runBnity(['mcp', 'credential', 'list', '--home', home], env);
+    expect(listed.stdout).toBe('api\ncli-set\n');
   }, 90_000);
 });
