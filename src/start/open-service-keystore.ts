@@ -7,7 +7,7 @@
  */
 import type { AppConfig } from '../config/schema.js';
 import { databaseUrlFor, type OpenDb } from '../storage/create-db.js';
-import { openDbKeystore, requireClusterKey } from '../storage/db-keystore.js';
+import { DB_KEYSTORE_PATH, openDbKeystore, requireClusterKey } from '../storage/db-keystore.js';
 import { type Keystore, openKeystore } from '../storage/keystore.js';
 
 export { keystorePath } from '../storage/keystore.js';
@@ -39,7 +39,7 @@ export async function openServiceKeystore({
     return opened;
   };
   return {
-    path: 'database',
+    path: DB_KEYSTORE_PATH,
     get: async (name) => (await keystore()).get(name),
     set: async (name, secret) => (await keystore()).set(name, secret),
     remove: async (name) => (await keystore()).remove(name),

@@ -23,7 +23,7 @@ describe('bnity completion', () => {
     execFileSync('bash', ['-c', `source <(node '${BNITY}' completion bash) && complete -p bnity`], {
       encoding: 'utf8',
     });
-    expect(completeInBash(stdout, ['bnity', ''])).toEqual(['serve', 'mcp', 'bot', 'token', 'completion']);
+    expect(completeInBash(stdout, ['bnity', ''])).toEqual(['serve', 'mcp', 'bot', 'cluster', 'token', 'completion']);
     expect(completeInBash(stdout, ['bnity', 'mcp', 'te'])).toEqual(['test-tool']);
     expect(completeInBash(stdout, ['bnity', 'mcp', 'credential', 'r'])).toEqual(['remove']);
     expect(completeInBash(stdout, ['bnity', 'mcp', 'add', 'fs', '--pre'])).toEqual(['--preset']);
