@@ -2,7 +2,7 @@
  * This replica's place in the fleet (ADR 041), built once the database is open: the leader
  * lock of the run-once jobs (PostgreSQL; on SQLite the one process leads), the heartbeat, and
  * each server's state written for the fleet view. `stop()` undoes it in order: no more server
- * rows, the lock let go, the replica marked stopped.
+ * rows (its own deleted), the lock let go, the replica marked stopped.
  * @module
  */
 import { hostname } from 'node:os';
@@ -20,7 +20,7 @@ import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { OpenDb } from '../storage/create-db.js';
-import { claimLeader } from '../storage/replica-repo.js';
+import { claimLeader, deleteReplicaServers } from '../storage/replica-repo.js';
 
 /** The replica's fleet parts. */
 export type Cluster = { replica: string; leadership: Leadership; stop(): Promise<void> };
@@ -76,6 +76,10 @@ export async function openCluster({
     async stop() {
       unfollow();
       await servers.flush();
+      // Its children are ended by the stop: a stopped replica runs no server.
+      await deleteReplicaServers(db, replica).catch((error: unknown) =>
+        clusterLog.warn({ err: error }, 'the servers of this replica not cleared from the fleet view'),
+      );
       await leadership.stop();
       await heartbeat.stop();
     },

@@ -151,9 +151,10 @@ describe('replicas on one PostgreSQL database', () => {
       },
       { what: 'a leading again' },
     );
-    expect(after.replicas.map((r) => [r.id, r.status])).toEqual([
-      ['a', 'alive'],
-      ['b', 'stopped'],
+    // A clean stop ended b's children: it shows none.
+    expect(after.replicas.map((r) => [r.id, r.status, r.servers.length])).toEqual([
+      ['a', 'alive', 1],
+      ['b', 'stopped', 0],
     ]);
   }, 90_000);
 
