@@ -35,24 +35,25 @@ function handLeadership(leading: boolean) {
 }
 
 describe.each(DIALECTS)('audit retention (%s)', (dialect) => {
-  const count = async () => (await store!.db.select().from(mcpAuditTable)).length;
   const seed = async () => {
-    store = await openTestDb(dialect);
-    await store.db.insert(mcpAuditTable).values([
+    const opened = await openTestDb(dialect);
+    store = opened;
+    await opened.db.insert(mcpAuditTable).values([
       { direction: 'client', eventType: 'old', timestamp: new Date(Date.now() - 40 * 86_400_000) },
       { direction: 'client', eventType: 'new', timestamp: new Date() },
     ]);
+    return { db: opened.db, count: async () => (await opened.db.select().from(mcpAuditTable)).length };
   };
 
   it('a follower keeps every row; once it leads, it prunes at once', async () => {
-    await seed();
+    const { db, count } = await seed();
     const leader = handLeadership(false);
     let passes = 0;
     const days = () => {
       passes += 1;
       return 30;
     };
-    stops.push(startAuditRetention({ db: store!.db, cap: null, days, log, leader }));
+    stops.push(startAuditRetention({ db, cap: null, days, log, leader }));
     // The start's pass was skipped: it never asked how old is too old.
     expect(passes).toBe(0);
     expect(await count()).toBe(2);
@@ -61,8 +62,8 @@ describe.each(DIALECTS)('audit retention (%s)', (dialect) => {
   });
 
   it('with no leadership (one process), prunes at start', async () => {
-    await seed();
-    stops.push(startAuditRetention({ db: store!.db, cap: null, days: () => 30, log }));
+    const { db, count } = await seed();
+    stops.push(startAuditRetention({ db, cap: null, days: () => 30, log }));
     await waitFor(async () => (await count()) === 1, { what: 'the old row pruned' });
   });
 });

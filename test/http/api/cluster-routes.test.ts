@@ -22,19 +22,20 @@ afterEach(async () => {
 describe('GET /api/cluster on SQLite', () => {
   it('shows the one replica, leading, with its servers; a clean stop marks it stopped', async () => {
     const home = await tempDir();
-    service = await startTestService(
+    const running = await startTestService(
       { mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } } },
       { home },
     );
+    service = running;
     const replica = replicaIdFor({ env: {}, home: service.home });
     const view = await waitFor(
       async () => {
-        const { body } = await service!.api<ClusterView>('/api/cluster');
+        const { body } = await running.api<ClusterView>('/api/cluster');
         return body.replicas[0]?.servers[0]?.state === 'connected' ? body : null;
       },
       { what: 'tiny connected in the fleet view' },
     );
-    const tiny = await service.server('tiny');
+    const tiny = await running.server('tiny');
     expect(view).toMatchObject({ replica, database: 'sqlite', leader: replica });
     expect(view.replicas).toEqual([
       expect.objectContaining({
@@ -47,9 +48,8 @@ describe('GET /api/cluster on SQLite', () => {
       }),
     ]);
     expect((tiny as { replica?: string } | undefined)?.replica).toBe(replica);
-    const given = service;
     service = undefined;
-    await given.stop();
+    await running.stop();
     const store = await createDb({ url: `file:${home}/boternity.db` });
     try {
       const [row] = await listReplicas(store.db);
