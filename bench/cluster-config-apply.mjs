@@ -58,13 +58,21 @@ try {
   const a = await spawnServe({
     config: { mcpServers: { base: entry } },
     token,
-    env: { BOTERNITY_DATABASE_URL: url, BOTERNITY_REPLICA_ID: 'a' },
+    env: {
+      BOTERNITY_DATABASE_URL: url,
+      BOTERNITY_REPLICA_ID: 'a',
+      BOTERNITY_KEYSTORE_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    },
   });
   replicas.push(a);
   const b = await spawnServe({
     config: { mcpServers: {} },
     token,
-    env: { BOTERNITY_DATABASE_URL: url, BOTERNITY_REPLICA_ID: 'b' },
+    env: {
+      BOTERNITY_DATABASE_URL: url,
+      BOTERNITY_REPLICA_ID: 'b',
+      BOTERNITY_KEYSTORE_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    },
   });
   replicas.push(b);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

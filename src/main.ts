@@ -30,12 +30,12 @@ import type { CodeCacheState } from './start/load-bundle.js';
 import { nextTurn, settled } from './start/next-turn.js';
 import type { CallParts } from './start/open-call-parts.js';
 import { openOAuth } from './start/open-oauth.js';
+import { keystorePath, openServiceKeystore } from './start/open-service-keystore.js';
 import type { Storage } from './start/open-storage.js';
 import { applyFirst, followServers, openTracing } from './start/open-tracing.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { isClusterDatabase } from './storage/database-url.js';
 import { acquireHomeLock } from './storage/home-lock.js';
-import { openKeystore } from './storage/keystore.js';
 import { maskedCredentials } from './storage/masked-credentials.js';
 import { recordServiceUrl } from './storage/service-url.js';
 import type { Tracing } from './telemetry/start-tracing.js';
@@ -142,11 +142,11 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     const tracing = options.tracing ?? (await openTracing(config.telemetry, env, log));
     if (tracing) undo.push(() => tracing.shutdown());
     const admin = await ensureAdminToken(home, env);
-    // Read at each connect: `bnity mcp credential set` applies at a server's next reconnect.
-    const keystore = await openKeystore({ home, env });
+    // Read at each connect (a credential set applies at the next reconnect); on PostgreSQL the database's (ADR 041).
+    const keystore = await openServiceKeystore({ home, env, config, storage: () => storage });
     const credentials = maskedCredentials(keystore, secrets);
     // Temp files of a write killed half-way (kill -9) in an earlier run: ours by name, writer gone.
-    for (const removed of await Promise.all([removeStaleTemps(configPath), removeStaleTemps(keystore.path)]))
+    for (const removed of await Promise.all([removeStaleTemps(configPath), removeStaleTemps(keystorePath(home))]))
       if (removed.length > 0) log.info({ removed }, 'removed temp files left by an interrupted write');
     // Bind first: a taken port fails before anything starts (503 until the app is built); on
     // PostgreSQL (cluster mode) listened on again only once it serves: a starting replica refuses connections.

@@ -60,6 +60,9 @@ export function buildProgram(env: NodeJS.ProcessEnv, run: Run, launch: Launch = 
   ).action((file: string, opts) =>
     run(async () => (await import('./config-command.js')).configImport(file, opts, env)),
   );
+  withTarget(
+    program.command('cluster').description('the fleet: replicas, their heartbeats and leader, each server on each'),
+  ).action((opts) => run(async () => (await import('./cluster-command.js')).clusterCommand(opts, env)));
 
   const token = program.command('token').description('bearer tokens for agents');
   withTarget(

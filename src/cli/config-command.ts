@@ -52,7 +52,7 @@ export async function configImport(file: string, flags: ConfigFlags, env: NodeJS
   const parsed = parseConfigTextDetailed(text, file, env);
   const done = await onStore<{ version: number | null; line: string }>(target, {
     cluster: async (sql, display) => {
-      const { createFleetBus, CONFIG_TOPIC, replicaId, writeConfigVersion } = await import('../cluster/index.js');
+      const { createFleetBus, CONFIG_TOPIC, processId, writeConfigVersion } = await import('../cluster/index.js');
       const written = await writeConfigVersion({
         sql,
         env,
@@ -61,7 +61,7 @@ export async function configImport(file: string, flags: ConfigFlags, env: NodeJS
         label: file,
       });
       if (written.changed) {
-        const bus = createFleetBus({ sql, replica: `cli-${replicaId(env)}`, log: quietLog });
+        const bus = createFleetBus({ sql, replica: `cli-${processId(env)}`, log: quietLog });
         await bus.publish(CONFIG_TOPIC, { version: written.version });
       }
       return {

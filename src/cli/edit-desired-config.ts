@@ -30,7 +30,7 @@ export async function editDesiredConfig(target: Target, change: (doc: ConfigDocu
     const written = await cluster.writeConfigVersion({
       sql,
       env: target.env,
-      writtenBy: `bnity on ${cluster.replicaId(target.env)}`,
+      writtenBy: `bnity on ${cluster.processId(target.env)}`,
       change: (base) => {
         const doc = openConfigDocument(base);
         change(doc);
@@ -40,7 +40,7 @@ export async function editDesiredConfig(target: Target, change: (doc: ConfigDocu
     if (written.changed) {
       const bus = cluster.createFleetBus({
         sql,
-        replica: `cli-${cluster.replicaId(target.env)}`,
+        replica: `cli-${cluster.processId(target.env)}`,
         log: { warn: () => {} },
       });
       await bus.publish(cluster.CONFIG_TOPIC, { version: written.version });

@@ -40,7 +40,7 @@ export async function offlineConfigWriter(
   const log = pino({ level: 'silent' });
   const desired = cluster.createDesiredConfig({
     sql,
-    bus: cluster.createFleetBus({ sql, replica: `cli-${cluster.replicaId(env)}`, log }),
+    bus: cluster.createFleetBus({ sql, replica: `cli-${cluster.processId(env)}`, log }),
     env,
     log,
     version: latest?.version ?? 0,

@@ -1,11 +1,17 @@
 /**
- * Cluster mode (issue 22, ADR 040): the fleet bus over PostgreSQL LISTEN/NOTIFY, the replica's
- * id, and the desired config kept in the database. Loaded only on PostgreSQL.
+ * Cluster mode (issue 22, ADRs 040, 041): the fleet bus over PostgreSQL LISTEN/NOTIFY, the
+ * desired config kept in the database; the replicas' identity, heartbeat, each server's state
+ * per replica, the run-once jobs' leader and the fleet view.
  * @module
  */
 export { type ConfigVersion, latestConfigVersion } from './config-version-repo.js';
 export { CONFIG_TOPIC, createDesiredConfig, type DesiredConfig } from './create-desired-config.js';
 export { createFleetBus, type FleetBus, type FleetMessage, type SubscribeOptions } from './fleet-bus.js';
-export { replicaId } from './replica-id.js';
+export { holdLeadership, LEADER_LOCK, type Leadership, soleLeadership } from './hold-leadership.js';
+export { type ClusterReplica, type ClusterServer, type ClusterView, readCluster } from './read-cluster.js';
+export { recordReplicaServers } from './record-replica-servers.js';
+export { processId, REPLICA_ID_ENV, replicaIdFor } from './replica-id.js';
+export { replicaVersion } from './replica-version.js';
 export { type SeededConfig, seedDesiredConfig } from './seed-desired-config.js';
+export { type Heartbeat, startHeartbeat } from './start-heartbeat.js';
 export { DATABASE_CONFIG, type WrittenConfig, writeConfigVersion } from './write-config-version.js';

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DatabaseSchema } from './database-schema.js';
 import { FleetLimitsSchema, InFlightSchema, RateLimitSchema } from './limits-schema.js';
+import { ReplicasSchema } from './replicas-schema.js';
 import { TelemetrySchema } from './telemetry-schema.js';
 import * as Tools from './tool-schemas.js';
 
@@ -160,6 +161,8 @@ export const ConfigRestSchema = z.object({
   telemetry: TelemetrySchema.prefault({}),
   /** Where the tables live: a PostgreSQL URL, else the SQLite file (ADR 036). */
   database: DatabaseSchema.prefault({}),
+  /** Cluster mode's replicas: heartbeat, staleness, the run-once jobs' leader (ADR 041). */
+  replicas: ReplicasSchema.prefault({}),
   timeouts: Tools.GatewayTimeoutsSchema.prefault({}),
   /** Names besides the loopback ones that may appear in `Host` and `Origin` (X2). */
   http: z

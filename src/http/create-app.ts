@@ -11,6 +11,7 @@ import { except } from 'hono/combine';
 import type { Logger } from 'pino';
 import type { BotDeps } from '../bots/bot-deps.js';
 import type { EventBus } from '../bus/create-event-bus.js';
+import type { ClusterView } from '../cluster/index.js';
 import type { ConfigWriter } from '../config/config-writer.js';
 import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
@@ -79,6 +80,10 @@ export type AppDeps = {
   ui?: { sessions: UiSessions; assets: UiAssets };
   /** OAuth to upstreams (issue 23): turns on `/oauth/*` and the authorize routes. */
   oauth?: OAuth;
+  /** The replica this process is (ADR 041): `replica` in servers, events and `/readyz`. */
+  replica?: string;
+  /** The fleet view: turns on `GET /api/cluster`. */
+  cluster?: () => Promise<ClusterView>;
 };
 
 /** Build the app; `serve-http.ts` puts it on a socket, tests call `app.request()`. */
@@ -104,6 +109,8 @@ export function createApp({
   ui,
   limiter,
   oauth,
+  replica,
+  cluster,
 }: AppDeps): Hono {
   const app = new Hono();
   const httpLog = log.child({ mod: 'http' });
@@ -133,7 +140,7 @@ export function createApp({
   const adminChecks: EndpointRule = { forbid: adminOnly, limited: false, maxBodyBytes: null };
   const adminCaller = requireToken({ perimeter, rule: adminChecks });
   app.use('/readyz', adminCaller);
-  app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length }));
+  app.get('/readyz', (c) => c.json({ status: 'ready', servers: hub.listServers().length, replica: replica ?? null }));
   // The control API: the admin token or the web UI's cookie, the rate limits (X3), the body limit (X8).
   const apiChecks: EndpointRule = { forbid: adminOnly, limited: true, maxBodyBytes: () => config().http.maxBodyBytes };
   const apiCaller = requireToken({ perimeter, rule: apiChecks, ...(ui ? { cookieName } : {}) });
@@ -173,6 +180,8 @@ export function createApp({
       ...(verifyToken ? { verifyToken } : {}),
       ...(keystore ? { keystore } : {}),
       ...(oauth ? { oauth: { oauth, ...(ui ? { cookieName } : {}) } } : {}),
+      ...(replica ? { replica } : {}),
+      ...(cluster ? { cluster } : {}),
     }),
   );
   return app;

@@ -1,5 +1,5 @@
 import { createServer, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { HttpHandler, HttpHandlerDeps } from './create-http-handler.js';
 
 /** A listening HTTP server whose `close()` also ends open SSE streams. */
@@ -52,19 +52,32 @@ export function listenHttp({
   let serve: RequestListener | null = null;
   let closing: Promise<void> | null = null;
   let handler: HttpHandler | null = null;
-  // POST and DELETE requests not yet answered (GET streams last as long as their clients).
+  // POST and DELETE requests not yet answered (GET streams last as long as their clients), and
+  // connections taken whose first request has not come yet: a stop waits for both.
   let answering = 0;
+  const silent = new Set<Socket>();
   let answered: (() => void) | null = null;
+  const settle = () => {
+    if (answering === 0 && silent.size === 0) answered?.();
+  };
   const server = createServer((req, res) => {
     if (req.method !== 'GET') {
       answering += 1;
       res.once('close', () => {
         answering -= 1;
-        if (answering === 0) answered?.();
+        settle();
       });
     }
+    // Counted as answering (above) before it stops counting as silent.
+    if (silent.delete(req.socket)) settle();
     if (serve) return serve(req, res);
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(STARTING);
+  });
+  server.on('connection', (socket: Socket) => {
+    silent.add(socket);
+    socket.once('close', () => {
+      if (silent.delete(socket)) settle();
+    });
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -99,7 +112,7 @@ export function listenHttp({
         },
         stopListening: async (graceMs) => {
           if (server.listening) server.close();
-          if (answering === 0) return;
+          if (answering === 0 && silent.size === 0) return;
           await new Promise<void>((done) => {
             const timer = setTimeout(done, graceMs);
             answered = () => {

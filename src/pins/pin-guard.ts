@@ -58,6 +58,8 @@ export type PinGuardDeps = {
   audit?: Pick<AuditWriter, 'record'> | undefined;
   /** The clock (ms since the epoch). */
   now?: () => number;
+  /** Whether this replica leads the run-once jobs (ADR 041): only the leader sweeps; absent: it does. */
+  leads?: () => boolean;
 };
 
 /** The pin guard. */
@@ -93,6 +95,7 @@ export function createPinGuard({
   settings,
   audit,
   now = Date.now,
+  leads = () => true,
 }: PinGuardDeps): PinGuard {
   const guardLog = log.child({ mod: 'pins' });
   const pins = createPinIndex();
@@ -219,7 +222,7 @@ export function createPinGuard({
 
   const tick = async () => {
     churn.roll(now());
-    if (now() - lastUpkeep < UPKEEP_EVERY_MS) return;
+    if (now() - lastUpkeep < UPKEEP_EVERY_MS || !leads()) return;
     lastUpkeep = now();
     await upkeep.sweep();
   };
@@ -243,10 +246,10 @@ export function createPinGuard({
       unsubscribe = bus.subscribe(({ event }) => {
         if (event.type === 'connected' || event.type === 'catalog_changed')
           void check(event.server, event.type === 'catalog_changed');
-        else if (event.type === 'config_applied') void upkeep.sweep();
+        else if (event.type === 'config_applied' && leads()) void upkeep.sweep();
       });
       await Promise.all(servers().map((server) => check(server, false)));
-      await upkeep.sweep();
+      if (leads()) await upkeep.sweep();
       lastUpkeep = now();
       schedule();
     },
@@ -280,7 +283,7 @@ export function createPinGuard({
     churning: (server) => churn.churning(server),
     async sweep() {
       churn.roll(now());
-      await upkeep.sweep();
+      if (leads()) await upkeep.sweep();
       await queue.idle();
     },
     idle: () => queue.idle(),

@@ -13,7 +13,6 @@ import {
   DATABASE_CONFIG,
   type DesiredConfig,
   type FleetBus,
-  replicaId,
   seedDesiredConfig,
 } from '../cluster/index.js';
 import type { ConfigWriter } from '../config/config-writer.js';
@@ -27,6 +26,8 @@ import { applyFirst } from './open-tracing.js';
 
 /** Options of {@link openDesiredConfig}. */
 export type OpenDesiredConfigOptions = {
+  /** This replica's id (ADR 041): the bus's sender, a version's writer. */
+  replica: string;
   sql: Sql;
   env: NodeJS.ProcessEnv;
   log: Logger;
@@ -44,8 +45,8 @@ export type ClusterConfig = { bus: FleetBus; writer: ConfigWriter; close(): Prom
 
 /** Seed or read the database's config, put it in force, follow it. */
 export async function openDesiredConfig(options: OpenDesiredConfigOptions): Promise<ClusterConfig> {
-  const { sql, env, log, file, applier } = options;
-  const bus = createFleetBus({ sql, replica: replicaId(env), log });
+  const { sql, env, log, file, applier, replica } = options;
+  const bus = createFleetBus({ sql, replica, log });
   const { latest, seeded } = await seedDesiredConfig(sql, { text: file.text, from: file.path });
   if (seeded) log.info({ path: file.path }, `config: the database held none; seeded it from ${file.path} (version 1)`);
   else

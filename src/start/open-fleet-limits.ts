@@ -6,7 +6,6 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import type { AgentSession, FleetSessionCount } from '../gateway/session/index.js';
@@ -31,14 +30,6 @@ const SWEEP_MS = 5 * 60_000;
 /** A replica whose heartbeats stop for this many intervals no longer counts its sessions. */
 const HEARTBEATS_TO_EXPIRE = 3;
 
-/**
- * This replica's id: `BOTERNITY_REPLICA_ID`, else the host name and pid. (The replica id of
- * issue 22 part 9 replaces this when it lands; only the rows' holder uses it.)
- */
-export function replicaIdOf(env: NodeJS.ProcessEnv): string {
-  return env.BOTERNITY_REPLICA_ID?.trim() || `${hostname()}-${process.pid}`;
-}
-
 /** Whether `session` counts against the caps (as `admit-session.ts` counts). */
 const capped = (session: AgentSession): session is AgentSession & { owner: string } =>
   session.owner !== null && session.idles;
@@ -49,13 +40,14 @@ export function openFleetLimits({
   sessions,
   config,
   log,
-  env,
+  replica,
 }: {
   store: OpenDb;
   sessions: SessionRegistry;
   config: () => AppConfig;
   log: Logger;
-  env: NodeJS.ProcessEnv;
+  /** This replica's id (ADR 041); a process's rows are held as `replica/random`. */
+  replica: string;
 }): FleetLimits | null {
   const sql = store.postgres;
   if (!sql) return null;
@@ -66,7 +58,7 @@ export function openFleetLimits({
   });
   const limiters = createPgLimiterStore({ sql, health });
   // A restarted replica keeping its id must not refresh the rows of its previous process.
-  const holder = `${replicaIdOf(env)}/${randomBytes(4).toString('hex')}`;
+  const holder = `${replica}/${randomBytes(4).toString('hex')}`;
   const rows = createFleetSessionRows({
     sql,
     health,

@@ -6,16 +6,20 @@
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { replicaIdFor } from '../cluster/index.js';
 import type { AppConfig } from '../config/schema.js';
 import { createDb, databaseUrlFor, type OpenDb } from '../storage/create-db.js';
+import { checkKeystoreKey, requireClusterKey } from '../storage/db-keystore.js';
+import { KEYSTORE_KEY_ENV, parseEnvKey } from '../storage/keystore-cipher.js';
 import { createProcessLedger, type StoredProcessLedger } from '../storage/process-ledger.js';
 import { reapLeftovers } from '../upstream/reap-orphans.js';
 
 /**
  * The open database and the process ledger, the orphans already dealt with; where the
- * audit journals the rows of answered requests (beside a database file, else in the home).
+ * audit journals the rows of answered requests (beside a database file, else in the home);
+ * which replica this process is (ADR 041: its ledger rows are its own).
  */
-export type Storage = { store: OpenDb; ledger: StoredProcessLedger; auditJournal: string };
+export type Storage = { store: OpenDb; ledger: StoredProcessLedger; auditJournal: string; replica: string };
 
 /** Open the database of `home` and reap the leftovers of a crashed run. */
 export async function openStorage({
@@ -32,11 +36,15 @@ export async function openStorage({
 }): Promise<Storage> {
   const graceMs = config.shutdown.graceMs;
   const url = databaseUrlFor(home, env, config.database.url);
+  const replica = replicaIdFor({ env, home });
   const store = await createDb({ url, convertAutoVacuum: true, log });
   try {
-    const ledger = createProcessLedger(store.db);
+    // Cluster mode: a replica given another keystore key stops here, before it reads or writes a secret.
+    if (store.postgres) await checkKeystoreKey(store.db, requireClusterKey(parseEnvKey(env[KEYSTORE_KEY_ENV])));
+    // Only this replica's children: on a shared database the others' pids are not ours to end.
+    const ledger = createProcessLedger(store.db, { replica });
     await reapLeftovers(ledger, graceMs, log);
-    return { store, ledger, auditJournal: store.file ? `${store.file}-audit` : join(home, 'audit-journal') };
+    return { store, ledger, replica, auditJournal: store.file ? `${store.file}-audit` : join(home, 'audit-journal') };
   } catch (error) {
     await store.close();
     throw error;

@@ -12,7 +12,7 @@ import { createBotSurface } from '../bots/create-bot-surface.js';
 import { reportBotSources } from '../bots/report-bot-sources.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import { replayFromStart } from '../bus/replay-from-start.js';
-import { DATABASE_CONFIG } from '../cluster/index.js';
+import { DATABASE_CONFIG, readCluster } from '../cluster/index.js';
 import { createConfigWriter } from '../config/config-writer.js';
 import type { ParsedConfig } from '../config/parse-config.js';
 import type { AppConfig } from '../config/schema.js';
@@ -39,6 +39,7 @@ import { createTokenVerifier } from '../storage/token-verifier.js';
 import type { Tracing } from '../telemetry/start-tracing.js';
 import { connectUpstream } from '../upstream/connect-upstream.js';
 import type { CallParts } from './open-call-parts.js';
+import { openCluster, replicaAddress } from './open-cluster.js';
 import { openSealing } from './open-sealing.js';
 import type { Storage } from './open-storage.js';
 
@@ -73,16 +74,21 @@ export type Started = {
 /** Build and serve the rest; resolves once the HTTP side answers. */
 export async function serveService(
   started: Started,
-  { store }: Storage,
+  { store, replica }: Storage,
   { audit, undelivered, budget, botBase, sampling }: CallParts,
 ): Promise<{ gateway: Gateway; webUi: WebUi }> {
   const { env, log, bus, hub, config, configPath, http, undo } = started;
+  // The fleet first (ADR 041): the run-once jobs below ask it whether this replica leads them.
+  const cluster = await openCluster({ store, replica, hub, bus, log, config, address: replicaAddress(http) });
+  undo.push(() => cluster.stop());
+  const { leadership } = cluster;
   // One path applies a new config, whether the watcher read it, the API wrote it or another replica did (C3, C4).
   const applier = createConfigApplier({ hub, bus, log, configPath: store.postgres ? DATABASE_CONFIG : configPath });
   // Cluster mode (ADR 040): the database's config goes in force first; its writer replaces the file's.
-  const cluster = store.postgres
+  const desired = store.postgres
     ? await (await import('./open-desired-config.js')).openDesiredConfig({
         sql: store.postgres,
+        replica,
         env,
         log,
         file: { path: configPath, text: started.loaded.text },
@@ -93,7 +99,7 @@ export async function serveService(
         keystore: started.keystore,
       })
     : null;
-  if (cluster) undo.push(() => cluster.close());
+  if (desired) undo.push(() => desired.close());
   // Rug-pull pins (X5): the servers connected by now are checked at start, later ones on the bus.
   const pins = createPinGuard({
     db: store.db,
@@ -103,19 +109,28 @@ export async function serveService(
     servers: () => Object.keys(config().mcpServers),
     settings: () => config().pins,
     audit,
+    leads: leadership.isLeader,
   });
   await pins.start();
   undo.push(() => pins.stop());
-  const prune = startAuditRetention({
-    db: store.db,
-    cap: audit.cap,
-    days: () => config().audit.retentionDays,
-    log,
-  });
-  undo.push(() => clearInterval(prune));
+  undo.push(
+    startAuditRetention({
+      db: store.db,
+      cap: audit.cap,
+      days: () => config().audit.retentionDays,
+      log,
+      leader: leadership,
+    }),
+  );
   // Replicas on one PostgreSQL share the rate limits and session caps (ADR 042); null on SQLite.
   const fleetLimits = store.postgres
-    ? (await import('./open-fleet-limits.js')).openFleetLimits({ store, sessions: started.sessions, config, log, env })
+    ? (await import('./open-fleet-limits.js')).openFleetLimits({
+        store,
+        sessions: started.sessions,
+        config,
+        log,
+        replica,
+      })
     : null;
   // After the gateway has closed its sessions (pushed before it, so it runs after).
   if (fleetLimits) undo.push(() => fleetLimits.stop());
@@ -178,11 +193,11 @@ export async function serveService(
   });
   undo.push(() => metrics.close());
   const writer =
-    cluster?.writer ??
+    desired?.writer ??
     createConfigWriter({ path: configPath, env, apply: applier.apply, inForce: config, keystore: started.keystore });
   const webUi = createWebUi(started.secrets);
   undo.push(sweepIdleSessions({ gateway, config, log }));
-  if (!cluster) applier.warn(started.loaded.warnings);
+  if (!desired) applier.warn(started.loaded.warnings);
   if (http) {
     await http.serve({
       hub,
@@ -195,6 +210,14 @@ export async function serveService(
       gateway,
       port: () => http.port,
       db: store.db,
+      replica,
+      cluster: () =>
+        readCluster({
+          db: store.db,
+          self: replica,
+          database: store.postgres ? 'postgres' : 'sqlite',
+          staleAfterMs: config().replicas.staleAfterMs,
+        }),
       pins,
       sampling: budget,
       configWriter: writer,
@@ -213,7 +236,7 @@ export async function serveService(
       ...(started.oauth ? { oauth: started.oauth } : {}),
       buffers,
       writeGuard,
-      sealing: openSealing(env, store.db, cluster?.bus ?? null),
+      sealing: openSealing(env, store.db, desired?.bus ?? null),
       ...(fleetLimits ? { sharedLimiters: fleetLimits.shared } : {}),
       verifyToken:
         started.verifyToken ??
@@ -227,7 +250,7 @@ export async function serveService(
   // Before that, no new connection (a balancer passes it to another replica), and what came is answered (issue 22).
   if (http) undo.push(() => http.stopListening(config().shutdown.graceMs));
   reportBots();
-  if (cluster) return { gateway, webUi };
+  if (desired) return { gateway, webUi };
   const watcher = watchConfig(configPath, {
     env,
     inForce: config,

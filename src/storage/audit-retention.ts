@@ -1,7 +1,9 @@
 /**
  * Audit housekeeping (SPEC X7): rows older than `audit.retentionDays` are pruned at start
  * and then every hour, and the byte cap checked then too (issue 17; it is also checked as
- * rows come in); bus events that are security facts become audit rows too.
+ * rows come in); bus events that are security facts become audit rows too. With replicas
+ * sharing a database, only the leader of the run-once jobs prunes (ADR 041), and a replica
+ * that becomes the leader prunes at once.
  * @module
  */
 import type { Logger } from 'pino';
@@ -14,22 +16,28 @@ import type { Db } from './create-db.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Whether this process leads the run-once jobs (ADR 041); absent: it does. */
+export type RunOnceLeader = { isLeader(): boolean; onChange(listener: (leader: boolean) => void): () => void };
+
 /**
  * Prune now and every hour, in bounded batches through the writer's `cap` when there is one
- * (then check the byte cap too); returns the timer (unref'd) to clear on shutdown.
+ * (then check the byte cap too), while `leader` leads; returns what stops it.
  */
 export function startAuditRetention({
   db,
   cap,
   days,
   log,
+  leader,
 }: {
   db: Db;
   cap: AuditCap | null;
   days: () => number;
   log: Logger;
-}): NodeJS.Timeout {
+  leader?: RunOnceLeader;
+}): () => void {
   const prune = () => {
+    if (leader && !leader.isLeader()) return;
     const olderThan = new Date(Date.now() - days() * DAY_MS);
     void (cap ? cap.prune(olderThan) : pruneAudit(db, olderThan))
       .then(async (removed) => {
@@ -41,7 +49,11 @@ export function startAuditRetention({
   prune();
   const timer = setInterval(prune, 60 * 60 * 1000);
   timer.unref();
-  return timer;
+  const unfollow = leader?.onChange((leads) => leads && prune());
+  return () => {
+    clearInterval(timer);
+    unfollow?.();
+  };
 }
 
 /** Record quarantines and approvals (X5) and config errors as audit rows; returns the unsubscribe. */

@@ -57,6 +57,11 @@ export type OpenDb = {
   reopenWriter(): Promise<Client>;
   file: string | null;
   postgres: Sql | null;
+  /**
+   * PostgreSQL: a new client of one connection of its own (same options, never recycled), for
+   * a session that must last: the run-once jobs' advisory lock (ADR 041). Null on SQLite.
+   */
+  openSession: (() => Sql) | null;
   close(): Promise<void>;
 };
 
@@ -113,6 +118,7 @@ export async function createDb({
       },
       file,
       postgres: null,
+      openSession: null,
       close: async () => {
         if (current !== client) current.close();
         client.close();

@@ -10,12 +10,15 @@
  * service runs applies at the server's next connect. Secrets never appear in errors.
  * @module
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withFileLock } from '../config/with-file-lock.js';
 import { writeFileAtomic } from '../config/write-file-atomic.js';
 import { HubError, InvalidCredentialNameError, KeystoreError } from '../errors.js';
+import { KEY_BYTES, KEYSTORE_KEY_ENV, openEntry, parseEnvKey, type SealedEntry, sealEntry } from './keystore-cipher.js';
+
+export { KEYSTORE_KEY_ENV } from './keystore-cipher.js';
 
 /** The encrypted credentials of one home directory. */
 export type Keystore = {
@@ -34,22 +37,22 @@ export type Keystore = {
 /** Options of {@link openKeystore}. */
 export type OpenKeystoreOptions = { readonly home: string; readonly env?: NodeJS.ProcessEnv };
 
-/** The environment variable holding the key. */
-export const KEYSTORE_KEY_ENV = 'BOTERNITY_KEYSTORE_KEY';
 export const KEYSTORE_FILE_NAME = 'keystore.enc';
 export const KEYSTORE_KEY_FILE_NAME = 'keystore.key';
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-const KEY_BYTES = 32;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
+
+/** Where the keystore file of `home` is. */
+export function keystorePath(home: string): string {
+  return join(home, KEYSTORE_FILE_NAME);
+}
 
 /** True for a valid credential name. */
 export function isCredentialName(name: string): boolean {
   return NAME.test(name);
 }
 
-type Entry = { iv: string; tag: string; data: string };
+type Entry = SealedEntry;
 type KeystoreFile = { version: 1; entries: Record<string, Entry> };
 
 /** Open the keystore of `home`; a malformed `BOTERNITY_KEYSTORE_KEY` is an error right away. */
@@ -80,24 +83,11 @@ export async function openKeystore({ home, env = process.env }: OpenKeystoreOpti
     return parseFile(text, path);
   };
 
-  const decrypt = (key: Buffer | null, name: string, entry: Entry): string => {
-    const wrongKey = () =>
-      new KeystoreError(`keystore: cannot decrypt "${name}": wrong key (${KEYSTORE_KEY_ENV} or ${keyPath})`);
-    if (!key) throw wrongKey();
-    const iv = Buffer.from(entry.iv, 'base64');
-    const tag = Buffer.from(entry.tag, 'base64');
-    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
-      throw new KeystoreError(`keystore: entry "${name}" in ${path} is damaged`);
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-      decipher.setAAD(Buffer.from(name, 'utf8'));
-      decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(Buffer.from(entry.data, 'base64')), decipher.final()]).toString('utf8');
-    } catch {
-      // GCM cannot tell a wrong key from a tampered entry; both fail the tag check.
-      throw wrongKey();
-    }
-  };
+  const decrypt = (key: Buffer | null, name: string, entry: Entry): string =>
+    openEntry(key, name, entry, {
+      wrongKey: `keystore: cannot decrypt "${name}": wrong key (${KEYSTORE_KEY_ENV} or ${keyPath})`,
+      damaged: `keystore: entry "${name}" in ${path} is damaged`,
+    });
 
   // Writers queue behind one another in this process, and hold the file's lock against
   // other processes (`bnity mcp credential set` beside the service): no lost update.
@@ -135,7 +125,7 @@ export async function openKeystore({ home, env = process.env }: OpenKeystoreOpti
         // Refuse to mix keys in one file: an existing entry must open with this key.
         const other = Object.entries(file.entries).find(([n]) => n !== name);
         if (other) decrypt(key, other[0], other[1]);
-        file.entries[name] = encrypt(key, name, secret);
+        file.entries[name] = sealEntry(key, name, secret);
         await write(file);
       });
     },
@@ -155,30 +145,8 @@ export async function openKeystore({ home, env = process.env }: OpenKeystoreOpti
   };
 }
 
-function checkName(name: string): void {
+export function checkName(name: string): void {
   if (typeof name !== 'string' || !NAME.test(name)) throw new InvalidCredentialNameError(String(name));
-}
-
-function encrypt(key: Buffer, name: string, secret: string): Entry {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(Buffer.from(name, 'utf8'));
-  const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
-}
-
-/** The key from the environment, null when unset; anything but 32 bytes is an error. */
-function parseEnvKey(value: string | undefined): Buffer | null {
-  if (value === undefined || value.trim() === '') return null;
-  const text = value.trim();
-  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
-  if (/^[A-Za-z0-9+/]{43}=$/.test(text)) {
-    const key = Buffer.from(text, 'base64');
-    if (key.length === KEY_BYTES) return key;
-  }
-  throw new KeystoreError(
-    `${KEYSTORE_KEY_ENV} must be 64 hex characters or the base64 of 32 bytes (e.g. 'openssl rand -hex 32')`,
-  );
 }
 
 async function readKeyFile(keyPath: string): Promise<Buffer | null> {

@@ -1,9 +1,14 @@
 /**
  * The stdio children boternity has running (SPEC S6), kept in `upstream_processes` so that a
  * run starting after a crash can find and end the ones the crashed run left behind.
+ *
+ * Each row names the replica that spawned the child (ADR 041): on a database several replicas
+ * share, a pid means something only on the host that spawned it, so a replica lists, reaps and
+ * forgets only its own rows, and the rows written before replicas had ids (`''`: one process
+ * had the database then). A ledger made without `replica` is the whole table's (tests, tools).
  * @module
  */
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { ProcessLedger } from '../upstream/types.js';
 import type { Db } from './create-db.js';
 import { upstreamProcessesTable } from './schema.js';
@@ -21,13 +26,21 @@ export type StoredProcessLedger = ProcessLedger & {
 };
 
 /** Options of {@link createProcessLedger}. */
-export type ProcessLedgerOptions = { now?: () => number };
+export type ProcessLedgerOptions = {
+  now?: () => number;
+  /** The replica whose children these are; absent: every row, new ones recorded under `''`. */
+  replica?: string;
+};
 
 /** A {@link ProcessLedger} stored in the database. */
-export function createProcessLedger(db: Db, { now = Date.now }: ProcessLedgerOptions = {}): StoredProcessLedger {
+export function createProcessLedger(
+  db: Db,
+  { now = Date.now, replica }: ProcessLedgerOptions = {},
+): StoredProcessLedger {
   const t = upstreamProcessesTable;
+  const mine: SQL | undefined = replica === undefined ? undefined : inArray(t.replica, [replica, '']);
   const forget = async (pid: number): Promise<void> => {
-    await withBusyRetry(() => db.delete(t).where(eq(t.pid, pid)));
+    await withBusyRetry(() => db.delete(t).where(and(mine, eq(t.pid, pid))));
   };
   return {
     async recordSpawn({ serverId, pid, startTime }) {
@@ -36,8 +49,8 @@ export function createProcessLedger(db: Db, { now = Date.now }: ProcessLedgerOpt
       await withBusyRetry(() =>
         db
           .insert(t)
-          .values({ pid, startTime, serverId, spawnedAt })
-          .onConflictDoUpdate({ target: t.pid, set: { startTime, serverId, spawnedAt } }),
+          .values({ replica: replica ?? '', pid, startTime, serverId, spawnedAt })
+          .onConflictDoUpdate({ target: [t.replica, t.pid], set: { startTime, serverId, spawnedAt } }),
       );
     },
     recordExit: forget,
@@ -45,6 +58,7 @@ export function createProcessLedger(db: Db, { now = Date.now }: ProcessLedgerOpt
       return db
         .select({ pid: t.pid, startTime: t.startTime, serverId: t.serverId })
         .from(t)
+        .where(mine)
         .orderBy(asc(t.spawnedAt), asc(t.pid));
     },
     forget,

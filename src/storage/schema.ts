@@ -20,6 +20,7 @@ import { createdAt, instant, oneOf, uuidPk } from './schema-columns.js';
 // The bots' tables live beside this file; re-exported so `* as schema` and drizzle-kit see them.
 export * from './bot-schema.js';
 export * from './cluster-schema.js';
+export * from './replica-schema.js';
 
 /** Transports an upstream connection uses (the `auto` config value resolves to one of them). */
 export const transportTypes = ['stdio', 'http', 'sse'] as const;
@@ -181,13 +182,20 @@ export const samplingUsageTable = sqliteTable(
 /**
  * Live stdio children (S6), so a run that starts after a crash can end the ones left behind.
  * `start_time` (field 22 of `/proc/<pid>/stat`) tells a reused pid from the original process.
+ * `replica` is the replica that spawned it (ADR 041): on a shared database each replica
+ * records and reaps only its own children (`''`: a row written before replicas had ids).
  */
-export const upstreamProcessesTable = sqliteTable('upstream_processes', {
-  pid: integer('pid').primaryKey(),
-  startTime: text('start_time').notNull(),
-  serverId: text('server_id').notNull(),
-  spawnedAt: createdAt('spawned_at'),
-});
+export const upstreamProcessesTable = sqliteTable(
+  'upstream_processes',
+  {
+    replica: text('replica').notNull().default(''),
+    pid: integer('pid').notNull(),
+    startTime: text('start_time').notNull(),
+    serverId: text('server_id').notNull(),
+    spawnedAt: createdAt('spawned_at'),
+  },
+  (t) => [primaryKey({ columns: [t.replica, t.pid] })],
+);
 
 /**
  * Sealed MCP session ids a `DELETE` ended (issue 22, ADR 039), by the id's digest (the id

@@ -23,7 +23,15 @@ describe('bnity completion', () => {
     execFileSync('bash', ['-c', `source <(node '${BNITY}' completion bash) && complete -p bnity`], {
       encoding: 'utf8',
     });
-    expect(completeInBash(stdout, ['bnity', ''])).toEqual(['serve', 'mcp', 'bot', 'config', 'token', 'completion']);
+    expect(completeInBash(stdout, ['bnity', ''])).toEqual([
+      'serve',
+      'mcp',
+      'bot',
+      'config',
+      'cluster',
+      'token',
+      'completion',
+    ]);
     expect(completeInBash(stdout, ['bnity', 'mcp', 'te'])).toEqual(['test-tool']);
     expect(completeInBash(stdout, ['bnity', 'config', ''])).toEqual(['export', 'import']);
     expect(completeInBash(stdout, ['bnity', 'mcp', 'credential', 'r'])).toEqual(['remove']);

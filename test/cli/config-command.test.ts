@@ -61,7 +61,12 @@ describe('bnity config export and import in cluster mode', () => {
     cleanup.push(() => sql.end());
     const dir = await tempDir();
     const { env: quiet } = await noServiceEnv();
-    const env = { ...quiet, BOTERNITY_HOME: dir, BOTERNITY_DATABASE_URL: database.url };
+    const env = {
+      ...quiet,
+      BOTERNITY_HOME: dir,
+      BOTERNITY_DATABASE_URL: database.url,
+      BOTERNITY_KEYSTORE_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    };
 
     const none = await runBnity(['config', 'export'], env);
     expect(none.code).toBe(1);

@@ -49,6 +49,7 @@ describe('bnity serve: limits across two replicas on one PostgreSQL', () => {
         BOTERNITY_HOME: home,
         BOTERNITY_ADMIN_TOKEN: TOKEN,
         BOTERNITY_DATABASE_URL: database.url,
+        BOTERNITY_KEYSTORE_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
         BOTERNITY_REPLICA_ID: id,
       };
       const serve = await spawnServe(['--port', '0', '--config', config], env);

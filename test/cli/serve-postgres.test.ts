@@ -19,6 +19,7 @@ import { createPostgresDatabase, PG_MIGRATIONS } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
 
 const TOKEN = 'pg-test-token';
+const KEY = 'ab'.repeat(32);
 const auth = { authorization: `Bearer ${TOKEN}` };
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -35,7 +36,12 @@ async function setUp() {
   cleanup.push(database.drop);
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   cleanup.push(() => sql.end());
-  const env = { BOTERNITY_HOME: home, BOTERNITY_ADMIN_TOKEN: TOKEN, BOTERNITY_DATABASE_URL: database.url };
+  const env = {
+    BOTERNITY_HOME: home,
+    BOTERNITY_ADMIN_TOKEN: TOKEN,
+    BOTERNITY_DATABASE_URL: database.url,
+    BOTERNITY_KEYSTORE_KEY: KEY,
+  };
   return { home, config, url: database.url, sql, env };
 }
 

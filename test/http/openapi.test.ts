@@ -85,6 +85,8 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
         pins: { approve: async () => false },
         sampling: { used: () => 0, reset: async () => undefined },
         keystore: await openKeystore({ home: dir, env: {} }),
+        replica: 'r1',
+        cluster: () => Promise.reject(new Error('none')),
         // Only the routes are read here: nothing is authorized.
         oauth: {
           oauth: {

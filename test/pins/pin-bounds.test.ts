@@ -30,6 +30,7 @@ describe.each(DIALECTS)('pins stay bounded (%s)', (dialect) => {
   let clock: number;
   let settings: PinSettings;
   let configured: string[];
+  let leading: boolean;
   const catalogs = new Map<string, Tool[]>();
 
   const hub = {
@@ -48,6 +49,7 @@ describe.each(DIALECTS)('pins stay bounded (%s)', (dialect) => {
       settings: () => settings,
       audit,
       now: () => clock,
+      leads: () => leading,
     });
     await next.start();
     return next;
@@ -78,6 +80,7 @@ describe.each(DIALECTS)('pins stay bounded (%s)', (dialect) => {
     clock = Date.UTC(2026, 10, 1);
     settings = { ...ConfigRestSchema.parse({}).pins };
     configured = ['calc'];
+    leading = true;
     catalogs.clear();
     guard = await start();
   });
@@ -176,6 +179,22 @@ describe.each(DIALECTS)('pins stay bounded (%s)', (dialect) => {
     await guard.sweep();
     expect((await rows()).map((r) => r.serverName)).toEqual(['calc']);
     expect(guard.pin('mail', 'send')).toBeNull();
+  });
+
+  it('leaves the sweep to the leader of the run-once jobs (ADR 041): a follower marks and forgets nothing', async () => {
+    configured = ['calc', 'mail'];
+    await list('mail', [tool('send', 'Sends')], 'connected');
+    leading = false;
+    configured = ['calc'];
+    catalogs.delete('mail');
+    bus.publish({ type: 'config_applied', server: null, file: null, added: [], removed: ['mail'], changed: [] });
+    await guard.sweep();
+    clock += settings.forgetRemovedServerAfterMs * 2;
+    await guard.sweep();
+    expect((await rows()).find((r) => r.serverName === 'mail')?.serverRemovedAt).toBeNull();
+    leading = true;
+    await guard.sweep();
+    expect((await rows()).find((r) => r.serverName === 'mail')?.serverRemovedAt?.getTime()).toBe(clock);
   });
 
   it('caps the pins of a server inventing tool names, evicting the least recently seen', async () => {

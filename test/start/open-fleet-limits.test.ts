@@ -46,7 +46,14 @@ describe('limits across two replicas on one PostgreSQL', () => {
             limits: { perClient: { requests: REQUESTS, perSeconds: 600 }, fleet: { sessionHeartbeatMs: 200 } },
             gateway: { maxSessionsPerToken: 2 },
           },
-          { env: { BOTERNITY_DATABASE_URL: database.url, BOTERNITY_REPLICA_ID: id }, log },
+          {
+            env: {
+              BOTERNITY_DATABASE_URL: database.url,
+              BOTERNITY_REPLICA_ID: id,
+              BOTERNITY_KEYSTORE_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+            },
+            log,
+          },
         ),
       );
     }
@@ -161,9 +168,9 @@ describe('a single service on SQLite', () => {
     try {
       const config = parseConfig({}, null);
       const sessions = createSessionRegistry();
-      expect(openFleetLimits({ store, sessions, config: () => config, log: pino({ level: 'silent' }), env: {} })).toBe(
-        null,
-      );
+      expect(
+        openFleetLimits({ store, sessions, config: () => config, log: pino({ level: 'silent' }), replica: 'r1' }),
+      ).toBe(null);
     } finally {
       await store.close();
     }

@@ -46,6 +46,7 @@ export async function startReplica(
     BOTERNITY_HOME: home,
     BOTERNITY_ADMIN_TOKEN: CLUSTER_TOKEN,
     BOTERNITY_DATABASE_URL: databaseUrl,
+    BOTERNITY_KEYSTORE_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
     BOTERNITY_REPLICA_ID: id,
     BOTERNITY_LOG_LEVEL: 'info',
   });

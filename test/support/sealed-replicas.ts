@@ -60,6 +60,7 @@ export async function startSealedCluster(count: number): Promise<SealedCluster> 
     ...process.env,
     BOTERNITY_ADMIN_TOKEN: REPLICA_TOKEN,
     BOTERNITY_DATABASE_URL: database.url,
+    BOTERNITY_KEYSTORE_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
     BOTERNITY_CLUSTER_KEY: CLUSTER_KEY,
   };
   const homes: string[] = [];

@@ -67,3 +67,20 @@ export async function openTestDb(dialect: Dialect, options: Omit<CreateDbOptions
 export function constraintCode(dialect: Dialect): unknown {
   return dialect === 'sqlite' ? 'SQLITE_CONSTRAINT' : expect.stringMatching(/^23\d{3}$/);
 }
+
+/**
+ * `count` connections to one fresh migrated PostgreSQL database, as `count` replicas have
+ * (ADR 041); `close()` closes them and drops the database.
+ */
+export async function openSharedPostgres(count: number): Promise<{ stores: OpenDb[]; close(): Promise<void> }> {
+  const database = await createPostgresDatabase();
+  const stores: OpenDb[] = [];
+  for (let i = 0; i < count; i++) stores.push(await createDb({ url: database.url }));
+  return {
+    stores,
+    close: async () => {
+      for (const store of stores) await store.close();
+      await database.drop();
+    },
+  };
+}

@@ -45,6 +45,8 @@ export async function startTestService(
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
   const env: NodeJS.ProcessEnv = { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, ...extraEnv };
   delete env.DATABASE_URL;
+  // A replica on PostgreSQL keeps its secrets in the database, sealed with this key (ADR 041).
+  if (env.BOTERNITY_DATABASE_URL && !env.BOTERNITY_KEYSTORE_KEY) env.BOTERNITY_KEYSTORE_KEY = 'ab'.repeat(32);
   const service: Service = await startService({
     home,
     config: configPath,

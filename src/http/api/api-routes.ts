@@ -7,6 +7,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { BotDeps } from '../../bots/bot-deps.js';
 import type { EventBus } from '../../bus/create-event-bus.js';
+import type { ClusterView } from '../../cluster/index.js';
 import type { ConfigWriter } from '../../config/config-writer.js';
 import type { AppConfig } from '../../config/schema.js';
 import type { HubEvent } from '../../events/hub-event.js';
@@ -22,6 +23,7 @@ import { auditRoutes } from './audit-routes.js';
 import { botRoutes } from './bots/bot-routes.js';
 import { callToolRoutes } from './call-tool-route.js';
 import { catalogRoutes } from './catalog-routes.js';
+import { clusterRoutes } from './cluster-routes.js';
 import { completeRoutes } from './complete-route.js';
 import { configRoutes } from './config-routes.js';
 import { type CredentialStore, credentialsRoutes } from './credentials-routes.js';
@@ -65,6 +67,10 @@ export type ApiDeps = {
   keystore?: CredentialStore;
   /** OAuth to upstreams (issue 23): the authorize routes. */
   oauth?: Omit<OAuthRouteDeps, 'hub'>;
+  /** The replica this process is (ADR 041): the `replica` of servers and events. */
+  replica?: string;
+  /** The fleet view: turns on `GET /api/cluster`. */
+  cluster?: () => Promise<ClusterView>;
 };
 
 /** The base path of the control API. */
@@ -78,6 +84,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
   const optional = {
     ...(deps.pins ? { pins: deps.pins } : {}),
     ...(deps.sampling ? { sampling: deps.sampling } : {}),
+    ...(deps.replica ? { replica: deps.replica } : {}),
   };
   api.openapi(
     eventsRouteSpec,
@@ -87,6 +94,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
       bus,
       ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}),
       ...(deps.writeGuard ? { writeGuard: deps.writeGuard } : {}),
+      replica: deps.replica ?? null,
       ...(bots ? { botExists: async (slug: string) => (await findBotBySlug(bots.db, slug)) !== null } : {}),
     }),
   );
@@ -103,6 +111,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
     api.route('/servers', completeRoutes({ hub, config, gateway }));
   }
   api.route('/presets', presetsRoutes());
+  if (deps.cluster) api.route('/cluster', clusterRoutes({ read: deps.cluster }));
   if (deps.keystore) api.route('/credentials', credentialsRoutes({ keystore: deps.keystore }));
   api.route(
     '/config',

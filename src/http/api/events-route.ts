@@ -29,7 +29,7 @@ export const eventsRouteSpec = createRoute({
   tags: ['events'],
   summary: 'Server-sent events: a snapshot, then every event live (A2)',
   description:
-    "Each event's `event:` is its type and its `data:` is JSON naming the `server` (null for config-wide ones and bot activity). " +
+    "Each event's `event:` is its type and its `data:` is JSON naming the `server` (null for config-wide ones and bot activity) and the `replica` it happened on (cluster mode: each replica streams its own events). " +
     'Bot activity: `bot_created`, `bot_updated`, `bot_deleted`, `chat_message` (a bounded, masked excerpt), `workflow_started`, `workflow_step_finished` (one per step as it ends), `workflow_finished`; ignore a type you do not know. ' +
     'Ids are `<boot>-<seq>`: send the last one back as `Last-Event-ID` (or `?lastEventId=`) to resume. ' +
     'A `: heartbeat` comment comes every 15 s.',
@@ -67,6 +67,8 @@ export type EventsRouteOptions = {
   writeGuard?: SseWriteGuard;
   /** Whether the registry has a bot (`?bot=` takes one made with `bnity bot create` too); absent: config bots only. */
   botExists?: (slug: string) => Promise<boolean>;
+  /** The replica these events happen on (ADR 041): each event's `replica`; null when unnamed. */
+  replica?: string | null;
 };
 
 /**
@@ -87,6 +89,7 @@ export function eventsRoute({
   heartbeatMs = 15_000,
   writeGuard = createSseWriteGuard({ maxUnsentBytes: () => config().http.maxUnsentBytesPerStream }),
   botExists,
+  replica = null,
 }: EventsRouteOptions) {
   return async function events(c: Context) {
     const servers = c.req.query('server')?.split(',').filter(Boolean) ?? [];
@@ -163,7 +166,7 @@ export function eventsRoute({
           await stream.writeSSE({
             event: 'snapshot',
             id: sseId(snapshotId),
-            data: JSON.stringify({ servers: snapshot }),
+            data: JSON.stringify({ servers: snapshot.map((s) => ({ ...s, replica })), replica }),
           });
         // The replay is the client's to take whatever its size (it is bounded by the bus's window).
         for (const envelope of missed ?? []) if (wanted(envelope.event)) push(frameOf(envelope));
@@ -191,7 +194,7 @@ export function eventsRoute({
 
   /** One bus event as an SSE frame (its JSON has no line breaks: one `data:` line). */
   function frameOf(envelope: Envelope<HubEvent>): string {
-    const data = JSON.stringify({ ...envelope.event, at: new Date(envelope.at).toISOString() });
+    const data = JSON.stringify({ ...envelope.event, at: new Date(envelope.at).toISOString(), replica });
     return `event: ${envelope.event.type}\ndata: ${data}\nid: ${bus.bootId}-${envelope.id}\n\n`;
   }
 }

@@ -99,15 +99,18 @@ export function serverActionsRoutes({
   config,
   pins,
   sampling,
+  replica,
 }: {
   hub: Hub;
   /** The config in force. */
   config: () => AppConfig;
   pins?: ApprovePins;
   sampling?: SamplingUsage;
+  /** The replica the answers describe (ADR 041). */
+  replica?: string;
 }): OpenAPIHono {
   const routes = createApi();
-  const views = createServerViews(hub, config, sampling, pins);
+  const views = createServerViews(hub, config, sampling, pins, replica);
   routes.openapi(connect, (c) => {
     const { name } = c.req.valid('param');
     hub.connect(name);

@@ -142,6 +142,10 @@ export const ServerSchema = z
       description:
         'Its tools change more than `pins.churnMaxChanges` times in `pins.churnWindowMs`: their quarantines are summarized once per window (`catalog_churn`), and its new tools held',
     }),
+    replica: z.string().nullable().openapi({
+      description:
+        'The replica this status is of (cluster mode: each replica runs its own stdio processes and upstream connections; `GET /api/cluster` shows them all)',
+    }),
   })
   .extend(CONFIG_FIELDS)
   .openapi('Server', {

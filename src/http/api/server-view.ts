@@ -17,7 +17,13 @@ export type CatalogChurn = { churning?(server: string): boolean };
 
 /** A server as the API shows it. */
 export type ServerView = Omit<ServerConfig, 'transport' | 'enabled' | 'samplingBudgetTokens'> &
-  ServerStatus & { samplingUsedTokens: number; samplingBudgetTokens: number | null; catalogChurning: boolean };
+  ServerStatus & {
+    samplingUsedTokens: number;
+    samplingBudgetTokens: number | null;
+    catalogChurning: boolean;
+    /** The replica whose connection this is (ADR 041: each replica runs its own); null when unnamed. */
+    replica: string | null;
+  };
 
 /** Builds server objects from the hub's status and config. */
 export function createServerViews(
@@ -25,6 +31,7 @@ export function createServerViews(
   config: () => AppConfig,
   sampling: SamplingUsage | undefined,
   churn?: CatalogChurn,
+  replica: string | null = null,
 ) {
   const view = (status: ServerStatus): ServerView => {
     const server = config().mcpServers[status.name];
@@ -35,6 +42,7 @@ export function createServerViews(
       samplingUsedTokens: sampling?.used(status.name) ?? 0,
       samplingBudgetTokens: server?.samplingBudgetTokens ?? null,
       catalogChurning: churn?.churning?.(status.name) ?? false,
+      replica,
     };
   };
   return {

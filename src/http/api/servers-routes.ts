@@ -40,6 +40,8 @@ export type ServersRoutesDeps = {
   pins?: CatalogChurn;
   /** The environment a preset's variables may come from. */
   env?: NodeJS.ProcessEnv;
+  /** The replica the answers describe (ADR 041). */
+  replica?: string;
 };
 
 const tags = ['servers'];
@@ -121,9 +123,10 @@ export function serversRoutes({
   sampling,
   pins,
   env = process.env,
+  replica,
 }: ServersRoutesDeps): OpenAPIHono {
   const routes = createApi();
-  const views = createServerViews(hub, config, sampling, pins);
+  const views = createServerViews(hub, config, sampling, pins, replica);
   routes.openapi(list, (c) => c.json({ servers: views.all() }, 200));
   routes.openapi(get, (c) => c.json({ server: views.one(c.req.valid('param').name) }, 200));
   if (!writer) return routes;

@@ -62,6 +62,8 @@ export async function openPostgres({
     reopenWriter: async () => client,
     file: null,
     postgres: sql,
+    // A pooled connection is recycled after 30–60 min (postgres.js), which would end a session lock.
+    openSession: () => postgres(url, { ...options, max: 1, max_lifetime: 0 }),
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -14,6 +14,7 @@ import { createdAt, instant, oneOf, textPk } from './pg-columns.js';
 export * from './pg-bot-schema.js';
 export * from './pg-cluster-schema.js';
 export * from './pg-fleet-schema.js';
+export * from './pg-replica-schema.js';
 
 export const mcpConnectionsTable = pgTable(
   'mcp_connections',
@@ -122,12 +123,17 @@ export const samplingUsageTable = pgTable(
   (t) => [index('idx_sampling_usage_server_at').on(t.serverName, t.at)],
 );
 
-export const upstreamProcessesTable = pgTable('upstream_processes', {
-  pid: integer('pid').primaryKey(),
-  startTime: text('start_time').notNull(),
-  serverId: text('server_id').notNull(),
-  spawnedAt: createdAt('spawned_at'),
-});
+export const upstreamProcessesTable = pgTable(
+  'upstream_processes',
+  {
+    replica: text('replica').notNull().default(''),
+    pid: integer('pid').notNull(),
+    startTime: text('start_time').notNull(),
+    serverId: text('server_id').notNull(),
+    spawnedAt: createdAt('spawned_at'),
+  },
+  (t) => [primaryKey({ columns: [t.replica, t.pid] })],
+);
 
 export const closedSessionsTable = pgTable('closed_sessions', {
   digest: text('digest').primaryKey(),

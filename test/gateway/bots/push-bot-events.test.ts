@@ -193,6 +193,7 @@ describe('bot activity: /api/events and the MCP push', { timeout: 60_000 }, () =
         server: null,
         bot: 'gamma',
         at: expect.any(String),
+        replica: expect.any(String),
       });
 
       // The filtered stream: alpha's events, in order, and nothing of beta or gamma's.

@@ -15,7 +15,7 @@ afterEach(async () => {
   await hub?.stop();
 });
 
-function setup(heartbeatMs?: number) {
+function setup(heartbeatMs?: number, replica?: string) {
   const bus = createEventBus<HubEvent>();
   // The app reads the config the hub puts in force, as in the service.
   let inForce = parseConfig({ mcpServers: {} }, null);
@@ -33,6 +33,7 @@ function setup(heartbeatMs?: number) {
     log,
     adminToken: 't',
     ...(heartbeatMs ? { heartbeatMs } : {}),
+    ...(replica ? { replica } : {}),
   });
   return { bus, app };
 }
@@ -59,10 +60,23 @@ describe('GET /api/events', () => {
     bus.publish(removed('a'));
     bus.publish(removed('b'));
     const text = await read(response, (t) => t.includes('event: removed'));
-    expect(text).toMatch(/^event: snapshot\ndata: \{"servers":\[\]\}\nid: [a-z0-9]+-0\n\n/);
+    expect(text).toMatch(/^event: snapshot\ndata: \{"servers":\[\],"replica":null\}\nid: [a-z0-9]+-0\n\n/);
     expect(text).toContain('"server":"b"');
     expect(text).not.toContain('"server":"a"');
-    expect(text).toMatch(/event: removed\ndata: \{"type":"removed","server":"b","at":"[^"]+"\}\nid: [a-z0-9]+-2/);
+    expect(text).toMatch(
+      /event: removed\ndata: \{"type":"removed","server":"b","at":"[^"]+","replica":null\}\nid: [a-z0-9]+-2/,
+    );
+  });
+
+  it('names the replica the events happen on, in the snapshot and in each event (ADR 041)', async () => {
+    const { bus, app } = setup(undefined, 'replica-7');
+    const response = await app.request('/api/events', { headers: { authorization: 'Bearer t' } });
+    bus.publish(removed('a'));
+    const text = await read(response, (t) => t.includes('event: removed'));
+    expect(text).toMatch(/^event: snapshot\ndata: \{"servers":\[\],"replica":"replica-7"\}\n/);
+    expect(text).toMatch(/data: \{"type":"removed","server":"a","at":"[^"]+","replica":"replica-7"\}/);
+    const ready = await app.request('/readyz', { headers: { authorization: 'Bearer t' } });
+    expect(await ready.json()).toEqual({ status: 'ready', servers: 0, replica: 'replica-7' });
   });
 
   it('resumes after Last-Event-ID without a snapshot, and falls back to one when the id left the window', async () => {

@@ -129,7 +129,10 @@ describe('the web UI routes', () => {
     expect(await servers.json()).toEqual({ servers: [] });
     const events = await openSse(`${origin}/api/events`, { cookie: `${cookieName}=${cookie}` });
     try {
-      expect((await events.next((e) => e.event === 'snapshot')).data).toEqual({ servers: [] });
+      expect((await events.next((e) => e.event === 'snapshot')).data).toEqual({
+        servers: [],
+        replica: expect.any(String),
+      });
     } finally {
       await events.close();
     }
