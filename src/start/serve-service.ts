@@ -247,8 +247,9 @@ export async function serveService(
   }
   // First on stop: no new sessions or requests; those in flight answer within the grace period.
   undo.push(() => gateway.drain(config().shutdown.graceMs));
-  // Before that, no new connection (a balancer passes it to another replica), and what came is answered (issue 22).
-  if (http) undo.push(() => http.stopListening(config().shutdown.graceMs));
+  // Before that, in cluster mode, no new connection (a balancer passes it to another replica) and what came is
+  // answered (issue 22); alone, a stopping service keeps answering, new sessions with 503.
+  if (http && store.postgres) undo.push(() => http.stopListening(config().shutdown.graceMs));
   reportBots();
   if (desired) return { gateway, webUi };
   const watcher = watchConfig(configPath, {

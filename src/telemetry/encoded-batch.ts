@@ -83,7 +83,13 @@ export function createEncodedBatch<T>(options: EncodedBatchOptions<T>): EncodedB
   /** Export what waits, a batch at a time: all of it when `everything`, else full batches only. */
   const drain = (everything: boolean): Promise<void> => {
     if (everything) all = true;
-    exporting ??= (async () => {
+    if (exporting) return exporting;
+    // Nothing to send: no loop (one that ended at once would clear `exporting` before it was set).
+    if (queue.length === 0 || (!all && queue.length < batchSize)) {
+      all = false;
+      return Promise.resolve();
+    }
+    const run = (async () => {
       try {
         while (queue.length >= batchSize || (all && queue.length > 0)) {
           const chunks = queue.length <= batchSize ? queue : queue.slice(0, batchSize);
@@ -97,7 +103,8 @@ export function createEncodedBatch<T>(options: EncodedBatchOptions<T>): EncodedB
         if (queue.length > 0) schedule();
       }
     })();
-    return exporting;
+    exporting = run;
+    return run;
   };
 
   function schedule(): void {

@@ -116,6 +116,19 @@ describe('createEncodedBatch', () => {
     expect(t.processor.dropped()).toBe(0);
   });
 
+  it('goes on exporting after a flush that found nothing to send (a drain of an empty queue)', async () => {
+    const t = setup({ scheduledDelayMs: 20 });
+    await t.processor.forceFlush();
+    t.end('after');
+    await until(() => t.held.length === 1);
+    expect(t.answer(ExportResultCode.SUCCESS)).toEqual(['after']);
+    // And again, after a batch went out and its timer found the queue empty.
+    await t.processor.forceFlush();
+    t.end('again');
+    await until(() => t.held.length === 1);
+    expect(t.answer(ExportResultCode.SUCCESS)).toEqual(['again']);
+  });
+
   it('never queues an unsampled span', async () => {
     const target = heldExporter();
     const processor = createEncodedBatch({
