@@ -135,11 +135,17 @@ const pairEnv = {
 const continuity = [];
 const pair = [];
 let proxy = null;
+let single = null;
+let stays = null;
 try {
-  pair.push(await open('stays', pairEnv, { up: { url: upstreamUrl } }));
+  pair.push({
+    serve: await spawnServe({ config: { mcpServers: { up: { url: upstreamUrl } } }, token: TOKEN, env: pairEnv }),
+  });
   pair.push(await spawnServe({ config: { mcpServers: { up: { url: upstreamUrl } } }, token: TOKEN, env: pairEnv }));
   proxy = await startRoundRobinProxy([pair[0].serve.url, pair[1].url]);
-  const stays = pair[0];
+  // The staying session goes through a balancer too (of one replica): both pay a connection a request.
+  single = await startRoundRobinProxy([pair[0].serve.url]);
+  stays = { ...(await connect('stays', single.url)), serve: pair[0].serve };
   const alternates = { ...(await connect('alternates', proxy.url)), serve: null };
   const both = () => cpuMs(stays.serve.child.pid) + cpuMs(pair[1].child.pid);
   for (let i = 0; i < WARMUP; i++) {
@@ -159,7 +165,8 @@ try {
   await alternates.client.close().catch(() => undefined);
 } finally {
   await proxy?.close();
-  await pair[0]?.client.close().catch(() => undefined);
+  await single?.close();
+  await stays?.client.close().catch(() => undefined);
   await pair[0]?.serve.stop();
   await pair[1]?.stop();
   upstream.kill();
