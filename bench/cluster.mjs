@@ -15,11 +15,11 @@
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startRoundRobinProxy } from '../test/support/round-robin-proxy.ts';
+import { cpuMs, median } from './lib/measure.mjs';
 import { spawnServe } from './lib/spawn-serve.mjs';
 import { startPostgres } from './lib/start-postgres.mjs';
 
@@ -28,16 +28,6 @@ const CALLS = Number(process.env.CALLS ?? 1000);
 const WARMUP = Number(process.env.WARMUP ?? 300);
 const UPSTREAM = new URL('../test/support/tiny-server.mjs', import.meta.url).pathname;
 const TOKEN = 'bench-token';
-
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 const pg = await startPostgres('bnity-bench-cluster-');
 const databaseUrl = pg.url;

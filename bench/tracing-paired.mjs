@@ -1,15 +1,7 @@
-// Tracing's price on the call path (issue 21), measured so that a shared, noisy machine hits
-// both sides alike: two `bnity serve` run at once, one with traces off and one sending every
-// span (sampleRatio 1) to a local OTLP/HTTP sink that answers 200; one client alternates
-// `echo` calls between them (off, on, off, on…; the first side swaps each round). Per round:
-// each service's own CPU a call (/proc, its process only, not its upstream) and its p50,
-// over the same window; then the medians and the spread of the on/off ratios.
-// Run: node bench/tracing-paired.mjs   (ROUNDS=10, CALLS=1500 a side a round, WARMUP=400,
-// UPSTREAM=path of a stdio server with an `echo` tool: test/support/tiny-server.mjs)
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { cpuMs, median } from './lib/measure.mjs';
 import { spawnServe } from './lib/spawn-serve.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 10);
@@ -17,17 +9,6 @@ const CALLS = Number(process.env.CALLS ?? 1500);
 const WARMUP = Number(process.env.WARMUP ?? 400);
 const UPSTREAM = process.env.UPSTREAM ?? new URL('../test/support/tiny-server.mjs', import.meta.url).pathname;
 const TOKEN = 'bench-token';
-
-/** CPU milliseconds of one process so far (utime + stime, 100 ticks a second). */
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 let received = 0;
 const sink = createServer((req, res) => {
