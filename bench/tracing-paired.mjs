@@ -1,3 +1,11 @@
+// Tracing's price on the call path (issue 21), measured so that a shared, noisy machine hits
+// both sides alike: two `bnity serve` run at once, one with traces off and one sending every
+// span (sampleRatio 1) to a local OTLP/HTTP sink that answers 200; one client alternates
+// `echo` calls between them (off, on, off, on…; the first side swaps each round). Per round:
+// each service's own CPU a call (/proc, its process only, not its upstream) and its p50,
+// over the same window; then the medians and the spread of the on/off ratios.
+// Run: node bench/tracing-paired.mjs   (ROUNDS=10, CALLS=1500 a side a round, WARMUP=400,
+// UPSTREAM=path of a stdio server with an `echo` tool: test/support/tiny-server.mjs)
 import { createServer } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
