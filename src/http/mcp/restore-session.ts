@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../../guard/caller.js';
 import { type RpcRefusal, writeRefusal } from '../io/index.js';
-import type { HttpSession } from './open-http-session.js';
+import { type HttpSession, ownerOf } from './open-http-session.js';
 import { type SealedSession, type SessionSeal, sessionIdDigest } from './sealed-session-id.js';
 
 /** The sealed ids a `DELETE` ended, by digest, in the database every replica reads (storage's `closed-sessions-repo.ts`). */
@@ -79,12 +79,11 @@ export function createSessionRestorer({ sealing, open }: { sealing: Sealing | nu
       res: ServerResponse,
       id: string,
       path: string,
-      owner: string,
       caller: Caller,
     ): Promise<HttpSession | 'answered' | null> {
       if (!sealing) return null;
       const state = sealing.seal.open(id);
-      if (!state || state.path !== path || state.owner !== owner) return null;
+      if (!state || state.path !== path || state.owner !== ownerOf(caller)) return null;
       if (Date.now() - state.openedAt > sealing.maxAgeMs) return null;
       const digest = sessionIdDigest(id);
       if (await sealing.closed.isClosed(digest)) return null;
