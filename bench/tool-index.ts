@@ -44,6 +44,9 @@ for (const [query, right] of set) {
   if (right.includes(found[0]?.name as string)) top1 += 1;
   if (found.some((hit) => right.includes(hit.name))) top3 += 1;
 }
+console.log(
+  `builds in order, wall ms: ${builds.map((b) => b.toFixed(1)).join(' ')}; CPU ms: ${cpu.map((c) => c.toFixed(1)).join(' ')}`,
+);
 builds.sort((a, b) => a - b);
 cpu.sort((a, b) => a - b);
 queries.sort((a, b) => a - b);

@@ -1,15 +1,24 @@
 /**
  * A field-weighted BM25+ index over short documents (issue 24, ADR 038): the scoring of
  * minisearch (k 1.2, b 0.7, δ 0.5; a prefix match weighted 0.375 · len / (len + 0.3 · extra);
- * a document's score times the number of query terms it matched), on plain maps. minisearch
- * kept its terms in a radix tree that each added word walks and splits: indexing 2,000 tools
- * took 160–400 ms there, against the 50 ms the issue allows. Here a text's words are found
- * by a vocabulary that cuts no strings (`vocabulary.ts`), a word counts into its term's
- * postings through stamps rather than a set per field, and the few prefix lookups a query
- * makes binary-search a sorted list of the terms, sorted again only after the index changed.
+ * a document's score times the number of query terms it matched). minisearch kept its terms
+ * in a radix tree that each added word walks and splits: indexing 2,000 tools took
+ * 160–400 ms there, against the 50 ms the issue allows. Here a text's words are found by a
+ * vocabulary that cuts no strings (`vocabulary.ts`), a word counts into its term's postings
+ * through stamps rather than a set per field, and the few prefix lookups a query makes
+ * binary-search a sorted list of the terms, sorted again only after the index changed.
+ *
+ * The postings are not arrays per term: every (document, field, term) is one entry of a few
+ * shared typed arrays (`postings.ts`), chained per (term, field). An index is then a few
+ * large buffers the garbage collector never copies, instead of thousands of small arrays
+ * that each young-generation collection copied while the index was built.
  * @module
  */
+import { createPostings } from './postings.js';
 import { createVocabulary } from './vocabulary.js';
+
+/** A field's text: one string, or several read one after the other (no string is joined to index them). */
+export type FieldText = string | readonly string[];
 
 /** How text becomes terms, and how fields weigh. */
 export type Bm25Options<F extends string> = {
@@ -27,7 +36,7 @@ export type Bm25Hit = { readonly id: string; readonly score: number };
 /** The index. */
 export type Bm25Index<F extends string> = {
   /** Index `doc` under `id` (an `id` already there is replaced). */
-  add(id: string, doc: Readonly<Record<F, string>>): void;
+  add(id: string, doc: Readonly<Record<F, FieldText>>): void;
   remove(id: string): void;
   /** The documents matching any term of `query`, best first. */
   search(query: string): Bm25Hit[];
@@ -49,28 +58,25 @@ const D = 0.5;
 const PREFIX_WEIGHT = 0.375;
 
 /**
- * The documents holding a term in one field, in the order they were added, each followed by
- * how often it holds the term: `[num, count, num, count, …]`, one array, not two.
+ * A term of the index: its number in the postings, how many (document, field) pairs hold it,
+ * and the field pass that last counted it.
  */
-type Holders = number[];
-/** Per field, who holds the term. */
-type Postings = (Holders | undefined)[];
-/** A term of the index: who holds it, and the (document, field) that last counted it. */
-type Term = { readonly term: string; readonly postings: Postings; stamp: number; live: boolean };
-/** A word as a document says it: its term (null: dropped), and the (document, field) that last counted it. */
+type Term = { readonly term: string; id: number; held: number; stamp: number; live: boolean };
+/** A word as a document says it: its term (null: dropped), and the field pass that last counted it. */
 type Word = { readonly said: string; term: Term | null; stamp: number };
-/** A document: its number, its fields' lengths, and the (field, term) pairs it holds, side by side. */
-type Entry = { readonly num: number; readonly lengths: number[]; readonly fields: number[]; readonly terms: Term[] };
 
 /** An empty index. */
 export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25Index<F> {
   const { fields, processTerm } = options;
+  const width = fields.length;
   const boosts = fields.map((field) => options.boost[field] || 1);
-  const docs = new Map<string, Entry>();
-  /** Each document's field lengths, by its number. */
-  const lengths = new Map<number, number[]>();
-  const ids = new Map<number, string>();
+  const postings = createPostings(width);
+  /** Each document's number in the postings. */
+  const docs = new Map<string, number>();
+  const ids: (string | undefined)[] = [];
   const index = new Map<string, Term>();
+  /** The terms by number; a dead term's place is null until the postings are compacted. */
+  let terms: (Term | null)[] = [];
   /**
    * Every word the documents said, with its term: a catalog says the same few thousand words
    * over and over, and a word is then one map lookup, its term made once. A word whose term
@@ -78,7 +84,6 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
    */
   const words = createVocabulary<Word>((said) => ({ said, term: termOf(said), stamp: -1 }));
   const lengthSums = fields.map(() => 0);
-  let nextNum = 0;
   let sorted: string[] | null = null;
 
   const termOf = (word: string): Term | null => {
@@ -86,7 +91,8 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
     if (!made) return null;
     let term = index.get(made);
     if (!term) {
-      term = { term: made, postings: [], stamp: -1, live: true };
+      term = { term: made, id: terms.length, held: 0, stamp: -1, live: true };
+      terms.push(term);
       index.set(made, term);
       sorted = null;
     }
@@ -94,38 +100,31 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
   };
 
   const remove = (id: string): void => {
-    const entry = docs.get(id);
-    if (!entry) return;
+    const num = docs.get(id);
+    if (num === undefined) return;
     docs.delete(id);
-    ids.delete(entry.num);
-    lengths.delete(entry.num);
-    entry.lengths.forEach((length, field) => {
-      lengthSums[field] = (lengthSums[field] as number) - length;
+    ids[num] = undefined;
+    for (let field = 0; field < width; field++)
+      lengthSums[field] = (lengthSums[field] as number) - postings.length(num, field);
+    postings.removeDoc(num, (termId) => {
+      const term = terms[termId] as Term;
+      term.held -= 1;
+      if (term.held > 0) return;
+      term.live = false;
+      terms[termId] = null;
+      index.delete(term.term);
+      sorted = null;
     });
-    for (let i = 0; i < entry.terms.length; i++) {
-      const field = entry.fields[i] as number;
-      const term = entry.terms[i] as Term;
-      const { postings } = term;
-      const holders = postings[field] as Holders;
-      let at = 0;
-      while (holders[at] !== entry.num) at += 2;
-      holders.splice(at, 2);
-      if (holders.length === 0) postings[field] = undefined;
-      if (term.live && postings.every((p) => p === undefined)) {
-        term.live = false;
-        index.delete(term.term);
-        sorted = null;
-      }
-    }
+    if (postings.wasteful()) terms = postings.compact(terms, (term, id) => (term.id = id));
   };
 
   // What the word being visited counts for: set per field by `add`, read by `count`.
-  let at: Entry = { num: -1, lengths: [], fields: [], terms: [] };
+  let num = -1;
   let field = 0;
-  let stamp = -1;
+  let stamp = 0;
   let length = 0;
 
-  /** Count one word of field `field` of document `at`. */
+  /** Count one word of field `field` of document `num`. */
   const count = (word: Word): void => {
     // A field's length is its distinct words, as minisearch counts it; a word said again in
     // the field adds one to its term's count. Stamps tell "again" without a set per field.
@@ -137,58 +136,49 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
     const term = word.term;
     if (!term) return;
     if (term.stamp === stamp) {
-      const holders = term.postings[field] as Holders;
-      holders[holders.length - 1] = (holders[holders.length - 1] as number) + 1;
+      postings.countAgain(term.id, field);
       return;
     }
     term.stamp = stamp;
-    let holders = term.postings[field];
-    if (!holders) {
-      holders = [];
-      term.postings[field] = holders;
-    }
-    holders.push(at.num, 1);
-    at.fields.push(field);
-    at.terms.push(term);
+    term.held += 1;
+    postings.append(num, term.id, field);
   };
 
-  const add = (id: string, doc: Readonly<Record<F, string>>): void => {
+  const add = (id: string, doc: Readonly<Record<F, FieldText>>): void => {
     remove(id);
-    const num = nextNum++;
-    at = { num, lengths: [], fields: [], terms: [] };
-    docs.set(id, at);
-    ids.set(num, id);
-    lengths.set(num, at.lengths);
-    for (field = 0; field < fields.length; field++) {
-      stamp = num * fields.length + field;
+    num = postings.openDoc();
+    docs.set(id, num);
+    ids[num] = id;
+    for (field = 0; field < width; field++) {
+      stamp += 1;
       length = 0;
-      words.forEachWord(doc[fields[field] as F], count);
-      at.lengths[field] = length;
+      const text = doc[fields[field] as F];
+      if (typeof text === 'string') words.forEachWord(text, count);
+      else for (const piece of text) words.forEachWord(piece, count);
+      postings.setLength(num, field, length);
       lengthSums[field] = (lengthSums[field] as number) + length;
     }
+    postings.closeDoc(num);
   };
 
-  /** Add what `postings` gives each document for a query term, weighted, to `results`. */
-  const score = (source: string, postings: Postings, weight: number, results: Map<number, Found>): void => {
+  /** Add what the postings give each document for term `id`, weighted, to `results`. */
+  const score = (source: string, id: number, weight: number, results: Map<number, Found>): void => {
     const total = docs.size;
-    for (let field = 0; field < fields.length; field++) {
-      const holders = postings[field];
-      if (!holders) continue;
-      const held = holders.length / 2;
+    for (let field = 0; field < width; field++) {
+      const held = postings.held(id, field);
+      if (held === 0) continue;
       const average = (lengthSums[field] as number) / total;
       const idf = Math.log(1 + (total - held + 0.5) / (held + 0.5));
       const factor = weight * (boosts[field] as number) * idf;
-      for (let i = 0; i < holders.length; i += 2) {
-        const num = holders[i] as number;
-        const tf = holders[i + 1] as number;
-        const length = (lengths.get(num) as number[])[field] as number;
+      postings.forEachHolder(id, field, (num, tf) => {
+        const length = postings.length(num, field);
         const gain = factor * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * length) / average)));
         const found = results.get(num);
         if (found) {
           found.score += gain;
           found.terms.add(source);
         } else results.set(num, { score: gain, terms: new Set([source]) });
-      }
+      });
     }
   };
 
@@ -220,16 +210,15 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
         const term = processTerm(word);
         if (!term) continue;
         const exact = index.get(term);
-        if (exact) score(term, exact.postings, 1, results);
+        if (exact) score(term, exact.id, 1, results);
         if (!options.prefix(term)) continue;
         for (const other of longer(term)) {
           const weight = (PREFIX_WEIGHT * other.length) / (other.length + 0.3 * (other.length - term.length));
-          score(term, (index.get(other) as Term).postings, weight, results);
+          score(term, (index.get(other) as Term).id, weight, results);
         }
       }
       const hits: Bm25Hit[] = [];
-      for (const [num, found] of results)
-        hits.push({ id: ids.get(num) as string, score: found.score * found.terms.size });
+      for (const [num, found] of results) hits.push({ id: ids[num] as string, score: found.score * found.terms.size });
       return hits.sort((a, b) => b.score - a.score);
     },
   };

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createBm25Index } from './bm25-index.js';
+import { createBm25Index, type FieldText } from './bm25-index.js';
 import { nameWords } from './name-words.js';
 import { toTerm } from './search-terms.js';
 
@@ -46,7 +46,7 @@ const MAX_SUMMARY = 160;
 const BOOST = { name: 4, title: 2, server: 2, description: 1.5, params: 0.3 };
 
 type Field = 'name' | 'title' | 'server' | 'description' | 'params';
-type Doc = Record<Field, string>;
+type Doc = Record<Field, FieldText>;
 const FIELDS: readonly Field[] = ['name', 'title', 'server', 'description', 'params'];
 
 /** The first sentence or line of `text`, at most {@link MAX_SUMMARY} characters. */
@@ -57,15 +57,17 @@ export function summaryOf(text: string | undefined): string {
 
 const titleOf = (tool: Tool): string => tool.title ?? tool.annotations?.title ?? '';
 
-/** Parameter names (as words) and descriptions of the tool's top-level arguments. */
-function paramsOf(tool: Tool): string {
+/** Parameter names (as words) and descriptions of the tool's top-level arguments, as pieces of one field. */
+function paramsOf(tool: Tool): string[] {
   const props = tool.inputSchema.properties ?? {};
-  return Object.entries(props)
-    .map(([key, value]) => {
-      const description = (value as { description?: unknown } | null)?.description;
-      return `${nameWords(key)} ${typeof description === 'string' ? description : ''}`;
-    })
-    .join(' ');
+  const pieces: string[] = [];
+  for (const key in props) {
+    if (!Object.hasOwn(props, key)) continue;
+    const description = (props[key] as { description?: unknown } | null)?.description;
+    pieces.push(nameWords(key));
+    if (typeof description === 'string') pieces.push(description);
+  }
+  return pieces;
 }
 
 /** What a tool's entry in the index depends on: a change re-indexes it. */

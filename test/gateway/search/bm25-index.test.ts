@@ -55,4 +55,49 @@ describe('createBm25Index', () => {
     ix.remove('b');
     expect(ix.search('gamma')).toEqual([]);
   });
+
+  it('reads a field given in pieces as the same field joined', () => {
+    const joined = index();
+    const pieces = index();
+    joined.add('a', { name: 'owner repo', text: 'the owner of the repository path' });
+    pieces.add('a', { name: ['owner', 'repo'], text: ['the owner of', 'the repository', 'path'] });
+    joined.add('b', { name: 'path', text: 'a file path' });
+    pieces.add('b', { name: ['path'], text: ['a file path'] });
+    for (const query of ['owner', 'repo', 'path', 'repository file'])
+      expect(pieces.search(query)).toEqual(joined.search(query));
+  });
+
+  it('ranks after heavy churn (dead postings compacted, numbers reused) as an index built afresh', () => {
+    // A small vocabulary, documents replaced over and over: far more dead entries than the
+    // compaction waits for, terms dying and coming back, document numbers reused.
+    const vocabulary = Array.from({ length: 60 }, (_, i) => `w${i.toString(36)}x${'yz'.slice(0, i % 3)}`);
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const text = (n: number) => Array.from({ length: n }, () => vocabulary[random(vocabulary.length)]).join(' ');
+    const churned = index();
+    const final = new Map<string, { name: string; text: string }>();
+    for (let round = 0; round < 60; round++) {
+      for (let d = 0; d < 80; d++) {
+        const id = `d${random(120)}`;
+        if (random(5) === 0) {
+          churned.remove(id);
+          final.delete(id);
+        } else {
+          const doc = { name: text(2), text: text(1 + random(12)) };
+          churned.add(id, doc);
+          final.set(id, doc);
+        }
+      }
+    }
+    const fresh = index();
+    for (const [id, doc] of final) fresh.add(id, doc);
+    expect(churned.size).toBe(final.size);
+    const byId = (hits: { id: string; score: number }[]) =>
+      new Map(hits.map((hit) => [hit.id, Math.round(hit.score * 1e9)]));
+    for (const word of [...vocabulary, 'w1x', 'w2'])
+      expect(byId(churned.search(word))).toEqual(byId(fresh.search(word)));
+  });
 });
