@@ -18,8 +18,8 @@ import type { ServerStatus } from './server-status.js';
 
 const date = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));
 
-const toRow = (s: ServerStatus, at: number) => ({
-  id: globalConnectionId(s.name),
+const toRow = (s: ServerStatus, at: number, replica: string | undefined) => ({
+  id: globalConnectionId(s.name, replica),
   serverName: s.name,
   // Until an `auto` server has connected, its transport is the one tried first.
   transportType: s.transport === 'auto' ? ('http' as const) : s.transport,
@@ -46,18 +46,21 @@ export async function persistConnections({
   bus,
   db,
   log,
+  replica,
 }: {
   hub: Hub;
   bus: EventBus<HubEvent>;
   db: Db;
   log: Logger;
+  /** Set when replicas share the database: the rows are this replica's own (`global@<replica>:<server>`). */
+  replica?: string | undefined;
 }) {
-  await markAllDisconnected(db);
+  await markAllDisconnected(db, new Date(), replica);
   let queue: Promise<void> = Promise.resolve();
   const unsubscribe = bus.subscribe(({ event, at }) => {
     if (event.server === null) return;
     if (event.type === 'removed') {
-      const id = globalConnectionId(event.server);
+      const id = globalConnectionId(event.server, replica);
       enqueue(() => deleteConnection(db, id), event.server);
       return;
     }
@@ -67,7 +70,7 @@ export async function persistConnections({
     } catch {
       return; // removed before we got here
     }
-    const row = toRow(status, at);
+    const row = toRow(status, at, replica);
     enqueue(() => upsertConnection(db, row), row.serverName);
   });
   function enqueue(write: () => Promise<void>, server: string) {

@@ -171,7 +171,13 @@ export async function serveService(
   const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller, tracer: started.tracing?.tracer ?? null };
   const reportBots = () => void reportBotSources(bots, config().bots).catch(() => undefined);
   undo.push(bus.subscribe(({ event }) => event.type === 'config_applied' && reportBots()));
-  const persisted = await persistConnections({ hub, bus: early, db: store.db, log });
+  const persisted = await persistConnections({
+    hub,
+    bus: early,
+    db: store.db,
+    log,
+    replica: store.postgres ? replica : undefined,
+  });
   undo.push(() => persisted.flush());
   // The resumption buffers of every HTTP session share one budget (X8).
   const buffers = createSseBufferPool({ maxBytes: () => config().gateway.maxBufferBytes });

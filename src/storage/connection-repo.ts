@@ -3,7 +3,7 @@
  * owns state: the hub writes a full snapshot here on every transition, nothing else does.
  * @module
  */
-import { asc, eq, notInArray, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from './create-db.js';
 import { rowsAffected } from './db-dialect.js';
 import { mcpConnectionsTable } from './schema.js';
@@ -19,9 +19,13 @@ export type ConnectionRow = typeof mcpConnectionsTable.$inferSelect;
 export type ConnectionSnapshot = Pick<ConnectionRow, 'id' | 'serverName' | 'transportType' | 'status'> &
   Partial<Omit<ConnectionRow, 'id' | 'serverName' | 'transportType' | 'status'>>;
 
-/** Id of the shared (not per-bot, not per-session) connection row of `server`. */
-export function globalConnectionId(server: string): string {
-  return `global:${server}`;
+/**
+ * Id of the shared (not per-bot, not per-session) connection row of `server`. Replicas that
+ * share a database each run their own connections (issue 22, docs/cluster.md): each writes
+ * its own row, `global@<replica>:<server>`; alone on its database a process keeps `global:<server>`.
+ */
+export function globalConnectionId(server: string, replica?: string): string {
+  return replica === undefined ? `global:${server}` : `global@${replica}:${server}`;
 }
 
 /** Insert the connection row, or replace every column of the existing one with the same id. */
@@ -66,9 +70,9 @@ export async function listConnections(db: Db): Promise<ConnectionRow[]> {
  * At start, mark every row a previous run left in a live state as `disconnected`: no actor
  * owns it yet, and its pid and retry time are gone. `disabled` rows stay as they are. A row
  * that was `connected` disconnected now; others keep the time they lost their connection.
- * Returns the number of rows changed.
+ * With `replica`, only that replica's rows (cluster mode). Returns the number of rows changed.
  */
-export async function markAllDisconnected(db: Db, at: Date = new Date()): Promise<number> {
+export async function markAllDisconnected(db: Db, at: Date = new Date(), replica?: string): Promise<number> {
   const t = mcpConnectionsTable;
   const result = await withBusyRetry(() =>
     db
@@ -80,10 +84,20 @@ export async function markAllDisconnected(db: Db, at: Date = new Date()): Promis
         disconnectedAt: sql`case when ${t.status} = 'connected' then ${at.getTime()} else coalesce(${t.disconnectedAt}, ${at.getTime()}) end`,
         updatedAt: at,
       })
-      .where(notInArray(t.status, ['disabled', 'disconnected'])),
+      .where(
+        and(
+          notInArray(t.status, ['disabled', 'disconnected']),
+          // A replica's start says nothing of the connections the others still hold.
+          replica === undefined ? undefined : startsWith(t.id, globalConnectionId('', replica)),
+        ),
+      ),
   );
   return rowsAffected(result);
 }
+
+/** `column` begins with `prefix` (no LIKE: a replica id may hold `_`); SQLite and PostgreSQL alike. */
+const startsWith = (column: AnyColumn, prefix: string): SQL =>
+  sql`substr(${column}, 1, ${prefix.length}) = ${prefix}`;
 
 /** `{ ...defaults, ...snapshot }` must not let an explicit `undefined` erase a default. */
 function withoutUndefined<T extends object>(value: T): T {

@@ -117,4 +117,27 @@ describe.each(DIALECTS)('connection repo (%s)', (dialect) => {
     expect(byId.get('global:off')).toMatchObject({ status: 'disabled', disconnectedAt: null });
     expect(await markAllDisconnected(store.db, now)).toBe(0);
   });
+
+  it('gives each replica sharing the database its own rows, and a replica starting marks only its own', async () => {
+    expect(globalConnectionId('fs', 'r_1')).toBe('global@r_1:fs');
+    const now = new Date(1_700_000_100_000);
+    for (const replica of ['r_1', 'rx1', 'r_2'])
+      await upsertConnection(store.db, {
+        id: globalConnectionId('fs', replica),
+        serverName: 'fs',
+        transportType: 'stdio',
+        status: 'connected',
+        pid: 7,
+      });
+    // `_` is no wildcard here: r_1's start leaves rx1's row alone.
+    expect(await markAllDisconnected(store.db, now, 'r_1')).toBe(1);
+    const status = new Map((await listConnections(store.db)).map((row) => [row.id, row.status]));
+    expect(status).toEqual(
+      new Map([
+        ['global@r_1:fs', 'disconnected'],
+        ['global@r_2:fs', 'connected'],
+        ['global@rx1:fs', 'connected'],
+      ]),
+    );
+  });
 });
