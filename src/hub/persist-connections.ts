@@ -52,7 +52,7 @@ export async function persistConnections({
   bus: EventBus<HubEvent>;
   db: Db;
   log: Logger;
-  /** Set when replicas share the database: the rows are this replica's own (`global@<replica>:<server>`). */
+  /** Set when replicas share the database: the rows are this replica's own (`global@<replica>/<server>`). */
   replica?: string | undefined;
 }) {
   await markAllDisconnected(db, new Date(), replica);

@@ -22,10 +22,10 @@ export type ConnectionSnapshot = Pick<ConnectionRow, 'id' | 'serverName' | 'tran
 /**
  * Id of the shared (not per-bot, not per-session) connection row of `server`. Replicas that
  * share a database each run their own connections (issue 22, docs/cluster.md): each writes
- * its own row, `global@<replica>:<server>`; alone on its database a process keeps `global:<server>`.
+ * its own row, `global@<replica>/<server>` (a replica id never holds `/`); alone on its database a process keeps `global:<server>`.
  */
 export function globalConnectionId(server: string, replica?: string): string {
-  return replica === undefined ? `global:${server}` : `global@${replica}:${server}`;
+  return replica === undefined ? `global:${server}` : `global@${replica}/${server}`;
 }
 
 /** Insert the connection row, or replace every column of the existing one with the same id. */

@@ -119,7 +119,7 @@ describe.each(DIALECTS)('connection repo (%s)', (dialect) => {
   });
 
   it('gives each replica sharing the database its own rows, and a replica starting marks only its own', async () => {
-    expect(globalConnectionId('fs', 'r_1')).toBe('global@r_1:fs');
+    expect(globalConnectionId('fs', 'r_1')).toBe('global@r_1/fs');
     const now = new Date(1_700_000_100_000);
     for (const replica of ['r_1', 'rx1', 'r_2'])
       await upsertConnection(store.db, {
@@ -134,9 +134,9 @@ describe.each(DIALECTS)('connection repo (%s)', (dialect) => {
     const status = new Map((await listConnections(store.db)).map((row) => [row.id, row.status]));
     expect(status).toEqual(
       new Map([
-        ['global@r_1:fs', 'disconnected'],
-        ['global@r_2:fs', 'connected'],
-        ['global@rx1:fs', 'connected'],
+        ['global@r_1/fs', 'disconnected'],
+        ['global@r_2/fs', 'connected'],
+        ['global@rx1/fs', 'connected'],
       ]),
     );
   });
