@@ -21,6 +21,7 @@ import type { Gateway } from '../../gateway/index.js';
 import type { ModernView } from '../../gateway/modern/index.js';
 import type { SessionOptions } from '../../gateway/session/index.js';
 import type { SseStreamLabel, SseWriteGuard } from '../io/index.js';
+import { createDelivered, type Delivered, type ListenFleet, listToken, viewDigest } from './fleet-listen.js';
 
 /** Who asks, on which endpoint and view: what the endpoint worked out before classifying. */
 export type ModernCaller = SessionOptions & { readonly path: string; readonly owner: string };
@@ -34,7 +35,16 @@ export type ModernEndpoint = {
   serve(req: IncomingMessage, res: ServerResponse, caller: ModernCaller, body: unknown): Promise<void>;
 };
 
-type Entry = { readonly view: ModernView; readonly handler: McpHttpHandler; listens: number };
+type Entry = {
+  readonly view: ModernView;
+  readonly handler: McpHttpHandler;
+  readonly bus: InMemoryServerEventBus;
+  readonly delivered: Delivered;
+  listens: number;
+};
+
+/** A copy of one upstream change from another replica is dropped within this (ADR 044). */
+const SAME_UPDATE_MS = 1_000;
 
 const EVENTS: Partial<Record<ServerNotification['method'], ServerEvent['kind']>> = {
   'notifications/tools/list_changed': 'tools_list_changed',
@@ -70,13 +80,24 @@ export function createModernEndpoint({
   maxBodyBytes,
   writeGuard,
   log,
+  fleet = null,
 }: {
   gateway: Pick<Gateway, 'openModernView'>;
   maxBodyBytes: () => number;
   writeGuard: SseWriteGuard;
   log: Logger;
+  /** Cluster mode: the listen streams hear every replica's view events (ADR 044). */
+  fleet?: ListenFleet | null;
 }): ModernEndpoint {
   const views = new Map<string, Promise<Entry>>();
+  // The open views by their digest on the fleet bus: where another replica's events go.
+  const byDigest = new Map<string, Entry>();
+  void fleet
+    ?.subscribe(({ v, e, f }, self) => {
+      const entry = byDigest.get(v);
+      if (!self && entry && entry.listens > 0 && entry.delivered.take(e, f, true)) entry.bus.publish(e);
+    })
+    .catch((error: unknown) => log.warn({ err: error }, 'listen streams not fed by the fleet bus'));
 
   /** Open the view `key` names; `self()` is the map's promise of it. */
   const open = async (
@@ -86,6 +107,7 @@ export function createModernEndpoint({
     self: () => Promise<Entry> | undefined,
   ): Promise<Entry> => {
     const bus = new InMemoryServerEventBus((error) => log.debug({ err: error }, 'listen stream listener failed'));
+    const digest = fleet ? viewDigest(key) : '';
     let entry: Entry | null = null;
     const view = await gateway.openModernView({
       ...caller,
@@ -93,11 +115,16 @@ export function createModernEndpoint({
       owner: caller.owner,
       publish(notification) {
         const event = eventOf(notification);
-        if (event) bus.publish(event);
+        if (!event) return;
+        if (!fleet) return bus.publish(event);
+        const token = listToken(event, entry?.view.session.fingerprint);
+        if (entry?.delivered.take(event, token, false) ?? true) bus.publish(event);
+        fleet.publish(token === undefined ? { v: digest, e: event } : { v: digest, e: event, f: token });
       },
       listening: () => (entry?.listens ?? 0) > 0,
       onClose() {
         if (views.get(key) === self()) views.delete(key);
+        if (entry && byDigest.get(digest) === entry) byDigest.delete(digest);
         void entry?.handler.close();
       },
     });
@@ -107,7 +134,8 @@ export function createModernEndpoint({
       maxRequestBodySize: maxBodyBytes(),
       onerror: (error) => log.debug({ err: error, path: caller.path }, 'modern request refused'),
     });
-    entry = { view, handler, listens: 0 };
+    entry = { view, handler, bus, delivered: createDelivered({ windowMs: SAME_UPDATE_MS }), listens: 0 };
+    if (fleet) byDigest.set(digest, entry);
     return entry;
   };
   const entryFor = (caller: ModernCaller, body: unknown): Promise<Entry> => {
