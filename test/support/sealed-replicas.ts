@@ -43,13 +43,15 @@ export type UpstreamSession = () => { server: McpServer['server'] };
 async function echoUpstream(newSession?: UpstreamSession): Promise<{ server: HttpServer; url: string }> {
   const server = serveStreamableHttp({
     port: 0,
-    newSession: newSession ?? (() => {
-      const mcp = new McpServer({ name: 'echoes', version: '1.0.0' });
-      mcp.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
-        content: [{ type: 'text', text: `echo: ${text}` }],
-      }));
-      return { server: mcp.server };
-    }),
+    newSession:
+      newSession ??
+      (() => {
+        const mcp = new McpServer({ name: 'echoes', version: '1.0.0' });
+        mcp.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
+          content: [{ type: 'text', text: `echo: ${text}` }],
+        }));
+        return { server: mcp.server };
+      }),
   }) as HttpServer;
   if (!server.listening) await once(server, 'listening');
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };

@@ -109,7 +109,8 @@ export function fleetFlows(local: InputFlows, link: FlowsLink): InputFlows {
     if (message.t === 'ack') wait.alive();
     else if (message.t === 'notify') void wait.round.sink.notify(message.notification).catch(() => undefined);
     else if (message.t === 'answer') wait.resolve(message.answer);
-    else if (message.t === 'error') wait.reject(new WireError(message.error.code, message.error.message, message.error.data));
+    else if (message.t === 'error')
+      wait.reject(new WireError(message.error.code, message.error.message, message.error.data));
   });
   void ready.catch(() => undefined);
 

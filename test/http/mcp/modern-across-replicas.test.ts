@@ -24,7 +24,10 @@ const NOTE = 'fleet://note';
 /** Every upstream session (one per replica's connection). */
 const sessions = new Set<McpServer>();
 
-/** One upstream session: `grow` changes its own tool list, `grow_all` every session's, `touch` updates NOTE here. */
+/**
+ * One upstream session: `grow` changes its own tool list, `grow_all` every session's,
+ * `add_prompt` its own prompt list, `touch` updates NOTE here, `ask` samples.
+ */
 function upstreamSession() {
   const mcp = new McpServer({ name: 'fleet', version: '1.0.0' }, { capabilities: { resources: { subscribe: true } } });
   sessions.add(mcp);
@@ -40,6 +43,14 @@ function upstreamSession() {
   mcp.registerTool('grow_all', { inputSchema: { name: z.string() } }, async ({ name }) => {
     for (const session of sessions) add(session, name);
     return { content: [{ type: 'text', text: 'grown everywhere' }] };
+  });
+  const prompt = (name: string) =>
+    mcp.registerPrompt(name, {}, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: name } }] }));
+  // Prompts from the start: the capability is declared at connect.
+  prompt('first');
+  mcp.registerTool('add_prompt', { inputSchema: { name: z.string() } }, async ({ name }) => {
+    prompt(name);
+    return { content: [{ type: 'text', text: 'prompt added here' }] };
   });
   mcp.registerTool('touch', {}, async () => {
     await mcp.server.sendResourceUpdated({ uri: NOTE });
@@ -93,5 +104,85 @@ describe('MCP 2026-07-28 across replicas', () => {
     const after = sentTo();
     for (const [i, n] of after.entries()) expect(n - (before[i] ?? 0)).toBeGreaterThanOrEqual(5);
   });
-});
 
+  it("hears on a listen stream the list changes of either replica's upstream, and a change both hear once", async () => {
+    const listener = await modern(cluster.proxy.url);
+    const direct = [await modern(replicaUrl(0)), await modern(replicaUrl(1))];
+    const heard = { tools: 0, prompts: 0 };
+    listener.setNotificationHandler('notifications/tools/list_changed', () => {
+      heard.tools += 1;
+    });
+    listener.setNotificationHandler('notifications/prompts/list_changed', () => {
+      heard.prompts += 1;
+    });
+    const before = sentTo();
+    const listening = await listener.listen({ toolsListChanged: true, promptsListChanged: true });
+    expect(listening.honoredFilter).toEqual({ toolsListChanged: true, promptsListChanged: true });
+    // The replica the stream is open on, and the other one.
+    const here = sentTo().findIndex((n, i) => n > (before[i] ?? 0));
+    const there = 1 - here;
+    // One change every upstream session makes: both replicas hear it, the stream gets it once.
+    await direct[there]?.callTool({ name: 'up__grow_all', arguments: { name: 'everywhere' } });
+    await waitFor(() => heard.tools >= 1, { what: 'tools/list_changed of the change both replicas saw' });
+    // A change of the other replica's own upstream session, heard here through the bus after
+    // that replica's copy of the first: once it is heard, the copy has been let through or not.
+    await direct[there]?.callTool({ name: 'up__add_prompt', arguments: { name: 'there_only' } });
+    await waitFor(() => heard.prompts >= 1, { what: "prompts/list_changed of the other replica's own change" });
+    expect(heard).toEqual({ tools: 1, prompts: 1 });
+    // Each replica's own tool change is heard.
+    await direct[there]?.callTool({ name: 'up__grow', arguments: { name: 'there_only' } });
+    await waitFor(() => heard.tools >= 2, { what: "tools/list_changed of the other replica's change" });
+    await direct[here]?.callTool({ name: 'up__grow', arguments: { name: 'here_only' } });
+    await waitFor(() => heard.tools >= 3, { what: "tools/list_changed of this replica's change" });
+    await listening.close();
+  });
+
+  it('asks for sampling as input_required on one replica and takes the retry on the other', async () => {
+    const client = await modern(cluster.proxy.url, { capabilities: { sampling: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      asked.push(JSON.stringify(request.params.messages[0]?.content));
+      return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'from the agent' } };
+    });
+    for (let i = 0; i < 4; i++) {
+      const before = sentTo();
+      const result = await client.callTool({ name: 'up__ask', arguments: { prompt: `question ${i}` } });
+      expect(result.content).toEqual([{ type: 'text', text: 'sampled: {"type":"text","text":"from the agent"}' }]);
+      // The call and its retry: one request to each replica.
+      expect(sentTo().map((n, r) => n - (before[r] ?? 0))).toEqual([1, 1]);
+    }
+    expect(asked).toHaveLength(4);
+  });
+
+  it('refuses a forged or altered requestState at once, on any replica', async () => {
+    const call = (base: string, requestState?: string) =>
+      postModern(
+        `${base}/mcp`,
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: {
+            name: 'up__ask',
+            arguments: { prompt: 'anyone?' },
+            ...(requestState ? { requestState, inputResponses: {} } : {}),
+            _meta: envelope({ sampling: {} }),
+          },
+        },
+        { token: REPLICA_TOKEN, headers: { 'mcp-method': 'tools/call', 'mcp-name': 'up__ask' } },
+      );
+    const first = (await (await call(replicaUrl(0))).json()) as {
+      result: { resultType: string; requestState: string };
+    };
+    expect(first.result.resultType).toBe('input_required');
+    const state = first.result.requestState;
+    expect(state.startsWith('r1.')).toBe(true);
+    const last = state.at(-1) === 'A' ? 'B' : 'A';
+    for (const forged of [`${state.slice(0, -1)}${last}`, 'r1.bm9ib2R5.abc.def', 'made-up'])
+      for (const i of [0, 1])
+        expect(await (await call(replicaUrl(i), forged)).json()).toMatchObject({
+          id: 7,
+          error: { code: -32602, message: 'Invalid or expired requestState' },
+        });
+  });
+});
