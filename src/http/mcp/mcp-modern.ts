@@ -21,7 +21,16 @@ import type { Gateway } from '../../gateway/index.js';
 import type { ModernView } from '../../gateway/modern/index.js';
 import type { SessionOptions } from '../../gateway/session/index.js';
 import type { SseStreamLabel, SseWriteGuard } from '../io/index.js';
-import { createDelivered, type Delivered, type ListenFleet, listToken, viewDigest } from './fleet-listen.js';
+import {
+  createDelivered,
+  createRemoteHolds,
+  type Delivered,
+  holdFleetWide,
+  type ListenFleet,
+  listToken,
+  type RemoteHolds,
+  viewDigest,
+} from './fleet-listen.js';
 
 /** Who asks, on which endpoint and view: what the endpoint worked out before classifying. */
 export type ModernCaller = SessionOptions & { readonly path: string; readonly owner: string };
@@ -39,12 +48,17 @@ type Entry = {
   readonly view: ModernView;
   readonly handler: McpHttpHandler;
   readonly bus: InMemoryServerEventBus;
+  /** The view on the fleet bus; its events' copies; what it holds for other replicas' streams. */
+  readonly digest: string;
   readonly delivered: Delivered;
+  readonly remote: RemoteHolds;
   listens: number;
 };
 
-/** A copy of one upstream change from another replica is dropped within this (ADR 044). */
-const SAME_UPDATE_MS = 1_000;
+/** Another replica's update of a resource given within this after one is taken for a copy (ADR 044). */
+const SAME_UPDATE_MS = 500;
+/** A stream's resources are announced again this often; a replica lets go of them after 3 missed. */
+const HOLD_REFRESH_MS = 10_000;
 
 const EVENTS: Partial<Record<ServerNotification['method'], ServerEvent['kind']>> = {
   'notifications/tools/list_changed': 'tools_list_changed',
@@ -93,9 +107,13 @@ export function createModernEndpoint({
   // The open views by their digest on the fleet bus: where another replica's events go.
   const byDigest = new Map<string, Entry>();
   void fleet
-    ?.subscribe(({ v, e, f }, self) => {
-      const entry = byDigest.get(v);
-      if (!self && entry && entry.listens > 0 && entry.delivered.take(e, f, true)) entry.bus.publish(e);
+    ?.subscribe((message, self) => {
+      const entry = byDigest.get(message.v);
+      if (self || !entry) return;
+      if ('e' in message) {
+        if (entry.listens > 0 && entry.delivered.take(message.e, message.f, true)) entry.bus.publish(message.e);
+      } else if ('hold' in message) entry.remote.hold(message.hold, message.uris, entry.view.listenResources);
+      else entry.remote.release(message.release);
     })
     .catch((error: unknown) => log.warn({ err: error }, 'listen streams not fed by the fleet bus'));
 
@@ -121,10 +139,11 @@ export function createModernEndpoint({
         if (entry?.delivered.take(event, token, false) ?? true) bus.publish(event);
         fleet.publish(token === undefined ? { v: digest, e: event } : { v: digest, e: event, f: token });
       },
-      listening: () => (entry?.listens ?? 0) > 0,
+      listening: () => (entry?.listens ?? 0) > 0 || (entry?.remote.size() ?? 0) > 0,
       onClose() {
         if (views.get(key) === self()) views.delete(key);
         if (entry && byDigest.get(digest) === entry) byDigest.delete(digest);
+        entry?.remote.close();
         void entry?.handler.close();
       },
     });
@@ -134,7 +153,9 @@ export function createModernEndpoint({
       maxRequestBodySize: maxBodyBytes(),
       onerror: (error) => log.debug({ err: error, path: caller.path }, 'modern request refused'),
     });
-    entry = { view, handler, bus, delivered: createDelivered({ windowMs: SAME_UPDATE_MS }), listens: 0 };
+    const delivered = createDelivered({ windowMs: SAME_UPDATE_MS });
+    const remote = createRemoteHolds({ expireMs: 3 * HOLD_REFRESH_MS });
+    entry = { view, handler, bus, digest, delivered, remote, listens: 0 };
     if (fleet) byDigest.set(digest, entry);
     return entry;
   };
@@ -160,13 +181,17 @@ export function createModernEndpoint({
       if (listen) entry.listens += 1;
       const hangUp = new AbortController();
       res.once('close', () => hangUp.abort());
-      const release = listen ? await entry.view.listenResources(resourcesOf(body)) : null;
+      const uris = listen ? resourcesOf(body) : [];
+      const release = listen ? await entry.view.listenResources(uris) : null;
+      // Cluster mode: the view on every replica holds them too, so each one's upstream updates are heard.
+      const stopHolding = fleet && uris.length > 0 ? holdFleetWide(fleet, entry.digest, uris, HOLD_REFRESH_MS) : null;
       try {
         const response = await entry.handler.fetch(toRequest(req, hangUp.signal), { parsedBody: body });
         const label: SseStreamLabel = { kind: listen ? 'mcp_listen' : 'mcp_post' };
         await writeResponse(res, response, { guard: writeGuard, label });
       } finally {
         if (listen) entry.listens -= 1;
+        stopHolding?.();
         void release?.();
       }
     },

@@ -21,12 +21,14 @@ import { REPLICA_TOKEN, type SealedCluster, startSealedCluster } from '../../sup
 import { waitFor } from '../../support/wait-for.js';
 
 const NOTE = 'fleet://note';
-/** Every upstream session (one per replica's connection). */
+/** Every upstream session (one per replica's connection), and those subscribed to NOTE. */
 const sessions = new Set<McpServer>();
+const subscribed = new Set<McpServer>();
 
 /**
  * One upstream session: `grow` changes its own tool list, `grow_all` every session's,
- * `add_prompt` its own prompt list, `touch` updates NOTE here, `ask` samples.
+ * `add_prompt` its own prompt list, `touch` updates NOTE here, `touch_all` on every session
+ * subscribed to it, `ask` samples.
  */
 function upstreamSession() {
   const mcp = new McpServer({ name: 'fleet', version: '1.0.0' }, { capabilities: { resources: { subscribe: true } } });
@@ -56,6 +58,12 @@ function upstreamSession() {
     await mcp.server.sendResourceUpdated({ uri: NOTE });
     return { content: [{ type: 'text', text: 'touched' }] };
   });
+  mcp.registerTool('touch_all', {}, async () => {
+    // Its own session first: the replica called hears it first, as a shared upstream's first notified would.
+    for (const session of [mcp, ...[...subscribed].filter((s) => s !== mcp)])
+      await session.server.sendResourceUpdated({ uri: NOTE });
+    return { content: [{ type: 'text', text: 'touched everywhere' }] };
+  });
   mcp.registerTool('ask', { inputSchema: { prompt: z.string() } }, async ({ prompt }, extra) => {
     const answer = await extra.sendRequest(
       {
@@ -67,8 +75,14 @@ function upstreamSession() {
     return { content: [{ type: 'text', text: `sampled: ${JSON.stringify(answer.content)}` }] };
   });
   mcp.registerResource('note', NOTE, {}, async () => ({ contents: [{ uri: NOTE, text: 'a note' }] }));
-  mcp.server.setRequestHandler(SubscribeRequestSchema, async () => ({}));
-  mcp.server.setRequestHandler(UnsubscribeRequestSchema, async () => ({}));
+  mcp.server.setRequestHandler(SubscribeRequestSchema, async () => {
+    subscribed.add(mcp);
+    return {};
+  });
+  mcp.server.setRequestHandler(UnsubscribeRequestSchema, async () => {
+    subscribed.delete(mcp);
+    return {};
+  });
   return { server: mcp.server };
 }
 
@@ -135,6 +149,39 @@ describe('MCP 2026-07-28 across replicas', () => {
     await direct[here]?.callTool({ name: 'up__grow', arguments: { name: 'here_only' } });
     await waitFor(() => heard.tools >= 3, { what: "tools/list_changed of this replica's change" });
     await listening.close();
+  });
+
+  it("hears on a listen stream the updates of a resource either replica's upstream raises, one both raise once", async () => {
+    const listener = await modern(cluster.proxy.url);
+    const direct = [await modern(replicaUrl(0)), await modern(replicaUrl(1))];
+    const heard = { updates: 0, prompts: 0 };
+    listener.setNotificationHandler('notifications/resources/updated', (n) => {
+      if (n.params.uri === `up+${NOTE}` || n.params.uri.endsWith(NOTE)) heard.updates += 1;
+    });
+    listener.setNotificationHandler('notifications/prompts/list_changed', () => {
+      heard.prompts += 1;
+    });
+    const uri = (await listener.listResources()).resources.find((r) => r.uri.endsWith('note'))?.uri as string;
+    expect(uri).toBeTruthy();
+    const before = sentTo();
+    const listening = await listener.listen({ resourceSubscriptions: [uri], promptsListChanged: true });
+    const here = sentTo().findIndex((n, i) => n > (before[i] ?? 0));
+    const there = 1 - here;
+    // The other replica holds the resource for the stream: its own upstream session is subscribed too.
+    await waitFor(() => subscribed.size === 2, { what: 'both upstream sessions subscribed to the note' });
+    await direct[there]?.callTool({ name: 'up__touch', arguments: {} });
+    await waitFor(() => heard.updates >= 1, { what: "resources/updated raised on the other replica's connection" });
+    await direct[here]?.callTool({ name: 'up__touch', arguments: {} });
+    await waitFor(() => heard.updates >= 2, { what: "resources/updated raised on this replica's connection" });
+    // One update both connections hear: once on the stream (the bus order makes the check sure, as above).
+    await direct[here]?.callTool({ name: 'up__touch_all', arguments: {} });
+    await waitFor(() => heard.updates >= 3, { what: 'resources/updated both replicas heard' });
+    await direct[there]?.callTool({ name: 'up__add_prompt', arguments: { name: 'after_touch_all' } });
+    await waitFor(() => heard.prompts >= 1, { what: "prompts/list_changed of the other replica's change" });
+    expect(heard.updates).toBe(3);
+    await listening.close();
+    // The stream gone, every replica lets go of the resource.
+    await waitFor(() => subscribed.size === 0, { what: 'both upstream sessions unsubscribed' });
   });
 
   it('asks for sampling as input_required on one replica and takes the retry on the other', async () => {
