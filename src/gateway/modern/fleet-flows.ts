@@ -80,9 +80,18 @@ export function fleetFlows(local: InputFlows, link: FlowsLink): InputFlows {
   /** Rounds this replica answers for another, by message id: their hang-up. */
   const serving = new Map<string, AbortController>();
   const send = (message: FlowMessage) => void link.publish(message).catch(() => undefined);
+  /** Hang-ups that came before their retry (two NOTIFYs may commit out of order): a few, the latest. */
+  const early = new Set<string>();
+  const hangUps = (id: string) => {
+    const served = serving.get(id);
+    if (served) return served.abort();
+    early.add(id);
+    if (early.size > 64) early.delete(early.values().next().value as string);
+  };
 
   const serve = (message: Extract<FlowMessage, { t: 'resume' }>) => {
     const hangUp = new AbortController();
+    if (early.delete(message.id)) hangUp.abort();
     serving.set(message.id, hangUp);
     const reply = { to: message.from, id: message.id };
     const sink = { notify: async (notification: Notification) => send({ t: 'notify', ...reply, notification }) };
@@ -103,7 +112,7 @@ export function fleetFlows(local: InputFlows, link: FlowsLink): InputFlows {
   const ready = link.subscribe((message) => {
     if (message.to !== replica) return;
     if (message.t === 'resume') return serve(message);
-    if (message.t === 'hangup') return serving.get(message.id)?.abort();
+    if (message.t === 'hangup') return hangUps(message.id);
     const wait = waiting.get(message.id);
     if (!wait) return;
     if (message.t === 'ack') wait.alive();
@@ -125,7 +134,6 @@ export function fleetFlows(local: InputFlows, link: FlowsLink): InputFlows {
     await ready;
     const id = randomUUID();
     const hangUp = () => send({ t: 'hangup', to, id });
-    round.signal.addEventListener('abort', hangUp, { once: true });
     let timer: NodeJS.Timeout | undefined;
     try {
       return await new Promise<RoundAnswer>((resolve, reject) => {
@@ -139,9 +147,14 @@ export function fleetFlows(local: InputFlows, link: FlowsLink): InputFlows {
         const alive = () => lapse(new WireError(ErrorCode.ConnectionClosed, LOST));
         waiting.set(id, { round, alive, resolve, reject });
         lapse(new WireError(ErrorCode.InvalidParams, EXPIRED));
-        link
-          .publish({ t: 'resume', to, from: replica, id, flow, owner, responses })
-          .catch(() => reject(new WireError(ErrorCode.InvalidParams, EXPIRED)));
+        link.publish({ t: 'resume', to, from: replica, id, flow, owner, responses }).then(
+          () => {
+            // After the retry it names: an agent gone before it was sent is told at once.
+            if (round.signal.aborted) hangUp();
+            else round.signal.addEventListener('abort', hangUp, { once: true });
+          },
+          () => reject(new WireError(ErrorCode.InvalidParams, EXPIRED)),
+        );
       });
     } finally {
       clearTimeout(timer);
