@@ -105,6 +105,24 @@ const modern = async (base: string, options: Parameters<typeof connectV2Client>[
 const replicaUrl = (i: number) => cluster.replicas[i]?.url as string;
 const sentTo = () => cluster.replicas.map((r) => cluster.proxy.sent.get(r.url) ?? 0);
 
+/** A hand-made `tools/call` of `up__ask` to `base`, or its retry with `requestState` (and no answers). */
+const askOn = (base: string, requestState?: string) =>
+  postModern(
+    `${base}/mcp`,
+    {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: {
+        name: 'up__ask',
+        arguments: { prompt: 'anyone?' },
+        ...(requestState ? { requestState, inputResponses: {} } : {}),
+        _meta: envelope({ sampling: {} }),
+      },
+    },
+    { token: REPLICA_TOKEN, headers: { 'mcp-method': 'tools/call', 'mcp-name': 'up__ask' } },
+  );
+
 describe('MCP 2026-07-28 across replicas', () => {
   it('serves stateless requests on whichever replica the balancer picks', async () => {
     const client = await modern(cluster.proxy.url);
@@ -202,23 +220,7 @@ describe('MCP 2026-07-28 across replicas', () => {
   });
 
   it('refuses a forged or altered requestState at once, on any replica', async () => {
-    const call = (base: string, requestState?: string) =>
-      postModern(
-        `${base}/mcp`,
-        {
-          jsonrpc: '2.0',
-          id: 7,
-          method: 'tools/call',
-          params: {
-            name: 'up__ask',
-            arguments: { prompt: 'anyone?' },
-            ...(requestState ? { requestState, inputResponses: {} } : {}),
-            _meta: envelope({ sampling: {} }),
-          },
-        },
-        { token: REPLICA_TOKEN, headers: { 'mcp-method': 'tools/call', 'mcp-name': 'up__ask' } },
-      );
-    const first = (await (await call(replicaUrl(0))).json()) as {
+    const first = (await (await askOn(replicaUrl(0))).json()) as {
       result: { resultType: string; requestState: string };
     };
     expect(first.result.resultType).toBe('input_required');
@@ -227,9 +229,23 @@ describe('MCP 2026-07-28 across replicas', () => {
     const last = state.at(-1) === 'A' ? 'B' : 'A';
     for (const forged of [`${state.slice(0, -1)}${last}`, 'r1.bm9ib2R5.abc.def', 'made-up'])
       for (const i of [0, 1])
-        expect(await (await call(replicaUrl(i), forged)).json()).toMatchObject({
+        expect(await (await askOn(replicaUrl(i), forged)).json()).toMatchObject({
           id: 7,
           error: { code: -32602, message: 'Invalid or expired requestState' },
         });
+  });
+
+  it("refuses a retry as expired when the call's replica was restarted meanwhile, on the other replica at once", async () => {
+    const first = (await (await askOn(replicaUrl(0))).json()) as { result: { requestState: string } };
+    expect(first.result.requestState.startsWith('r1.')).toBe(true);
+    // A drain ends the calls waiting for input; the replica comes back under the same id, without them.
+    await cluster.restart(0);
+    const started = performance.now();
+    expect(await (await askOn(replicaUrl(1), first.result.requestState)).json()).toMatchObject({
+      id: 7,
+      error: { code: -32602, message: 'Invalid or expired requestState' },
+    });
+    // Answered by the restarted replica over the bus, not by waiting out the acknowledgement.
+    expect(performance.now() - started).toBeLessThan(4_000);
   });
 });
