@@ -168,10 +168,10 @@ export function fleetFlows(local: InputFlows, link: FlowsLink): InputFlows {
     async start(owner, run, round) {
       return sealed(await local.start(owner, run, round));
     },
-    resume(owner, state, responses, round) {
+    async resume(owner, state, responses, round) {
       const opened = open(state);
-      if (!opened) return Promise.reject(new WireError(ErrorCode.InvalidParams, EXPIRED));
-      if (opened.replica === replica) return local.resume(owner, opened.flow, responses, round);
+      if (!opened) throw new WireError(ErrorCode.InvalidParams, EXPIRED);
+      if (opened.replica === replica) return sealed(await local.resume(owner, opened.flow, responses, round));
       return forward(opened.replica, opened.flow, owner, responses, round);
     },
     close() {

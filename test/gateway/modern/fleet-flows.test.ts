@@ -81,6 +81,20 @@ describe('input flows across replicas', () => {
     expect(a.size()).toBe(0);
   });
 
+  it('seals every round of a call resumed on its own replica', async () => {
+    const { a } = twoReplicas();
+    const first = await a.start(
+      'caller',
+      async (asker, signal) => [await asker.ask(sampling, signal), await asker.ask(sampling, signal)],
+      round(),
+    );
+    if (first.kind !== 'input') throw new Error('no input asked');
+    const next = await a.resume('caller', first.state, { 'input-1': 1 }, round());
+    if (next.kind !== 'input') throw new Error('no second input asked');
+    expect(next.state).toMatch(/^r1\./);
+    expect(await a.resume('caller', next.state, { 'input-2': 2 }, round())).toEqual({ kind: 'done', value: [1, 2] });
+  });
+
   it("refuses another caller's state through the other replica, and a forged one without a message", async () => {
     const { a, b, bus } = twoReplicas();
     const first = await a.start('caller', async (asker, signal) => asker.ask(sampling, signal), round());
