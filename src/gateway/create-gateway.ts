@@ -18,7 +18,7 @@ import { RequestEndedError, ShuttingDownError, UnknownBotError } from '../errors
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
 import { createBotToolCaller, wireBots } from './bots/index.js';
-import type { ModernViewOptions } from './modern/index.js';
+import type { InputFlows, ModernViewOptions } from './modern/index.js';
 import { createInputFlows, type ModernView, serveModernView } from './modern/index.js';
 import type { SamplingBudget, UndeliveredTally } from './peer/index.js';
 import { createUpstreamPeer } from './peer/index.js';
@@ -89,6 +89,8 @@ export type GatewayDeps = {
   secrets?: ReadonlySet<string>;
   /** Traces on (issue 21): the tracer of every request's spans; absent: off. */
   tracer?: Tracer | null;
+  /** Cluster mode with a cluster key: the input flows made valid on every replica (ADR 044). */
+  fleetFlows?: (local: InputFlows) => InputFlows;
 };
 
 /** The gateway; its in-process requests (`callTool`, `readResource` …) serve sessions from `attachSession`. */
@@ -148,6 +150,7 @@ export function createGateway({
   secrets,
   tracer = null,
   now = Date.now,
+  fleetFlows = (local) => local,
 }: GatewayDeps): Gateway {
   const gatewayLog = log.child({ mod: 'gateway' });
   let stopping = false;
@@ -203,7 +206,7 @@ export function createGateway({
   };
   const botToolCaller = createBotToolCaller({ path: core, now });
   const { path, stop: stopBots } = wireBots({ core, serveBots, botToolCaller, bus, sessions, log: gatewayLog });
-  const flows = createInputFlows({ timeoutMs: () => config().gateway.inputRequestTimeoutMs });
+  const flows = fleetFlows(createInputFlows({ timeoutMs: () => config().gateway.inputRequestTimeoutMs }));
   const assertBot = async (spec: ViewSpec) => {
     // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
     if (spec.kind === 'bot' && !Object.hasOwn(config().bots, spec.slug) && !(await botExists?.(spec.slug)))
@@ -247,8 +250,7 @@ export function createGateway({
       if (stopping) throw new ShuttingDownError();
       await assertBot(options.spec);
       // A view session is capped like any session: a new client name cannot escape the token's cap (X8).
-      const admitted = admit(options.owner);
-      if (admitted) await admitted;
+      await admit(options.owner);
       return serveModernView({ path, now, flows }, options);
     },
     attachSession: (options) => attachAgentSession({ path, now }, options),

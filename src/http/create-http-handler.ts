@@ -14,7 +14,7 @@ import { whenIdle } from '../runtime/when-idle.js';
 import type { AppDeps } from './create-app.js';
 import type { SseBufferPool } from './io/index.js';
 import { createSseWriteGuard, writeJson } from './io/index.js';
-import { createMcpEndpoint, isMcpUrl, type Sealing } from './mcp/index.js';
+import { createMcpEndpoint, isMcpUrl, type ListenFleet, type Sealing } from './mcp/index.js';
 import { createRateLimiter, type SharedLimiters } from './perimeter/index.js';
 
 /** What the listener needs: the app's deps, with the gateway, and the tokens besides the admin's. */
@@ -26,6 +26,8 @@ export type HttpHandlerDeps = Omit<AppDeps, 'limiter' | 'gateway' | 'verifyToken
   buffers?: SseBufferPool;
   /** Sealed session ids, with a cluster key (issue 22, ADR 039). */
   sealing?: Sealing | null;
+  /** Replicas on one PostgreSQL: the 2026-07-28 listen streams hear every replica's events (ADR 044). */
+  listenFleet?: ListenFleet | null;
   /** Replicas on one PostgreSQL: the rate limits count in the table they share (ADR 042). */
   sharedLimiters?: SharedLimiters;
 };
@@ -43,7 +45,7 @@ export type HttpHandler = { listener: RequestListener; app(): Promise<RequestLis
 
 /** Build the listener: the MCP endpoints now, the app when first needed. */
 export function createHttpHandler(
-  { host, buffers, sealing = null, sharedLimiters, ...deps }: HttpHandlerDeps,
+  { host, buffers, sealing = null, listenFleet = null, sharedLimiters, ...deps }: HttpHandlerDeps,
   { load = () => import('./listen-app.js'), prefetchMs = 2_000 }: AppLoading = {},
 ): HttpHandler {
   // One budget for the API and the MCP endpoints (X3).
@@ -68,6 +70,7 @@ export function createHttpHandler(
     log: deps.log.child({ mod: 'http' }),
     writeGuard,
     sealing,
+    listenFleet,
   });
   let built: RequestListener | null = null;
   let building: Promise<RequestListener> | null = null;

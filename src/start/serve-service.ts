@@ -40,6 +40,7 @@ import type { Tracing } from '../telemetry/start-tracing.js';
 import { connectUpstream } from '../upstream/connect-upstream.js';
 import type { CallParts } from './open-call-parts.js';
 import { openCluster, replicaAddress } from './open-cluster.js';
+import { openModernFleet } from './open-modern-fleet.js';
 import { openSealing } from './open-sealing.js';
 import type { Storage } from './open-storage.js';
 
@@ -145,6 +146,8 @@ export async function serveService(
     }),
   );
   undo.push(() => lifecycle.close());
+  // Cluster mode: MCP 2026-07-28 listen streams and input_required rounds on any replica (ADR 044).
+  const modernFleet = openModernFleet(env, desired?.bus ?? null);
   const gateway = createGateway({
     hub,
     bus,
@@ -166,6 +169,7 @@ export async function serveService(
     schemaValidator: await started.upstreamOptions().schemaValidator,
     secrets: started.secrets,
     tracer: started.tracing?.tracer ?? null,
+    ...(modernFleet?.flows ? { fleetFlows: modernFleet.flows } : {}),
   });
   undo.push(() => gateway.close());
   const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller, tracer: started.tracing?.tracer ?? null };
@@ -243,6 +247,7 @@ export async function serveService(
       buffers,
       writeGuard,
       sealing: openSealing(env, store.db, desired?.bus ?? null),
+      listenFleet: modernFleet?.listen ?? null,
       ...(fleetLimits ? { sharedLimiters: fleetLimits.shared } : {}),
       verifyToken:
         started.verifyToken ??

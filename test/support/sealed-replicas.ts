@@ -37,24 +37,35 @@ export type SealedCluster = {
   stop(): Promise<void>;
 };
 
-async function echoUpstream(): Promise<{ server: HttpServer; url: string }> {
+/** One upstream session's SDK server (each replica's connection is a session of its own). */
+export type UpstreamSession = () => { server: McpServer['server'] };
+
+async function echoUpstream(newSession?: UpstreamSession): Promise<{ server: HttpServer; url: string }> {
   const server = serveStreamableHttp({
     port: 0,
-    newSession: () => {
-      const mcp = new McpServer({ name: 'echoes', version: '1.0.0' });
-      mcp.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
-        content: [{ type: 'text', text: `echo: ${text}` }],
-      }));
-      return { server: mcp.server };
-    },
+    newSession:
+      newSession ??
+      (() => {
+        const mcp = new McpServer({ name: 'echoes', version: '1.0.0' });
+        mcp.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
+          content: [{ type: 'text', text: `echo: ${text}` }],
+        }));
+        return { server: mcp.server };
+      }),
   }) as HttpServer;
   if (!server.listening) await once(server, 'listening');
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
 }
 
-/** Start `count` replicas and the balancer; each replica's upstream connected before this resolves. */
-export async function startSealedCluster(count: number): Promise<SealedCluster> {
-  const upstream = await echoUpstream();
+/**
+ * Start `count` replicas and the balancer; each replica's upstream connected before this resolves.
+ * `upstream`: the sessions of the upstream they share (default: one `echo` tool).
+ */
+export async function startSealedCluster(
+  count: number,
+  { upstream: newSession }: { upstream?: UpstreamSession } = {},
+): Promise<SealedCluster> {
+  const upstream = await echoUpstream(newSession);
   const database = await createPostgresDatabase();
   const env = {
     ...process.env,

@@ -4,7 +4,8 @@
  * their imports; after a change, run it again or add the line by hand.
  * @module
  */
-export { createInputFlows } from './input-flows.js';
+export { type FlowMessage, type FlowsLink, fleetFlows } from './fleet-flows.js';
+export { createInputFlows, type InputFlows } from './input-flows.js';
 export type { ModernViewOptions } from './open-modern-view.js';
 export type { ModernView } from './serve-modern-view.js';
 export { serveModernView } from './serve-modern-view.js';

@@ -4,6 +4,7 @@
  * their imports; after a change, run it again or add the line by hand.
  * @module
  */
+export type { ListenFleet, ListenMessage } from './fleet-listen.js';
 export { createMcpEndpoint, isMcpUrl } from './mcp-endpoint.js';
 export { createSessionRestorer, type Sealing } from './restore-session.js';
 export { createSessionSeal, type SessionSeal } from './sealed-session-id.js';

@@ -41,6 +41,7 @@ import {
   writePerimeterRefusal,
 } from '../perimeter/index.js';
 import { SESSION_NOT_FOUND } from './check-mcp-session.js';
+import type { ListenFleet } from './fleet-listen.js';
 import type { ModernEndpoint } from './mcp-modern.js';
 import { mcpRule } from './mcp-rule.js';
 import { botAccessOf, createHttpSessionOpener, type HttpSession, ownerOf, specOf } from './open-http-session.js';
@@ -68,6 +69,8 @@ export type McpEndpointDeps = {
   writeGuard?: SseWriteGuard;
   /** A cluster key's seal (issue 22, ADR 039): session ids carry their session, any replica rebuilds it. */
   sealing?: Sealing | null;
+  /** Cluster mode: the 2026-07-28 listen streams hear every replica's events (ADR 044). */
+  listenFleet?: ListenFleet | null;
   log: Logger;
 };
 
@@ -98,6 +101,7 @@ export function createMcpEndpoint({
   log,
   writeGuard = createSseWriteGuard({ maxUnsentBytes: () => config().http.maxUnsentBytesPerStream, log }),
   sealing = null,
+  listenFleet = null,
 }: McpEndpointDeps): McpEndpoint {
   const maxBodyBytes = () => config().gateway.maxBodyBytes;
   const perimeter = createPerimeter({ verify, limiter, policy: () => config().http, port });
@@ -115,7 +119,7 @@ export function createMcpEndpoint({
     modernSide ??= Promise.all([import('@modelcontextprotocol/server'), import('./mcp-modern.js')]).then(
       ([{ classifyInboundRequest }, { createModernEndpoint }]) => ({
         classify: classifyInboundRequest,
-        endpoint: createModernEndpoint({ gateway, maxBodyBytes, writeGuard, log }),
+        endpoint: createModernEndpoint({ gateway, maxBodyBytes, writeGuard, log, fleet: listenFleet }),
       }),
     );
     return modernSide;

@@ -21,6 +21,16 @@ import type { Gateway } from '../../gateway/index.js';
 import type { ModernView } from '../../gateway/modern/index.js';
 import type { SessionOptions } from '../../gateway/session/index.js';
 import type { SseStreamLabel, SseWriteGuard } from '../io/index.js';
+import {
+  createDelivered,
+  createRemoteHolds,
+  type Delivered,
+  holdFleetWide,
+  type ListenFleet,
+  listToken,
+  type RemoteHolds,
+  viewDigest,
+} from './fleet-listen.js';
 
 /** Who asks, on which endpoint and view: what the endpoint worked out before classifying. */
 export type ModernCaller = SessionOptions & { readonly path: string; readonly owner: string };
@@ -34,7 +44,21 @@ export type ModernEndpoint = {
   serve(req: IncomingMessage, res: ServerResponse, caller: ModernCaller, body: unknown): Promise<void>;
 };
 
-type Entry = { readonly view: ModernView; readonly handler: McpHttpHandler; listens: number };
+type Entry = {
+  readonly view: ModernView;
+  readonly handler: McpHttpHandler;
+  readonly bus: InMemoryServerEventBus;
+  /** The view on the fleet bus; its events' copies; what it holds for other replicas' streams. */
+  readonly digest: string;
+  readonly delivered: Delivered;
+  readonly remote: RemoteHolds;
+  listens: number;
+};
+
+/** Another replica's update of a resource given within this after one is taken for a copy (ADR 044). */
+const SAME_UPDATE_MS = 500;
+/** A stream's resources are announced again this often; a replica lets go of them after 3 missed. */
+const HOLD_REFRESH_MS = 10_000;
 
 const EVENTS: Partial<Record<ServerNotification['method'], ServerEvent['kind']>> = {
   'notifications/tools/list_changed': 'tools_list_changed',
@@ -70,13 +94,28 @@ export function createModernEndpoint({
   maxBodyBytes,
   writeGuard,
   log,
+  fleet = null,
 }: {
   gateway: Pick<Gateway, 'openModernView'>;
   maxBodyBytes: () => number;
   writeGuard: SseWriteGuard;
   log: Logger;
+  /** Cluster mode: the listen streams hear every replica's view events (ADR 044). */
+  fleet?: ListenFleet | null;
 }): ModernEndpoint {
   const views = new Map<string, Promise<Entry>>();
+  // The open views by their digest on the fleet bus: where another replica's events go.
+  const byDigest = new Map<string, Entry>();
+  void fleet
+    ?.subscribe((message, self) => {
+      const entry = byDigest.get(message.v);
+      if (self || !entry) return;
+      if ('e' in message) {
+        if (entry.listens > 0 && entry.delivered.take(message.e, message.f, true)) entry.bus.publish(message.e);
+      } else if ('hold' in message) entry.remote.hold(message.hold, message.uris, entry.view.listenResources);
+      else entry.remote.release(message.release);
+    })
+    .catch((error: unknown) => log.warn({ err: error }, 'listen streams not fed by the fleet bus'));
 
   /** Open the view `key` names; `self()` is the map's promise of it. */
   const open = async (
@@ -86,6 +125,7 @@ export function createModernEndpoint({
     self: () => Promise<Entry> | undefined,
   ): Promise<Entry> => {
     const bus = new InMemoryServerEventBus((error) => log.debug({ err: error }, 'listen stream listener failed'));
+    const digest = fleet ? viewDigest(key) : '';
     let entry: Entry | null = null;
     const view = await gateway.openModernView({
       ...caller,
@@ -93,11 +133,17 @@ export function createModernEndpoint({
       owner: caller.owner,
       publish(notification) {
         const event = eventOf(notification);
-        if (event) bus.publish(event);
+        if (!event) return;
+        if (!fleet) return bus.publish(event);
+        const token = listToken(event, entry?.view.session.fingerprint);
+        if (entry?.delivered.take(event, token, false) ?? true) bus.publish(event);
+        fleet.publish(token === undefined ? { v: digest, e: event } : { v: digest, e: event, f: token });
       },
-      listening: () => (entry?.listens ?? 0) > 0,
+      listening: () => (entry?.listens ?? 0) > 0 || (entry?.remote.size() ?? 0) > 0,
       onClose() {
         if (views.get(key) === self()) views.delete(key);
+        if (entry && byDigest.get(digest) === entry) byDigest.delete(digest);
+        entry?.remote.close();
         void entry?.handler.close();
       },
     });
@@ -107,7 +153,10 @@ export function createModernEndpoint({
       maxRequestBodySize: maxBodyBytes(),
       onerror: (error) => log.debug({ err: error, path: caller.path }, 'modern request refused'),
     });
-    entry = { view, handler, listens: 0 };
+    const delivered = createDelivered({ windowMs: SAME_UPDATE_MS });
+    const remote = createRemoteHolds({ expireMs: 3 * HOLD_REFRESH_MS });
+    entry = { view, handler, bus, digest, delivered, remote, listens: 0 };
+    if (fleet) byDigest.set(digest, entry);
     return entry;
   };
   const entryFor = (caller: ModernCaller, body: unknown): Promise<Entry> => {
@@ -132,13 +181,17 @@ export function createModernEndpoint({
       if (listen) entry.listens += 1;
       const hangUp = new AbortController();
       res.once('close', () => hangUp.abort());
-      const release = listen ? await entry.view.listenResources(resourcesOf(body)) : null;
+      const uris = listen ? resourcesOf(body) : [];
+      const release = listen ? await entry.view.listenResources(uris) : null;
+      // Cluster mode: the view on every replica holds them too, so each one's upstream updates are heard.
+      const stopHolding = fleet && uris.length > 0 ? holdFleetWide(fleet, entry.digest, uris, HOLD_REFRESH_MS) : null;
       try {
         const response = await entry.handler.fetch(toRequest(req, hangUp.signal), { parsedBody: body });
         const label: SseStreamLabel = { kind: listen ? 'mcp_listen' : 'mcp_post' };
         await writeResponse(res, response, { guard: writeGuard, label });
       } finally {
         if (listen) entry.listens -= 1;
+        stopHolding?.();
         void release?.();
       }
     },
