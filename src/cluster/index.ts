@@ -15,3 +15,11 @@ export { replicaVersion } from './replica-version.js';
 export { type SeededConfig, seedDesiredConfig } from './seed-desired-config.js';
 export { type Heartbeat, startHeartbeat } from './start-heartbeat.js';
 export { DATABASE_CONFIG, type WrittenConfig, writeConfigVersion } from './write-config-version.js';
+export {
+  FORGOTTEN_TOPIC,
+  REVOKED_TOPIC,
+  type SharedRevocations,
+  shareRevocations,
+} from './share-revocations.js';
+export { type ShareLocalBusOptions, shareLocalBus } from './share-local-bus.js';
+export { PINS_TOPIC, type SharePinsOptions, sharePins } from './share-pins.js';

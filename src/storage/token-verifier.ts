@@ -14,12 +14,13 @@ type Remembered = { readonly caller: Caller; readonly id: string; readonly at: n
  * inside open MCP sessions too. A token found live is remembered for a second (a client
  * sending hundreds of requests a second costs one query a second, issue 17); a revocation
  * made through this service forgets it at once (`forget`), one made elsewhere holds within
- * that second. `last_used_at` is written at most once a minute per token.
+ * that second unless the fleet bus says it sooner (`src/cluster/share-revocations.ts`).
+ * `last_used_at` is written at most once a minute per token.
  */
 export function createTokenVerifier(
   db: Db,
   { now = Date.now, onError }: { now?: () => number; onError?: (e: unknown) => void } = {},
-): VerifyToken & { forget(id: string): void } {
+): VerifyToken & { forget(id: string): void; clear(): void } {
   const touched = new Map<string, number>();
   const remembered = new Map<string, Remembered>();
   const verify = async (token: string): Promise<Caller | null> => {
@@ -47,6 +48,10 @@ export function createTokenVerifier(
   return Object.assign(verify, {
     forget(id: string) {
       for (const [token, known] of remembered) if (known.id === id) remembered.delete(token);
+    },
+    /** Forget every token: revocations may have been missed (a fleet bus that listens again). */
+    clear() {
+      remembered.clear();
     },
   });
 }

@@ -1,0 +1,77 @@
+/**
+ * What the replicas of one PostgreSQL keep in step over the fleet bus (issue 22 part 7), built
+ * once the gateway is: token revocations (refused everywhere from the next request, the
+ * token's sessions ended on every replica), rug-pull quarantines and approvals (each
+ * replica's pins read again), and the bots' change signal (every replica's bot caches move).
+ * The rest of the shared state is rows every replica reads (bots, memories, chats, the audit).
+ * @module
+ */
+import type { Logger } from 'pino';
+import type { BotChange } from '../bots/ports.js';
+import type { EventBus } from '../bus/create-event-bus.js';
+import { type FleetBus, type SharedRevocations, shareLocalBus, sharePins, shareRevocations } from '../cluster/index.js';
+import type { AppConfig } from '../config/schema.js';
+import type { HubEvent } from '../events/hub-event.js';
+import type { Gateway } from '../gateway/index.js';
+import type { PinGuard } from '../pins/index.js';
+import type { Db } from '../storage/create-db.js';
+
+/** The topic of the bots' change signal. */
+export const BOTS_TOPIC = 'bots.changed';
+
+/** Options of {@link openFleetState}. */
+export type OpenFleetStateOptions = {
+  fleet: FleetBus;
+  db: Db;
+  log: Logger;
+  config: () => AppConfig;
+  events: EventBus<HubEvent>;
+  /** The token verifier's memory. */
+  tokens: { forget(id: string): void; clear(): void };
+  gateway: Pick<Gateway, 'closeSessionsOf'>;
+  pins: Pick<PinGuard, 'reload'>;
+  botChanges: EventBus<BotChange>;
+};
+
+/** The fleet's shared state on this replica: announce a revocation, stop following. */
+export type FleetState = Pick<SharedRevocations, 'announce'> & { stop(): Promise<void> };
+
+/** Follow and share the fleet's state; undone in reverse if a step fails. */
+export async function openFleetState(options: OpenFleetStateOptions): Promise<FleetState> {
+  const { fleet, db, config, events, tokens, gateway } = options;
+  const log = options.log.child({ mod: 'cluster' });
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const step of stops.splice(0).reverse()) await step();
+  };
+  try {
+    const revocations = await shareRevocations({
+      bus: fleet,
+      db,
+      log,
+      staleAfterMs: () => config().replicas.staleAfterMs,
+      forget: (id) => {
+        tokens.forget(id);
+        void gateway
+          .closeSessionsOf(id)
+          .catch((error: unknown) => log.warn({ err: error, token: id }, 'sessions of a revoked token not ended'));
+      },
+      forgetAll: () => tokens.clear(),
+    });
+    stops.push(revocations.stop);
+    stops.push(
+      await sharePins({
+        fleet,
+        events,
+        reload: (server, from) => options.pins.reload(server, from),
+        servers: () => Object.keys(config().mcpServers),
+        log,
+      }),
+    );
+    stops.push(await shareLocalBus({ fleet, topic: BOTS_TOPIC, local: options.botChanges, log }));
+    return { announce: revocations.announce, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
