@@ -110,7 +110,11 @@ export async function tokenRevoke(id: string, flags: TargetFlags, env: NodeJS.Pr
 async function tellReplicas(store: OpenDb, id: string, env: NodeJS.ProcessEnv): Promise<void> {
   const { createFleetBus, processId, shareRevocations } = await import('../cluster/index.js');
   const log = { warn: () => undefined };
-  const bus = createFleetBus({ sql: store.postgres as NonNullable<OpenDb['postgres']>, replica: `cli-${processId(env)}`, log });
+  const bus = createFleetBus({
+    sql: store.postgres as NonNullable<OpenDb['postgres']>,
+    replica: `cli-${processId(env)}`,
+    log,
+  });
   try {
     // The replicas' default staleness: the CLI does not read the config the fleet runs.
     const shared = await shareRevocations({ bus, db: store.db, log, staleAfterMs: () => 15_000 });

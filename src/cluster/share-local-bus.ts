@@ -20,7 +20,12 @@ export type ShareLocalBusOptions<T> = {
 };
 
 /** Share `local` under `topic`; resolves once listening, with the stop. */
-export async function shareLocalBus<T>({ fleet, topic, local, log }: ShareLocalBusOptions<T>): Promise<() => Promise<void>> {
+export async function shareLocalBus<T>({
+  fleet,
+  topic,
+  local,
+  log,
+}: ShareLocalBusOptions<T>): Promise<() => Promise<void>> {
   // Set while an event from another replica is published here (the bus delivers synchronously).
   let relaying = false;
   const unsubscribe = await fleet.subscribe(topic, ({ self, payload }) => {

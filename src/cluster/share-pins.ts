@@ -29,7 +29,13 @@ export type SharePinsOptions = {
 };
 
 /** Share this replica's pin changes and follow the others'; resolves once listening, with the stop. */
-export async function sharePins({ fleet, events, reload, servers, log }: SharePinsOptions): Promise<() => Promise<void>> {
+export async function sharePins({
+  fleet,
+  events,
+  reload,
+  servers,
+  log,
+}: SharePinsOptions): Promise<() => Promise<void>> {
   const reloadLogged = (server: string, from: string) =>
     reload(server, from).catch((error: unknown) =>
       log.warn({ err: error, server, from }, 'pins changed by another replica could not be read again'),
@@ -38,7 +44,11 @@ export async function sharePins({ fleet, events, reload, servers, log }: SharePi
   const unsubscribe = await fleet.subscribe(
     PINS_TOPIC,
     async ({ self, from, payload }) => {
-      if (!self) await reloadLogged((payload as { server: string }).server, from);
+      if (self) return;
+      const { server } = (payload ?? {}) as { server?: unknown };
+      if (typeof server !== 'string')
+        throw new Error(`${PINS_TOPIC}: ${JSON.stringify(payload)?.slice(0, 200)} names no server; ignored`);
+      await reloadLogged(server, from);
     },
     {
       // The first time, the pins were just read at start; later, after a drop, they are read again.

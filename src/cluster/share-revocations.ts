@@ -76,7 +76,7 @@ export async function shareRevocations({
           REVOKED_TOPIC,
           async ({ self, payload }) => {
             if (self) return;
-            const { id, ref } = payload as Revoked;
+            const { id, ref } = revokedOf(payload);
             forget(id);
             await bus.publish(FORGOTTEN_TOPIC, { ref });
           },
@@ -106,7 +106,10 @@ export async function shareRevocations({
           );
       } catch (error) {
         // The row is revoked: once no replica can still remember the token, it is refused everywhere.
-        log.warn({ err: error, token: id }, 'token revoked, but the fleet could not be told: waiting out what the replicas remember of it');
+        log.warn(
+          { err: error, token: id },
+          'token revoked, but the fleet could not be told: waiting out what the replicas remember of it',
+        );
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, told + waitMs - Date.now())));
       } finally {
         clearTimeout(timer);
@@ -123,4 +126,14 @@ async function liveReplicas(db: Db, self: string, staleAfterMs: number): Promise
   return (await listReplicas(db))
     .filter((r) => r.id !== self && r.stoppedAt === null && r.lastHeartbeat.getTime() >= cutoff)
     .map((r) => r.id);
+}
+
+/** A `tokens.revoked` message's payload, or an error naming what is wrong with it (logged by the bus, nothing forgotten). */
+function revokedOf(payload: unknown): Revoked {
+  const { id, ref } = (payload ?? {}) as Partial<Record<keyof Revoked, unknown>>;
+  if (typeof id !== 'string' || typeof ref !== 'string')
+    throw new Error(
+      `${REVOKED_TOPIC}: ${JSON.stringify(payload)?.slice(0, 200)} is not {"id": string, "ref": string}; ignored`,
+    );
+  return { id, ref };
 }

@@ -35,8 +35,8 @@ import { createPinChurn } from './pin-churn.js';
 import { createFirstSight } from './pin-first-sight.js';
 import { createPinIndex, type GuardPin } from './pin-index.js';
 import { createShadowReports } from './pin-shadows.js';
-import { createPinUpkeep } from './pin-upkeep.js';
 import { startPinTimer } from './pin-timer.js';
+import { createPinUpkeep } from './pin-upkeep.js';
 import { reloadAndTell } from './reload-pins.js';
 import { createSerializer } from './serialize-per-key.js';
 

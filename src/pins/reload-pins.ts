@@ -12,8 +12,8 @@ import type { EventBus } from '../bus/create-event-bus.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Db } from '../storage/create-db.js';
 import { listPins, type ToolPin } from '../storage/pin-repo.js';
-import type { PinIndex } from './pin-index.js';
 import type { PinPolicy } from './pin-guard.js';
+import type { PinIndex } from './pin-index.js';
 
 /** A hold taken or lifted by the reload: `pin` as stored now, `before` as it was in memory. */
 export type ReloadedPin = { readonly pin: ToolPin; readonly before: ToolPin | undefined };

@@ -9,12 +9,14 @@
 import type { Logger } from 'pino';
 import type { BotChange } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
-import { type FleetBus, type SharedRevocations, shareLocalBus, sharePins, shareRevocations } from '../cluster/index.js';
+import { type FleetBus, shareLocalBus, sharePins, shareRevocations } from '../cluster/index.js';
 import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/index.js';
+import type { VerifyToken } from '../guard/caller.js';
 import type { PinGuard } from '../pins/index.js';
 import type { Db } from '../storage/create-db.js';
+import type { TokenVerifier } from '../storage/token-verifier.js';
 
 /** The topic of the bots' change signal. */
 export const BOTS_TOPIC = 'bots.changed';
@@ -26,15 +28,15 @@ export type OpenFleetStateOptions = {
   log: Logger;
   config: () => AppConfig;
   events: EventBus<HubEvent>;
-  /** The token verifier's memory. */
-  tokens: { forget(id: string): void; clear(): void };
+  /** The token verifier, with its memory. */
+  tokens: TokenVerifier;
   gateway: Pick<Gateway, 'closeSessionsOf'>;
   pins: Pick<PinGuard, 'reload'>;
   botChanges: EventBus<BotChange>;
 };
 
-/** The fleet's shared state on this replica: announce a revocation, stop following. */
-export type FleetState = Pick<SharedRevocations, 'announce'> & { stop(): Promise<void> };
+/** The fleet's shared state on this replica: the verifier whose `forget` tells every replica, the stop. */
+export type FleetState = { verifyToken: VerifyToken; stop(): Promise<void> };
 
 /** Follow and share the fleet's state; undone in reverse if a step fails. */
 export async function openFleetState(options: OpenFleetStateOptions): Promise<FleetState> {
@@ -69,7 +71,14 @@ export async function openFleetState(options: OpenFleetStateOptions): Promise<Fl
       }),
     );
     stops.push(await shareLocalBus({ fleet, topic: BOTS_TOPIC, local: options.botChanges, log }));
-    return { announce: revocations.announce, stop };
+    // A revocation through this replica answers once every replica forgot the token.
+    const verifyToken = Object.assign((token: string) => tokens(token), {
+      forget: async (id: string) => {
+        tokens.forget(id);
+        await revocations.announce(id);
+      },
+    });
+    return { verifyToken, stop };
   } catch (error) {
     await stop();
     throw error;

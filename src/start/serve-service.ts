@@ -168,7 +168,9 @@ export async function serveService(
     tracer: started.tracing?.tracer ?? null,
   });
   undo.push(() => gateway.close());
-  const tokens = createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') });
+  const tokens = createTokenVerifier(store.db, {
+    onError: (error) => log.warn({ err: error }, 'token use not recorded'),
+  });
   // Cluster mode: revocations, quarantines and bot changes told to every replica (issue 22 part 7).
   const fleet = desired
     ? await (await import('./open-fleet-state.js')).openFleetState({
@@ -255,13 +257,7 @@ export async function serveService(
       sealing: openSealing(env, store.db, desired?.bus ?? null),
       ...(fleetLimits ? { sharedLimiters: fleetLimits.shared } : {}),
       // In a fleet, a revocation answers once every replica forgot the token.
-      verifyToken:
-        started.verifyToken ??
-        (fleet
-          ? Object.assign((token: string) => tokens(token), {
-              forget: (id: string) => (tokens.forget(id), fleet.announce(id)),
-            })
-          : tokens),
+      verifyToken: started.verifyToken ?? fleet?.verifyToken ?? tokens,
     });
     // On stop, requests end before anything they would use.
     undo.push(() => http.close());

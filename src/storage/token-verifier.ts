@@ -1,4 +1,4 @@
-import type { Caller, VerifyToken } from '../guard/caller.js';
+import type { Caller } from '../guard/caller.js';
 import type { Db } from './create-db.js';
 import { findLiveToken, touchToken } from './token-repo.js';
 
@@ -6,6 +6,9 @@ import { findLiveToken, touchToken } from './token-repo.js';
 const REMEMBER_MS = 1_000;
 /** Tokens remembered at most (the oldest go first past it). */
 const MAX_REMEMBERED = 1_000;
+
+/** The verifier and its memory: `forget` one token (revoked just now), `clear` them all. */
+export type TokenVerifier = ((token: string) => Promise<Caller | null>) & { forget(id: string): void; clear(): void };
 
 type Remembered = { readonly caller: Caller; readonly id: string; readonly at: number };
 
@@ -20,7 +23,7 @@ type Remembered = { readonly caller: Caller; readonly id: string; readonly at: n
 export function createTokenVerifier(
   db: Db,
   { now = Date.now, onError }: { now?: () => number; onError?: (e: unknown) => void } = {},
-): VerifyToken & { forget(id: string): void; clear(): void } {
+): TokenVerifier {
   const touched = new Map<string, number>();
   const remembered = new Map<string, Remembered>();
   const verify = async (token: string): Promise<Caller | null> => {

@@ -100,7 +100,7 @@ describe('tokens, bots and the audit across two replicas', () => {
     const { a, b, url } = pair;
     const { id, token } = await makeToken(a, 'cli-revoked');
     for (const replica of [a, b]) expect((await initialize(replica.service.url, token)).status).toBe(200);
-    const env = { ...process.env, BOTERNITY_DATABASE_URL: url, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN };
+    const env: NodeJS.ProcessEnv = { ...process.env, BOTERNITY_DATABASE_URL: url, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN };
     delete env.BOTERNITY_URL;
     // A home no service runs in: the CLI revokes on the database and tells the replicas.
     expect(await main(['token', 'revoke', id, '--home', `${a.home}-cli`], env)).toBe(0);
@@ -127,7 +127,7 @@ describe('tokens, bots and the audit across two replicas', () => {
     await admin.close();
   });
 
-  it("reads in one GET /api/audit the rows each replica wrote", async () => {
+  it('reads in one GET /api/audit the rows each replica wrote', async () => {
     const { a, b } = pair;
     const onA = await makeToken(a, 'audited-on-a');
     const onB = await makeToken(a, 'audited-on-b');
