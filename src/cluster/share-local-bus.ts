@@ -10,6 +10,9 @@ import type { Logger } from 'pino';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { FleetBus } from './fleet-bus.js';
 
+/** The topic of the bots' change signal (`{ kind, slug }`). */
+export const BOTS_TOPIC = 'bots.changed';
+
 /** Options of {@link shareLocalBus}. */
 export type ShareLocalBusOptions<T> = {
   fleet: FleetBus;

@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import type { BotChange } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
-import { type FleetBus, shareLocalBus, sharePins, shareRevocations } from '../cluster/index.js';
+import { BOTS_TOPIC, type FleetBus, shareLocalBus, sharePins, shareRevocations } from '../cluster/index.js';
 import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Gateway } from '../gateway/index.js';
@@ -17,9 +17,6 @@ import type { VerifyToken } from '../guard/caller.js';
 import type { PinGuard } from '../pins/index.js';
 import type { Db } from '../storage/create-db.js';
 import type { TokenVerifier } from '../storage/token-verifier.js';
-
-/** The topic of the bots' change signal. */
-export const BOTS_TOPIC = 'bots.changed';
 
 /** Options of {@link openFleetState}. */
 export type OpenFleetStateOptions = {

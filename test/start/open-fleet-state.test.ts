@@ -127,6 +127,23 @@ describe('tokens, bots and the audit across two replicas', () => {
     await admin.close();
   });
 
+  it('serves on both replicas a bot made with the CLI on the database, no service asked', async () => {
+    const { a, b, url } = pair;
+    const sessions = [await connectHttpClient(`${a.service.url}/mcp`), await connectHttpClient(`${b.service.url}/mcp`)];
+    // Each replica has listed (and kept) its bot tools before the bot exists.
+    for (const session of sessions)
+      expect((await session.listTools()).tools.map((t) => t.name)).not.toContain('chat__offline');
+    const env: NodeJS.ProcessEnv = { ...process.env, BOTERNITY_DATABASE_URL: url, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN };
+    expect(
+      await main(['bot', 'create', 'offline', '--name', 'Offline', '--home', `${b.home}-cli`, '--json'], env),
+    ).toBe(0);
+    for (const session of sessions)
+      await waitFor(async () => (await session.listTools()).tools.some((t) => t.name === 'chat__offline'), {
+        what: 'chat__offline served',
+      });
+    for (const session of sessions) await session.close();
+  });
+
   it('reads in one GET /api/audit the rows each replica wrote', async () => {
     const { a, b } = pair;
     const onA = await makeToken(a, 'audited-on-a');
