@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLUSTER_TOKEN, type Replica, startReplica } from '../support/cluster-replicas.js';
+import { postInitialize } from '../support/initialize.js';
 import { startRoundRobinProxy } from '../support/round-robin-proxy.js';
 import { createPostgresDatabase } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
@@ -39,24 +40,9 @@ async function threeReplicas(): Promise<Replica[]> {
   return replicas;
 }
 
-/** An MCP `initialize` with `token` (200 for a live token, 401 for a revoked one). */
+/** An MCP `initialize` sent to `url` with `token`: 200 for a live token, 401 for a revoked one. */
 const initialize = async (url: string, token: string) =>
-  (
-    await fetch(`${url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-      }),
-    })
-  ).status;
+  (await postInitialize(`${url}/mcp`, { authorization: `Bearer ${token}` })).status;
 
 /** An admin MCP session held by one replica (its own base URL, not the balancer). */
 async function sessionOn(replica: Replica): Promise<Client> {

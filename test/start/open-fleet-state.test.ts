@@ -12,6 +12,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { TINY_SERVER } from '../support/fixtures.js';
+import { postInitialize } from '../support/initialize.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { createPostgresDatabase } from '../support/test-db.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
@@ -44,21 +45,8 @@ async function twoReplicas(mcpServers: Record<string, unknown>) {
 }
 
 /** An MCP `initialize` sent to `url` with `token`: 200 for a live token, 401 for a revoked one. */
-const initialize = (url: string, token: string) =>
-  fetch(`${url}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-    }),
-  });
+const initialize = async (url: string, token: string) =>
+  (await postInitialize(`${url}/mcp`, { authorization: `Bearer ${token}` })).status;
 
 describe('tokens, bots and the audit across two replicas', () => {
   let pair: Awaited<ReturnType<typeof twoReplicas>>;
@@ -84,8 +72,7 @@ describe('tokens, bots and the audit across two replicas', () => {
     const bystander = await connectHttpClient(`${b.service.url}/mcp`, {}, other.token);
 
     expect((await a.api(`/api/tokens/${id}`, { method: 'DELETE' })).status).toBe(204);
-    const refused = await initialize(b.service.url, token);
-    expect(refused.status).toBe(401);
+    expect(await initialize(b.service.url, token)).toBe(401);
     await expect(agent.listTools()).rejects.toThrow(/invalid bearer token/);
     await waitFor(() => b.service.gateway.sessions().every((s) => s.clientId !== id), {
       what: "B's session of the revoked token ended",
@@ -99,12 +86,12 @@ describe('tokens, bots and the audit across two replicas', () => {
   it('refuses on both replicas a token revoked with the CLI on the database, no service asked', async () => {
     const { a, b, url } = pair;
     const { id, token } = await makeToken(a, 'cli-revoked');
-    for (const replica of [a, b]) expect((await initialize(replica.service.url, token)).status).toBe(200);
+    for (const replica of [a, b]) expect(await initialize(replica.service.url, token)).toBe(200);
     const env: NodeJS.ProcessEnv = { ...process.env, BOTERNITY_DATABASE_URL: url, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN };
     delete env.BOTERNITY_URL;
     // A home no service runs in: the CLI revokes on the database and tells the replicas.
     expect(await main(['token', 'revoke', id, '--home', `${a.home}-cli`], env)).toBe(0);
-    for (const replica of [a, b]) expect((await initialize(replica.service.url, token)).status).toBe(401);
+    for (const replica of [a, b]) expect(await initialize(replica.service.url, token)).toBe(401);
   });
 
   it("serves a bot created through A in B's /mcp at once, and drops it when deleted through A", async () => {
