@@ -5,6 +5,8 @@
  * chatting) is refused with a line saying so.
  * @module
  */
+import type { Sql } from 'postgres';
+import type { BotChange } from '../bots/ports.js';
 import { HubError } from '../errors.js';
 import type { Target } from './resolve-target.js';
 
@@ -41,6 +43,10 @@ export async function offlineBotRequest<T>(target: Target, method: string, path:
     throw error;
   });
   const log = pino({ level: 'silent' });
+  // What the verbs change is kept, for the replicas of a cluster to hear of it once it is written.
+  const changes = bus.createEventBus<BotChange>();
+  const changed: BotChange[] = [];
+  changes.subscribe(({ event }) => void changed.push(event));
   const needsService = async (): Promise<never> => {
     throw new HubError('upstream_unavailable', 'calling tools needs the running service (bnity serve)');
   };
@@ -56,8 +62,8 @@ export async function offlineBotRequest<T>(target: Target, method: string, path:
           limits: bots.botLimits(),
           tools: { listTools: needsService, callTool: needsService },
           credentials: { get: async () => null },
-          changes: bus.createEventBus(),
-          // No service runs, so nobody listens: what a verb publishes here goes nowhere.
+          changes,
+          // No service runs here, so nobody listens: what a verb publishes here goes nowhere.
           events: bus.createEventBus(),
           secrets: new Set(),
         },
@@ -72,8 +78,19 @@ export async function offlineBotRequest<T>(target: Target, method: string, path:
     const answer = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
     if (!response.ok)
       throw new HubError(response.status >= 500 ? 'internal' : 'bad_request', answer?.error?.message ?? 'failed');
+    if (store.postgres && changed.length > 0) await tellReplicas(store.postgres, changed, target.env);
     return answer as T;
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Cluster mode (issue 22 part 7): the running replicas hear of the bots changed here on the
+ * fleet bus, as of a change made through one of them (their bot tools and prompts move).
+ */
+async function tellReplicas(sql: Sql, changed: readonly BotChange[], env: NodeJS.ProcessEnv): Promise<void> {
+  const { BOTS_TOPIC, createFleetBus, processId } = await import('../cluster/index.js');
+  const fleet = createFleetBus({ sql, replica: `cli-${processId(env)}`, log: { warn: () => undefined } });
+  for (const change of changed) await fleet.publish(BOTS_TOPIC, change);
 }

@@ -4,19 +4,19 @@
  * @module
  */
 import { HubError } from '../errors.js';
-import type { Db } from '../storage/create-db.js';
+import type { Db, OpenDb } from '../storage/create-db.js';
 import type { TokenInfo } from '../storage/token-repo.js';
 import { formatTable } from './format-table.js';
 import { resolveTarget, type Target, type TargetFlags } from './resolve-target.js';
 import { serviceOrFile } from './service-or-file.js';
 
 /** Run `fn` on the database of the target's home, closing it after. */
-async function onDatabase<T>(target: Target, fn: (db: Db) => Promise<T>): Promise<T> {
+async function onDatabase<T>(target: Target, fn: (db: Db, store: OpenDb) => Promise<T>): Promise<T> {
   const { createDb } = await import('../storage/create-db.js');
   const { targetDatabaseUrl } = await import('./target-database-url.js');
   const store = await createDb({ url: await targetDatabaseUrl(target) });
   try {
-    return await fn(store.db);
+    return await fn(store.db, store);
   } finally {
     await store.close();
   }
@@ -90,11 +90,37 @@ export async function tokenRevoke(id: string, flags: TargetFlags, env: NodeJS.Pr
     target,
     () => target.client.request('DELETE', `/api/tokens/${encodeURIComponent(id)}`),
     async () => {
-      const revoked = await onDatabase(target, async (db) => (await tokenRepo()).revokeToken(db, id));
+      const revoked = await onDatabase(target, async (db, store) => {
+        if (!(await (await tokenRepo()).revokeToken(db, id))) return false;
+        if (store.postgres) await tellReplicas(store, id, env);
+        return true;
+      });
       if (!revoked) throw new HubError('not_found', `no live token with id "${id}"`);
       return { value: undefined, note: `revoked it in ${target.home}` };
     },
   );
   process.stdout.write(`revoked ${id}\n`);
   return 0;
+}
+
+/**
+ * Cluster mode (issue 22 part 7): the running replicas are told on the fleet bus, and the
+ * command ends once each forgot the token (at most a second), so it is refused everywhere then.
+ */
+async function tellReplicas(store: OpenDb, id: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const { createFleetBus, processId, shareRevocations } = await import('../cluster/index.js');
+  const log = { warn: () => undefined };
+  const bus = createFleetBus({
+    sql: store.postgres as NonNullable<OpenDb['postgres']>,
+    replica: `cli-${processId(env)}`,
+    log,
+  });
+  try {
+    // The replicas' default staleness: the CLI does not read the config the fleet runs.
+    const shared = await shareRevocations({ bus, db: store.db, log, staleAfterMs: () => 15_000 });
+    await shared.announce(id);
+    await shared.stop();
+  } finally {
+    await bus.close();
+  }
 }

@@ -13,5 +13,13 @@ export { recordReplicaServers } from './record-replica-servers.js';
 export { processId, REPLICA_ID_ENV, replicaIdFor } from './replica-id.js';
 export { replicaVersion } from './replica-version.js';
 export { type SeededConfig, seedDesiredConfig } from './seed-desired-config.js';
+export { BOTS_TOPIC, type ShareLocalBusOptions, shareLocalBus } from './share-local-bus.js';
+export { PINS_TOPIC, type SharePinsOptions, sharePins } from './share-pins.js';
+export {
+  FORGOTTEN_TOPIC,
+  REVOKED_TOPIC,
+  type SharedRevocations,
+  shareRevocations,
+} from './share-revocations.js';
 export { type Heartbeat, startHeartbeat } from './start-heartbeat.js';
 export { DATABASE_CONFIG, type WrittenConfig, writeConfigVersion } from './write-config-version.js';

@@ -39,10 +39,18 @@ export type ToolQuarantinedEvent = {
   readonly hash: string;
   readonly policy: 'strict' | 'warn';
   readonly shadows?: readonly string[];
+  /** Cluster mode: the replica that saw the change, when not this one (this one read it from the database). */
+  readonly relayedFrom?: string;
 };
 
 /** A quarantined tool's new description and schema were approved; it is listed again. */
-export type ToolApprovedEvent = { readonly type: 'tool_approved'; readonly server: string; readonly tool: string };
+export type ToolApprovedEvent = {
+  readonly type: 'tool_approved';
+  readonly server: string;
+  readonly tool: string;
+  /** Cluster mode: the replica the approval was made through, when not this one. */
+  readonly relayedFrom?: string;
+};
 
 /**
  * A server started (`flooding: true`) or stopped sending notifications over its

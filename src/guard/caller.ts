@@ -14,8 +14,11 @@ export type Caller =
 
 /** Maps a presented token to its caller, or null when it is not valid (now: revocation is immediate). */
 export type VerifyToken = ((token: string) => Caller | null | Promise<Caller | null>) & {
-  /** Forget what is remembered of token `id`, revoked just now: its next request is checked anew. */
-  forget?(id: string): void;
+  /**
+   * Forget what is remembered of token `id`, revoked just now: its next request is checked anew.
+   * In a fleet it resolves once every replica forgot it too (the revocation's answer waits for it).
+   */
+  forget?(id: string): void | Promise<void>;
 };
 
 /** The verifier for the admin token alone. */

@@ -35,7 +35,9 @@ import { createPinChurn } from './pin-churn.js';
 import { createFirstSight } from './pin-first-sight.js';
 import { createPinIndex, type GuardPin } from './pin-index.js';
 import { createShadowReports } from './pin-shadows.js';
+import { startPinTimer } from './pin-timer.js';
 import { createPinUpkeep } from './pin-upkeep.js';
+import { reloadAndTell } from './reload-pins.js';
 import { createSerializer } from './serialize-per-key.js';
 
 /** The pin policy (config `pins.policy`). */
@@ -72,6 +74,8 @@ export type PinGuard = {
   approve(server: string, tool: string, expectedHash?: string): Promise<boolean>;
   /** The pin of a tool, if any (a copy). */
   pin(server: string, tool: string): ToolPin | null;
+  /** Read `server`'s pins again, changed by replica `from` (cluster mode): holds taken or lifted there apply here. */
+  reload(server: string, from: string): Promise<void>;
   /** Whether the server's catalog is churning (its changes summarized per window). */
   churning(server: string): boolean;
   /** Close the churn windows that are over, then forget gone tools and removed servers (the timer's work). */
@@ -104,8 +108,7 @@ export function createPinGuard({
   const queue = createSerializer();
   const shadows = createShadowReports({ servers, listed: catalogs.listed, log: guardLog });
   let unsubscribe: (() => void) | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
+  let stopTimer = () => {};
   let lastUpkeep = Number.NEGATIVE_INFINITY;
 
   const churn = createPinChurn({
@@ -226,19 +229,6 @@ export function createPinGuard({
     lastUpkeep = now();
     await upkeep.sweep();
   };
-  const schedule = () => {
-    if (stopped) return;
-    // A quarter of the churn window: a window's summary is at most that late.
-    const every = Math.min(15_000, Math.max(250, Math.floor(settings().churnWindowMs / 4)));
-    timer = setTimeout(
-      () =>
-        void tick()
-          .catch((error: unknown) => guardLog.error({ err: error }, 'pin sweep failed'))
-          .finally(schedule),
-      every,
-    );
-    timer.unref();
-  };
 
   return {
     async start() {
@@ -251,7 +241,7 @@ export function createPinGuard({
       await Promise.all(servers().map((server) => check(server, false)));
       if (leads()) await upkeep.sweep();
       lastUpkeep = now();
-      schedule();
+      stopTimer = startPinTimer({ churnWindowMs: () => settings().churnWindowMs, tick, log: guardLog });
     },
     isHidden(server, tool) {
       if (settings().policy !== 'strict') return false;
@@ -280,6 +270,8 @@ export function createPinGuard({
       const { countedHash: _counted, ...copy } = pin;
       return copy;
     },
+    reload: (server, from) =>
+      queue.run(server, () => reloadAndTell({ db, pins, bus, policy: () => settings().policy }, server, from)),
     churning: (server) => churn.churning(server),
     async sweep() {
       churn.roll(now());
@@ -288,8 +280,7 @@ export function createPinGuard({
     },
     idle: () => queue.idle(),
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
+      stopTimer();
       unsubscribe?.();
       unsubscribe = null;
       await queue.idle();

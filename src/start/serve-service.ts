@@ -172,6 +172,24 @@ export async function serveService(
     ...(modernFleet?.flows ? { fleetFlows: modernFleet.flows } : {}),
   });
   undo.push(() => gateway.close());
+  const tokens = createTokenVerifier(store.db, {
+    onError: (error) => log.warn({ err: error }, 'token use not recorded'),
+  });
+  // Cluster mode: revocations, quarantines and bot changes told to every replica (issue 22 part 7).
+  const fleet = desired
+    ? await (await import('./open-fleet-state.js')).openFleetState({
+        fleet: desired.bus,
+        db: store.db,
+        log,
+        config,
+        events: bus,
+        tokens,
+        gateway,
+        pins,
+        botChanges: botBase.changes,
+      })
+    : null;
+  if (fleet) undo.push(() => fleet.stop());
   const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller, tracer: started.tracing?.tracer ?? null };
   const reportBots = () => void reportBotSources(bots, config().bots).catch(() => undefined);
   undo.push(bus.subscribe(({ event }) => event.type === 'config_applied' && reportBots()));
@@ -249,9 +267,8 @@ export async function serveService(
       sealing: openSealing(env, store.db, desired?.bus ?? null),
       listenFleet: modernFleet?.listen ?? null,
       ...(fleetLimits ? { sharedLimiters: fleetLimits.shared } : {}),
-      verifyToken:
-        started.verifyToken ??
-        createTokenVerifier(store.db, { onError: (error) => log.warn({ err: error }, 'token use not recorded') }),
+      // In a fleet, a revocation answers once every replica forgot the token.
+      verifyToken: started.verifyToken ?? fleet?.verifyToken ?? tokens,
     });
     // On stop, requests end before anything they would use.
     undo.push(() => http.close());

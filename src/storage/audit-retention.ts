@@ -59,7 +59,8 @@ export function startAuditRetention({
 /** Record quarantines and approvals (X5) and config errors as audit rows; returns the unsubscribe. */
 export function auditBusEvents(bus: EventBus<HubEvent>, audit: Pick<AuditWriter, 'record'>): () => void {
   return bus.subscribe(({ event, at }) => {
-    if (event.type === 'tool_quarantined' || event.type === 'tool_approved') {
+    // One row per quarantine or approval in a fleet: the replica that saw it writes it, not those told of it.
+    if ((event.type === 'tool_quarantined' || event.type === 'tool_approved') && event.relayedFrom === undefined) {
       audit.record({
         direction: 'client',
         eventType: event.type,

@@ -28,8 +28,8 @@ export type ToolPin = {
 const where = (server: string, tool: string) =>
   and(eq(toolPinsTable.serverName, server), eq(toolPinsTable.toolName, tool));
 
-/** Every pin (without its texts). */
-export async function listPins(db: Db): Promise<ToolPin[]> {
+/** Every pin (without its texts), or the pins of `server` alone. */
+export async function listPins(db: Db, server?: string): Promise<ToolPin[]> {
   const t = toolPinsTable;
   const rows = await db
     .select({
@@ -41,7 +41,8 @@ export async function listPins(db: Db): Promise<ToolPin[]> {
       lastSeenAt: t.lastSeenAt,
       serverRemovedAt: t.serverRemovedAt,
     })
-    .from(t);
+    .from(t)
+    .where(server === undefined ? undefined : eq(t.serverName, server));
   return rows.map((row) => ({
     ...row,
     lastSeenAt: row.lastSeenAt.getTime(),

@@ -1,4 +1,4 @@
-import type { Caller, VerifyToken } from '../guard/caller.js';
+import type { Caller } from '../guard/caller.js';
 import type { Db } from './create-db.js';
 import { findLiveToken, touchToken } from './token-repo.js';
 
@@ -7,6 +7,9 @@ const REMEMBER_MS = 1_000;
 /** Tokens remembered at most (the oldest go first past it). */
 const MAX_REMEMBERED = 1_000;
 
+/** The verifier and its memory: `forget` one token (revoked just now), `clear` them all. */
+export type TokenVerifier = ((token: string) => Promise<Caller | null>) & { forget(id: string): void; clear(): void };
+
 type Remembered = { readonly caller: Caller; readonly id: string; readonly at: number };
 
 /**
@@ -14,12 +17,13 @@ type Remembered = { readonly caller: Caller; readonly id: string; readonly at: n
  * inside open MCP sessions too. A token found live is remembered for a second (a client
  * sending hundreds of requests a second costs one query a second, issue 17); a revocation
  * made through this service forgets it at once (`forget`), one made elsewhere holds within
- * that second. `last_used_at` is written at most once a minute per token.
+ * that second unless the fleet bus says it sooner (`src/cluster/share-revocations.ts`).
+ * `last_used_at` is written at most once a minute per token.
  */
 export function createTokenVerifier(
   db: Db,
   { now = Date.now, onError }: { now?: () => number; onError?: (e: unknown) => void } = {},
-): VerifyToken & { forget(id: string): void } {
+): TokenVerifier {
   const touched = new Map<string, number>();
   const remembered = new Map<string, Remembered>();
   const verify = async (token: string): Promise<Caller | null> => {
@@ -47,6 +51,10 @@ export function createTokenVerifier(
   return Object.assign(verify, {
     forget(id: string) {
       for (const [token, known] of remembered) if (known.id === id) remembered.delete(token);
+    },
+    /** Forget every token: revocations may have been missed (a fleet bus that listens again). */
+    clear() {
+      remembered.clear();
     },
   });
 }

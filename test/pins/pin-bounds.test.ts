@@ -8,12 +8,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/bus/create-event-bus.js';
 import { ConfigRestSchema } from '../../src/config/schema.js';
 import type { HubEvent } from '../../src/events/hub-event.js';
-import { createPinGuard, type PinGuard, type PinGuardDeps, type PinSettings } from '../../src/pins/index.js';
+import { createPinGuard, type PinGuard, type PinSettings } from '../../src/pins/index.js';
 import { auditBusEvents } from '../../src/storage/audit-retention.js';
 import { type AuditWriter, createAuditWriter } from '../../src/storage/audit-writer.js';
 import type { OpenDb } from '../../src/storage/create-db.js';
 import { toolPinsTable } from '../../src/storage/schema.js';
 import { testLogger } from '../support/fixtures.js';
+import { catalogHub } from '../support/pin-catalogs.js';
 import { DIALECTS, openTestDb } from '../support/test-db.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -33,12 +34,7 @@ describe.each(DIALECTS)('pins stay bounded (%s)', (dialect) => {
   let leading: boolean;
   const catalogs = new Map<string, Tool[]>();
 
-  const hub = {
-    upstream: (name: string) => {
-      const tools = catalogs.get(name);
-      return tools ? { catalog: () => ({ tools, resources: [], resourceTemplates: [], prompts: [] }) } : null;
-    },
-  } as unknown as PinGuardDeps['hub'];
+  const hub = catalogHub(catalogs);
   const start = async () => {
     const next = createPinGuard({
       db: store.db,

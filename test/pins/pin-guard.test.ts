@@ -3,30 +3,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventBus, type Envelope, type EventBus } from '../../src/bus/create-event-bus.js';
 import { ConfigRestSchema } from '../../src/config/schema.js';
 import type { HubEvent } from '../../src/events/hub-event.js';
-import { createPinGuard, type PinGuard, type PinGuardDeps, type PinPolicy } from '../../src/pins/index.js';
+import { createPinGuard, type PinGuard, type PinPolicy } from '../../src/pins/index.js';
 import type { OpenDb } from '../../src/storage/create-db.js';
 import { toolPinsTable } from '../../src/storage/schema.js';
 import { testLogger } from '../support/fixtures.js';
+import { catalogHub, describedTool, NO_COUNTS } from '../support/pin-catalogs.js';
 import { DIALECTS, openTestDb } from '../support/test-db.js';
 
-const tool = (name: string, description: string): Tool => ({
-  name,
-  description,
-  inputSchema: { type: 'object', properties: { x: { type: 'number' } } },
-});
-const counts = { toolCount: 0, resourceCount: 0, resourceTemplateCount: 0, promptCount: 0 };
+const tool = describedTool;
+const counts = NO_COUNTS;
 const PIN_DEFAULTS = ConfigRestSchema.parse({}).pins;
 
 /** A hub with the catalogs the test sets; only what the guard reads. */
 function fakeHub() {
   const catalogs = new Map<string, Tool[]>();
-  const hub = {
-    upstream: (name: string) => {
-      const tools = catalogs.get(name);
-      return tools ? { catalog: () => ({ tools, resources: [], resourceTemplates: [], prompts: [] }) } : null;
-    },
-  } as unknown as PinGuardDeps['hub'];
-  return { hub, catalogs };
+  return { hub: catalogHub(catalogs), catalogs };
 }
 
 /** A trigger that refuses every insert into `tool_pins`, in each dialect. */

@@ -61,7 +61,7 @@ export type ApiDeps = {
   sampling?: SamplingUsage;
   /** The bots (registry, memories, skills, workflows, chat): turns on `/api/bots`. */
   bots?: BotDeps;
-  /** Told of each token revoked, so that it forgets the token at once. */
+  /** Told of each token revoked, so that it forgets the token at once (in a fleet: every replica does). */
   verifyToken?: VerifyToken;
   /** The home's keystore: turns on `/api/credentials` (names and writes, never a value out). */
   keystore?: CredentialStore;
@@ -119,7 +119,7 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
   );
   if (db) {
     const onRevoke = async (id: string) => {
-      deps.verifyToken?.forget?.(id);
+      await deps.verifyToken?.forget?.(id);
       await gateway?.closeSessionsOf(id);
     };
     api.route('/tokens', tokensRoutes({ db, config, onRevoke }));

@@ -1,0 +1,83 @@
+/**
+ * What the replicas of one PostgreSQL keep in step over the fleet bus (issue 22 part 7), built
+ * once the gateway is: token revocations (refused everywhere from the next request, the
+ * token's sessions ended on every replica), rug-pull quarantines and approvals (each
+ * replica's pins read again), and the bots' change signal (every replica's bot caches move).
+ * The rest of the shared state is rows every replica reads (bots, memories, chats, the audit).
+ * @module
+ */
+import type { Logger } from 'pino';
+import type { BotChange } from '../bots/ports.js';
+import type { EventBus } from '../bus/create-event-bus.js';
+import { BOTS_TOPIC, type FleetBus, shareLocalBus, sharePins, shareRevocations } from '../cluster/index.js';
+import type { AppConfig } from '../config/schema.js';
+import type { HubEvent } from '../events/hub-event.js';
+import type { Gateway } from '../gateway/index.js';
+import type { VerifyToken } from '../guard/caller.js';
+import type { PinGuard } from '../pins/index.js';
+import type { Db } from '../storage/create-db.js';
+import type { TokenVerifier } from '../storage/token-verifier.js';
+
+/** Options of {@link openFleetState}. */
+export type OpenFleetStateOptions = {
+  fleet: FleetBus;
+  db: Db;
+  log: Logger;
+  config: () => AppConfig;
+  events: EventBus<HubEvent>;
+  /** The token verifier, with its memory. */
+  tokens: TokenVerifier;
+  gateway: Pick<Gateway, 'closeSessionsOf'>;
+  pins: Pick<PinGuard, 'reload'>;
+  botChanges: EventBus<BotChange>;
+};
+
+/** The fleet's shared state on this replica: the verifier whose `forget` tells every replica, the stop. */
+export type FleetState = { verifyToken: VerifyToken; stop(): Promise<void> };
+
+/** Follow and share the fleet's state; undone in reverse if a step fails. */
+export async function openFleetState(options: OpenFleetStateOptions): Promise<FleetState> {
+  const { fleet, db, config, events, tokens, gateway } = options;
+  const log = options.log.child({ mod: 'cluster' });
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const step of stops.splice(0).reverse()) await step();
+  };
+  try {
+    const revocations = await shareRevocations({
+      bus: fleet,
+      db,
+      log,
+      staleAfterMs: () => config().replicas.staleAfterMs,
+      forget: (id) => {
+        tokens.forget(id);
+        void gateway
+          .closeSessionsOf(id)
+          .catch((error: unknown) => log.warn({ err: error, token: id }, 'sessions of a revoked token not ended'));
+      },
+      forgetAll: () => tokens.clear(),
+    });
+    stops.push(revocations.stop);
+    stops.push(
+      await sharePins({
+        fleet,
+        events,
+        reload: (server, from) => options.pins.reload(server, from),
+        servers: () => Object.keys(config().mcpServers),
+        log,
+      }),
+    );
+    stops.push(await shareLocalBus({ fleet, topic: BOTS_TOPIC, local: options.botChanges, log }));
+    // A revocation through this replica answers once every replica forgot the token.
+    const verifyToken = Object.assign((token: string) => tokens(token), {
+      forget: async (id: string) => {
+        tokens.forget(id);
+        await revocations.announce(id);
+      },
+    });
+    return { verifyToken, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
