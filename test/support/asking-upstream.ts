@@ -1,8 +1,8 @@
 /**
  * A Streamable HTTP upstream (the SDK's `McpServer`, one per upstream session) that asks
  * things of the agent behind the gateway and keeps per-session state, for the cluster tests
- * of sessions across replicas (issue 22, ADR 039): `echo`; `ask` (sampling) and `confirm`
- * (elicitation) on the call's own stream; `wait`, which holds until cancelled and records
+ * of sessions across replicas (issue 22, ADR 039): `echo`; `ask` (sampling), `confirm`
+ * (elicitation) and `roots` on the call's own stream; `wait`, which holds until cancelled and records
  * it; `slow`, which reports progress; `log`, which sends one message per level at or above
  * the level its session was set to (its own `logging/setLevel`); a subscribable resource
  * `test://counter` and `bump`, which changes it and tells its subscribers.
@@ -15,6 +15,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CreateMessageResultSchema,
   ElicitResultSchema,
+  ListRootsResultSchema,
   type LoggingLevel,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
@@ -91,6 +92,10 @@ export async function startAskingUpstream(): Promise<AskingUpstream> {
           ElicitResultSchema,
         );
         return { content: [{ type: 'text', text: `elicited: ${answer.action} ${JSON.stringify(answer.content)}` }] };
+      });
+      mcp.registerTool('roots', { inputSchema: {} }, async (_args, extra) => {
+        const { roots } = await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema);
+        return { content: [{ type: 'text', text: `roots: ${roots.map((r) => r.uri).join(' ')}` }] };
       });
       mcp.registerTool('wait', { inputSchema: { text: z.string() } }, async ({ text }, extra) => {
         waiting.push(text);

@@ -93,7 +93,8 @@ export class McpHttpTransport implements Transport {
       this.#unanswered.delete(requestId as RequestId);
       return injected();
     }
-    const message = this.#relay ? await this.#relay.outgoing(sent) : sent;
+    const out = this.#relay ? this.#relay.outgoing(sent) : sent;
+    const message = out instanceof Promise ? await out : out;
     if (requestId === undefined) {
       if (answer) throw new Error('Cannot send a response on the standalone SSE stream');
       const data = textOf(this.#o.serialize(message));

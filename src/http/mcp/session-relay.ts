@@ -73,6 +73,8 @@ export type FleetRelay = {
 /** The requests that change a session for every replica. */
 const CHANGES = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 const TAGGED = /^bn\.([0-9a-f]{10})\.(\d{1,15})$/;
+/** Notes one POST may send: a batch of cancellations must not become a flood of NOTIFYs. */
+const NOTES_PER_POST = 16;
 
 /** The tag of a replica in the ids it gives server→client requests: short, and no host name. */
 export const replicaTag = (replica: string): string => createHash('sha256').update(replica).digest('hex').slice(0, 10);
@@ -106,12 +108,17 @@ export function createFleetRelay({
       const s = sessionIdDigest(sessionId);
       // Changes asked of this session and not yet answered, by request id.
       const asked = new Map<RequestId, JSONRPCRequest>();
-      const one = (message: JSONRPCMessage, holds: (id: RequestId) => boolean): JSONRPCMessage | null => {
+      /** Handle one message of a POST; `send` passes a note on, within the POST's allowance. */
+      const one = (
+        message: JSONRPCMessage,
+        holds: (id: RequestId) => boolean,
+        send: (note: RelayNote) => void,
+      ): JSONRPCMessage | null => {
         if ('method' in message) {
           if ('id' in message && CHANGES.has(message.method)) asked.set(message.id, message as JSONRPCRequest);
           else if (message.method === 'notifications/cancelled') {
             const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-            if (id !== undefined && !holds(id)) void publish({ k: 'cancel', s, m: message });
+            if (id !== undefined && !holds(id)) send({ k: 'cancel', s, m: message });
           }
           return message;
         }
@@ -119,14 +126,19 @@ export function createFleetRelay({
         const match = typeof id === 'string' ? TAGGED.exec(id) : null;
         if (!match) return message;
         if (match[1] === tag) return { ...message, id: Number(match[2]) } as JSONRPCMessage;
-        void publish({ k: 'answer', to: match[1] as string, s, m: message });
+        send({ k: 'answer', to: match[1] as string, s, m: message });
         return null;
       };
       return {
         incoming(messages, holds) {
           const mine: JSONRPCMessage[] = [];
+          let notes = 0;
+          const send = (note: RelayNote) => {
+            if (++notes <= NOTES_PER_POST) void publish(note);
+            else log.debug({ kind: note.k }, 'fleet relay: past the notes one POST may send; dropped');
+          };
           for (const message of messages) {
-            const kept = one(message, holds);
+            const kept = one(message, holds, send);
             if (kept) mine.push(kept);
           }
           return mine;

@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -37,7 +38,7 @@ const connect = async () => {
   });
   const client = new Client(
     { name: 'relay-across-replicas', version: '1.0.0' },
-    { capabilities: { sampling: {}, elicitation: {} } },
+    { capabilities: { sampling: {}, elicitation: {}, roots: {} } },
   );
   client.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
     role: 'assistant',
@@ -48,6 +49,7 @@ const connect = async () => {
     },
   }));
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { ok: true } }));
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work/here', name: 'w' }] }));
   const gets = cluster.proxy.trail.filter((r) => r.method === 'GET').length;
   await client.connect(transport);
   // Its GET stream open, requests alternate replicas one by one from here.
@@ -60,7 +62,7 @@ const replicaOf = (text: string): string | undefined =>
   cluster.proxy.trail.findLast((r) => r.method === 'POST' && r.body.includes(text))?.replica;
 
 describe('a session’s traffic across replicas (fleet bus)', () => {
-  it('answers an upstream’s sampling and elicitation through the replica that does not serve the call', async () => {
+  it('answers an upstream’s sampling, elicitation and roots through the replica that does not serve the call', async () => {
     const { client } = await connect();
     const sampled = await client.callTool({ name: 'up__ask', arguments: { text: 'question one' } });
     expect(sampled.content).toEqual([{ type: 'text', text: 'sampled: forty-two to question one' }]);
@@ -73,6 +75,10 @@ describe('a session’s traffic across replicas (fleet bus)', () => {
     expect(elicited.content).toEqual([{ type: 'text', text: 'elicited: accept {"ok":true}' }]);
     expect(replicaOf('"action":"accept"')).toBeDefined();
     expect(replicaOf('"action":"accept"')).not.toBe(replicaOf('sure?'));
+    const roots = await client.callTool({ name: 'up__roots', arguments: { text: 'where' } });
+    expect(roots.content).toEqual([{ type: 'text', text: 'roots: file:///work/here' }]);
+    expect(replicaOf('file:///work/here')).toBeDefined();
+    expect(replicaOf('file:///work/here')).not.toBe(replicaOf('"text":"where"'));
     // Several in a row: each answer lands on the other replica than its call, whichever that is.
     for (let i = 0; i < 4; i++) {
       const again = await client.callTool({ name: 'up__ask', arguments: { text: `q${i}` } });
