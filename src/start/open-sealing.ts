@@ -50,8 +50,8 @@ export function openSealing(env: NodeJS.ProcessEnv, db: Db, bus: FleetBus | null
           bus: {
             replica: bus.replica,
             publish: (note) => bus.publish(RELAY_TOPIC, note),
-            subscribe: (handler) =>
-              bus.subscribe(RELAY_TOPIC, ({ payload, self }) => handler(payload as RelayNote, self)),
+            subscribe: (handler, onReady) =>
+              bus.subscribe(RELAY_TOPIC, ({ payload, self }) => handler(payload as RelayNote, self), { onReady }),
           },
           states: createSessionStates(db, { maxAgeMs: SEALED_SESSION_MAX_AGE_MS }),
         }

@@ -32,8 +32,11 @@ export type RelayBus = {
   /** This replica's id, which the relay turns into the tag its ids carry. */
   readonly replica: string;
   publish(note: RelayNote): Promise<void>;
-  /** Resolves once listening, with the function that stops it; `self`: a note this replica sent. */
-  subscribe(handler: (note: RelayNote, self: boolean) => void): Promise<() => Promise<void>>;
+  /**
+   * Resolves once listening, with the function that stops it; `self`: a note this replica
+   * sent; `onReady` runs once listening and again after each reconnect.
+   */
+  subscribe(handler: (note: RelayNote, self: boolean) => void, onReady: () => void): Promise<() => Promise<void>>;
 };
 
 /** The changes of each session, for a replica that rebuilds it (storage's `session-states-repo.ts`). */
@@ -93,13 +96,27 @@ export function createFleetRelay({
   const held = new Map<string, RelayTarget>();
   const publish = (note: RelayNote): Promise<void> =>
     bus.publish(note).catch((error: unknown) => log.warn({ err: error, kind: note.k }, 'fleet relay: not sent'));
-  const following = bus.subscribe((note, self) => {
-    if (self || (note.k === 'answer' && note.to !== tag)) return;
-    const target = held.get(note.s);
-    if (!target) return;
-    const message = note.k === 'answer' ? localAnswer(note.m, tag) : note.m;
-    if (message) void target.inject(message);
-  });
+  /** Apply the kept changes of the session `digest` on `target`, one after the other. */
+  const applyKept = async (digest: string, target: RelayTarget) => {
+    for (const change of (await states?.read(digest)) ?? []) await target.inject(change);
+  };
+  let listens = 0;
+  const following = bus.subscribe(
+    (note, self) => {
+      if (self || (note.k === 'answer' && note.to !== tag)) return;
+      const target = held.get(note.s);
+      if (!target) return;
+      const message = note.k === 'answer' ? localAnswer(note.m, tag) : note.m;
+      if (message) void target.inject(message);
+    },
+    () => {
+      // Listening again after a reconnect: changes sent meanwhile were missed; the kept ones
+      // are applied again (a level, a subscription; an unsubscribe missed is not undone).
+      if (++listens === 1) return;
+      for (const [digest, target] of held)
+        applyKept(digest, target).catch((error: unknown) => log.warn({ err: error }, 'fleet relay: not caught up'));
+    },
+  );
   following.catch((error: unknown) => log.warn({ err: error }, 'fleet relay: not listening'));
 
   return {
@@ -169,11 +186,8 @@ export function createFleetRelay({
     },
     hold: (sessionId, target) => held.set(sessionIdDigest(sessionId), target),
     drop: (sessionId) => held.delete(sessionIdDigest(sessionId)),
-    async replay(sessionId, target) {
-      if (!states) return;
-      // One after the other, and done before the request that rebuilt the session is served.
-      for (const change of await states.read(sessionIdDigest(sessionId))) await target.inject(change);
-    },
+    // Done before the request that rebuilt the session is served.
+    replay: (sessionId, target) => applyKept(sessionIdDigest(sessionId), target),
   };
 }
 

@@ -1,228 +1,205 @@
 /**
- * What of a 2025-11-25 session crosses replicas on the fleet bus (issue 22 part 3, ADR 039
- * §3): two services on one PostgreSQL database behind the round-robin balancer of the tests
- * (no affinity: consecutive requests alternate replicas), an SDK v1 client with sampling and
- * elicitation handlers. An upstream's sampling and elicitation are answered through the
- * replica that does not serve the call; a cancellation reaches the call through the other
- * replica; progress arrives; `logging/setLevel` and `resources/subscribe` hold on every
- * replica, also on one restarted after them; a `Last-Event-ID` of another replica's stream
- * gets a fresh standalone stream or a 503 to retry elsewhere.
+ * The fleet relay of the MCP endpoints (issue 22, ADR 039 §3) between two replicas joined by
+ * an in-process bus with the relay's port (the PostgreSQL one is tested end to end in
+ * session-relay-across-replicas.test.ts): ids of server→client requests name their replica
+ * and come back as the SDK's numbers; another replica's answer, a cancellation of a request
+ * served elsewhere and an answered change reach the replica holding the session; a forged
+ * or unknown tag reaches nobody; a batch cannot flood the bus; after a reconnect a replica
+ * applies the kept changes again.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { sessionIdDigest } from '../../../src/http/mcp/sealed-session-id.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPLICA_TOKEN, type SealedCluster, startSealedCluster } from '../../support/sealed-replicas.js';
-import { waitFor } from '../../support/wait-for.js';
+  createFleetRelay,
+  type RelayBus,
+  type RelayNote,
+  replicaTag,
+  type SessionStates,
+} from '../../../src/http/mcp/session-relay.js';
 
-let cluster: SealedCluster;
-beforeAll(async () => {
-  cluster = await startSealedCluster(2);
-}, 90_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-const auth = { authorization: `Bearer ${REPLICA_TOKEN}` };
-
-/** An SDK client through the balancer that answers sampling and elicitation; resolves once its GET stream is open. */
-const connect = async () => {
-  const transport = new StreamableHTTPClientTransport(new URL(`${cluster.proxy.url}/mcp`), {
-    requestInit: { headers: auth },
-  });
-  const client = new Client(
-    { name: 'relay-across-replicas', version: '1.0.0' },
-    { capabilities: { sampling: {}, elicitation: {}, roots: {} } },
-  );
-  client.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
-    role: 'assistant',
-    model: 'test-model',
-    content: {
-      type: 'text',
-      text: `forty-two to ${(request.params.messages[0]?.content as { text?: string } | undefined)?.text}`,
+/** Replicas on one in-process bus: every note to every subscriber, `self` for the sender's own. */
+function joinedBus() {
+  const subscribers: { replica: string; handler: (note: RelayNote, self: boolean) => void; ready: () => void }[] = [];
+  const sent: RelayNote[] = [];
+  return {
+    sent,
+    /** A reconnect of every subscriber's listening connection. */
+    relisten: () => {
+      for (const s of subscribers) s.ready();
     },
-  }));
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { ok: true } }));
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work/here', name: 'w' }] }));
-  const gets = cluster.proxy.trail.filter((r) => r.method === 'GET').length;
-  await client.connect(transport);
-  // Its GET stream open, requests alternate replicas one by one from here.
-  await waitFor(() => cluster.proxy.trail.filter((r) => r.method === 'GET').length > gets);
-  return { client, transport };
+    busOf: (replica: string): RelayBus => ({
+      replica,
+      async publish(note) {
+        sent.push(structuredClone(note));
+        for (const s of subscribers) s.handler(structuredClone(note), s.replica === replica);
+      },
+      async subscribe(handler, ready) {
+        subscribers.push({ replica, handler, ready });
+        ready();
+        return async () => undefined;
+      },
+    }),
+  };
+}
+
+/** A session's transport as the relay reaches it: what was handed to it. */
+const target = () => {
+  const got: JSONRPCMessage[] = [];
+  return { got, inject: async (message: JSONRPCMessage) => void got.push(message) };
 };
 
-/** The replica a POST whose body contains `text` went to (the last such). */
-const replicaOf = (text: string): string | undefined =>
-  cluster.proxy.trail.findLast((r) => r.method === 'POST' && r.body.includes(text))?.replica;
+/** Kept changes in memory, as session_state keeps them. */
+const keptStates = (): SessionStates & { rows: Map<string, JSONRPCRequest[]> } => {
+  const rows = new Map<string, JSONRPCRequest[]>();
+  return {
+    rows,
+    read: async (digest) => rows.get(digest) ?? [],
+    record: async (digest, change) => void rows.set(digest, [...(rows.get(digest) ?? []), change]),
+  };
+};
 
-describe('a session’s traffic across replicas (fleet bus)', () => {
-  it('answers an upstream’s sampling, elicitation and roots through the replica that does not serve the call', async () => {
-    const { client } = await connect();
-    const sampled = await client.callTool({ name: 'up__ask', arguments: { text: 'question one' } });
-    expect(sampled.content).toEqual([{ type: 'text', text: 'sampled: forty-two to question one' }]);
-    // The call went to one replica, the client's answer to the other: it was handed over.
-    expect(replicaOf('"text":"question one"')).toBeDefined();
-    expect(replicaOf('forty-two to question one')).toBeDefined();
-    expect(replicaOf('forty-two to question one')).not.toBe(replicaOf('"text":"question one"'));
+const log = pino({ level: 'silent' });
+const SESSION = 'v1.session-of-the-test';
 
-    const elicited = await client.callTool({ name: 'up__confirm', arguments: { text: 'sure?' } });
-    expect(elicited.content).toEqual([{ type: 'text', text: 'elicited: accept {"ok":true}' }]);
-    expect(replicaOf('"action":"accept"')).toBeDefined();
-    expect(replicaOf('"action":"accept"')).not.toBe(replicaOf('sure?'));
-    const roots = await client.callTool({ name: 'up__roots', arguments: { text: 'where' } });
-    expect(roots.content).toEqual([{ type: 'text', text: 'roots: file:///work/here' }]);
-    expect(replicaOf('file:///work/here')).toBeDefined();
-    expect(replicaOf('file:///work/here')).not.toBe(replicaOf('"text":"where"'));
-    // Several in a row: each answer lands on the other replica than its call, whichever that is.
-    for (let i = 0; i < 4; i++) {
-      const again = await client.callTool({ name: 'up__ask', arguments: { text: `q${i}` } });
-      expect(again.content).toEqual([{ type: 'text', text: `sampled: forty-two to q${i}` }]);
-    }
-    await client.close();
-  });
-
-  it('cancels a call served on one replica with the notification that lands on the other', async () => {
-    const { client } = await connect();
-    const abort = new AbortController();
-    const call = client.callTool({ name: 'up__wait', arguments: { text: 'hold-1' } }, undefined, {
-      signal: abort.signal,
+describe('createFleetRelay', () => {
+  it('names its replica in server→client request ids and hands another replica’s answers to it', async () => {
+    const joined = joinedBus();
+    const a = createFleetRelay({ bus: joined.busOf('replica-a'), log });
+    const b = createFleetRelay({ bus: joined.busOf('replica-b'), log });
+    const onA = target();
+    a.hold(SESSION, onA);
+    b.hold(SESSION, target());
+    const sessionA = a.forSession(SESSION);
+    const sessionB = b.forSession(SESSION);
+    const asked = sessionA.outgoing({ jsonrpc: '2.0', id: 4, method: 'sampling/createMessage', params: {} });
+    expect(asked).toEqual({
+      jsonrpc: '2.0',
+      id: `bn.${replicaTag('replica-a')}.4`,
+      method: 'sampling/createMessage',
+      params: {},
     });
-    await waitFor(() => cluster.upstream.waiting.includes('hold-1'));
-    abort.abort('no longer needed');
-    await expect(call).rejects.toThrow();
-    // The upstream's call was cancelled: the replica serving it heard the cancellation.
-    await waitFor(() => cluster.upstream.cancelled.includes('hold-1'));
-    expect(replicaOf('notifications/cancelled')).toBeDefined();
-    expect(replicaOf('notifications/cancelled')).not.toBe(replicaOf('hold-1'));
-    // The session goes on.
-    const after = await client.callTool({ name: 'up__echo', arguments: { text: 'after' } });
-    expect(after.content).toEqual([{ type: 'text', text: 'echo: after' }]);
-    await client.close();
+    const answer = { jsonrpc: '2.0' as const, id: (asked as { id: string }).id, result: { model: 'm' } };
+    // On A itself: its own number again, handled there, nothing on the bus.
+    expect(sessionA.incoming([answer], () => false)).toEqual([{ ...answer, id: 4 }]);
+    expect(joined.sent).toEqual([]);
+    // On B: passed on, not handled there; A gets it with its number.
+    expect(sessionB.incoming([answer], () => false)).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(onA.got).toEqual([{ ...answer, id: 4 }]);
+    expect(joined.sent).toEqual([{ k: 'answer', to: replicaTag('replica-a'), s: sessionIdDigest(SESSION), m: answer }]);
   });
 
-  it('delivers an upstream’s progress on the stream of its call, whichever replica serves it', async () => {
-    const { client } = await connect();
-    for (let round = 0; round < 2; round++) {
-      const seen: number[] = [];
-      const result = await client.callTool({ name: 'up__slow', arguments: { steps: 3 } }, undefined, {
-        onprogress: (p) => seen.push(p.progress),
-      });
-      expect(result.content).toEqual([{ type: 'text', text: 'done 3' }]);
-      expect(seen).toEqual([1, 2, 3]);
-    }
-    await client.close();
-  });
-
-  it('holds a logging level set on one replica on every replica, also one restarted since', async () => {
-    const { client } = await connect();
-    const levels: string[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
-      levels.push(n.params.level);
+  it('rewrites the id of a cancellation it sends, and leaves answers of its own alone', () => {
+    const relay = createFleetRelay({ bus: joinedBus().busOf('replica-a'), log }).forSession(SESSION);
+    const tag = replicaTag('replica-a');
+    expect(relay.outgoing({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4 } })).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: `bn.${tag}.4` },
     });
-    await client.setLoggingLevel('error');
-    const expected = ['error', 'critical', 'alert', 'emergency'];
-    const logOnEach = async () => {
-      for (let i = 0; i < 2; i++) {
-        levels.length = 0;
-        const result = await client.callTool({ name: 'up__log', arguments: { text: `l${i}` } });
-        expect(result.content).toEqual([{ type: 'text', text: 'logged at error and above' }]);
-        expect(levels).toEqual(expected);
-      }
-      // One call landed on each replica.
-      expect(replicaOf('"l0"')).not.toBe(replicaOf('"l1"'));
-    };
-    await logOnEach();
-    // A replica restarted after the change rebuilds the session with it (session_state).
-    await cluster.restart(0);
-    await logOnEach();
-    await client.close();
-  }, 60_000);
-
-  it('holds a resource subscription made on one replica on every replica, and delivers its updates', async () => {
-    const { client } = await connect();
-    const updated: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
-      updated.push(n.params.uri);
-    });
-    const { resources } = await client.listResources();
-    const uri = resources.find((r) => r.uri.endsWith('test://counter'))?.uri as string;
-    expect(uri).toBeDefined();
-    await client.subscribeResource({ uri });
-    // Both replicas' upstream connections are subscribed, whichever replica was asked.
-    await waitFor(() => cluster.upstream.subscribers() === 2);
-    // An update reaches the agent on its GET stream, whichever replica holds it.
-    await client.callTool({ name: 'up__bump', arguments: {} });
-    await waitFor(() => updated.length > 0);
-    expect(updated[0]).toBe(uri);
-    await client.unsubscribeResource({ uri });
-    await waitFor(() => cluster.upstream.subscribers() === 0);
-    await client.close();
-  });
-});
-
-/** A raw request of `sessionId` to one replica. */
-const raw = (base: string, sessionId: string, init: { method: string; body?: unknown; lastEventId?: string }) =>
-  fetch(`${base}/mcp`, {
-    method: init.method,
-    headers: {
-      ...auth,
-      accept: init.method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-11-25',
-      ...(init.lastEventId ? { 'last-event-id': init.lastEventId } : {}),
-    },
-    ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+    const progress = { jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progressToken: 1 } };
+    expect(relay.outgoing(progress)).toBe(progress);
+    const result = { jsonrpc: '2.0' as const, id: 9, result: {} };
+    expect(relay.outgoing(result)).toBe(result);
   });
 
-describe('resuming a stream with Last-Event-ID across replicas', () => {
-  it('resumes on the replica that sent the event; another starts a fresh GET stream or says to retry (503)', async () => {
-    const [zero, one] = cluster.replicas.map((r) => r.url) as [string, string];
-    const transport = new StreamableHTTPClientTransport(new URL(`${zero}/mcp`), { requestInit: { headers: auth } });
-    const client = new Client({ name: 'resumer', version: '1.0.0' });
-    await client.connect(transport);
-    const id = transport.sessionId as string;
-    // A call with progress: its answer comes as an SSE stream whose events have ids.
-    const answer = await raw(zero, id, {
-      method: 'POST',
-      body: {
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: { name: 'up__slow', arguments: { steps: 2 }, _meta: { progressToken: 'p' } },
-      },
+  it('sends nobody an answer with a forged, unknown or malformed id', async () => {
+    const joined = joinedBus();
+    const a = createFleetRelay({ bus: joined.busOf('replica-a'), log });
+    const onA = target();
+    a.hold(SESSION, onA);
+    const b = createFleetRelay({ bus: joined.busOf('replica-b'), log }).forSession(SESSION);
+    const answers = ['bn.0000000000.4', 'bn.zz.4', `bn.${replicaTag('replica-a')}.x`, 7, 'plain'].map((id) => ({
+      jsonrpc: '2.0' as const,
+      id,
+      result: {},
+    }));
+    // Not this replica's: what is not tagged stays here (the SDK says it knows no such id).
+    expect(b.incoming(answers, () => false)).toEqual(answers.slice(1));
+    await new Promise((r) => setImmediate(r));
+    // The unknown tag went on the bus, and no replica took it.
+    expect(joined.sent.map((n) => n.k)).toEqual(['answer']);
+    expect(onA.got).toEqual([]);
+  });
+
+  it('passes on a cancellation of a request served elsewhere, and only that', async () => {
+    const joined = joinedBus();
+    const a = createFleetRelay({ bus: joined.busOf('replica-a'), log });
+    const onA = target();
+    a.hold(SESSION, onA);
+    const b = createFleetRelay({ bus: joined.busOf('replica-b'), log }).forSession(SESSION);
+    const cancel = (requestId: number) => ({
+      jsonrpc: '2.0' as const,
+      method: 'notifications/cancelled',
+      params: { requestId, reason: 'no' },
     });
-    expect(answer.headers.get('content-type')).toContain('text/event-stream');
-    const text = await answer.text();
-    const ids = [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1] as string);
-    const first = ids.find((_, i) => i > 0) as string;
-    // Ids name the replica: 10 hex, `p` for a POST's stream, a number.
-    expect(first).toMatch(/^[0-9a-f]{10}p\d+$/);
-    // The replica that sent it replays what followed (that stream is over: it ends).
-    const here = await raw(zero, id, { method: 'GET', lastEventId: first });
-    expect(here.status).toBe(200);
-    expect(await here.text()).toContain('"id":7');
-    // Another replica does not serve that request: a 503 to retry elsewhere, in one line.
-    const there = await raw(one, id, { method: 'GET', lastEventId: first });
-    expect(there.status).toBe(503);
-    expect(there.headers.get('retry-after')).toBe('1');
-    expect(((await there.json()) as { error: { message: string } }).error.message).toBe(
-      `Event ${first} was sent by another replica, which serves its request: retry, the balancer will send the retry to another replica`,
-    );
-    // An id of another replica's GET stream: a fresh GET stream here (nothing replayed).
-    const standalone = first.replace(/p(\d+)$/, 'g$1');
-    const fresh = await raw(one, id, { method: 'GET', lastEventId: standalone });
-    expect(fresh.status).toBe(200);
-    expect(fresh.headers.get('content-type')).toContain('text/event-stream');
-    await fresh.body?.cancel();
-    // A made-up id is still refused as before.
-    expect((await raw(one, id, { method: 'GET', lastEventId: 'nonsense' })).status).toBe(400);
-    await client.close();
+    // Served on B: B's own to handle, nothing on the bus.
+    expect(b.incoming([cancel(1)], (id) => id === 1)).toEqual([cancel(1)]);
+    expect(joined.sent).toEqual([]);
+    // Not served on B: still handed to B's server (it knows no such request), and to A.
+    expect(b.incoming([cancel(2)], () => false)).toEqual([cancel(2)]);
+    await new Promise((r) => setImmediate(r));
+    expect(onA.got).toEqual([cancel(2)]);
+  });
+
+  it('sends at most 16 notes for one POST', async () => {
+    const joined = joinedBus();
+    const b = createFleetRelay({ bus: joined.busOf('replica-b'), log }).forSession(SESSION);
+    const batch = Array.from({ length: 40 }, (_, i) => ({
+      jsonrpc: '2.0' as const,
+      method: 'notifications/cancelled',
+      params: { requestId: i },
+    }));
+    expect(b.incoming(batch, () => false)).toHaveLength(40);
+    expect(joined.sent).toHaveLength(16);
+    // The next POST has its own allowance.
+    b.incoming(batch.slice(0, 1), () => false);
+    expect(joined.sent).toHaveLength(17);
+  });
+
+  it('publishes and keeps a change once answered with a result, then answers; a refused one is not kept', async () => {
+    const joined = joinedBus();
+    const states = keptStates();
+    const a = createFleetRelay({ bus: joined.busOf('replica-a'), states, log }).forSession(SESSION);
+    const b = createFleetRelay({ bus: joined.busOf('replica-b'), states, log });
+    const onB = target();
+    b.hold(SESSION, onB);
+    const setLevel = { jsonrpc: '2.0' as const, id: 3, method: 'logging/setLevel', params: { level: 'error' } };
+    const subscribe = { jsonrpc: '2.0' as const, id: 4, method: 'resources/subscribe', params: { uri: 'x://nope' } };
+    a.incoming([setLevel, subscribe], () => false);
+    const answered = a.outgoing({ jsonrpc: '2.0', id: 3, result: {} });
+    // The answer waits for the bus and the row.
+    expect(answered).toBeInstanceOf(Promise);
+    expect(await answered).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+    expect(onB.got).toEqual([setLevel]);
+    expect(states.rows.get(sessionIdDigest(SESSION))).toEqual([setLevel]);
+    // Refused by the upstream: neither sent nor kept.
+    const refused = { jsonrpc: '2.0' as const, id: 4, error: { code: -32602, message: 'no such resource' } };
+    expect(a.outgoing(refused)).toBe(refused);
+    expect(onB.got).toEqual([setLevel]);
+    expect(states.rows.get(sessionIdDigest(SESSION))).toEqual([setLevel]);
+  });
+
+  it('applies the kept changes to a rebuilt session, and to every held one after a reconnect', async () => {
+    const joined = joinedBus();
+    const states = keptStates();
+    const digest = sessionIdDigest(SESSION);
+    const setLevel = { jsonrpc: '2.0' as const, id: 1, method: 'logging/setLevel', params: { level: 'error' } };
+    states.rows.set(digest, [setLevel]);
+    const relay = createFleetRelay({ bus: joined.busOf('replica-a'), states, log });
+    const rebuilt = target();
+    await relay.replay(SESSION, rebuilt);
+    expect(rebuilt.got).toEqual([setLevel]);
+    relay.hold(SESSION, rebuilt);
+    joined.relisten();
+    await new Promise((r) => setImmediate(r));
+    expect(rebuilt.got).toEqual([setLevel, setLevel]);
+    // Dropped: no longer caught up.
+    relay.drop(SESSION);
+    joined.relisten();
+    await new Promise((r) => setImmediate(r));
+    expect(rebuilt.got).toHaveLength(2);
   });
 });
