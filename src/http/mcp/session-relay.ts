@@ -106,8 +106,10 @@ export function createFleetRelay({
       if (self || (note.k === 'answer' && note.to !== tag)) return;
       const target = held.get(note.s);
       if (!target) return;
-      const message = note.k === 'answer' ? localAnswer(note.m, tag) : note.m;
+      // Only what a note of its kind may carry is handed to a session's server.
+      const message = note.k === 'answer' ? localAnswer(note.m, tag) : fits(note) ? note.m : null;
       if (message) void target.inject(message);
+      else log.debug({ kind: note.k }, 'fleet relay: a note that carries what its kind may not; dropped');
     },
     () => {
       // Listening again after a reconnect: changes sent meanwhile were missed; the kept ones
@@ -191,8 +193,15 @@ export function createFleetRelay({
   };
 }
 
+/** Whether a cancellation or a change carries a message of its kind. */
+function fits(note: RelayNote): boolean {
+  const method = 'method' in note.m ? note.m.method : null;
+  return note.k === 'cancel' ? method === 'notifications/cancelled' : method !== null && CHANGES.has(method);
+}
+
 /** An answer to one of this replica's requests, its id made the SDK's again; null when it is not one. */
 function localAnswer(message: JSONRPCMessage, tag: string): JSONRPCMessage | null {
+  if ('method' in message) return null;
   const id = 'id' in message ? message.id : undefined;
   const match = typeof id === 'string' ? TAGGED.exec(id) : null;
   return match && match[1] === tag ? ({ ...message, id: Number(match[2]) } as JSONRPCMessage) : null;

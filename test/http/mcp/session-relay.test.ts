@@ -124,6 +124,23 @@ describe('createFleetRelay', () => {
     expect(onA.got).toEqual([]);
   });
 
+  it('hands a session’s server nothing a note of its kind may not carry', async () => {
+    const joined = joinedBus();
+    const a = createFleetRelay({ bus: joined.busOf('replica-a'), log });
+    const onA = target();
+    a.hold(SESSION, onA);
+    const other = joined.busOf('replica-b');
+    const s = sessionIdDigest(SESSION);
+    const tagged = `bn.${replicaTag('replica-a')}.1`;
+    const call = { jsonrpc: '2.0' as const, id: tagged, method: 'tools/call', params: { name: 'x' } };
+    await other.publish({ k: 'state', s, m: { ...call, id: 1 } });
+    await other.publish({ k: 'cancel', s, m: { jsonrpc: '2.0', method: 'logging/setLevel', params: {} } });
+    await other.publish({ k: 'answer', to: replicaTag('replica-a'), s, m: call });
+    await other.publish({ k: 'state', s: 'another-session', m: { ...call, id: 1, method: 'logging/setLevel' } });
+    await new Promise((r) => setImmediate(r));
+    expect(onA.got).toEqual([]);
+  });
+
   it('passes on a cancellation of a request served elsewhere, and only that', async () => {
     const joined = joinedBus();
     const a = createFleetRelay({ bus: joined.busOf('replica-a'), log });
