@@ -93,8 +93,11 @@ export class McpHttpTransport implements Transport {
       this.#unanswered.delete(requestId as RequestId);
       return injected();
     }
-    const out = this.#relay ? this.#relay.outgoing(sent) : sent;
-    const message = out instanceof Promise ? await out : out;
+    let message = sent;
+    if (this.#relay) {
+      const out = this.#relay.outgoing(sent);
+      message = out instanceof Promise ? await out : out;
+    }
     if (requestId === undefined) {
       if (answer) throw new Error('Cannot send a response on the standalone SSE stream');
       const data = textOf(this.#o.serialize(message));
@@ -109,9 +112,8 @@ export class McpHttpTransport implements Transport {
   }
 
   /**
-   * Take on a session another replica opened (issue 22, ADR 039): its id, and its client's
-   * `initialize` replayed to the server on this transport (its answer dropped), then
-   * `notifications/initialized`, as if the handshake had just happened here.
+   * Take on a session another replica opened (issue 22, ADR 039): its id, its client's `initialize`
+   * (answer dropped) and `notifications/initialized`, as if the handshake had just happened here.
    */
   restore(sessionId: string, initialize: Record<string, unknown>): void {
     this.sessionId = sessionId;
