@@ -2,10 +2,11 @@
  * A Streamable HTTP upstream (the SDK's `McpServer`, one per upstream session) that asks
  * things of the agent behind the gateway and keeps per-session state, for the cluster tests
  * of sessions across replicas (issue 22, ADR 039): `echo`; `ask` (sampling), `confirm`
- * (elicitation) and `roots` on the call's own stream; `wait`, which holds until cancelled and records
- * it; `slow`, which reports progress; `log`, which sends one message per level at or above
- * the level its session was set to (its own `logging/setLevel`); a subscribable resource
- * `test://counter` and `bump`, which changes it and tells its subscribers.
+ * (elicitation) and `roots` on the call's own stream; `wait`, which holds until cancelled
+ * and records it; `slow`, which reports progress; `log`, which sends one message per level
+ * at or above the level its session was set to (its own `logging/setLevel`); a
+ * subscribable resource `test://counter` and `bump`, which changes it and tells its
+ * subscribers.
  * @module
  */
 import { once } from 'node:events';

@@ -1,13 +1,15 @@
 /**
  * What of a 2025-11-25 session crosses replicas on the fleet bus (issue 22 part 3, ADR 039
  * §3): a balancer with no affinity may land a client's message on another replica than the
- * one it concerns. Three kinds travel, on one topic, named by the session id's digest:
+ * one it concerns. Four kinds travel, on one topic, named by the session id's digest:
  *
  * - **answers** to server→client requests (sampling, elicitation, roots): a request sent to
  *   the client carries an id naming this replica (`bn.<tag>.<n>`); its answer, POSTed
  *   anywhere, is handed to the replica whose call waits for it;
  * - **cancellations** (`notifications/cancelled`) of a request this replica does not serve:
  *   every replica holding the session hears it, and the one serving the request ends it;
+ * - **`notifications/roots/list_changed`**: every replica holding the session tells the
+ *   session's own upstream connections (`scope: "session"` servers) there;
  * - **changes of the session** (`logging/setLevel`, `resources/subscribe`, `unsubscribe`),
  *   once answered: every replica holding the session applies them, and they are recorded for
  *   replicas that rebuild it later (`SessionStates`).
@@ -24,7 +26,7 @@ import { sessionIdDigest } from './sealed-session-id.js';
 /** A note on the fleet bus: `s` the session id's digest, `m` the client's message. */
 export type RelayNote =
   | { readonly k: 'answer'; readonly to: string; readonly s: string; readonly m: JSONRPCMessage }
-  | { readonly k: 'cancel'; readonly s: string; readonly m: JSONRPCMessage }
+  | { readonly k: 'cancel' | 'roots'; readonly s: string; readonly m: JSONRPCMessage }
   | { readonly k: 'state'; readonly s: string; readonly m: JSONRPCRequest };
 
 /** The fleet bus as the relay uses it (`open-sealing.ts` makes it from the bus). */
@@ -75,6 +77,7 @@ export type FleetRelay = {
 
 /** The requests that change a session for every replica. */
 const CHANGES = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+const ROOTS_CHANGED = 'notifications/roots/list_changed';
 const TAGGED = /^bn\.([0-9a-f]{10})\.(\d{1,15})$/;
 /** Notes one POST may send: a batch of cancellations must not become a flood of NOTIFYs. */
 const NOTES_PER_POST = 16;
@@ -138,7 +141,7 @@ export function createFleetRelay({
           else if (message.method === 'notifications/cancelled') {
             const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
             if (id !== undefined && !holds(id)) send({ k: 'cancel', s, m: message });
-          }
+          } else if (message.method === ROOTS_CHANGED) send({ k: 'roots', s, m: message });
           return message;
         }
         const id = 'id' in message ? message.id : undefined;
@@ -196,7 +199,9 @@ export function createFleetRelay({
 /** Whether a cancellation or a change carries a message of its kind. */
 function fits(note: RelayNote): boolean {
   const method = 'method' in note.m ? note.m.method : null;
-  return note.k === 'cancel' ? method === 'notifications/cancelled' : method !== null && CHANGES.has(method);
+  if (note.k === 'cancel') return method === 'notifications/cancelled';
+  if (note.k === 'roots') return method === ROOTS_CHANGED;
+  return method !== null && CHANGES.has(method);
 }
 
 /** An answer to one of this replica's requests, its id made the SDK's again; null when it is not one. */

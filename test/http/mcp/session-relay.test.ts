@@ -161,6 +161,23 @@ describe('createFleetRelay', () => {
     expect(onA.got).toEqual([cancel(2)]);
   });
 
+  it('tells every replica holding the session that the agent’s roots changed', async () => {
+    const joined = joinedBus();
+    const a = createFleetRelay({ bus: joined.busOf('replica-a'), log });
+    const onA = target();
+    a.hold(SESSION, onA);
+    const b = createFleetRelay({ bus: joined.busOf('replica-b'), log }).forSession(SESSION);
+    const changed = { jsonrpc: '2.0' as const, method: 'notifications/roots/list_changed' };
+    // B's own session upstreams hear it from B's server; A's from the bus.
+    expect(b.incoming([changed], () => false)).toEqual([changed]);
+    await new Promise((r) => setImmediate(r));
+    expect(onA.got).toEqual([changed]);
+    // Carried by a note of another kind, it is dropped.
+    await joined.busOf('replica-b').publish({ k: 'cancel', s: sessionIdDigest(SESSION), m: changed });
+    await new Promise((r) => setImmediate(r));
+    expect(onA.got).toEqual([changed]);
+  });
+
   it('sends at most 16 notes for one POST', async () => {
     const joined = joinedBus();
     const b = createFleetRelay({ bus: joined.busOf('replica-b'), log }).forSession(SESSION);
