@@ -63,6 +63,15 @@ const keptStates = (): SessionStates & { rows: Map<string, JSONRPCRequest[]> } =
 const log = pino({ level: 'silent' });
 const SESSION = 'v1.session-of-the-test';
 
+/** Replica A holding the session (`onA`: what it was handed) and B's side of it, on one bus. */
+const aHoldsTheSession = () => {
+  const joined = joinedBus();
+  const onA = target();
+  createFleetRelay({ bus: joined.busOf('replica-a'), log }).hold(SESSION, onA);
+  const b = createFleetRelay({ bus: joined.busOf('replica-b'), log }).forSession(SESSION);
+  return { joined, onA, b };
+};
+
 describe('createFleetRelay', () => {
   it('names its replica in server→client request ids and hands another replica’s answers to it', async () => {
     const joined = joinedBus();
@@ -106,11 +115,7 @@ describe('createFleetRelay', () => {
   });
 
   it('sends nobody an answer with a forged, unknown or malformed id', async () => {
-    const joined = joinedBus();
-    const a = createFleetRelay({ bus: joined.busOf('replica-a'), log });
-    const onA = target();
-    a.hold(SESSION, onA);
-    const b = createFleetRelay({ bus: joined.busOf('replica-b'), log }).forSession(SESSION);
+    const { joined, onA, b } = aHoldsTheSession();
     const answers = ['bn.0000000000.4', 'bn.zz.4', `bn.${replicaTag('replica-a')}.x`, 7, 'plain'].map((id) => ({
       jsonrpc: '2.0' as const,
       id,
@@ -125,10 +130,7 @@ describe('createFleetRelay', () => {
   });
 
   it('hands a session’s server nothing a note of its kind may not carry', async () => {
-    const joined = joinedBus();
-    const a = createFleetRelay({ bus: joined.busOf('replica-a'), log });
-    const onA = target();
-    a.hold(SESSION, onA);
+    const { joined, onA } = aHoldsTheSession();
     const other = joined.busOf('replica-b');
     const s = sessionIdDigest(SESSION);
     const tagged = `bn.${replicaTag('replica-a')}.1`;
@@ -142,11 +144,7 @@ describe('createFleetRelay', () => {
   });
 
   it('passes on a cancellation of a request served elsewhere, and only that', async () => {
-    const joined = joinedBus();
-    const a = createFleetRelay({ bus: joined.busOf('replica-a'), log });
-    const onA = target();
-    a.hold(SESSION, onA);
-    const b = createFleetRelay({ bus: joined.busOf('replica-b'), log }).forSession(SESSION);
+    const { joined, onA, b } = aHoldsTheSession();
     const cancel = (requestId: number) => ({
       jsonrpc: '2.0' as const,
       method: 'notifications/cancelled',
@@ -162,11 +160,7 @@ describe('createFleetRelay', () => {
   });
 
   it('tells every replica holding the session that the agent’s roots changed', async () => {
-    const joined = joinedBus();
-    const a = createFleetRelay({ bus: joined.busOf('replica-a'), log });
-    const onA = target();
-    a.hold(SESSION, onA);
-    const b = createFleetRelay({ bus: joined.busOf('replica-b'), log }).forSession(SESSION);
+    const { joined, onA, b } = aHoldsTheSession();
     const changed = { jsonrpc: '2.0' as const, method: 'notifications/roots/list_changed' };
     // B's own session upstreams hear it from B's server; A's from the bus.
     expect(b.incoming([changed], () => false)).toEqual([changed]);
