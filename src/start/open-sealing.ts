@@ -7,12 +7,15 @@
 
 import type { FleetBus } from '../cluster/index.js';
 import { ConfigError } from '../errors.js';
-import { createSessionSeal, type Sealing } from '../http/mcp/index.js';
+import { createSessionSeal, type RelayNote, type Sealing } from '../http/mcp/index.js';
 import { createClosedSessions } from '../storage/closed-sessions-repo.js';
 import type { Db } from '../storage/create-db.js';
+import { createSessionStates } from '../storage/session-states-repo.js';
 
 /** The fleet bus topic of ended sessions (their ids' digests). */
 const CLOSED_TOPIC = 'sessions.closed';
+/** The fleet bus topic of what a session's client sent to a replica that is another's to handle. */
+const RELAY_TOPIC = 'sessions.relay';
 /** The environment variable of the cluster's shared secret. */
 export const CLUSTER_KEY_ENV = 'BOTERNITY_CLUSTER_KEY';
 /** The shortest cluster key taken: a key that can be guessed would let anyone forge session ids. */
@@ -40,6 +43,17 @@ export function openSealing(env: NodeJS.ProcessEnv, db: Db, bus: FleetBus | null
             bus.subscribe(CLOSED_TOPIC, ({ payload }) => {
               if (typeof payload === 'string') handler(payload);
             }),
+        }
+      : null,
+    relay: bus
+      ? {
+          bus: {
+            replica: bus.replica,
+            publish: (note) => bus.publish(RELAY_TOPIC, note),
+            subscribe: (handler, onReady) =>
+              bus.subscribe(RELAY_TOPIC, ({ payload, self }) => handler(payload as RelayNote, self), { onReady }),
+          },
+          states: createSessionStates(db, { maxAgeMs: SEALED_SESSION_MAX_AGE_MS }),
         }
       : null,
   };

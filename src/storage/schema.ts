@@ -206,3 +206,20 @@ export const closedSessionsTable = sqliteTable('closed_sessions', {
   digest: text('digest').primaryKey(),
   closedAt: createdAt('closed_at'),
 });
+
+/**
+ * What a 2025-11-25 session's client changed about it (issue 22, ADR 039 §2): its logging
+ * level (`item` `level`) and its resource subscriptions (`subscribe:<uri>`), by the sealed
+ * id's digest, so a replica that rebuilds the session applies them too. Rows older than a
+ * sealed id's lifetime are removed as new ones come.
+ */
+export const sessionStateTable = sqliteTable(
+  'session_state',
+  {
+    digest: text('digest').notNull(),
+    item: text('item').notNull(),
+    value: text('value').notNull(),
+    updatedAt: createdAt('updated_at'),
+  },
+  (t) => [primaryKey({ columns: [t.digest, t.item] })],
+);

@@ -18,6 +18,8 @@ export type RoundRobinProxy = {
   readonly url: string;
   /** Requests sent to each replica so far, by its base URL. */
   readonly sent: Map<string, number>;
+  /** Every request passed on, in order: its HTTP method, the replica it went to, its body. */
+  readonly trail: { readonly method: string; readonly replica: string; readonly body: string }[];
   /** Requests that reached no replica (all refused), and answers cut by a replica's failure. */
   readonly failures: () => number;
   close(): Promise<void>;
@@ -28,6 +30,7 @@ export async function startRoundRobinProxy(replicas: readonly string[]): Promise
   let next = 0;
   let failures = 0;
   const sent = new Map<string, number>(replicas.map((r) => [r, 0]));
+  const trail: { method: string; replica: string; body: string }[] = [];
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, tried: number): void => {
     if (tried >= replicas.length) {
@@ -48,6 +51,7 @@ export async function startRoundRobinProxy(replicas: readonly string[]): Promise
       },
       (answer) => {
         sent.set(target.origin, (sent.get(target.origin) ?? 0) + 1);
+        trail.push({ method: req.method ?? '', replica: target.origin, body: body.toString('utf8') });
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
         answer.once('error', () => res.destroy());
@@ -84,6 +88,7 @@ export async function startRoundRobinProxy(replicas: readonly string[]): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     sent,
+    trail,
     failures: () => failures,
     close: async () => {
       server.closeAllConnections();

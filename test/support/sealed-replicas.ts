@@ -2,24 +2,21 @@
  * Replicas in one process for the cluster tests of sealed sessions (issue 22, ADR 039): real
  * services (`startService`) on one PostgreSQL test database with one cluster key, each on a
  * fixed port of 127.0.0.1 (so a restarted replica is found where it was) and its own home,
- * all serving one in-process Streamable HTTP upstream with an `echo` tool; the round-robin
+ * all serving one in-process Streamable HTTP upstream (`asking-upstream.ts`: `echo`, sampling,
+ * elicitation, cancellation, progress, logging, a subscribable resource); the round-robin
  * balancer of the tests in front. HTTP upstreams only: no stdio children, whose records the
  * replicas would share.
  * @module
  */
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { pino } from 'pino';
-import { z } from 'zod';
 import { type Service, startService } from '../../src/main.js';
+import { type AskingUpstream, startAskingUpstream, type UpstreamSession } from './asking-upstream.js';
+
 import { freePort } from './free-port.js';
 import { type RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy.js';
-import { serveStreamableHttp } from './serve-streamable-http.mjs';
 import { createPostgresDatabase } from './test-db.js';
 
 export const REPLICA_TOKEN = 'sealed-replicas-admin-token';
@@ -32,40 +29,22 @@ export type SealedReplica = { readonly url: string; service: Service | null };
 export type SealedCluster = {
   readonly replicas: readonly SealedReplica[];
   readonly proxy: RoundRobinProxy;
+  /** The upstream every replica serves as `up`. */
+  readonly upstream: AskingUpstream;
   /** Stop replica `i` as SIGTERM would (drained), then start it again on its port and home. */
   restart(i: number): Promise<void>;
   stop(): Promise<void>;
 };
 
-/** One upstream session's SDK server (each replica's connection is a session of its own). */
-export type UpstreamSession = () => { server: McpServer['server'] };
-
-async function echoUpstream(newSession?: UpstreamSession): Promise<{ server: HttpServer; url: string }> {
-  const server = serveStreamableHttp({
-    port: 0,
-    newSession:
-      newSession ??
-      (() => {
-        const mcp = new McpServer({ name: 'echoes', version: '1.0.0' });
-        mcp.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
-          content: [{ type: 'text', text: `echo: ${text}` }],
-        }));
-        return { server: mcp.server };
-      }),
-  }) as HttpServer;
-  if (!server.listening) await once(server, 'listening');
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
-}
-
 /**
  * Start `count` replicas and the balancer; each replica's upstream connected before this resolves.
- * `upstream`: the sessions of the upstream they share (default: one `echo` tool).
+ * `upstream`: the sessions of the upstream they share (default: the asking upstream's).
  */
 export async function startSealedCluster(
   count: number,
   { upstream: newSession }: { upstream?: UpstreamSession } = {},
 ): Promise<SealedCluster> {
-  const upstream = await echoUpstream(newSession);
+  const upstream = await startAskingUpstream(newSession ? { newSession } : {});
   const database = await createPostgresDatabase();
   const env = {
     ...process.env,
@@ -103,6 +82,7 @@ export async function startSealedCluster(
   return {
     replicas,
     proxy,
+    upstream,
     async restart(i) {
       const replica = replicas[i] as SealedReplica;
       await replica.service?.stop('SIGTERM');
@@ -114,8 +94,7 @@ export async function startSealedCluster(
       for (const replica of replicas) await replica.service?.stop();
       for (const home of homes) await rm(home, { recursive: true, force: true });
       await database.drop();
-      upstream.server.closeAllConnections();
-      upstream.server.close();
+      upstream.close();
     },
   };
 }

@@ -8,3 +8,4 @@ export type { ListenFleet, ListenMessage } from './fleet-listen.js';
 export { createMcpEndpoint, isMcpUrl } from './mcp-endpoint.js';
 export { createSessionRestorer, type Sealing } from './restore-session.js';
 export { createSessionSeal, type SessionSeal } from './sealed-session-id.js';
+export type { RelayNote } from './session-relay.js';

@@ -51,6 +51,7 @@ import { routeOf } from './route-of.js';
 import { sessionIdDigest } from './sealed-session-id.js';
 import { createMessageSerializer } from './serialize-message.js';
 import { sessionRefusal } from './session-refusal.js';
+import { createFleetRelay } from './session-relay.js';
 
 /** What the endpoints need. */
 export type McpEndpointDeps = {
@@ -135,12 +136,15 @@ export function createMcpEndpoint({
     writePerimeterRefusal(res, refused, body?.ok ? requestIdOf(body.value) : null);
   };
 
+  // Cluster mode: answers, cancellations and session changes that land here but are another replica's (ADR 039 §3).
+  const relay = sealing?.relay ? createFleetRelay({ ...sealing.relay, log }) : null;
   const openHttpSession = createHttpSessionOpener({
     gateway,
     config,
     sessions,
     serialize,
     writeGuard,
+    relay,
     ...(buffers ? { buffers } : {}),
   });
   // A DELETE on another replica ends this replica's copy at once (the fleet bus, ADR 039).
@@ -157,6 +161,8 @@ export function createMcpEndpoint({
       const opened = await openHttpSession(id, path, route, caller, initialize.clientInfo);
       if ('status' in opened.session) return opened.session;
       opened.transport.restore(id, initialize);
+      // What its client changed since it opened (log level, subscriptions) holds here too.
+      await relay?.replay(id, opened.transport);
       return sessions.get(id) ?? null;
     },
   });

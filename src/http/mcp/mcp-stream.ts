@@ -13,10 +13,10 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { SseStreamLabel, SseWriteGuard } from '../io/index.js';
 import { SESSION_NOT_FOUND } from './check-mcp-session.js';
 import { type Serialized, textOf } from './serialize-message.js';
-import type { SseEventLog } from './sse-event-log.js';
+import { type SseEventLog, STANDALONE } from './sse-event-log.js';
 
 /** The id of the standalone (GET) stream in the event log. */
-export const STANDALONE = '_GET_stream';
+export { STANDALONE };
 
 /** One SSE `message` event. */
 export const streamFrame = (id: string, data: string): string => `event: message\nid: ${id}\ndata: ${data}\n\n`;

@@ -3,9 +3,10 @@
  * @module
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { SseWriteGuard } from '../io/index.js';
+import { createSseWriteGuard, type SseWriteGuard } from '../io/index.js';
 import type { Serialized } from './serialize-message.js';
-import type { SseEventLog } from './sse-event-log.js';
+import type { SessionRelay } from './session-relay.js';
+import { createSseEventLog, type SseEventLog } from './sse-event-log.js';
 
 /** Options of `McpHttpTransport`. */
 export type McpHttpTransportOptions = {
@@ -26,4 +27,36 @@ export type McpHttpTransportOptions = {
   /** How messages become JSON; an endpoint shares one among its sessions. */
   serialize?: (message: JSONRPCMessage) => Serialized;
   now?: () => number;
+  /** Cluster mode: the session's side of the fleet relay (`session-relay.ts`); absent: nothing crosses replicas. */
+  relay?: SessionRelay;
 };
+
+/** The options a transport runs with: the given ones, and the defaults of the others. */
+export type ResolvedTransportOptions = {
+  readonly log: SseEventLog;
+  readonly guard: SseWriteGuard;
+  readonly onSessionInitialized: ((sessionId: string) => void) | undefined;
+  readonly onSessionClosed: (() => void) | undefined;
+  readonly newSessionId: () => string;
+  readonly maxBodyBytes: number;
+  readonly keepAliveMs: number;
+  readonly retryMs: number;
+  readonly now: () => number;
+  readonly serialize: (message: JSONRPCMessage) => Serialized;
+};
+
+/** Fill in the defaults of `options`. */
+export function resolveTransportOptions(options: McpHttpTransportOptions): ResolvedTransportOptions {
+  return {
+    log: options.eventLog ?? createSseEventLog(),
+    guard: options.writeGuard ?? createSseWriteGuard(),
+    onSessionInitialized: options.onSessionInitialized,
+    onSessionClosed: options.onSessionClosed,
+    newSessionId: options.newSessionId ?? (() => crypto.randomUUID()),
+    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    retryMs: options.retryMs ?? 1_000,
+    now: options.now ?? Date.now,
+    serialize: options.serialize ?? JSON.stringify,
+  };
+}

@@ -19,21 +19,20 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  closeAfterLinger,
-  createSseWriteGuard,
-  type RpcRefusal,
-  type SseWriteGuard,
-  writeRefusal,
-} from '../io/index.js';
+import { closeAfterLinger, type RpcRefusal, writeRefusal } from '../io/index.js';
 import { checkMcpSession, SESSION_NOT_FOUND } from './check-mcp-session.js';
 import { clashingRequestId } from './clashing-request-id.js';
 import { type McpHeaders, mcpHeaders } from './mcp-headers.js';
 import { McpStream, STANDALONE, streamFrame } from './mcp-stream.js';
-import type { McpHttpTransportOptions } from './mcp-transport-options.js';
+import {
+  type McpHttpTransportOptions,
+  type ResolvedTransportOptions,
+  resolveTransportOptions,
+} from './mcp-transport-options.js';
 import { readMcpPost } from './read-mcp-post.js';
-import { type Serialized, textOf } from './serialize-message.js';
-import { createSseEventLog, type SseEventLog } from './sse-event-log.js';
+import { resumption } from './resumption.js';
+import { textOf } from './serialize-message.js';
+import type { SessionRelay } from './session-relay.js';
 
 export type { McpHttpTransportOptions } from './mcp-transport-options.js';
 
@@ -51,43 +50,29 @@ export class McpHttpTransport implements Transport {
 
   readonly #streams = new Map<string, McpStream>();
   readonly #byRequest = new Map<RequestId, McpStream>();
-  readonly #log: SseEventLog;
-  readonly #guard: SseWriteGuard;
-  readonly #onSessionInitialized: ((sessionId: string) => void) | undefined;
-  readonly #onSessionClosed: (() => void) | undefined;
-  readonly #newSessionId: () => string;
-  readonly #maxBodyBytes: number;
-  readonly #keepAliveMs: number;
-  readonly #retryMs: number;
-  readonly #now: () => number;
-  readonly #serialize: (message: JSONRPCMessage) => Serialized;
+  readonly #o: ResolvedTransportOptions;
+  /** Cluster mode: what crosses replicas (ADR 039 §3); absent, nothing is looked at. */
+  readonly #relay: SessionRelay | undefined;
   /** Built once the session id is known, not per request. */
   #headers: McpHeaders | null = null;
   #streamCount = 0;
   #closed = false;
   #keepAlive: NodeJS.Timeout | undefined;
-  /** The id of the replayed `initialize` of a restored session, whose answer nobody waits for. */
-  #restoring: RequestId | undefined;
+  /** Ids of requests handed in from elsewhere (a restored session's `initialize`, the fleet's), whose answers nobody waits for. */
+  readonly #unanswered = new Map<RequestId, () => void>();
+  #injected = 0;
 
   constructor(options: McpHttpTransportOptions = {}) {
-    this.#log = options.eventLog ?? createSseEventLog();
-    this.#guard = options.writeGuard ?? createSseWriteGuard();
-    this.#onSessionInitialized = options.onSessionInitialized;
-    this.#onSessionClosed = options.onSessionClosed;
-    this.#newSessionId = options.newSessionId ?? (() => crypto.randomUUID());
-    this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-    this.#keepAliveMs = options.keepAliveMs ?? 15_000;
-    this.#retryMs = options.retryMs ?? 1_000;
-    this.#now = options.now ?? Date.now;
-    this.#serialize = options.serialize ?? JSON.stringify;
+    this.#o = resolveTransportOptions(options);
+    this.#relay = options.relay;
   }
 
   async start(): Promise<void> {
     // One timer per session, not one per stream.
     this.#keepAlive = setInterval(() => {
-      const now = this.#now();
-      for (const stream of this.#streams.values()) stream.keepAlive(now, this.#keepAliveMs);
-    }, this.#keepAliveMs);
+      const now = this.#o.now();
+      for (const stream of this.#streams.values()) stream.keepAlive(now, this.#o.keepAliveMs);
+    }, this.#o.keepAliveMs);
     this.#keepAlive.unref();
   }
 
@@ -100,17 +85,23 @@ export class McpHttpTransport implements Transport {
     writeRefusal(res, refused);
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const answer = isAnswer(message);
-    const requestId = answer ? (message as { id: RequestId }).id : options?.relatedRequestId;
-    if (answer && requestId !== undefined && requestId === this.#restoring) {
-      this.#restoring = undefined;
-      return;
+  async send(sent: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const answer = isAnswer(sent);
+    const requestId = answer ? (sent as { id: RequestId }).id : options?.relatedRequestId;
+    const injected = answer && this.#unanswered.size > 0 ? this.#unanswered.get(requestId as RequestId) : undefined;
+    if (injected) {
+      this.#unanswered.delete(requestId as RequestId);
+      return injected();
+    }
+    let message = sent;
+    if (this.#relay) {
+      const out = this.#relay.outgoing(sent);
+      message = out instanceof Promise ? await out : out;
     }
     if (requestId === undefined) {
       if (answer) throw new Error('Cannot send a response on the standalone SSE stream');
-      const data = textOf(this.#serialize(message));
-      const id = this.#log.append(STANDALONE, data);
+      const data = textOf(this.#o.serialize(message));
+      const id = this.#o.log.append(STANDALONE, data);
       this.#streams.get(STANDALONE)?.write(streamFrame(id, data));
       return;
     }
@@ -121,16 +112,31 @@ export class McpHttpTransport implements Transport {
   }
 
   /**
-   * Take on a session another replica opened (issue 22, ADR 039): its id, and its client's
-   * `initialize` replayed to the server on this transport (its answer dropped), then
-   * `notifications/initialized`, as if the handshake had just happened here.
+   * Take on a session another replica opened (issue 22, ADR 039): its id, its client's `initialize`
+   * (answer dropped) and `notifications/initialized`, as if the handshake had just happened here.
    */
   restore(sessionId: string, initialize: Record<string, unknown>): void {
     this.sessionId = sessionId;
-    this.#onSessionInitialized?.(sessionId);
-    this.#restoring = `boternity-restore-${sessionId.length}`;
-    this.onmessage?.({ jsonrpc: '2.0', id: this.#restoring, method: 'initialize', params: initialize });
-    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    this.#o.onSessionInitialized?.(sessionId);
+    void this.inject({ jsonrpc: '2.0', id: 0, method: 'initialize', params: initialize });
+    void this.inject({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  /**
+   * Hand the server a message of this session's client that reached another replica (the
+   * fleet relay), as if POSTed here: an answer, a cancellation, a change of the session
+   * (a request, whose answer goes to nobody: the promise settles once it is given).
+   */
+  async inject(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) return;
+    if (isRequest(message)) {
+      const id = `boternity-injected-${++this.#injected}`;
+      const answered = new Promise<void>((resolve) => this.#unanswered.set(id, resolve));
+      this.onmessage?.({ ...message, id });
+      return answered;
+    }
+    this.onmessage?.(message);
+    this.#forgoCancelled(message);
   }
 
   async close(): Promise<void> {
@@ -140,9 +146,11 @@ export class McpHttpTransport implements Transport {
     for (const stream of this.#streams.values()) stream.end();
     this.#streams.clear();
     this.#byRequest.clear();
+    for (const answered of this.#unanswered.values()) answered();
+    this.#unanswered.clear();
     // Its buffer's bytes go back to the budget all sessions share.
-    this.#log.dispose();
-    this.#onSessionClosed?.();
+    this.#o.log.dispose();
+    this.#o.onSessionClosed?.();
     this.onclose?.();
   }
 
@@ -165,7 +173,7 @@ export class McpHttpTransport implements Transport {
   }
 
   async #post(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<RpcRefusal | null> {
-    const messages = await readMcpPost(req, { body, maxBodyBytes: this.#maxBodyBytes });
+    let messages = await readMcpPost(req, { body, maxBodyBytes: this.#o.maxBodyBytes });
     if (!Array.isArray(messages)) return messages;
     if (this.#closed) return SESSION_NOT_FOUND;
     // Only a message named `initialize` pays for the full check.
@@ -175,11 +183,13 @@ export class McpHttpTransport implements Transport {
       if (messages.length > 1) {
         return refusal(400, -32600, 'Invalid Request: Only one initialization request is allowed');
       }
-      this.sessionId = this.#newSessionId();
-      this.#onSessionInitialized?.(this.sessionId);
+      this.sessionId = this.#o.newSessionId();
+      this.#o.onSessionInitialized?.(this.sessionId);
     } else {
       const refused = checkMcpSession(req, this.sessionId);
       if (refused) return refused;
+      // Cluster mode: what is another replica's goes there (ADR 039 §3).
+      if (this.#relay) messages = this.#relay.incoming(messages, (id) => this.#byRequest.has(id));
     }
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
     const requests = messages.filter(isRequest);
@@ -235,7 +245,9 @@ export class McpHttpTransport implements Transport {
       return refusal(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     }
     const lastEventId = req.headers['last-event-id'];
-    if (typeof lastEventId === 'string' && lastEventId !== '') return this.#resume(lastEventId, res);
+    const resumed =
+      typeof lastEventId === 'string' && lastEventId !== '' ? resumption(this.#o.log, lastEventId) : 'fresh';
+    if (resumed !== 'fresh') return 'status' in resumed ? resumed : this.#resume(resumed, res);
     if (this.#streams.get(STANDALONE)?.connected()) {
       return refusal(409, -32000, 'Conflict: Only one SSE stream is allowed per session');
     }
@@ -243,18 +255,10 @@ export class McpHttpTransport implements Transport {
     return null;
   }
 
-  /** Replay what a lost stream missed after `lastEventId`, and carry on with it on `res`. */
-  #resume(lastEventId: string, res: ServerResponse): RpcRefusal | null {
-    const streamId = this.#log.streamOf(lastEventId);
-    const past = `Event ${lastEventId} is past the resumption window: the session's buffer has dropped it (gateway.maxBufferBytesPerSession, gateway.maxBufferBytes); what followed it cannot be replayed`;
-    if (streamId === undefined && this.#log.evicted(lastEventId)) return refusal(400, -32000, past);
-    if (streamId === undefined) return refusal(400, -32000, 'Invalid event ID format');
+  /** Replay what a lost stream missed, and carry on with it on `res`. */
+  #resume({ streamId, missed }: { streamId: string; missed: string }, res: ServerResponse): RpcRefusal | null {
     const live = this.#streams.get(streamId);
     if (live?.connected()) return refusal(409, -32000, 'Conflict: Stream already has an active connection');
-    const missed = this.#log
-      .after(lastEventId)
-      .map((e) => streamFrame(e.id, e.data))
-      .join('');
     if (live) live.reattach(res, missed);
     else if (streamId === STANDALONE) this.#register(STANDALONE, res, 0, false).startSse(missed);
     // Every answer of that stream was sent already: replay what was missed and end.
@@ -268,13 +272,13 @@ export class McpHttpTransport implements Transport {
       res,
       owed,
       primes,
-      retryMs: this.#retryMs,
-      log: this.#log,
-      serialize: this.#serialize,
+      retryMs: this.#o.retryMs,
+      log: this.#o.log,
+      serialize: this.#o.serialize,
       sseHeaders: this.#built().sse,
       jsonHeaders: this.#built().json,
-      opened: this.#now(),
-      guard: this.#guard,
+      opened: this.#o.now(),
+      guard: this.#o.guard,
       session: this.sessionId,
     });
     this.#streams.set(id, stream);

@@ -15,6 +15,7 @@ import { McpHttpTransport } from './mcp-transport.js';
 import type { Route } from './route-of.js';
 import type { createMessageSerializer } from './serialize-message.js';
 import { sessionRefusal } from './session-refusal.js';
+import type { FleetRelay } from './session-relay.js';
 import { createSseEventLog } from './sse-event-log.js';
 
 /** Who a session belongs to: the admin, or the token that opened it. */
@@ -32,6 +33,8 @@ export type HttpSessionOpenerDeps = {
   serialize: ReturnType<typeof createMessageSerializer>;
   writeGuard: SseWriteGuard;
   buffers?: SseBufferPool;
+  /** Cluster mode: what crosses replicas (`session-relay.ts`). */
+  relay?: FleetRelay | null;
 };
 
 /** The opener of an endpoint's sessions. */
@@ -42,6 +45,7 @@ export function createHttpSessionOpener({
   serialize,
   writeGuard,
   buffers,
+  relay = null,
 }: HttpSessionOpenerDeps) {
   /**
    * A session's transport and its gateway session, `id` reachable once initialized: an
@@ -57,16 +61,28 @@ export function createHttpSessionOpener({
   ) => {
     const owner = ownerOf(caller);
     const { maxBufferBytesPerSession } = config().gateway;
-    const eventLog = createSseEventLog({ maxBytes: maxBufferBytesPerSession, ...(buffers ? { pool: buffers } : {}) });
+    const eventLog = createSseEventLog({
+      maxBytes: maxBufferBytesPerSession,
+      ...(buffers ? { pool: buffers } : {}),
+      // Cluster mode: event ids name this replica, so another tells them from its own (ADR 039 §5).
+      ...(relay ? { tag: relay.tag } : {}),
+    });
     const transport: McpHttpTransport = new McpHttpTransport({
       maxBodyBytes: config().gateway.maxBodyBytes,
       serialize,
       newSessionId: () => id,
       eventLog,
       writeGuard,
+      ...(relay ? { relay: relay.forSession(id) } : {}),
       // Reachable by its id once its initialize is accepted, until it closes (however it closes).
-      onSessionInitialized: () => sessions.set(id, { transport, path, owner }),
-      onSessionClosed: () => sessions.delete(id),
+      onSessionInitialized: () => {
+        sessions.set(id, { transport, path, owner });
+        relay?.hold(id, transport);
+      },
+      onSessionClosed: () => {
+        sessions.delete(id);
+        relay?.drop(id);
+      },
     });
     const spec = specOf(route, caller);
     const session = await gateway

@@ -24,12 +24,27 @@ export type SseEventLog = {
   bytes(): number;
   /** Whether `eventId` was one of this log's and has been dropped (a resume past the window). */
   evicted(eventId: string): boolean;
+  /** Cluster mode: whether `eventId` was sent by another replica, and on which kind of stream; null: it was not. */
+  foreign(eventId: string): 'standalone' | 'request' | null;
   /** Drop everything and leave the shared pool (the session closed). */
   dispose(): void;
 };
 
 /** Limits of {@link createSseEventLog}. */
-export type SseEventLogOptions = { maxBytes?: number; maxEvents?: number; pool?: SseBufferPool };
+export type SseEventLogOptions = {
+  maxBytes?: number;
+  maxEvents?: number;
+  pool?: SseBufferPool;
+  /**
+   * Cluster mode: this replica's tag (10 hex), put in front of each id with `g` (the standalone
+   * stream) or `p` (a POST's), so that another replica tells an id of this one's from its own.
+   */
+  tag?: string;
+};
+
+/** The id of the standalone (GET) stream in a log. */
+export const STANDALONE = '_GET_stream';
+const TAGGED = /^([0-9a-f]{10})([gp])(\d{1,15})$/;
 
 type Entry = { seq: number; ticket: number; stream: string; data: string | null; size: number };
 
@@ -43,6 +58,7 @@ export function createSseEventLog({
   maxBytes = DEFAULT_EVENT_LOG_BYTES,
   maxEvents = 1_000,
   pool,
+  tag = '',
 }: SseEventLogOptions = {}): SseEventLog {
   let entries: Entry[] = [];
   let head = 0;
@@ -69,11 +85,20 @@ export function createSseEventLog({
       head = 0;
     }
   };
+  const idOf = (stream: string, seq: number): string =>
+    tag === '' ? String(seq) : `${tag}${stream === STANDALONE ? 'g' : 'p'}${seq}`;
+  /** The number of one of this log's ids; NaN when it is none. */
+  const seqOf = (eventId: string): number => {
+    if (tag === '') return /^\d{1,15}$/.test(eventId) ? Number(eventId) : Number.NaN;
+    const match = TAGGED.exec(eventId);
+    return match && match[1] === tag ? Number(match[3]) : Number.NaN;
+  };
   /** Where `eventId` is in `entries`, or -1. */
   const indexOf = (eventId: string): number => {
     const first = entries[head];
-    if (!first || !/^\d{1,15}$/.test(eventId)) return -1;
-    const at = head + Number(eventId) - first.seq;
+    const seq = seqOf(eventId);
+    if (!first || Number.isNaN(seq)) return -1;
+    const at = head + seq - first.seq;
     return at >= head && at < entries.length ? at : -1;
   };
 
@@ -86,7 +111,7 @@ export function createSseEventLog({
       evict();
       // After this log's own bound: the shared budget may then take the oldest of anyone's.
       lease.add(size);
-      return String(seq);
+      return idOf(stream, seq);
     },
     streamOf: (eventId) => entries[indexOf(eventId)]?.stream,
     after(eventId) {
@@ -96,16 +121,21 @@ export function createSseEventLog({
       const out: LoggedEvent[] = [];
       for (let i = at + 1; i < entries.length; i++) {
         const e = entries[i] as Entry;
-        if (e.stream === from.stream && e.data !== null) out.push({ id: String(e.seq), data: e.data });
+        if (e.stream === from.stream && e.data !== null) out.push({ id: idOf(e.stream, e.seq), data: e.data });
       }
       return out;
     },
     bytes: () => held,
     evicted(eventId) {
-      if (!/^\d{1,15}$/.test(eventId)) return false;
-      const seq = Number(eventId);
+      const seq = seqOf(eventId);
+      if (Number.isNaN(seq)) return false;
       const first = entries[head]?.seq ?? nextSeq;
       return seq >= 1 && seq < first;
+    },
+    foreign(eventId) {
+      const match = tag === '' ? null : TAGGED.exec(eventId);
+      if (!match || match[1] === tag) return null;
+      return match[2] === 'g' ? 'standalone' : 'request';
     },
     dispose() {
       lease.leave();

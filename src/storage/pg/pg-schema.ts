@@ -139,3 +139,14 @@ export const closedSessionsTable = pgTable('closed_sessions', {
   digest: text('digest').primaryKey(),
   closedAt: createdAt('closed_at'),
 });
+
+export const sessionStateTable = pgTable(
+  'session_state',
+  {
+    digest: text('digest').notNull(),
+    item: text('item').notNull(),
+    value: text('value').notNull(),
+    updatedAt: createdAt('updated_at'),
+  },
+  (t) => [primaryKey({ columns: [t.digest, t.item] })],
+);

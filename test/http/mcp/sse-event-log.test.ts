@@ -1,7 +1,7 @@
 /** The bounded resumption buffer of a session (SPEC G1, X8). */
 import { describe, expect, it } from 'vitest';
 import { createSseBufferPool } from '../../../src/http/io/sse-buffer-pool.js';
-import { createSseEventLog } from '../../../src/http/mcp/sse-event-log.js';
+import { createSseEventLog, STANDALONE } from '../../../src/http/mcp/sse-event-log.js';
 
 describe('createSseEventLog', () => {
   it('replays the events of the same stream after an id, leaving priming events out', () => {
@@ -85,5 +85,29 @@ describe('createSseBufferPool', () => {
     expect(pool.bytes()).toBe(4);
     a.dispose();
     expect(pool.bytes()).toBe(0);
+  });
+
+  it('names its replica in each id in cluster mode, and tells another replica’s ids by their stream', () => {
+    const log = createSseEventLog({ tag: '0123456789' });
+    const got = log.append(STANDALONE, '{"n":1}');
+    const posted = log.append('s1', null);
+    const answer = log.append('s1', '{"n":2}');
+    expect([got, posted, answer]).toEqual(['0123456789g1', '0123456789p2', '0123456789p3']);
+    expect(log.streamOf(got)).toBe(STANDALONE);
+    expect(log.after(posted)).toEqual([{ id: answer, data: '{"n":2}' }]);
+    expect([log.foreign(got), log.foreign(answer)]).toEqual([null, null]);
+    // Another replica's: not found here, and which kind of stream it was on.
+    expect(log.streamOf('abcdefabcdp2')).toBeUndefined();
+    expect(log.foreign('abcdefabcdg1')).toBe('standalone');
+    expect(log.foreign('abcdefabcdp2')).toBe('request');
+    // Neither this replica's nor another's: unknown, as without a tag.
+    for (const id of ['2', 'x', '0123456789q1', 'abcdefabcdp', '']) {
+      expect(log.streamOf(id)).toBeUndefined();
+      expect(log.foreign(id)).toBeNull();
+    }
+    // Without a tag, ids stay plain numbers and nothing is foreign.
+    const plain = createSseEventLog();
+    expect(plain.append(STANDALONE, '1')).toBe('1');
+    expect(plain.foreign('abcdefabcdg1')).toBeNull();
   });
 });

@@ -1,0 +1,39 @@
+/**
+ * What a GET with `Last-Event-ID` resumes (SPEC G1, X8; issue 22 part 3, ADR 039 §5): the
+ * stream the event was sent on and the frames it missed, from the session's log. In cluster
+ * mode an id sent by another replica is not in this replica's log: the standalone stream
+ * starts afresh here (what the other replica sent after that event is not replayed); a POST's
+ * stream is only where its request is served, so the GET is refused with a 503 that the
+ * client (and a balancer told to, such as nginx's `proxy_next_upstream http_503`) retries
+ * elsewhere, until it reaches that replica.
+ * @module
+ */
+import type { RpcRefusal } from '../io/index.js';
+import { streamFrame } from './mcp-stream.js';
+import type { SseEventLog } from './sse-event-log.js';
+
+/** Where a resumption goes: a stream and what it missed, a new standalone stream, or a refusal. */
+export type Resumption = { readonly streamId: string; readonly missed: string } | 'fresh' | RpcRefusal;
+
+/** Find what `lastEventId` resumes in `log`. */
+export function resumption(log: SseEventLog, lastEventId: string): Resumption {
+  const streamId = log.streamOf(lastEventId);
+  if (streamId === undefined) {
+    if (log.evicted(lastEventId)) {
+      const message = `Event ${lastEventId} is past the resumption window: the session's buffer has dropped it (gateway.maxBufferBytesPerSession, gateway.maxBufferBytes); what followed it cannot be replayed`;
+      return { status: 400, code: -32000, message };
+    }
+    const foreign = log.foreign(lastEventId);
+    if (foreign === 'standalone') return 'fresh';
+    if (foreign === 'request') {
+      const message = `Event ${lastEventId} was sent by another replica, which serves its request: retry, the balancer will send the retry to another replica`;
+      return { status: 503, code: -32000, message, headers: { 'retry-after': '1' } };
+    }
+    return { status: 400, code: -32000, message: 'Invalid event ID format' };
+  }
+  const missed = log
+    .after(lastEventId)
+    .map((e) => streamFrame(e.id, e.data))
+    .join('');
+  return { streamId, missed };
+}

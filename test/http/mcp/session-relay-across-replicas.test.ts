@@ -1,0 +1,228 @@
+/**
+ * What of a 2025-11-25 session crosses replicas on the fleet bus (issue 22 part 3, ADR 039
+ * §3): two services on one PostgreSQL database behind the round-robin balancer of the tests
+ * (no affinity: consecutive requests alternate replicas), an SDK v1 client with sampling and
+ * elicitation handlers. An upstream's sampling and elicitation are answered through the
+ * replica that does not serve the call; a cancellation reaches the call through the other
+ * replica; progress arrives; `logging/setLevel` and `resources/subscribe` hold on every
+ * replica, also on one restarted after them; a `Last-Event-ID` of another replica's stream
+ * gets a fresh standalone stream or a 503 to retry elsewhere.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPLICA_TOKEN, type SealedCluster, startSealedCluster } from '../../support/sealed-replicas.js';
+import { waitFor } from '../../support/wait-for.js';
+
+let cluster: SealedCluster;
+beforeAll(async () => {
+  cluster = await startSealedCluster(2);
+}, 90_000);
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const auth = { authorization: `Bearer ${REPLICA_TOKEN}` };
+
+/** An SDK client through the balancer that answers sampling and elicitation; resolves once its GET stream is open. */
+const connect = async () => {
+  const transport = new StreamableHTTPClientTransport(new URL(`${cluster.proxy.url}/mcp`), {
+    requestInit: { headers: auth },
+  });
+  const client = new Client(
+    { name: 'relay-across-replicas', version: '1.0.0' },
+    { capabilities: { sampling: {}, elicitation: {}, roots: {} } },
+  );
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
+    role: 'assistant',
+    model: 'test-model',
+    content: {
+      type: 'text',
+      text: `forty-two to ${(request.params.messages[0]?.content as { text?: string } | undefined)?.text}`,
+    },
+  }));
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { ok: true } }));
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work/here', name: 'w' }] }));
+  const gets = cluster.proxy.trail.filter((r) => r.method === 'GET').length;
+  await client.connect(transport);
+  // Its GET stream open, requests alternate replicas one by one from here.
+  await waitFor(() => cluster.proxy.trail.filter((r) => r.method === 'GET').length > gets);
+  return { client, transport };
+};
+
+/** The replica a POST whose body contains `text` went to (the last such). */
+const replicaOf = (text: string): string | undefined =>
+  cluster.proxy.trail.findLast((r) => r.method === 'POST' && r.body.includes(text))?.replica;
+
+describe('a session’s traffic across replicas (fleet bus)', () => {
+  it('answers an upstream’s sampling, elicitation and roots through the replica that does not serve the call', async () => {
+    const { client } = await connect();
+    const sampled = await client.callTool({ name: 'up__ask', arguments: { text: 'question one' } });
+    expect(sampled.content).toEqual([{ type: 'text', text: 'sampled: forty-two to question one' }]);
+    // The call went to one replica, the client's answer to the other: it was handed over.
+    expect(replicaOf('"text":"question one"')).toBeDefined();
+    expect(replicaOf('forty-two to question one')).toBeDefined();
+    expect(replicaOf('forty-two to question one')).not.toBe(replicaOf('"text":"question one"'));
+
+    const elicited = await client.callTool({ name: 'up__confirm', arguments: { text: 'sure?' } });
+    expect(elicited.content).toEqual([{ type: 'text', text: 'elicited: accept {"ok":true}' }]);
+    expect(replicaOf('"action":"accept"')).toBeDefined();
+    expect(replicaOf('"action":"accept"')).not.toBe(replicaOf('sure?'));
+    const roots = await client.callTool({ name: 'up__roots', arguments: { text: 'where' } });
+    expect(roots.content).toEqual([{ type: 'text', text: 'roots: file:///work/here' }]);
+    expect(replicaOf('file:///work/here')).toBeDefined();
+    expect(replicaOf('file:///work/here')).not.toBe(replicaOf('"text":"where"'));
+    // Several in a row: each answer lands on the other replica than its call, whichever that is.
+    for (let i = 0; i < 4; i++) {
+      const again = await client.callTool({ name: 'up__ask', arguments: { text: `q${i}` } });
+      expect(again.content).toEqual([{ type: 'text', text: `sampled: forty-two to q${i}` }]);
+    }
+    await client.close();
+  });
+
+  it('cancels a call served on one replica with the notification that lands on the other', async () => {
+    const { client } = await connect();
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'up__wait', arguments: { text: 'hold-1' } }, undefined, {
+      signal: abort.signal,
+    });
+    await waitFor(() => cluster.upstream.waiting.includes('hold-1'));
+    abort.abort('no longer needed');
+    await expect(call).rejects.toThrow();
+    // The upstream's call was cancelled: the replica serving it heard the cancellation.
+    await waitFor(() => cluster.upstream.cancelled.includes('hold-1'));
+    expect(replicaOf('notifications/cancelled')).toBeDefined();
+    expect(replicaOf('notifications/cancelled')).not.toBe(replicaOf('hold-1'));
+    // The session goes on.
+    const after = await client.callTool({ name: 'up__echo', arguments: { text: 'after' } });
+    expect(after.content).toEqual([{ type: 'text', text: 'echo: after' }]);
+    await client.close();
+  });
+
+  it('delivers an upstream’s progress on the stream of its call, whichever replica serves it', async () => {
+    const { client } = await connect();
+    for (let round = 0; round < 2; round++) {
+      const seen: number[] = [];
+      const result = await client.callTool({ name: 'up__slow', arguments: { steps: 3 } }, undefined, {
+        onprogress: (p) => seen.push(p.progress),
+      });
+      expect(result.content).toEqual([{ type: 'text', text: 'done 3' }]);
+      expect(seen).toEqual([1, 2, 3]);
+    }
+    await client.close();
+  });
+
+  it('holds a logging level set on one replica on every replica, also one restarted since', async () => {
+    const { client } = await connect();
+    const levels: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
+      levels.push(n.params.level);
+    });
+    await client.setLoggingLevel('error');
+    const expected = ['error', 'critical', 'alert', 'emergency'];
+    const logOnEach = async () => {
+      for (let i = 0; i < 2; i++) {
+        levels.length = 0;
+        const result = await client.callTool({ name: 'up__log', arguments: { text: `l${i}` } });
+        expect(result.content).toEqual([{ type: 'text', text: 'logged at error and above' }]);
+        expect(levels).toEqual(expected);
+      }
+      // One call landed on each replica.
+      expect(replicaOf('"l0"')).not.toBe(replicaOf('"l1"'));
+    };
+    await logOnEach();
+    // A replica restarted after the change rebuilds the session with it (session_state).
+    await cluster.restart(0);
+    await logOnEach();
+    await client.close();
+  }, 60_000);
+
+  it('holds a resource subscription made on one replica on every replica, and delivers its updates', async () => {
+    const { client } = await connect();
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
+      updated.push(n.params.uri);
+    });
+    const { resources } = await client.listResources();
+    const uri = resources.find((r) => r.uri.endsWith('test://counter'))?.uri as string;
+    expect(uri).toBeDefined();
+    await client.subscribeResource({ uri });
+    // Both replicas' upstream connections are subscribed, whichever replica was asked.
+    await waitFor(() => cluster.upstream.subscribers() === 2);
+    // An update reaches the agent on its GET stream, whichever replica holds it.
+    await client.callTool({ name: 'up__bump', arguments: {} });
+    await waitFor(() => updated.length > 0);
+    expect(updated[0]).toBe(uri);
+    await client.unsubscribeResource({ uri });
+    await waitFor(() => cluster.upstream.subscribers() === 0);
+    await client.close();
+  });
+});
+
+/** A raw request of `sessionId` to one replica. */
+const raw = (base: string, sessionId: string, init: { method: string; body?: unknown; lastEventId?: string }) =>
+  fetch(`${base}/mcp`, {
+    method: init.method,
+    headers: {
+      ...auth,
+      accept: init.method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+      ...(init.lastEventId ? { 'last-event-id': init.lastEventId } : {}),
+    },
+    ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+  });
+
+describe('resuming a stream with Last-Event-ID across replicas', () => {
+  it('resumes on the replica that sent the event; another starts a fresh GET stream or says to retry (503)', async () => {
+    const [zero, one] = cluster.replicas.map((r) => r.url) as [string, string];
+    const transport = new StreamableHTTPClientTransport(new URL(`${zero}/mcp`), { requestInit: { headers: auth } });
+    const client = new Client({ name: 'resumer', version: '1.0.0' });
+    await client.connect(transport);
+    const id = transport.sessionId as string;
+    // A call with progress: its answer comes as an SSE stream whose events have ids.
+    const answer = await raw(zero, id, {
+      method: 'POST',
+      body: {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'up__slow', arguments: { steps: 2 }, _meta: { progressToken: 'p' } },
+      },
+    });
+    expect(answer.headers.get('content-type')).toContain('text/event-stream');
+    const text = await answer.text();
+    const ids = [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1] as string);
+    const first = ids.find((_, i) => i > 0) as string;
+    // Ids name the replica: 10 hex, `p` for a POST's stream, a number.
+    expect(first).toMatch(/^[0-9a-f]{10}p\d+$/);
+    // The replica that sent it replays what followed (that stream is over: it ends).
+    const here = await raw(zero, id, { method: 'GET', lastEventId: first });
+    expect(here.status).toBe(200);
+    expect(await here.text()).toContain('"id":7');
+    // Another replica does not serve that request: a 503 to retry elsewhere, in one line.
+    const there = await raw(one, id, { method: 'GET', lastEventId: first });
+    expect(there.status).toBe(503);
+    expect(there.headers.get('retry-after')).toBe('1');
+    expect(((await there.json()) as { error: { message: string } }).error.message).toBe(
+      `Event ${first} was sent by another replica, which serves its request: retry, the balancer will send the retry to another replica`,
+    );
+    // An id of another replica's GET stream: a fresh GET stream here (nothing replayed).
+    const standalone = first.replace(/p(\d+)$/, 'g$1');
+    const fresh = await raw(one, id, { method: 'GET', lastEventId: standalone });
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('content-type')).toContain('text/event-stream');
+    await fresh.body?.cancel();
+    // A made-up id is still refused as before.
+    expect((await raw(one, id, { method: 'GET', lastEventId: 'nonsense' })).status).toBe(400);
+    await client.close();
+  });
+});

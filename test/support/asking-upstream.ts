@@ -1,0 +1,155 @@
+/**
+ * A Streamable HTTP upstream (the SDK's `McpServer`, one per upstream session) that asks
+ * things of the agent behind the gateway and keeps per-session state, for the cluster tests
+ * of sessions across replicas (issue 22, ADR 039): `echo`; `ask` (sampling), `confirm`
+ * (elicitation) and `roots` on the call's own stream; `wait`, which holds until cancelled
+ * and records it; `slow`, which reports progress; `log`, which sends one message per level
+ * at or above the level its session was set to (its own `logging/setLevel`); a
+ * subscribable resource `test://counter` and `bump`, which changes it and tells its
+ * subscribers.
+ * @module
+ */
+import { once } from 'node:events';
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+  type LoggingLevel,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { serveStreamableHttp } from './serve-streamable-http.mjs';
+
+const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** A running upstream: its URL, what it saw, and its end. */
+export type AskingUpstream = {
+  readonly url: string;
+  /** The `wait` calls that began, and those that were cancelled, by their `text`. */
+  readonly waiting: string[];
+  readonly cancelled: string[];
+  /** Upstream sessions subscribed to `test://counter` now. */
+  readonly subscribers: () => number;
+  close(): void;
+};
+
+/** One upstream session's SDK server (each replica's connection is a session of its own). */
+export type UpstreamSession = () => { server: McpServer['server']; onClose?: () => void };
+
+/**
+ * Start the upstream on a free port of 127.0.0.1; `newSession` serves other sessions than
+ * the asking ones (then `waiting`, `cancelled` and `subscribers` stay empty).
+ */
+export async function startAskingUpstream({
+  newSession,
+}: {
+  newSession?: UpstreamSession;
+} = {}): Promise<AskingUpstream> {
+  const waiting: string[] = [];
+  const cancelled: string[] = [];
+  const subscribed = new Set<McpServer>();
+  let counter = 0;
+  const server = serveStreamableHttp({
+    port: 0,
+    newSession:
+      newSession ??
+      (() => {
+        const mcp = new McpServer(
+          { name: 'asking', version: '1.0.0' },
+          { capabilities: { logging: {}, resources: { subscribe: true } } },
+        );
+        let level: LoggingLevel = 'debug';
+        mcp.server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+          level = request.params.level;
+          return {};
+        });
+        mcp.server.setRequestHandler(SubscribeRequestSchema, async () => {
+          subscribed.add(mcp);
+          return {};
+        });
+        mcp.server.setRequestHandler(UnsubscribeRequestSchema, async () => {
+          subscribed.delete(mcp);
+          return {};
+        });
+        mcp.registerResource('counter', 'test://counter', {}, async (uri) => ({
+          contents: [{ uri: uri.href, text: String(counter) }],
+        }));
+        mcp.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
+          content: [{ type: 'text', text: `echo: ${text}` }],
+        }));
+        mcp.registerTool('ask', { inputSchema: { text: z.string() } }, async ({ text }, extra) => {
+          const answer = await extra.sendRequest(
+            {
+              method: 'sampling/createMessage',
+              params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 20 },
+            },
+            CreateMessageResultSchema,
+          );
+          const content = answer.content as { type: string; text?: string };
+          return { content: [{ type: 'text', text: `sampled: ${content.text}` }] };
+        });
+        mcp.registerTool('confirm', { inputSchema: { text: z.string() } }, async ({ text }, extra) => {
+          const answer = await extra.sendRequest(
+            {
+              method: 'elicitation/create',
+              params: {
+                message: text,
+                requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+              },
+            },
+            ElicitResultSchema,
+          );
+          return { content: [{ type: 'text', text: `elicited: ${answer.action} ${JSON.stringify(answer.content)}` }] };
+        });
+        mcp.registerTool('roots', { inputSchema: {} }, async (_args, extra) => {
+          const { roots } = await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema);
+          return { content: [{ type: 'text', text: `roots: ${roots.map((r) => r.uri).join(' ')}` }] };
+        });
+        mcp.registerTool('wait', { inputSchema: { text: z.string() } }, async ({ text }, extra) => {
+          waiting.push(text);
+          await new Promise<void>((resolve) => {
+            if (extra.signal.aborted) resolve();
+            extra.signal.addEventListener('abort', () => resolve(), { once: true });
+          });
+          cancelled.push(text);
+          return { content: [{ type: 'text', text: 'cancelled' }] };
+        });
+        mcp.registerTool('slow', { inputSchema: { steps: z.number() } }, async ({ steps }, extra) => {
+          const progressToken = extra._meta?.progressToken;
+          for (let i = 1; i <= steps && progressToken !== undefined; i++)
+            await extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress: i, total: steps },
+            });
+          return { content: [{ type: 'text', text: `done ${steps}` }] };
+        });
+        mcp.registerTool('log', { inputSchema: { text: z.string() } }, async ({ text }, extra) => {
+          for (const each of LEVELS.slice(LEVELS.indexOf(level)))
+            await extra.sendNotification({ method: 'notifications/message', params: { level: each, data: text } });
+          return { content: [{ type: 'text', text: `logged at ${level} and above` }] };
+        });
+        mcp.registerTool('bump', { inputSchema: {} }, async () => {
+          counter += 1;
+          await Promise.all([...subscribed].map((s) => s.server.sendResourceUpdated({ uri: 'test://counter' })));
+          return { content: [{ type: 'text', text: `counter ${counter}` }] };
+        });
+        return { server: mcp.server, onClose: () => subscribed.delete(mcp) };
+      }),
+  }) as HttpServer;
+  if (!server.listening) await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    waiting,
+    cancelled,
+    subscribers: () => subscribed.size,
+    close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
