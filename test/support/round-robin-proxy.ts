@@ -18,6 +18,8 @@ export type RoundRobinProxy = {
   readonly url: string;
   /** Requests sent to each replica so far, by its base URL. */
   readonly sent: Map<string, number>;
+  /** Every request as it was sent, in order: its method and the replica (base URL) it went to. */
+  readonly routed: readonly { readonly method: string; readonly replica: string }[];
   /** Requests that reached no replica (all refused), and answers cut by a replica's failure. */
   readonly failures: () => number;
   close(): Promise<void>;
@@ -28,6 +30,7 @@ export async function startRoundRobinProxy(replicas: readonly string[]): Promise
   let next = 0;
   let failures = 0;
   const sent = new Map<string, number>(replicas.map((r) => [r, 0]));
+  const routed: { method: string; replica: string }[] = [];
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, tried: number): void => {
     if (tried >= replicas.length) {
@@ -58,6 +61,7 @@ export async function startRoundRobinProxy(replicas: readonly string[]): Promise
     upstream.once('socket', (socket) =>
       socket.once('connect', () => {
         written = true;
+        routed.push({ method: req.method ?? 'GET', replica: target.origin });
       }),
     );
     upstream.once('error', (error: NodeJS.ErrnoException) => {
@@ -84,6 +88,7 @@ export async function startRoundRobinProxy(replicas: readonly string[]): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     sent,
+    routed,
     failures: () => failures,
     close: async () => {
       server.closeAllConnections();
