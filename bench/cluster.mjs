@@ -9,8 +9,8 @@
 // Then the cost of session continuity (ADR 039): two replicas on one PostgreSQL database with
 // one cluster key and an HTTP upstream; a session that stays on replica 1 (its client talks to
 // it directly) against one whose requests alternate replicas (its client goes through the
-// round-robin balancer of the tests); per round, each session's calls in turn (which goes
-// first swaps), the CPU of both replicas over each one's calls. A third side, "spread", is two
+// round-robin balancer of the tests); per round, CALLS calls of each session in blocks of
+// BLOCK (100), the sessions in turn, the CPU of both replicas over each one's blocks. A third side, "spread", is two
 // sessions each staying on its own replica, called in turn: the same work shared by the two
 // processes the same way, with nothing of session continuity; alternates / spread is what
 // continuity itself costs, spread / stays what sharing one client's calls between two
@@ -23,7 +23,7 @@
 // through the balancer and its first call answered (by a survivor), timed from the SIGKILL;
 // the same for the next call of a session opened before; KILLS times, the replica started
 // again between them.
-// Run: npm run bench:cluster   (ROUNDS=8, CALLS=1000 a side a round, WARMUP=300; FLEET_CALLS=10000,
+// Run: npm run bench:cluster   (ROUNDS=8, CALLS=1000 a side a round, BLOCK=100, WARMUP=300; FLEET_CALLS=10000,
 // SESSIONS=4, KILLS=5; PARTS=pg,continuity,restarts,kill picks parts). Writes bench/results/cluster-<time>.json.
 
 import { spawn } from 'node:child_process';
@@ -43,6 +43,7 @@ import { startPostgres } from './lib/start-postgres.mjs';
 const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const CALLS = Number(process.env.CALLS ?? 1000);
 const WARMUP = Number(process.env.WARMUP ?? 300);
+const BLOCK = Number(process.env.BLOCK ?? 100);
 const FLEET_CALLS = Number(process.env.FLEET_CALLS ?? 10_000);
 const SESSIONS = Number(process.env.SESSIONS ?? 4);
 const KILLS = Number(process.env.KILLS ?? 5);
@@ -185,14 +186,18 @@ async function continuityCost() {
     const cpuBoth = () => cpuMs(pair[0].child.pid) + cpuMs(pair[1].child.pid);
     for (let i = 0; i < WARMUP; i++) for (const side of sides) await call(side);
     for (let round = 0; round < ROUNDS; round++) {
-      const row = {};
-      // Which side goes first turns each round.
-      for (let k = 0; k < sides.length; k++) {
-        const side = sides[(round + k) % sides.length];
-        const cpu0 = cpuBoth();
-        for (let i = 0; i < CALLS; i++) await call(side);
-        row[side.name] = ((cpuBoth() - cpu0) * 1000) / CALLS;
+      const spent = Object.fromEntries(sides.map((side) => [side.name, 0]));
+      // In blocks of BLOCK calls, the sides in turn (which goes first turns each block): what the
+      // machine does meanwhile falls on all three alike.
+      for (let block = 0; block < CALLS / BLOCK; block++) {
+        for (let k = 0; k < sides.length; k++) {
+          const side = sides[(round + block + k) % sides.length];
+          const cpu0 = cpuBoth();
+          for (let i = 0; i < BLOCK; i++) await call(side);
+          spent[side.name] += cpuBoth() - cpu0;
+        }
       }
+      const row = Object.fromEntries(sides.map((side) => [side.name, (spent[side.name] * 1000) / CALLS]));
       rows.push({
         ...row,
         ratio: row.alternates / row.stays,
