@@ -1,6 +1,7 @@
 // `bnity serve` as a real process for the benches: a temp home, `config` written there (or
 // none: the service then writes its default one), port 0, the admin token `token`; resolves
 // with its base URL once it printed it. `nodeArgs` go to its node (e.g. --cpu-prof); `env` is added to its environment.
+// `port` and `home` (kept at stop) start it where a replica stopped before was, for a restart.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,11 +10,11 @@ import { fileURLToPath } from 'node:url';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'bnity.js');
 
-export async function spawnServe({ config, token, nodeArgs = [], env = {} }) {
-  const home = mkdtempSync(join(tmpdir(), 'bnity-bench-'));
+export async function spawnServe({ config, token, nodeArgs = [], env = {}, port = 0, home: given = null }) {
+  const home = given ?? mkdtempSync(join(tmpdir(), 'bnity-bench-'));
   const configPath = join(home, 'boternity.json');
   if (config) writeFileSync(configPath, JSON.stringify(config));
-  const args = ['serve', '--port', '0', ...(config ? ['--config', configPath] : [])];
+  const args = ['serve', '--port', String(port), ...(config ? ['--config', configPath] : [])];
   const t0 = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
     env: {
@@ -37,8 +38,8 @@ export async function spawnServe({ config, token, nodeArgs = [], env = {} }) {
   });
   const stop = async () => {
     child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    rmSync(home, { recursive: true, force: true });
+    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
+    if (!given) rmSync(home, { recursive: true, force: true });
   };
   return { t0, child, url, stop };
 }

@@ -7,4 +7,5 @@
 
 export type { Gateway } from './create-gateway.js';
 export { createGateway } from './create-gateway.js';
+export { createServersSettled } from './session/index.js';
 export { sweepIdleSessions } from './sweep-idle-sessions.js';

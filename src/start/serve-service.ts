@@ -18,7 +18,7 @@ import type { ParsedConfig } from '../config/parse-config.js';
 import type { AppConfig } from '../config/schema.js';
 import { watchConfig } from '../config/watch-config.js';
 import type { HubEvent } from '../events/hub-event.js';
-import { createGateway, type Gateway, sweepIdleSessions } from '../gateway/index.js';
+import { createGateway, createServersSettled, type Gateway, sweepIdleSessions } from '../gateway/index.js';
 import type { CallTracker } from '../gateway/relay/call-tracker.js';
 import type { SessionRegistry } from '../gateway/session/session-registry.js';
 import type { VerifyToken } from '../guard/caller.js';
@@ -226,6 +226,9 @@ export async function serveService(
   const webUi = createWebUi(started.secrets);
   undo.push(sweepIdleSessions({ gateway, config, log }));
   if (!desired) applier.warn(started.loaded.warnings);
+  // Cluster mode: listened on once its servers have left `connecting` (at most `firstListWaitMs`), so a
+  // balancer sends a restarted replica no call its upstreams cannot take yet (a rolling restart, issue 22).
+  if (http && store.postgres) await createServersSettled({ bus, hub, config })({ spec: { kind: 'all' } });
   if (http) {
     await http.serve({
       hub,

@@ -17,6 +17,8 @@ export type Replica = {
   readonly url: string;
   readonly home: string;
   readonly config: string;
+  /** Its `bnity serve` process. */
+  readonly process: ServeProcess;
   log(): string;
   api<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
   stop(): Promise<number | null>;
@@ -31,17 +33,24 @@ export const tinyEntry = (text = 'tiny') => ({ command: process.execPath, args: 
 /** A server entry that is configured but never started: an edit of it changes the config, not the processes. */
 export const disabledEntry = () => ({ command: process.execPath, args: ['-e', '0'], enabled: false });
 
-/** Start replica `id` on `databaseUrl`, with a config file of `servers`; `cleanup` gets what stops it. */
+/** What else a replica may be started with: more of its config file, more environment. */
+export type ReplicaExtras = { readonly settings?: Record<string, unknown>; readonly env?: NodeJS.ProcessEnv };
+
+/**
+ * Start replica `id` on `databaseUrl`, with a config file of `servers` (and `extras.settings`
+ * beside them); `cleanup` gets what stops it.
+ */
 export async function startReplica(
   id: string,
   databaseUrl: string,
   servers: Record<string, unknown>,
   cleanup: (() => Promise<unknown>)[],
+  extras: ReplicaExtras = {},
 ): Promise<Replica> {
   const home = await mkdtemp(join(tmpdir(), `bnity-replica-${id}-`));
   cleanup.push(() => rm(home, { recursive: true, force: true }));
   const config = join(home, 'boternity.json');
-  await writeFile(config, `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
+  await writeFile(config, `${JSON.stringify({ ...extras.settings, mcpServers: servers }, null, 2)}\n`);
   const serve: ServeProcess = await spawnServe(['--port', '0', '--config', config], {
     BOTERNITY_HOME: home,
     BOTERNITY_ADMIN_TOKEN: CLUSTER_TOKEN,
@@ -49,11 +58,12 @@ export async function startReplica(
     BOTERNITY_KEYSTORE_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
     BOTERNITY_REPLICA_ID: id,
     BOTERNITY_LOG_LEVEL: 'info',
+    ...extras.env,
   });
   let stopped: Promise<number | null> | null = null;
   const stop = () => {
     stopped ??= (async () => {
-      if (serve.child.exitCode === null) serve.child.kill('SIGTERM');
+      if (serve.child.exitCode === null && serve.child.signalCode === null) serve.child.kill('SIGTERM');
       return (await serve.exited).code;
     })();
     return stopped;
@@ -64,6 +74,7 @@ export async function startReplica(
     url: serve.url,
     home,
     config,
+    process: serve,
     log: serve.stdout,
     stop,
     async api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {

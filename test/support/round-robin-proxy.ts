@@ -18,8 +18,10 @@ export type RoundRobinProxy = {
   readonly url: string;
   /** Requests sent to each replica so far, by its base URL. */
   readonly sent: Map<string, number>;
-  /** Every request passed on, in order: its HTTP method, the replica it went to, its body. */
+  /** Every request answered, in order: its HTTP method, the replica it went to, its body. */
   readonly trail: { readonly method: string; readonly replica: string; readonly body: string }[];
+  /** Every request as it was sent (answered or not), in order: its method and the replica it went to. */
+  readonly routed: readonly { readonly method: string; readonly replica: string }[];
   /** Requests that reached no replica (all refused), and answers cut by a replica's failure. */
   readonly failures: () => number;
   close(): Promise<void>;
@@ -31,6 +33,7 @@ export async function startRoundRobinProxy(replicas: readonly string[]): Promise
   let failures = 0;
   const sent = new Map<string, number>(replicas.map((r) => [r, 0]));
   const trail: { method: string; replica: string; body: string }[] = [];
+  const routed: { method: string; replica: string }[] = [];
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, tried: number): void => {
     if (tried >= replicas.length) {
@@ -62,6 +65,7 @@ export async function startRoundRobinProxy(replicas: readonly string[]): Promise
     upstream.once('socket', (socket) =>
       socket.once('connect', () => {
         written = true;
+        routed.push({ method: req.method ?? 'GET', replica: target.origin });
       }),
     );
     upstream.once('error', (error: NodeJS.ErrnoException) => {
@@ -89,6 +93,7 @@ export async function startRoundRobinProxy(replicas: readonly string[]): Promise
     url: `http://127.0.0.1:${port}`,
     sent,
     trail,
+    routed,
     failures: () => failures,
     close: async () => {
       server.closeAllConnections();

@@ -1,6 +1,7 @@
 // A minimal MCP server over stdio with one `echo` tool, for upstream tests.
 // Env knobs: TINY_STDERR_LINES=N writes N numbered lines to stderr at start;
-// TINY_IGNORE_SIGTERM=1 ignores SIGTERM and stays alive after stdin closes.
+// TINY_IGNORE_SIGTERM=1 ignores SIGTERM and stays alive after stdin closes;
+// TINY_START_DELAY_MS=N waits N ms before it answers anything (a server slow to start).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -22,4 +23,6 @@ if (process.env.TINY_IGNORE_SIGTERM === '1') {
   process.on('SIGTERM', () => process.stderr.write('ignoring SIGTERM\n'));
   setInterval(() => {}, 1_000);
 }
+const delay = Number(process.env.TINY_START_DELAY_MS ?? 0);
+if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
 await server.connect(new StdioServerTransport());

@@ -12,7 +12,10 @@ import type { Hub } from '../../hub/create-hub.js';
 import { viewServers } from '../views/index.js';
 import type { AgentSession } from './agent-session.js';
 
-/** Create the wait; each call settles on its own bound. */
+/**
+ * Create the wait; each call settles on its own bound. It takes a session, or any view (a
+ * starting replica waits on `{ spec: { kind: 'all' } }` before it listens, issue 22).
+ */
 export function createServersSettled({
   bus,
   hub,
@@ -21,7 +24,7 @@ export function createServersSettled({
   bus: EventBus<HubEvent>;
   hub: Pick<Hub, 'getServer'>;
   config: () => AppConfig;
-}): (session: AgentSession) => Promise<void> {
+}): (session: Pick<AgentSession, 'spec'>) => Promise<void> {
   const connecting = (server: string): boolean => {
     try {
       return hub.getServer(server).state === 'connecting';
@@ -29,7 +32,7 @@ export function createServersSettled({
       return false; // being removed: nothing to wait for
     }
   };
-  const settled = (session: AgentSession) => !viewServers(config(), session.spec).some(connecting);
+  const settled = (session: Pick<AgentSession, 'spec'>) => !viewServers(config(), session.spec).some(connecting);
 
   return (session) => {
     if (settled(session)) return Promise.resolve();
