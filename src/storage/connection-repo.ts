@@ -22,7 +22,8 @@ export type ConnectionSnapshot = Pick<ConnectionRow, 'id' | 'serverName' | 'tran
 /**
  * Id of the shared (not per-bot, not per-session) connection row of `server`. Replicas that
  * share a database each run their own connections (issue 22, docs/cluster.md): each writes
- * its own row, `global@<replica>/<server>` (a replica id never holds `/`); alone on its database a process keeps `global:<server>`.
+ * its own row, `global@<replica>/<server>` (a replica id never holds `/`); alone on its
+ * database a process keeps `global:<server>`.
  */
 export function globalConnectionId(server: string, replica?: string): string {
   return replica === undefined ? `global:${server}` : `global@${replica}/${server}`;
