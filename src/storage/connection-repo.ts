@@ -97,8 +97,7 @@ export async function markAllDisconnected(db: Db, at: Date = new Date(), replica
 }
 
 /** `column` begins with `prefix` (no LIKE: a replica id may hold `_`); SQLite and PostgreSQL alike. */
-const startsWith = (column: AnyColumn, prefix: string): SQL =>
-  sql`substr(${column}, 1, ${prefix.length}) = ${prefix}`;
+const startsWith = (column: AnyColumn, prefix: string): SQL => sql`substr(${column}, 1, ${prefix.length}) = ${prefix}`;
 
 /** `{ ...defaults, ...snapshot }` must not let an explicit `undefined` erase a default. */
 function withoutUndefined<T extends object>(value: T): T {

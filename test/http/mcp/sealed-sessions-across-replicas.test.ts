@@ -69,7 +69,7 @@ describe('sealed sessions across replicas', () => {
   });
 
   it('ends a session on every replica with one DELETE, wherever it lands', async () => {
-    const { client, transport } = await connect(urlOf(0));
+    const { transport } = await connect(urlOf(0));
     const id = transport.sessionId as string;
     // Replica 1 holds it too, from a request of its own; the DELETE goes to replica 0.
     expect((await listOn(urlOf(1), id)).status).toBe(200);
