@@ -15,151 +15,192 @@ const NONE = -1;
 /** Dead entries tolerated before a compaction is worth its copy. */
 const MIN_WASTE = 4096;
 
-/** Empty postings for documents of `width` fields. */
-export function createPostings(width: number) {
+/**
+ * The postings of an index whose documents have `width` fields: state read and written by the
+ * module functions below (one compiled copy for every index, ADR 038).
+ */
+export type Postings = {
+  readonly width: number;
   // Entries: document (NONE once removed), count, next entry of the same (term, field), and that (term, field).
-  let doc: Int32Array = new Int32Array(1024);
-  let count: Int32Array = new Int32Array(1024);
-  let next: Int32Array = new Int32Array(1024);
-  let slot: Int32Array = new Int32Array(1024);
-  let entries = 0;
-  let dead = 0;
+  doc: Int32Array;
+  count: Int32Array;
+  next: Int32Array;
+  slot: Int32Array;
+  entries: number;
+  dead: number;
   // Per (term, field) slot, `term · width + field`: first and last entry, live holders.
-  let head: Int32Array = new Int32Array(256 * width).fill(NONE);
-  let tail: Int32Array = new Int32Array(256 * width).fill(NONE);
-  let held: Int32Array = new Int32Array(256 * width);
+  head: Int32Array;
+  tail: Int32Array;
+  holders: Int32Array;
   // Per document number: its entries [start, end), and its fields' lengths.
-  let start: Int32Array = new Int32Array(256);
-  let end: Int32Array = new Int32Array(256);
-  let lengths: Int32Array = new Int32Array(256 * width);
-  const freeNums: number[] = [];
-  let nums = 0;
+  start: Int32Array;
+  end: Int32Array;
+  lengths: Int32Array;
+  readonly freeNums: number[];
+  nums: number;
+};
 
-  const growEntries = (): void => {
-    const size = doc.length * 2;
-    doc = grown(doc, size);
-    count = grown(count, size);
-    next = grown(next, size);
-    slot = grown(slot, size);
-  };
-
-  const growSlots = (terms: number): void => {
-    const size = Math.max(terms * width, head.length * 2);
-    head = grown(head, size, NONE);
-    tail = grown(tail, size, NONE);
-    held = grown(held, size);
-  };
-
-  /** Chain entry `e` last in its (term, field). */
-  const link = (e: number, s: number): void => {
-    const last = tail[s] as number;
-    if (last === NONE) head[s] = e;
-    else next[last] = e;
-    tail[s] = e;
-    next[e] = NONE;
-    held[s] = (held[s] as number) + 1;
-  };
-
+/** Empty postings for documents of `width` fields. */
+export function createPostings(width: number): Postings {
   return {
-    /** A number for a new document; its entries are those appended until {@link closeDoc}. */
-    openDoc(): number {
-      const num = freeNums.pop() ?? nums++;
-      if (num >= start.length) {
-        start = grown(start, start.length * 2);
-        end = grown(end, end.length * 2);
-        lengths = grown(lengths, lengths.length * 2);
-      }
-      start[num] = entries;
-      return num;
-    },
-    closeDoc(num: number): void {
-      end[num] = entries;
-    },
-    /** Document `num` holds term `term` once in `field`. */
-    append(num: number, term: number, field: number): void {
-      if (entries === doc.length) growEntries();
-      const s = term * width + field;
-      if (s >= head.length) growSlots(term + 1);
-      const e = entries++;
-      doc[e] = num;
-      count[e] = 1;
-      slot[e] = s;
-      link(e, s);
-    },
-    /** The document appended last in (`term`, `field`) holds the term once more. */
-    countAgain(term: number, field: number): void {
-      const e = tail[term * width + field] as number;
-      count[e] = (count[e] as number) + 1;
-    },
-    setLength(num: number, field: number, length: number): void {
-      lengths[num * width + field] = length;
-    },
-    length: (num: number, field: number): number => lengths[num * width + field] as number,
-    /** How many documents hold `term` in `field`. */
-    held: (term: number, field: number): number => (held[term * width + field] as number) || 0,
-    /** Each document holding `term` in `field`, with how often, in the order they were added. */
-    forEachHolder(term: number, field: number, visit: (num: number, times: number) => void): void {
-      for (let e = head[term * width + field] as number; e !== NONE; e = next[e] as number) {
-        const num = doc[e] as number;
-        if (num !== NONE) visit(num, count[e] as number);
-      }
-    },
-    /** Forget document `num`: `dropped(term)` once for each (term, field) it held. */
-    removeDoc(num: number, dropped: (term: number) => void): void {
-      for (let e = start[num] as number; e < (end[num] as number); e++) {
-        const s = slot[e] as number;
-        held[s] = (held[s] as number) - 1;
-        doc[e] = NONE;
-        dead += 1;
-        dropped((s / width) | 0);
-      }
-      end[num] = start[num] as number;
-      freeNums.push(num);
-    },
-    /** Whether dead entries outnumber the living enough to compact. */
-    wasteful: (): boolean => dead > MIN_WASTE && dead * 2 > entries,
-    /**
-     * Drop the dead entries, and number the live `terms` (null: dead) again from 0, telling
-     * each its new number through `renumber`; the terms in their new order are returned.
-     */
-    compact<T>(terms: readonly (T | null)[], renumber: (term: T, id: number) => void): T[] {
-      const live: T[] = [];
-      const newId = new Int32Array(terms.length).fill(NONE);
-      terms.forEach((term, id) => {
-        if (term === null) return;
-        newId[id] = live.length;
-        renumber(term, live.length);
-        live.push(term);
-      });
-      const size = Math.max(1024, (entries - dead) * 2);
-      const [oldDoc, oldCount, oldSlot] = [doc, count, slot];
-      doc = new Int32Array(size);
-      count = new Int32Array(size);
-      next = new Int32Array(size);
-      slot = new Int32Array(size);
-      head = new Int32Array(Math.max(256, live.length) * width).fill(NONE);
-      tail = new Int32Array(head.length).fill(NONE);
-      held = new Int32Array(head.length);
-      let kept = 0;
-      let previous = NONE;
-      for (let e = 0; e < entries; e++) {
-        const num = oldDoc[e] as number;
-        if (num === NONE) continue;
-        if (num !== previous) start[num] = kept;
-        previous = num;
-        const s = (newId[((oldSlot[e] as number) / width) | 0] as number) * width + ((oldSlot[e] as number) % width);
-        doc[kept] = num;
-        count[kept] = oldCount[e] as number;
-        slot[kept] = s;
-        link(kept, s);
-        kept += 1;
-        end[num] = kept;
-      }
-      entries = kept;
-      dead = 0;
-      return live;
-    },
+    width,
+    doc: new Int32Array(1024),
+    count: new Int32Array(1024),
+    next: new Int32Array(1024),
+    slot: new Int32Array(1024),
+    entries: 0,
+    dead: 0,
+    head: new Int32Array(256 * width).fill(NONE),
+    tail: new Int32Array(256 * width).fill(NONE),
+    holders: new Int32Array(256 * width),
+    start: new Int32Array(256),
+    end: new Int32Array(256),
+    lengths: new Int32Array(256 * width),
+    freeNums: [],
+    nums: 0,
   };
+}
+
+/** A number for a new document; its entries are those appended until {@link closeDoc}. */
+export function openDoc(p: Postings): number {
+  const num = p.freeNums.pop() ?? p.nums++;
+  if (num >= p.start.length) {
+    p.start = grown(p.start, p.start.length * 2);
+    p.end = grown(p.end, p.end.length * 2);
+    p.lengths = grown(p.lengths, p.lengths.length * 2);
+  }
+  p.start[num] = p.entries;
+  return num;
+}
+
+export function closeDoc(p: Postings, num: number): void {
+  p.end[num] = p.entries;
+}
+
+/** Document `num` holds term `term` once in `field`. */
+export function appendPosting(p: Postings, num: number, term: number, field: number): void {
+  if (p.entries === p.doc.length) growEntries(p);
+  const s = term * p.width + field;
+  if (s >= p.head.length) growSlots(p, term + 1);
+  const e = p.entries++;
+  p.doc[e] = num;
+  p.count[e] = 1;
+  p.slot[e] = s;
+  link(p, e, s);
+}
+
+/** The document appended last in (`term`, `field`) holds the term once more. */
+export function countAgain(p: Postings, term: number, field: number): void {
+  const e = p.tail[term * p.width + field] as number;
+  p.count[e] = (p.count[e] as number) + 1;
+}
+
+export function setLength(p: Postings, num: number, field: number, length: number): void {
+  p.lengths[num * p.width + field] = length;
+}
+
+export const lengthOf = (p: Postings, num: number, field: number): number => p.lengths[num * p.width + field] as number;
+
+/** How many documents hold `term` in `field`. */
+export const heldBy = (p: Postings, term: number, field: number): number =>
+  (p.holders[term * p.width + field] as number) || 0;
+
+/** Each document holding `term` in `field`, with how often, in the order they were added. */
+export function forEachHolder(
+  p: Postings,
+  term: number,
+  field: number,
+  visit: (num: number, times: number) => void,
+): void {
+  for (let e = p.head[term * p.width + field] as number; e !== NONE; e = p.next[e] as number) {
+    const num = p.doc[e] as number;
+    if (num !== NONE) visit(num, p.count[e] as number);
+  }
+}
+
+/** Forget document `num`: `dropped(term)` once for each (term, field) it held. */
+export function removeDoc(p: Postings, num: number, dropped: (term: number) => void): void {
+  for (let e = p.start[num] as number; e < (p.end[num] as number); e++) {
+    const s = p.slot[e] as number;
+    p.holders[s] = (p.holders[s] as number) - 1;
+    p.doc[e] = NONE;
+    p.dead += 1;
+    dropped((s / p.width) | 0);
+  }
+  p.end[num] = p.start[num] as number;
+  p.freeNums.push(num);
+}
+
+/** Whether dead entries outnumber the living enough to compact. */
+export const wasteful = (p: Postings): boolean => p.dead > MIN_WASTE && p.dead * 2 > p.entries;
+
+/**
+ * Drop the dead entries, and number the live `terms` (null: dead) again from 0, telling each
+ * its new number through `renumber`; the terms in their new order are returned.
+ */
+export function compact<T>(p: Postings, terms: readonly (T | null)[], renumber: (term: T, id: number) => void): T[] {
+  const { width } = p;
+  const live: T[] = [];
+  const newId = new Int32Array(terms.length).fill(NONE);
+  terms.forEach((term, id) => {
+    if (term === null) return;
+    newId[id] = live.length;
+    renumber(term, live.length);
+    live.push(term);
+  });
+  const size = Math.max(1024, (p.entries - p.dead) * 2);
+  const [oldDoc, oldCount, oldSlot] = [p.doc, p.count, p.slot];
+  p.doc = new Int32Array(size);
+  p.count = new Int32Array(size);
+  p.next = new Int32Array(size);
+  p.slot = new Int32Array(size);
+  p.head = new Int32Array(Math.max(256, live.length) * width).fill(NONE);
+  p.tail = new Int32Array(p.head.length).fill(NONE);
+  p.holders = new Int32Array(p.head.length);
+  let kept = 0;
+  let previous = NONE;
+  for (let e = 0; e < p.entries; e++) {
+    const num = oldDoc[e] as number;
+    if (num === NONE) continue;
+    if (num !== previous) p.start[num] = kept;
+    previous = num;
+    const old = oldSlot[e] as number;
+    const s = (newId[(old / width) | 0] as number) * width + (old % width);
+    p.doc[kept] = num;
+    p.count[kept] = oldCount[e] as number;
+    p.slot[kept] = s;
+    link(p, kept, s);
+    kept += 1;
+    p.end[num] = kept;
+  }
+  p.entries = kept;
+  p.dead = 0;
+  return live;
+}
+
+function growEntries(p: Postings): void {
+  const size = p.doc.length * 2;
+  p.doc = grown(p.doc, size);
+  p.count = grown(p.count, size);
+  p.next = grown(p.next, size);
+  p.slot = grown(p.slot, size);
+}
+
+function growSlots(p: Postings, terms: number): void {
+  const size = Math.max(terms * p.width, p.head.length * 2);
+  p.head = grown(p.head, size, NONE);
+  p.tail = grown(p.tail, size, NONE);
+  p.holders = grown(p.holders, size);
+}
+
+/** Chain entry `e` last in its (term, field). */
+function link(p: Postings, e: number, s: number): void {
+  const last = p.tail[s] as number;
+  if (last === NONE) p.head[s] = e;
+  else p.next[last] = e;
+  p.tail[s] = e;
+  p.next[e] = NONE;
+  p.holders[s] = (p.holders[s] as number) + 1;
 }
 
 /** `array` copied into one of `size` elements, the new ones `fill`. */

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createBm25Index, type FieldText } from './bm25-index.js';
+import { addDocument, createBm25Index, type FieldText, removeDocument, searchDocuments } from './bm25-index.js';
 import { nameWords } from './name-words.js';
 import { toTerm } from './search-terms.js';
 
@@ -116,13 +116,13 @@ export function createToolIndex(): ToolIndex {
       const before = indexed.get(name);
       if (before && unchanged(before, entry)) continue;
       indexed.set(name, { entry });
-      search.add(name, docOf(entry));
+      addDocument(search, name, docOf(entry));
     }
     for (const name of indexed.keys()) {
       if (listed.has(name)) continue;
       indexed.delete(name);
       byName.delete(name);
-      search.remove(name);
+      removeDocument(search, name);
     }
   };
   const hit = (name: string, score: number): ToolHit => {
@@ -160,8 +160,7 @@ export function createToolIndex(): ToolIndex {
           .slice(0, limit)
           .map((tool) => hit(tool.name, 1));
       }
-      return search
-        .search(asked)
+      return searchDocuments(search, asked)
         .slice(0, limit)
         .map((r) => hit(String(r.id), Math.round(r.score * 1000) / 1000));
     },

@@ -24,6 +24,23 @@ export type Vocabulary<V> = {
   readonly size: number;
 };
 
+/**
+ * A vocabulary's state. The scan is a module function over it, not a closure made for each
+ * vocabulary: V8 compiles a function once for all its callers only when they call the same
+ * function object, and an index's closures are new ones (ADR 038, "Revised a third time").
+ */
+export type WordTable<V> = {
+  // An open-addressed table of word numbers (+1; 0 is an empty place), found by the first
+  // hash: a Map keyed by the hash cost a tenth of an index build in its lookups alone.
+  table: Int32Array;
+  mask: number;
+  // Per word number: its first hash, its length, its second hash, its value.
+  hashes: Int32Array;
+  lengths: Int32Array;
+  checks: Int32Array;
+  readonly values: V[];
+};
+
 const ENDS_WORD = /[\n\r\p{Z}\p{P}]/u;
 /** For each ASCII code, whether it ends a word. */
 const ASCII_ENDS = Uint8Array.from({ length: 128 }, (_, code) => (ENDS_WORD.test(String.fromCharCode(code)) ? 1 : 0));
@@ -39,101 +56,126 @@ function endsWord(point: number): boolean {
   return ends;
 }
 
-/** An empty vocabulary whose values `make` makes. */
-export function createVocabulary<V>(make: (word: string) => V): Vocabulary<V> {
-  // An open-addressed table of word numbers (+1; 0 is an empty place), found by the first
-  // hash: a Map keyed by the hash cost a tenth of an index build in its lookups alone.
-  let table: Int32Array = new Int32Array(1 << 12);
-  let mask = table.length - 1;
-  // Per word number: its first hash, its length, its second hash, its value.
-  let hashes: Int32Array = new Int32Array(1 << 11);
-  let lengths: Int32Array = new Int32Array(1 << 11);
-  let checks: Int32Array = new Int32Array(1 << 11);
-  const values: V[] = [];
-
-  /** Twice the places, the words put again where their hashes say. */
-  const grow = (): void => {
-    table = new Int32Array(table.length * 2);
-    mask = table.length - 1;
-    for (let word = 0; word < values.length; word++) {
-      let at = (hashes[word] as number) & mask;
-      while (table[at] !== 0) at = (at + 1) & mask;
-      table[at] = word + 1;
-    }
-    if (values.length * 2 > hashes.length) {
-      hashes = widened(hashes);
-      lengths = widened(lengths);
-      checks = widened(checks);
-    }
-  };
-
-  const wordAt = (text: string, start: number, end: number, hash: number, check: number): V => {
-    const length = end - start;
-    let at = hash & mask;
-    for (let found = table[at] as number; found !== 0; found = table[at] as number) {
-      const word = found - 1;
-      if (hashes[word] === hash && lengths[word] === length && checks[word] === check) return values[word] as V;
-      at = (at + 1) & mask;
-    }
-    const word = values.length;
-    if (word >= hashes.length) {
-      hashes = widened(hashes);
-      lengths = widened(lengths);
-      checks = widened(checks);
-    }
-    hashes[word] = hash;
-    lengths[word] = length;
-    checks[word] = check;
-    const value = make(text.slice(start, end));
-    values.push(value);
-    table[at] = word + 1;
-    // At most half the places taken, so a lookup meets few others.
-    if (values.length * 2 > table.length) grow();
-    return value;
-  };
-
+/** An empty word table. */
+export function createWordTable<V>(): WordTable<V> {
   return {
-    get size() {
-      return values.length;
-    },
-    forEachWord(text, visit) {
-      let start = -1;
-      let hash = 0;
-      let check = 0;
-      for (let i = 0; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        let width = 1;
-        let ends: boolean;
-        if (code < 128) ends = ASCII_ENDS[code] === 1;
-        else {
-          const point = text.codePointAt(i) as number;
-          if (point > 0xffff) width = 2;
-          ends = endsWord(point);
-        }
-        if (ends) {
-          if (start >= 0) visit(wordAt(text, start, i, hash & 0x3fffffff, check));
-          start = -1;
-        } else {
-          if (start < 0) {
-            start = i;
-            hash = 0x811c9dc5;
-            check = 0;
-          }
-          // Two hashes over the code units: FNV-1a, and a multiply-rotate with other constants.
-          hash = Math.imul(hash ^ code, 16777619);
-          check = Math.imul((check << 5) | (check >>> 27), 0x27d4eb2d) ^ code;
-          if (width === 2) {
-            const low = text.charCodeAt(i + 1);
-            hash = Math.imul(hash ^ low, 16777619);
-            check = Math.imul((check << 5) | (check >>> 27), 0x27d4eb2d) ^ low;
-          }
-        }
-        i += width - 1;
-      }
-      if (start >= 0) visit(wordAt(text, start, text.length, hash & 0x3fffffff, check));
-    },
+    table: new Int32Array(1 << 12),
+    mask: (1 << 12) - 1,
+    hashes: new Int32Array(1 << 11),
+    lengths: new Int32Array(1 << 11),
+    checks: new Int32Array(1 << 11),
+    values: [],
   };
 }
+
+/**
+ * `visit(context, value)` for each word of `text` in order, with its value (`make(context,
+ * word)` the first time the word is seen). Pass module functions as `make` and `visit`.
+ */
+export function scanWords<V, C>(
+  words: WordTable<V>,
+  text: string,
+  context: C,
+  make: (context: C, word: string) => V,
+  visit: (context: C, value: V) => void,
+): void {
+  let start = -1;
+  let hash = 0;
+  let check = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let width = 1;
+    let ends: boolean;
+    if (code < 128) ends = ASCII_ENDS[code] === 1;
+    else {
+      const point = text.codePointAt(i) as number;
+      if (point > 0xffff) width = 2;
+      ends = endsWord(point);
+    }
+    if (ends) {
+      if (start >= 0) visit(context, wordAt(words, text, start, i, hash & 0x3fffffff, check, context, make));
+      start = -1;
+    } else {
+      if (start < 0) {
+        start = i;
+        hash = 0x811c9dc5;
+        check = 0;
+      }
+      // Two hashes over the code units: FNV-1a, and a multiply-rotate with other constants.
+      hash = Math.imul(hash ^ code, 16777619);
+      check = Math.imul((check << 5) | (check >>> 27), 0x27d4eb2d) ^ code;
+      if (width === 2) {
+        const low = text.charCodeAt(i + 1);
+        hash = Math.imul(hash ^ low, 16777619);
+        check = Math.imul((check << 5) | (check >>> 27), 0x27d4eb2d) ^ low;
+      }
+    }
+    i += width - 1;
+  }
+  if (start >= 0) visit(context, wordAt(words, text, start, text.length, hash & 0x3fffffff, check, context, make));
+}
+
+/** The value of the word of `text` at [start, end), made if it is new. */
+function wordAt<V, C>(
+  words: WordTable<V>,
+  text: string,
+  start: number,
+  end: number,
+  hash: number,
+  check: number,
+  context: C,
+  make: (context: C, word: string) => V,
+): V {
+  const length = end - start;
+  let at = hash & words.mask;
+  for (let found = words.table[at] as number; found !== 0; found = words.table[at] as number) {
+    const word = found - 1;
+    if (words.hashes[word] === hash && words.lengths[word] === length && words.checks[word] === check)
+      return words.values[word] as V;
+    at = (at + 1) & words.mask;
+  }
+  const word = words.values.length;
+  if (word >= words.hashes.length) {
+    words.hashes = widened(words.hashes);
+    words.lengths = widened(words.lengths);
+    words.checks = widened(words.checks);
+  }
+  words.hashes[word] = hash;
+  words.lengths[word] = length;
+  words.checks[word] = check;
+  const value = make(context, text.slice(start, end));
+  words.values.push(value);
+  words.table[at] = word + 1;
+  // At most half the places taken, so a lookup meets few others.
+  if (words.values.length * 2 > words.table.length) grow(words);
+  return value;
+}
+
+/** Twice the places, the words put again where their hashes say. */
+function grow(words: WordTable<unknown>): void {
+  const table = new Int32Array(words.table.length * 2);
+  const mask = table.length - 1;
+  for (let word = 0; word < words.values.length; word++) {
+    let at = (words.hashes[word] as number) & mask;
+    while (table[at] !== 0) at = (at + 1) & mask;
+    table[at] = word + 1;
+  }
+  words.table = table;
+  words.mask = mask;
+}
+
+/** A vocabulary of its own whose values `make` makes (what the tests read words through). */
+export function createVocabulary<V>(make: (word: string) => V): Vocabulary<V> {
+  const words = createWordTable<V>();
+  return {
+    get size() {
+      return words.values.length;
+    },
+    forEachWord: (text, visit) => scanWords(words, text, visit, (_, word) => make(word), callWith),
+  };
+}
+
+const callWith = <V>(visit: (value: V) => void, value: V): void => visit(value);
 
 /** `array` copied into one twice as long. */
 function widened(array: Int32Array): Int32Array {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createBm25Index, wordsOf } from '../../../src/gateway/search/bm25-index.js';
+import {
+  addDocument,
+  createBm25Index,
+  documentCount,
+  removeDocument,
+  searchDocuments,
+  wordsOf,
+} from '../../../src/gateway/search/bm25-index.js';
 
 const index = () =>
   createBm25Index<'name' | 'text'>({
@@ -22,49 +29,49 @@ describe('wordsOf', () => {
 describe('createBm25Index', () => {
   it('ranks a match in a heavier field first, and more matched terms above fewer', () => {
     const ix = index();
-    ix.add('a', { name: 'weather', text: 'a forecast for a city' });
-    ix.add('b', { name: 'news', text: 'weather in the headlines' });
-    ix.add('c', { name: 'weather report', text: 'forecast and weather maps' });
-    expect(ix.search('weather').map((hit) => hit.id)).toEqual(['c', 'a', 'b']);
-    expect(ix.search('weather forecast')[0]?.id).toBe('c');
+    addDocument(ix, 'a', { name: 'weather', text: 'a forecast for a city' });
+    addDocument(ix, 'b', { name: 'news', text: 'weather in the headlines' });
+    addDocument(ix, 'c', { name: 'weather report', text: 'forecast and weather maps' });
+    expect(searchDocuments(ix, 'weather').map((hit) => hit.id)).toEqual(['c', 'a', 'b']);
+    expect(searchDocuments(ix, 'weather forecast')[0]?.id).toBe('c');
   });
 
   it('matches longer terms by prefix, below an exact match', () => {
     const ix = index();
-    ix.add('x', { name: 'deploy', text: '' });
-    ix.add('y', { name: 'deployment', text: '' });
-    const hits = ix.search('deploy');
+    addDocument(ix, 'x', { name: 'deploy', text: '' });
+    addDocument(ix, 'y', { name: 'deployment', text: '' });
+    const hits = searchDocuments(ix, 'deploy');
     expect(hits.map((hit) => hit.id)).toEqual(['x', 'y']);
     expect(hits[1]?.score).toBeLessThan(hits[0]?.score as number);
     // Too short a term matches only itself.
-    ix.add('z', { name: 'log', text: 'logging' });
-    expect(ix.search('log').map((hit) => hit.id)).toEqual(['z']);
+    addDocument(ix, 'z', { name: 'log', text: 'logging' });
+    expect(searchDocuments(ix, 'log').map((hit) => hit.id)).toEqual(['z']);
   });
 
   it('forgets what it removed or replaced, terms included', () => {
     const ix = index();
-    ix.add('a', { name: 'alpha', text: 'shared words' });
-    ix.add('b', { name: 'beta', text: 'shared words' });
-    ix.remove('a');
-    expect(ix.size).toBe(1);
-    expect(ix.search('alpha')).toEqual([]);
-    ix.add('b', { name: 'gamma', text: 'other' });
-    expect(ix.search('beta')).toEqual([]);
-    expect(ix.search('shared')).toEqual([]);
-    expect(ix.search('gamma').map((hit) => hit.id)).toEqual(['b']);
-    ix.remove('b');
-    expect(ix.search('gamma')).toEqual([]);
+    addDocument(ix, 'a', { name: 'alpha', text: 'shared words' });
+    addDocument(ix, 'b', { name: 'beta', text: 'shared words' });
+    removeDocument(ix, 'a');
+    expect(documentCount(ix)).toBe(1);
+    expect(searchDocuments(ix, 'alpha')).toEqual([]);
+    addDocument(ix, 'b', { name: 'gamma', text: 'other' });
+    expect(searchDocuments(ix, 'beta')).toEqual([]);
+    expect(searchDocuments(ix, 'shared')).toEqual([]);
+    expect(searchDocuments(ix, 'gamma').map((hit) => hit.id)).toEqual(['b']);
+    removeDocument(ix, 'b');
+    expect(searchDocuments(ix, 'gamma')).toEqual([]);
   });
 
   it('reads a field given in pieces as the same field joined', () => {
     const joined = index();
     const pieces = index();
-    joined.add('a', { name: 'owner repo', text: 'the owner of the repository path' });
-    pieces.add('a', { name: ['owner', 'repo'], text: ['the owner of', 'the repository', 'path'] });
-    joined.add('b', { name: 'path', text: 'a file path' });
-    pieces.add('b', { name: ['path'], text: ['a file path'] });
+    addDocument(joined, 'a', { name: 'owner repo', text: 'the owner of the repository path' });
+    addDocument(pieces, 'a', { name: ['owner', 'repo'], text: ['the owner of', 'the repository', 'path'] });
+    addDocument(joined, 'b', { name: 'path', text: 'a file path' });
+    addDocument(pieces, 'b', { name: ['path'], text: ['a file path'] });
     for (const query of ['owner', 'repo', 'path', 'repository file'])
-      expect(pieces.search(query)).toEqual(joined.search(query));
+      expect(searchDocuments(pieces, query)).toEqual(searchDocuments(joined, query));
   });
 
   it('ranks after heavy churn (dead postings compacted, numbers reused) as an index built afresh', () => {
@@ -83,21 +90,21 @@ describe('createBm25Index', () => {
       for (let d = 0; d < 80; d++) {
         const id = `d${random(120)}`;
         if (random(5) === 0) {
-          churned.remove(id);
+          removeDocument(churned, id);
           final.delete(id);
         } else {
           const doc = { name: text(2), text: text(1 + random(12)) };
-          churned.add(id, doc);
+          addDocument(churned, id, doc);
           final.set(id, doc);
         }
       }
     }
     const fresh = index();
-    for (const [id, doc] of final) fresh.add(id, doc);
-    expect(churned.size).toBe(final.size);
+    for (const [id, doc] of final) addDocument(fresh, id, doc);
+    expect(documentCount(churned)).toBe(final.size);
     const byId = (hits: { id: string; score: number }[]) =>
       new Map(hits.map((hit) => [hit.id, Math.round(hit.score * 1e9)]));
     for (const word of [...vocabulary, 'w1x', 'w2'])
-      expect(byId(churned.search(word))).toEqual(byId(fresh.search(word)));
+      expect(byId(searchDocuments(churned, word))).toEqual(byId(searchDocuments(fresh, word)));
   });
 });
