@@ -79,9 +79,12 @@ describe('bnity mcp auth', () => {
     child.stderr.on('data', (d) => {
       stderr += d;
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const url = await waitFor(() => urlIn(stderr), { what: 'the URL' });
-    expect(stderr).toContain('paste the address the browser ended on');
+    // 'close', not 'exit': the child's output may still be on its way when it has exited.
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    // The URL and the line that asks for the paste may come in two reads: wait for the second.
+    await waitFor(() => stderr.includes('paste the address the browser ended on'), { what: 'the paste prompt' });
+    const url = urlIn(stderr) as string;
+    expect(url).toBeTruthy();
     // The browser could not reach the service: its address bar holds the redirect, pasted here.
     child.stdin.end(`${await approve(url)}\n`);
     expect(await exited).toBe(0);
@@ -97,7 +100,8 @@ describe('bnity mcp auth', () => {
     child.stderr.on('data', (d) => {
       stderr += d;
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // 'close', not 'exit': the child's output may still be on its way when it has exited.
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     const url = await waitFor(() => urlIn(stderr), { what: 'the URL' });
     const redirect = new URL(await approve(url));
     redirect.searchParams.set('state', 'forged');
