@@ -20,12 +20,13 @@ export function BotServers({ api, bot, onChanged }: { api: ApiClient; bot: Bot; 
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const others = live.servers.filter((s) => !bot.servers.includes(s.name));
-  const change = async (edit: () => Promise<{ bot: Bot }>) => {
+  /** Run `edit`; `done` after it succeeded (only an add clears the choice: a removal answered late must not). */
+  const change = async (edit: () => Promise<{ bot: Bot }>, done?: () => void) => {
     setError(null);
     setBusy(true);
     try {
       onChanged((await edit()).bot);
-      setAdding('');
+      done?.();
     } catch (failure) {
       setError((failure as Error).message);
     } finally {
@@ -34,7 +35,11 @@ export function BotServers({ api, bot, onChanged }: { api: ApiClient; bot: Bot; 
   };
   const add = (event: Event) => {
     event.preventDefault();
-    if (adding) void change(() => api.addBotServer(bot.slug, adding));
+    if (adding)
+      void change(
+        () => api.addBotServer(bot.slug, adding),
+        () => setAdding(''),
+      );
   };
   return (
     <section aria-labelledby="bot-servers-title">

@@ -221,6 +221,36 @@ describe('bots in the web UI', { timeout: 90_000 }, () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('keeps a server chosen to add while a removal answers late', async () => {
+    // The removal's answer held in the browser: the page learns of it from its live events
+    // first, the user chooses a server to add meanwhile, then the answer arrives.
+    await go('#/bots/scout');
+    const servers = page.locator('section[aria-labelledby="bot-servers-title"]');
+    await servers.locator('li[data-server="tiny2"]').waitFor();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const path = '**/api/bots/scout/servers/tiny2';
+    await page.route(path, async (route) => {
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    await servers.getByRole('button', { name: 'Remove tiny2' }).click();
+    await servers.locator('li[data-server="tiny2"]').waitFor({ state: 'detached' });
+    await servers.getByLabel('Add a configured server').selectOption('tiny2');
+    release();
+    await waitFor(async () => (await servers.getByRole('button', { name: 'Remove tiny' }).isEnabled()) || undefined);
+    await page.unroute(path);
+    // The late answer did not clear the choice: adding it back is one click.
+    expect(await servers.getByLabel('Add a configured server').inputValue()).toBe('tiny2');
+    await servers.getByRole('button', { name: 'Add to scout' }).click();
+    await servers.locator('li[data-server="tiny2"]').waitFor();
+    expect((await getBot('scout')).body.bot.servers).toEqual(['tiny', 'tiny2']);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('a config-only bot is offered "Give it a profile", which creates its profile under its slug', async () => {
     // A view and no profile: made with the API, then its profile deleted (the view stays).
     expect((await send('POST', '/api/bots', { slug: 'helper', name: 'Helper' })).status).toBe(201);
