@@ -43,6 +43,13 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
     (event) => (event.type === 'bot_created' || event.type === 'bot_updated') && event.bot === slug,
     loaded.reload,
   );
+  // An edit's answer is shown at once, and the bot read again: a reading the live events
+  // started before the edit, answered after it, is then dropped as out of date (useLoad keeps
+  // the latest), instead of putting the bot as it was back on the page.
+  const changed = (next: Bot) => {
+    setBot(next);
+    loaded.reload();
+  };
   const hasProfile = bot?.profile != null;
   const audit = useLoad(() => api.audit({ bot: slug, limit: '50' }), [slug]);
   const auditSoon = useSettled(audit.reload, AUDIT_SETTLE_MS);
@@ -56,9 +63,9 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
         {provider ? `Answers with ${provider.model} at ${provider.baseUrl}.` : 'No LLM provider.'} {bot.warning}
       </p>
       {/* Keyed by slug: another bot's tab starts with its form closed and nothing chosen. */}
-      <BotActions key={`actions-${slug}`} api={api} bot={bot} onChanged={setBot} />
-      <BotServers key={`servers-${slug}`} api={api} bot={bot} onChanged={setBot} />
-      <BotTools api={api} bot={bot} onChanged={setBot} />
+      <BotActions key={`actions-${slug}`} api={api} bot={bot} onChanged={changed} />
+      <BotServers key={`servers-${slug}`} api={api} bot={bot} onChanged={changed} />
+      <BotTools api={api} bot={bot} onChanged={changed} />
       {hasProfile && <ChatPanel api={api} slug={slug} onTurnEnd={audit.reload} />}
       {hasProfile && <BotMemories api={api} slug={slug} />}
       {hasProfile && <BotSkills api={api} slug={slug} />}
