@@ -10,18 +10,13 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AskingUpstream, startAskingUpstream } from '../support/asking-upstream.js';
+import { type AskingUpstream, startAskingUpstream, subscribeAndBump } from '../support/asking-upstream.js';
 import { CLUSTER_TOKEN, type Replica, startReplica } from '../support/cluster-replicas.js';
 import { connectV2Client } from '../support/modern-client.js';
 import { type RoundRobinProxy, startRoundRobinProxy } from '../support/round-robin-proxy.js';
 import { createPostgresDatabase } from '../support/test-db.js';
-import { waitFor } from '../support/wait-for.js';
 
 const CLUSTER_KEY = 'sessions-across-processes-key-0123456789abcdef';
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -85,21 +80,8 @@ describe('sessions across replica processes behind a balancer with no affinity',
     expect(elicited.content).toEqual([{ type: 'text', text: 'elicited: accept {"sure":true}' }]);
     expect(replicaOf('"action":"accept"')).not.toBe(replicaOf('sure?'));
 
-    const updated: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
-      updated.push(n.params.uri);
-    });
-    const { resources } = await client.listResources();
-    const uri = resources.find((r) => r.uri.endsWith('test://counter'))?.uri as string;
-    expect(uri).toBeDefined();
-    await client.subscribeResource({ uri });
-    // Every replica's own upstream connection is subscribed, whichever replica was asked.
-    await waitFor(() => upstream.subscribers() === 3);
-    await client.callTool({ name: 'up__bump', arguments: {} });
-    await waitFor(() => updated.length > 0);
-    expect(updated[0]).toBe(uri);
-    await client.unsubscribeResource({ uri });
-    await waitFor(() => upstream.subscribers() === 0);
+    // An update reaches the agent on its GET stream, whichever replica holds it.
+    expect((await subscribeAndBump(client, upstream, 3))[0]).toBe('test://counter');
     expect(transport.sessionId).toBe(session);
     await client.close();
   }, 60_000);

@@ -12,18 +12,21 @@
 import { once } from 'node:events';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CreateMessageResultSchema,
   ElicitResultSchema,
   ListRootsResultSchema,
   type LoggingLevel,
+  ResourceUpdatedNotificationSchema,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { serveStreamableHttp } from './serve-streamable-http.mjs';
+import { waitFor } from './wait-for.js';
 
 const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -152,4 +155,28 @@ export async function startAskingUpstream({
       server.close();
     },
   };
+}
+
+/**
+ * Subscribe `client` to the asking upstream's `test://counter` (as the gateway names it), wait
+ * until `replicas` upstream connections hold the subscription, bump it, and return the URIs
+ * of the `resources/updated` the client got; then unsubscribe and wait until none holds it.
+ */
+export async function subscribeAndBump(client: Client, upstream: AskingUpstream, replicas: number): Promise<string[]> {
+  const updated: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
+    updated.push(n.params.uri);
+  });
+  const { resources } = await client.listResources();
+  const uri = resources.find((r) => r.uri.endsWith('test://counter'))?.uri;
+  if (!uri) throw new Error('the gateway lists no test://counter');
+  await client.subscribeResource({ uri });
+  // Every replica's own upstream connection is subscribed, whichever replica was asked.
+  await waitFor(() => upstream.subscribers() === replicas);
+  await client.callTool({ name: 'up__bump', arguments: {} });
+  await waitFor(() => updated.length > 0);
+  const got = [...updated];
+  await client.unsubscribeResource({ uri });
+  await waitFor(() => upstream.subscribers() === 0);
+  return got.map((u) => (u === uri ? 'test://counter' : u));
 }

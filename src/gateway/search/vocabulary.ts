@@ -17,13 +17,6 @@
  * @module
  */
 
-/** The words seen, each with the value made for it once. */
-export type Vocabulary<V> = {
-  /** `visit` each word of `text` in order, with its value (`make(word)` the first time the word is seen). */
-  forEachWord(text: string, visit: (value: V) => void): void;
-  readonly size: number;
-};
-
 /**
  * A vocabulary's state. The scan is a module function over it, not a closure made for each
  * vocabulary: V8 compiles a function once for all its callers only when they call the same
@@ -163,19 +156,6 @@ function grow(words: WordTable<unknown>): void {
   words.table = table;
   words.mask = mask;
 }
-
-/** A vocabulary of its own whose values `make` makes (what the tests read words through). */
-export function createVocabulary<V>(make: (word: string) => V): Vocabulary<V> {
-  const words = createWordTable<V>();
-  return {
-    get size() {
-      return words.values.length;
-    },
-    forEachWord: (text, visit) => scanWords(words, text, visit, (_, word) => make(word), callWith),
-  };
-}
-
-const callWith = <V>(visit: (value: V) => void, value: V): void => visit(value);
 
 /** `array` copied into one twice as long. */
 function widened(array: Int32Array): Int32Array {

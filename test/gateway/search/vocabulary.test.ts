@@ -1,5 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { createVocabulary } from '../../../src/gateway/search/vocabulary.js';
+import { createWordTable, scanWords } from '../../../src/gateway/search/vocabulary.js';
+
+/** A word table whose values `make` makes, scanned with a visitor per text. */
+function createVocabulary<V>(make: (word: string) => V) {
+  const words = createWordTable<V>();
+  return {
+    get size() {
+      return words.values.length;
+    },
+    forEachWord: (text: string, visit: (value: V) => void) =>
+      scanWords(
+        words,
+        text,
+        visit,
+        (_, word) => make(word),
+        (each, value) => each(value),
+      ),
+  };
+}
+
 import { fixtureView } from '../../support/tool-catalog.js';
 
 const unicode = /[\n\r\p{Z}\p{P}]+/u;
@@ -12,7 +31,7 @@ function wordsVisited(text: string): string[] {
   return out;
 }
 
-describe('createVocabulary', () => {
+describe('scanWords', () => {
   it('finds the words the Unicode separator-or-punctuation pattern splits, less the empty ones', () => {
     const every = Array.from({ length: 0x3100 }, (_, code) => `a${String.fromCharCode(code)}b`);
     const texts = [

@@ -15,9 +15,9 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscribeAndBump } from '../../support/asking-upstream.js';
 import { REPLICA_TOKEN, type SealedCluster, startSealedCluster } from '../../support/sealed-replicas.js';
 import { waitFor } from '../../support/wait-for.js';
 
@@ -146,22 +146,8 @@ describe('a session’s traffic across replicas (fleet bus)', () => {
 
   it('holds a resource subscription made on one replica on every replica, and delivers its updates', async () => {
     const { client } = await connect();
-    const updated: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
-      updated.push(n.params.uri);
-    });
-    const { resources } = await client.listResources();
-    const uri = resources.find((r) => r.uri.endsWith('test://counter'))?.uri as string;
-    expect(uri).toBeDefined();
-    await client.subscribeResource({ uri });
-    // Both replicas' upstream connections are subscribed, whichever replica was asked.
-    await waitFor(() => cluster.upstream.subscribers() === 2);
     // An update reaches the agent on its GET stream, whichever replica holds it.
-    await client.callTool({ name: 'up__bump', arguments: {} });
-    await waitFor(() => updated.length > 0);
-    expect(updated[0]).toBe(uri);
-    await client.unsubscribeResource({ uri });
-    await waitFor(() => cluster.upstream.subscribers() === 0);
+    expect((await subscribeAndBump(client, cluster.upstream, 2))[0]).toBe('test://counter');
     await client.close();
   });
 });
