@@ -4,7 +4,7 @@
  * users land on what changed.
  * @module
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, createApiClient, currentSession } from './api.js';
 import { lazyPage } from './lazy-page.js';
 import { LiveProvider, useLive } from './live.js';
@@ -104,7 +104,8 @@ function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void })
   const heading = useRef<HTMLHeadingElement>(null);
   const title = titleOf(route);
   const first = useRef(true);
-  useEffect(() => {
+  // As the page is drawn, not a frame later: a field the user (or a test) focused meanwhile keeps its keys.
+  useLayoutEffect(() => {
     document.title = `${title} · boternity`;
     if (!first.current) heading.current?.focus();
     first.current = false;

@@ -7,7 +7,7 @@
  * keystore's names (`GET /api/credentials`): the key names an entry, never holds the secret.
  * @module
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { Bot } from '../api-types.js';
 import {
@@ -46,8 +46,11 @@ export function BotForm({
   const [busy, setBusy] = useState(false);
   const [unchanged, setUnchanged] = useState(false);
   const own = useRef<HTMLFormElement>(null);
-  // Opened by a button that the form replaces: the focus goes to its first field, not to the page.
-  useEffect(() => own.current?.querySelector<HTMLElement>('input:not([readonly])')?.focus(), []);
+  // Opened by a button that the form replaces: the focus goes to its first field, not to the
+  // page. At once, as the form is drawn (not a frame later, as useEffect would): a key typed
+  // meanwhile into another field would otherwise land in the first one (the CI flake of
+  // bots-page: a Delete meant for Base URL took a letter off the name).
+  useLayoutEffect(() => own.current?.querySelector<HTMLElement>('input:not([readonly])')?.focus(), []);
   const title = profile ? `Edit ${profile.slug}` : slug ? `A profile for ${slug}` : 'New bot';
 
   const field = (key: keyof BotFormValues, label: string, more: Partial<Parameters<typeof BotField>[0]> = {}) => (

@@ -171,8 +171,10 @@ describe('bots in the web UI', { timeout: 90_000 }, () => {
     await go('#/bots/scout');
     await page.getByRole('button', { name: 'Edit profile' }).click();
     await form().waitFor();
-    // The button the form replaced had the focus: its first field has it now.
-    await waitFor(() => page.evaluate("document.activeElement.id === 'bot-name'"), { what: 'Name focused' });
+    // The button the form replaced had the focus: its first field has it as soon as the form
+    // is there, before anything is typed (a frame later, a key meant for another field would
+    // land in it).
+    expect(await page.evaluate('document.activeElement.id')).toBe('bot-name');
     expect(await form().getByLabel('Model', { exact: true }).inputValue()).toBe('llama3');
     expect(await form().getByLabel('Slug', { exact: true }).count()).toBe(0);
     await fill('Name', 'Scout II');
@@ -191,9 +193,17 @@ describe('bots in the web UI', { timeout: 90_000 }, () => {
       provider: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3', credentialKey: 'openai-key' },
       samplingBudgetTokens: null,
     });
-    // The provider emptied: cleared as a whole.
+    // The provider emptied: cleared as a whole. Frames held back, as on a busy machine: the
+    // focus is on Name before the first key, not moved there later from under a field being
+    // emptied (its Delete then took a letter off the name, and the API refused the provider).
+    await page.evaluate(
+      'window.heldFrames = requestAnimationFrame; requestAnimationFrame = (run) => setTimeout(run, 2000)',
+    );
     await page.getByRole('button', { name: 'Edit profile' }).click();
+    await form().waitFor();
+    expect(await page.evaluate('document.activeElement.id')).toBe('bot-name');
     for (const label of ['Base URL', 'Model', 'Credential key']) await fill(label, '');
+    await page.evaluate('requestAnimationFrame = window.heldFrames');
     await form().getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Scout II. No LLM provider.').waitFor();
     expect((await getBot('scout')).body.bot.profile).toMatchObject({ name: 'Scout II', provider: null });
@@ -265,7 +275,7 @@ describe('bots in the web UI', { timeout: 90_000 }, () => {
     const slug = form().getByLabel('Slug', { exact: true });
     expect(await slug.inputValue()).toBe('helper');
     expect(await slug.getAttribute('readonly')).not.toBeNull();
-    await waitFor(() => page.evaluate("document.activeElement.id === 'bot-name'"), { what: 'Name focused' });
+    expect(await page.evaluate('document.activeElement.id')).toBe('bot-name');
     await fill('Name', 'Helper again');
     await form().getByRole('button', { name: 'Give it a profile' }).click();
     await page.getByText('Helper again.').waitFor();
