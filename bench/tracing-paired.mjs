@@ -5,7 +5,9 @@
 // each service's own CPU a call (/proc, its process only, not its upstream) and its p50,
 // over the same window; then the medians and the spread of the on/off ratios.
 // Run: node bench/tracing-paired.mjs   (ROUNDS=10, CALLS=1500 a side a round, WARMUP=400,
-// UPSTREAM=path of a stdio server with an `echo` tool: test/support/tiny-server.mjs)
+// UPSTREAM=path of a stdio server with an `echo` tool: test/support/tiny-server.mjs;
+// SAME=1 runs both sides with traces off, to see the method's own bias; PROF=dir writes each
+// service's CPU profile under dir/off and dir/on)
 import { createServer } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -31,9 +33,12 @@ const endpoint = `http://127.0.0.1:${sink.address().port}`;
 
 const servers = { up: { command: process.execPath, args: [UPSTREAM] } };
 async function open(telemetry) {
+  // PROF=dir: each service writes a CPU profile there (dir/on, dir/off) when it stops.
+  const prof = process.env.PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.PROF}/${telemetry ? 'on' : 'off'}`] : [];
   const serve = await spawnServe({
     config: { mcpServers: servers, ...(telemetry ? { telemetry } : {}) },
     token: TOKEN,
+    nodeArgs: prof,
   });
   const client = new Client({ name: 'tracing-paired', version: '1' });
   await client.connect(
@@ -57,7 +62,7 @@ const call = async (side) => {
 };
 
 const off = await open(null);
-const on = await open({ enabled: true, endpoint, sampleRatio: 1 });
+const on = await open(process.env.SAME === '1' ? null : { enabled: true, endpoint, sampleRatio: 1 });
 const rows = [];
 try {
   for (let i = 0; i < WARMUP; i++) {

@@ -112,6 +112,7 @@ export class ProtoWriter {
 
   /** A string field's length and bytes. */
   string(value: string): void {
+    if (value.length < 0x80 && this.#ascii(value)) return;
     const most = value.length * 3;
     const reserved = varintSize(most);
     this.#room(reserved + most);
@@ -123,9 +124,34 @@ export class ProtoWriter {
   hex(value: string): void {
     const bytes = value.length >>> 1;
     this.#room(1 + bytes);
-    this.#buf[this.pos] = bytes;
-    this.#buf.write(value, this.pos + 1, bytes, 'hex');
+    const buf = this.#buf;
+    buf[this.pos] = bytes;
+    // By hand: a span's two or three ids are 8 or 16 bytes, cheaper in a loop than through
+    // Buffer.write's native call (which also stops at the first bad digit; ids are checked
+    // valid before they get here).
+    for (let i = 0, at = this.pos + 1; i < bytes; i++, at++)
+      buf[at] = (hexDigit(value.charCodeAt(2 * i)) << 4) | hexDigit(value.charCodeAt(2 * i + 1));
     this.pos += 1 + bytes;
+  }
+
+  /**
+   * A short string that is all ASCII, written by a loop (most keys and values of a span:
+   * cheaper than Buffer.write's native call); false, and nothing written, at its first other
+   * character.
+   */
+  #ascii(value: string): boolean {
+    const length = value.length;
+    this.#room(1 + length);
+    const buf = this.#buf;
+    const start = this.pos + 1;
+    for (let i = 0; i < length; i++) {
+      const code = value.charCodeAt(i);
+      if (code >= 0x80) return false;
+      buf[start + i] = code;
+    }
+    buf[this.pos] = length;
+    this.pos = start + length;
+    return true;
   }
 
   bytes(value: Uint8Array): void {
@@ -167,4 +193,9 @@ export class ProtoWriter {
     this.#buf[i] = v;
     this.pos = at + size + length;
   }
+}
+
+/** The value of a hex digit's character code (0–9, a–f, A–F). */
+function hexDigit(code: number): number {
+  return code <= 0x39 ? code - 0x30 : (code | 0x20) - 0x57;
 }

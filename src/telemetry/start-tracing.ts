@@ -1,8 +1,8 @@
 /**
  * The OpenTelemetry SDK, started by `bnity serve` only when tracing is on (issue 21): the
  * one module that imports the SDK packages; main.ts loads it with a dynamic import, so a
- * service without tracing never loads them. A node tracer provider with parent-based
- * sampling, a bounded batch processor whose losses are counted, and the OTLP/HTTP export
+ * service without tracing never loads them. A tracer of lean spans (lean-tracer.ts) with
+ * parent-based sampling, a bounded batch processor whose losses are counted, and the OTLP/HTTP export
  * (protobuf, each span encoded as it ends: encoded-batch.ts; or JSON when
  * `OTEL_EXPORTER_OTLP_PROTOCOL` says `http/json`, through the SDK's batch processor). Nothing is
  * registered globally, not even a context manager: the tracer is handed down like any other
@@ -22,7 +22,6 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
-  BasicTracerProvider,
   BatchSpanProcessor,
   ParentBasedSampler,
   type Sampler,
@@ -34,6 +33,7 @@ import type { Logger } from 'pino';
 import { countDropped, type ExportHealth } from './count-dropped.js';
 import { createSpanEncoder, type EncodedSpan, type SpanEncoder } from './encode-spans.js';
 import { createEncodedBatch, type EncodedExporter } from './encoded-batch.js';
+import { createLeanTracer } from './lean-tracer.js';
 import { countOperationDurations, type OperationDurations } from './operation-durations.js';
 import type { SamplerSetting, TracingSettings } from './tracing-settings.js';
 
@@ -89,23 +89,25 @@ export function startTracing(settings: TracingSettings, { log, exporter }: Start
             }),
         );
   const counted = countOperationDurations();
-  const provider = new BasicTracerProvider({
+  const processors = [counted.processor, processor];
+  const tracer = createLeanTracer({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
+    scope: { name: 'boternity' },
     sampler: samplerOf(settings.sampler),
-    spanProcessors: [counted.processor, processor],
+    processors,
   });
   log.info(
     { url: settings.url, protocol: settings.protocol, service: settings.serviceName, sampler: settings.sampler },
     'tracing on',
   );
   return {
-    tracer: provider.getTracer('boternity'),
+    tracer,
     dropped: () => processor.dropped(),
     slowPingMs: settings.slowPingMs,
     durations: counted.durations,
     shutdown: async () => {
       try {
-        await provider.shutdown();
+        await Promise.all(processors.map((p) => p.shutdown()));
       } catch (error) {
         log.warn({ err: error }, 'traces not flushed on stop');
       }

@@ -67,6 +67,13 @@ export function parseTraceparent(traceparent: unknown, tracestate?: unknown): Sp
  */
 export function extractTraceContext(meta: Carrier, headers?: Carrier): Context {
   const fromMeta = meta && TRACEPARENT in meta ? traceContext.extract(ROOT_CONTEXT, meta, getter) : ROOT_CONTEXT;
+  // Most requests carry no trace at all: nothing to read then.
+  if (
+    fromMeta === ROOT_CONTEXT &&
+    !(meta && BAGGAGE in meta) &&
+    !(headers && (TRACEPARENT in headers || BAGGAGE in headers))
+  )
+    return ROOT_CONTEXT;
   const useMeta = trace.getSpanContext(fromMeta) !== undefined || !headers;
   const context = useMeta ? fromMeta : traceContext.extract(ROOT_CONTEXT, headers, getter);
   return baggage.extract(context, useMeta ? meta : headers, getter);
@@ -83,7 +90,12 @@ export function formatTraceparent(span: SpanContext): string {
  */
 export function traceFields(span: SpanContext, context: Context): Record<string, string> {
   const fields: Record<string, string> = {};
-  traceContext.inject(trace.setSpanContext(context, span), fields, setter);
+  // The callers' context holds `span` already (no second context made for it then).
+  traceContext.inject(
+    trace.getSpanContext(context) === span ? context : trace.setSpanContext(context, span),
+    fields,
+    setter,
+  );
   baggage.inject(context, fields, setter);
   return fields;
 }
