@@ -171,7 +171,14 @@ export async function sendTraced<P extends { _meta?: Record<string, unknown> | u
 ): Promise<R> {
   const { span, context } = startClientSpan(tracer, parent, request);
   const params = { ...request.params, _meta: withTraceFields(request.params._meta, span.spanContext(), context) };
-  return endedWith(span, () => send(params));
+  try {
+    const result = await send(params);
+    endRequestSpan(span, { result });
+    return result;
+  } catch (error) {
+    endRequestSpan(span, { error });
+    throw error;
+  }
 }
 
 /**
@@ -179,28 +186,23 @@ export async function sendTraced<P extends { _meta?: Record<string, unknown> | u
  * context manager is set, ADR 035; the lines the call path logs take it from there), and the
  * span ends with the answer.
  */
-export function serveTraced<T>(
+export async function serveTraced<T>(
   tracer: Tracer,
   request: ServedRequest,
   work: (context: Context) => Promise<T>,
 ): Promise<T> {
-  const traced = startServerSpan(tracer, request);
-  return endedWith(traced.span, () => work(traced.context));
-}
-
-/** The trace id of a request's span context, for its audit row (issue 21); null when it has none (traces off). */
-export function traceIdOf(context: Context | null | undefined): string | null {
-  return (context && trace.getSpanContext(context)?.traceId) || null;
-}
-
-/** The outcome of `work`, once `span` has ended with it. */
-async function endedWith<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  const { span, context } = startServerSpan(tracer, request);
   try {
-    const result = await work();
+    const result = await work(context);
     endRequestSpan(span, { result });
     return result;
   } catch (error) {
     endRequestSpan(span, { error });
     throw error;
   }
+}
+
+/** The trace id of a request's span context, for its audit row (issue 21); null when it has none (traces off). */
+export function traceIdOf(context: Context | null | undefined): string | null {
+  return (context && trace.getSpanContext(context)?.traceId) || null;
 }

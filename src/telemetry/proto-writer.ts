@@ -45,7 +45,10 @@ export class ProtoWriter {
 
   /** A copy of what was written from `start` (the buffer is reused). */
   copy(start = 0): Buffer {
-    return Buffer.from(this.#buf.subarray(start, this.pos));
+    // One allocation (from Node's pool when small), not a view and then a copy of it.
+    const out = Buffer.allocUnsafe(this.pos - start);
+    this.#buf.copy(out, 0, start, this.pos);
+    return out;
   }
 
   reset(): void {
