@@ -121,7 +121,10 @@ export class LeanSpan implements Span, ReadableSpan {
   }
 
   setAttribute(key: string, value: AttributeValue | undefined): this {
-    if (this.ended || value == null || key.length === 0 || !isAttributeValue(value)) return this;
+    if (this.ended || value == null || key.length === 0) return this;
+    // A string, number or boolean is valid as it is; only an array needs the SDK's check.
+    const type = typeof value;
+    if (type !== 'string' && type !== 'number' && type !== 'boolean' && !isAttributeValue(value)) return this;
     const isNew = !Object.hasOwn(this.attributes, key);
     if (isNew && this.attributeCount >= MAX_ATTRIBUTES) {
       this.droppedAttributesCount++;

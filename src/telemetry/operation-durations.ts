@@ -60,8 +60,8 @@ export function countOperationDurations(): { processor: SpanProcessor; durations
         into.set(key, series);
       }
     }
-    const at = DURATION_BUCKETS.findIndex((bound) => seconds <= bound);
-    const bucket = at === -1 ? DURATION_BUCKETS.length : at;
+    let bucket = 0;
+    while (bucket < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[bucket] as number)) bucket++;
     series.buckets[bucket] = (series.buckets[bucket] ?? 0) + 1;
     series.sum += seconds;
     series.count += 1;

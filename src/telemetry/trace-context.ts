@@ -109,8 +109,13 @@ export function withTraceFields(
   span: SpanContext,
   context: Context,
 ): Record<string, unknown> {
-  const { [TRACEPARENT]: _p, [TRACESTATE]: _s, [BAGGAGE]: _b, ...rest } = meta ?? {};
-  return { ...rest, ...traceFields(span, context) };
+  const fields = traceFields(span, context);
+  if (!meta) return fields;
+  const carried: Record<string, unknown> = {};
+  for (const key in meta)
+    if (key !== TRACEPARENT && key !== TRACESTATE && key !== BAGGAGE && Object.hasOwn(meta, key))
+      carried[key] = meta[key];
+  return Object.assign(carried, fields);
 }
 
 /**
