@@ -21,6 +21,7 @@
  * that changes or dies throws that code away (ADR 038, "Revised a fourth time").
  * @module
  */
+import { emptyArray } from './empty-array.js';
 import {
   appendPosting,
   closeDoc,
@@ -98,9 +99,9 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
     boosts: options.fields.map((field) => options.boost[field] || 1),
     postings: createPostings(width),
     docs: new Map(),
-    ids: [],
+    ids: emptyArray(),
     index: new Map(),
-    terms: [],
+    terms: emptyArray(),
     held: new Int32Array(1024),
     termStamps: new Int32Array(1024),
     words: createWordTable(),
@@ -153,8 +154,11 @@ export function addDocument(ix: Bm25Index<string>, id: string, doc: readonly Fie
     ix.stamp += 1;
     ix.length = 0;
     const text = doc[field] as FieldText;
-    if (typeof text === 'string') scanWords(words, text, ix, countWord);
-    else for (const piece of text) scanWords(words, piece, ix, countWord);
+    // One call of the scan, not one for a string and one for pieces: V8 would compile the
+    // scan into this function once per call site.
+    const pieces = typeof text === 'string' ? 1 : text.length;
+    for (let piece = 0; piece < pieces; piece++)
+      scanWords(words, typeof text === 'string' ? text : (text[piece] as string), ix, countWord);
     setLength(postings, num, field, ix.length);
     lengthSums[field] = (lengthSums[field] as number) + ix.length;
   }
@@ -185,7 +189,7 @@ function dropTerm(ix: Bm25Index<string>, term: number): void {
 function compactTerms(ix: Bm25Index<string>): void {
   const count = ix.terms.length;
   const newId = new Int32Array(count);
-  const live: string[] = [];
+  const live = emptyArray<string>();
   for (let term = 0; term < count; term++) {
     const text = ix.terms[term];
     if (text === null || text === undefined) {

@@ -19,6 +19,7 @@
  * punctuation end them), less the empty ones.
  * @module
  */
+import { emptyArray } from './empty-array.js';
 
 /**
  * A vocabulary's state. The scan is a module function over it, not a closure made for each
@@ -60,7 +61,7 @@ export function createWordTable(): WordTable {
     hashes: new Int32Array(1 << 11),
     lengths: new Int32Array(1 << 11),
     checks: new Int32Array(1 << 11),
-    said: [],
+    said: emptyArray(),
   };
 }
 
