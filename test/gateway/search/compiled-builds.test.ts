@@ -49,12 +49,12 @@ describe('building indexes one after the other', () => {
       if (started) build = Number(started[1]);
       // The first builds compile as they go, and may throw away code compiled before a path had run.
       if (build < 3) continue;
-      const named =
-        /<SharedFunctionInfo (\w+)>.*for deoptimization, reason: (.+)\]|<JSFunction (\w+) .*reason: ([^)]+)\)/u.exec(
-          line,
-        );
-      const name = named?.[1] ?? named?.[3];
-      if (name && ours.has(name)) thrown.push(`build ${build}: ${name} (${named?.[2] ?? named?.[4]})`);
+      // "[bailout (kind: …, reason: R): begin. deoptimizing … <JSFunction NAME (sfi …" or
+      // "[marking dependent code … (<SharedFunctionInfo NAME>) … for deoptimization, reason: R]".
+      const bailout = /reason: ([^)]*)\): begin\. deoptimizing \S* ?<JSFunction (\w+)/u.exec(line);
+      const marked = /<SharedFunctionInfo (\w+)>.* for deoptimization, reason: ([^\]]*)\]/u.exec(line);
+      const [name, reason] = bailout ? [bailout[2], bailout[1]] : marked ? [marked[1], marked[2]] : [];
+      if (name && ours.has(name)) thrown.push(`build ${build}: ${name} (${reason})`);
     }
     expect(thrown).toEqual([]);
   }, 60_000);
