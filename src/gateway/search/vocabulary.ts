@@ -76,41 +76,38 @@ export function scanWords<C>(
   context: C,
   visit: (context: C, word: number) => void,
 ): void {
-  let start = -1;
-  let hash = 0;
-  let check = 0;
-  for (let i = 0; i < text.length; i++) {
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    // Past what ends words (a code point past U+FFFF takes two code units)…
     const code = text.charCodeAt(i);
-    let width = 1;
-    let ends: boolean;
-    if (code < 128) ends = ASCII_ENDS[code] === 1;
-    else {
-      const point = text.codePointAt(i) as number;
-      if (point > 0xffff) width = 2;
-      ends = endsWord(point);
-    }
-    if (ends) {
-      if (start >= 0) visit(context, wordAt(words, text, start, i, hash, check));
-      start = -1;
+    if (code < 128) {
+      if (ASCII_ENDS[code] === 1) {
+        i += 1;
+        continue;
+      }
     } else {
-      if (start < 0) {
-        start = i;
-        hash = 0x011c9dc5;
-        check = 0;
-      }
-      // Two hashes over the code units, each kept to 30 bits: FNV-1a, and a multiply-rotate
-      // with other constants.
-      hash = Math.imul(hash ^ code, 16777619) & 0x3fffffff;
-      check = (Math.imul((check << 5) | (check >>> 25), 0x27d4eb2d) ^ code) & 0x3fffffff;
-      if (width === 2) {
-        const low = text.charCodeAt(i + 1);
-        hash = Math.imul(hash ^ low, 16777619) & 0x3fffffff;
-        check = (Math.imul((check << 5) | (check >>> 25), 0x27d4eb2d) ^ low) & 0x3fffffff;
+      const point = text.codePointAt(i) as number;
+      if (endsWord(point)) {
+        i += point > 0xffff ? 2 : 1;
+        continue;
       }
     }
-    i += width - 1;
+    // …then to the end of the word, its two hashes made as it goes: one loop per word, not
+    // one test per character of whether a word is open. Each hash is kept to 30 bits: FNV-1a,
+    // and a multiply-rotate with other constants, over the code units.
+    const start = i;
+    let hash = 0x011c9dc5;
+    let check = 0;
+    while (i < length) {
+      const unit = text.charCodeAt(i);
+      if (unit < 128 ? ASCII_ENDS[unit] === 1 : endsWord(text.codePointAt(i) as number)) break;
+      hash = Math.imul(hash ^ unit, 16777619) & 0x3fffffff;
+      check = (Math.imul((check << 5) | (check >>> 25), 0x27d4eb2d) ^ unit) & 0x3fffffff;
+      i += 1;
+    }
+    visit(context, wordAt(words, text, start, i, hash, check));
   }
-  if (start >= 0) visit(context, wordAt(words, text, start, text.length, hash, check));
 }
 
 /** The number of the word of `text` at [start, end), a new one if the word is new. */
