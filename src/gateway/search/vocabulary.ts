@@ -20,6 +20,7 @@
  * @module
  */
 import { emptyArray } from './empty-array.js';
+import { FIRST_SIZE } from './postings.js';
 
 /**
  * A vocabulary's state. The scan is a module function over it, not a closure made for each
@@ -53,14 +54,14 @@ function endsWord(point: number): boolean {
   return ends;
 }
 
-/** An empty word table. */
+/** An empty word table, small at first (see `FIRST_SIZE`, postings.ts). */
 export function createWordTable(): WordTable {
   return {
-    table: new Int32Array(1 << 12),
-    mask: (1 << 12) - 1,
-    hashes: new Int32Array(1 << 11),
-    lengths: new Int32Array(1 << 11),
-    checks: new Int32Array(1 << 11),
+    table: new Int32Array(2 * FIRST_SIZE),
+    mask: 2 * FIRST_SIZE - 1,
+    hashes: new Int32Array(FIRST_SIZE),
+    lengths: new Int32Array(FIRST_SIZE),
+    checks: new Int32Array(FIRST_SIZE),
     said: emptyArray(),
   };
 }
