@@ -1,7 +1,8 @@
 /**
  * A field-weighted BM25+ index over short documents (issue 24, ADR 038): the scoring of
  * minisearch (k 1.2, b 0.7, δ 0.5; a prefix match weighted 0.375 · len / (len + 0.3 · extra);
- * a document's score times the number of query terms it matched). minisearch kept its terms
+ * a document's score times the number of query terms it matched), asked through
+ * `searchDocuments` (`search-documents.ts`); this module builds it. minisearch kept its terms
  * in a radix tree that each added word walks and splits: indexing 2,000 tools took
  * 160–400 ms there, against the 50 ms the issue allows. Here a text's words are found by a
  * vocabulary that cuts no strings (`vocabulary.ts`), a word counts into its term's postings
