@@ -1,7 +1,8 @@
 /**
  * A field-weighted BM25+ index over short documents (issue 24, ADR 038): the scoring of
  * minisearch (k 1.2, b 0.7, δ 0.5; a prefix match weighted 0.375 · len / (len + 0.3 · extra);
- * a document's score times the number of query terms it matched). minisearch kept its terms
+ * a document's score times the number of query terms it matched), asked through
+ * `searchDocuments` (`search-documents.ts`); this module builds it. minisearch kept its terms
  * in a radix tree that each added word walks and splits: indexing 2,000 tools took
  * 160–400 ms there, against the 50 ms the issue allows. Here a text's words are found by a
  * vocabulary that cuts no strings (`vocabulary.ts`), a word counts into its term's postings
@@ -14,17 +15,24 @@
  * that each young-generation collection copied while the index was built. The index is state
  * and module functions, not closures made for each index: every index then runs the same
  * compiled code (with closures, each new index had V8 compile the scan again, ADR 038).
+ *
+ * Words and terms are numbers, what is kept of each in typed arrays, and the state objects
+ * (index, postings, vocabulary) keep their hidden classes for the module's life (see
+ * {@link SHAPES}): compiled code depends on the classes of the objects it reads, and a class
+ * that changes or dies throws that code away (ADR 038, "Revised a fourth time").
  * @module
  */
+import { emptyArray } from './empty-array.js';
 import {
   appendPosting,
   closeDoc,
   compact,
   countAgain,
   createPostings,
-  forEachHolder,
-  heldBy,
+  FIRST_SIZE,
+  grown,
   lengthOf,
+  NONE,
   openDoc,
   type Postings,
   removeDoc,
@@ -46,30 +54,8 @@ export type Bm25Options<F extends string> = {
   readonly prefix: (term: string) => boolean;
 };
 
-/** A found document and its score. */
-export type Bm25Hit = { readonly id: string; readonly score: number };
-
-/** minisearch's tokenizer: runs of separators, line breaks and punctuation split words. */
-const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
-/** The same for ASCII text (space, line breaks, the ASCII characters of `\p{P}`), without Unicode property lookups. */
-const ASCII_SPACE_OR_PUNCTUATION = /[\n\r !-#%-*,-/:;?@[-\]_{}]+/;
-const NON_ASCII = /[\u0080-\uffff]/;
-
-/** The words of `text`, split as minisearch splits them; most tool text is ASCII, split the cheaper way. */
-export const wordsOf = (text: string): string[] =>
-  text.split(NON_ASCII.test(text) ? SPACE_OR_PUNCTUATION : ASCII_SPACE_OR_PUNCTUATION);
-const K = 1.2;
-const B = 0.7;
-const D = 0.5;
-const PREFIX_WEIGHT = 0.375;
-
-/**
- * A term of the index: its number in the postings, how many (document, field) pairs hold it,
- * and the field pass that last counted it.
- */
-type Term = { readonly term: string; id: number; held: number; stamp: number; live: boolean };
-/** A word as a document says it: its term (null: dropped), and the field pass that last counted it. */
-type Word = { readonly said: string; term: Term | null; stamp: number };
+/** A word's term is to be made again: the term it had left the index, and the terms were numbered again. */
+const REMADE = -2;
 
 /** An index: its state, read and written by the functions below. */
 export type Bm25Index<F extends string> = {
@@ -80,15 +66,23 @@ export type Bm25Index<F extends string> = {
   /** Each document's number in the postings. */
   readonly docs: Map<string, number>;
   readonly ids: (string | undefined)[];
-  readonly index: Map<string, Term>;
+  /** Each live term's number. */
+  readonly index: Map<string, number>;
   /** The terms by number; a dead term's place is null until the postings are compacted. */
-  terms: (Term | null)[];
+  terms: (string | null)[];
+  // Per term number: how many (document, field) pairs hold it, and the field pass that last counted it.
+  held: Int32Array;
+  termStamps: Int32Array;
   /**
-   * Every word the documents said, with its term: a catalog says the same few thousand words
-   * over and over, and a word is then one table lookup, its term made once. A word whose term
-   * left the index finds it dead and makes it again.
+   * Every word the documents said: a catalog says the same few thousand words over and over,
+   * and a word is then one table lookup, its term made once.
    */
-  readonly words: WordTable<Word>;
+  readonly words: WordTable;
+  // Per word number: its term (NONE: dropped; REMADE), and the field pass that last counted it;
+  // `learned` words have a term.
+  wordTerms: Int32Array;
+  wordStamps: Int32Array;
+  learned: number;
   readonly lengthSums: number[];
   sorted: string[] | null;
   // What the word being visited counts for: set per field by `addDocument`, read by `countWord`.
@@ -107,10 +101,15 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
     boosts: options.fields.map((field) => options.boost[field] || 1),
     postings: createPostings(width),
     docs: new Map(),
-    ids: [],
+    ids: emptyArray(),
     index: new Map(),
-    terms: [],
-    words: createWordTable<Word>(),
+    terms: emptyArray(),
+    held: new Int32Array(FIRST_SIZE),
+    termStamps: new Int32Array(FIRST_SIZE),
+    words: createWordTable(),
+    wordTerms: new Int32Array(FIRST_SIZE),
+    wordStamps: new Int32Array(FIRST_SIZE),
+    learned: 0,
     lengthSums: options.fields.map(() => 0),
     sorted: null,
     num: -1,
@@ -120,11 +119,32 @@ export function createBm25Index<F extends string>(options: Bm25Options<F>): Bm25
   };
 }
 
+/**
+ * An empty index kept while the module is loaded, never written. V8 gives the objects one
+ * literal makes one hidden class only while one of them lives: when a garbage collection finds
+ * no index alive (the last one replaced, or the bench's forced collection between builds), the
+ * classes of the index, its postings and its vocabulary die with it, the next index gets new
+ * ones, and the compiled scan, counting and postings are thrown away ("weak objects") and
+ * compiled again, then thrown away once more as the new classes' fields change ("code
+ * dependencies"): about 50 deoptimizations in a bench run, its median build 40–100 ms instead
+ * of 20–30. Kept alive, the classes are the same for every index.
+ */
+export const SHAPES: Bm25Index<never> = createBm25Index<never>({
+  fields: [],
+  boost: {},
+  processTerm: () => null,
+  prefix: () => false,
+});
+
 /** How many documents `ix` holds. */
 export const documentCount = (ix: Bm25Index<string>): number => ix.docs.size;
 
-/** Index `doc` under `id` (an `id` already there is replaced). */
-export function addDocument<F extends string>(ix: Bm25Index<F>, id: string, doc: Readonly<Record<F, FieldText>>): void {
+/**
+ * Index the texts of a document under `id`, one per field in the order of `options.fields`
+ * (an `id` already there is replaced). An array, not an object keyed by field: an object made
+ * per document is one more hidden class that dies between builds (see {@link SHAPES}).
+ */
+export function addDocument(ix: Bm25Index<string>, id: string, doc: readonly FieldText[]): void {
   removeDocument(ix, id);
   const { postings, lengthSums, words } = ix;
   const num = openDoc(postings);
@@ -135,9 +155,12 @@ export function addDocument<F extends string>(ix: Bm25Index<F>, id: string, doc:
     ix.field = field;
     ix.stamp += 1;
     ix.length = 0;
-    const text = doc[ix.options.fields[field] as F];
-    if (typeof text === 'string') scanWords(words, text, ix as Bm25Index<string>, makeWord, countWord);
-    else for (const piece of text) scanWords(words, piece, ix as Bm25Index<string>, makeWord, countWord);
+    const text = doc[field] as FieldText;
+    // One call of the scan, not one for a string and one for pieces: V8 would compile the
+    // scan into this function once per call site.
+    const pieces = typeof text === 'string' ? 1 : text.length;
+    for (let piece = 0; piece < pieces; piece++)
+      scanWords(words, typeof text === 'string' ? text : (text[piece] as string), ix, countWord);
     setLength(postings, num, field, ix.length);
     lengthSums[field] = (lengthSums[field] as number) + ix.length;
   }
@@ -151,114 +174,97 @@ export function removeDocument(ix: Bm25Index<string>, id: string): void {
   ix.ids[num] = undefined;
   for (let field = 0; field < ix.width; field++)
     ix.lengthSums[field] = (ix.lengthSums[field] as number) - lengthOf(ix.postings, num, field);
-  removeDoc(ix.postings, num, (termId) => {
-    const term = ix.terms[termId] as Term;
-    term.held -= 1;
-    if (term.held > 0) return;
-    term.live = false;
-    ix.terms[termId] = null;
-    ix.index.delete(term.term);
-    ix.sorted = null;
-  });
-  if (wasteful(ix.postings)) ix.terms = compact(ix.postings, ix.terms, (term, next) => (term.id = next));
+  removeDoc(ix.postings, num, ix, dropTerm);
+  if (wasteful(ix.postings)) compactTerms(ix);
 }
 
-/** The documents matching any term of `query`, best first. */
-export function searchDocuments(ix: Bm25Index<string>, query: string): Bm25Hit[] {
-  const results = new Map<number, Found>();
-  if (ix.docs.size === 0) return [];
-  const { processTerm, prefix } = ix.options;
-  for (const word of wordsOf(query)) {
-    const term = processTerm(word);
-    if (!term) continue;
-    const exact = ix.index.get(term);
-    if (exact) score(ix, term, exact.id, 1, results);
-    if (!prefix(term)) continue;
-    for (const other of longer(ix, term)) {
-      const weight = (PREFIX_WEIGHT * other.length) / (other.length + 0.3 * (other.length - term.length));
-      score(ix, term, (ix.index.get(other) as Term).id, weight, results);
+/** Document being removed held `term` in one field less. */
+function dropTerm(ix: Bm25Index<string>, term: number): void {
+  ix.held[term] = (ix.held[term] as number) - 1;
+  if ((ix.held[term] as number) > 0) return;
+  ix.index.delete(ix.terms[term] as string);
+  ix.terms[term] = null;
+  ix.sorted = null;
+}
+
+/** Number the live terms again from 0, in the postings and in the words that have them. */
+function compactTerms(ix: Bm25Index<string>): void {
+  const count = ix.terms.length;
+  const newId = new Int32Array(count);
+  const live = emptyArray<string>();
+  for (let term = 0; term < count; term++) {
+    const text = ix.terms[term];
+    if (text === null || text === undefined) {
+      newId[term] = NONE;
+      continue;
     }
+    const next = live.length;
+    newId[term] = next;
+    ix.held[next] = ix.held[term] as number;
+    ix.termStamps[next] = ix.termStamps[term] as number;
+    ix.index.set(text, next);
+    live.push(text);
   }
-  const hits: Bm25Hit[] = [];
-  for (const [num, found] of results) hits.push({ id: ix.ids[num] as string, score: found.score * found.terms.size });
-  return hits.sort((a, b) => b.score - a.score);
+  ix.held.fill(0, live.length, count);
+  ix.termStamps.fill(0, live.length, count);
+  ix.terms = live;
+  for (let word = 0; word < ix.learned; word++) {
+    const term = ix.wordTerms[word] as number;
+    if (term >= 0) ix.wordTerms[word] = newId[term] === NONE ? REMADE : (newId[term] as number);
+  }
+  compact(ix.postings, newId, live.length);
 }
 
-/** A word said for the first time: its term, made if new. */
-function makeWord(ix: Bm25Index<string>, said: string): Word {
-  return { said, term: termOf(ix, said), stamp: -1 };
-}
-
-/** Count one word of field `ix.field` of document `ix.num`. */
-function countWord(ix: Bm25Index<string>, word: Word): void {
+/** Count word number `word` in field `ix.field` of document `ix.num`. */
+function countWord(ix: Bm25Index<string>, word: number): void {
+  if (word >= ix.learned) learnWord(ix, word);
   // A field's length is its distinct words, as minisearch counts it; a word said again in
   // the field adds one to its term's count. Stamps tell "again" without a set per field.
   const stamp = ix.stamp;
-  if (word.stamp !== stamp) {
-    word.stamp = stamp;
+  if (ix.wordStamps[word] !== stamp) {
+    ix.wordStamps[word] = stamp;
     ix.length += 1;
   }
-  if (word.term && !word.term.live) word.term = termOf(ix, word.said);
-  const term = word.term;
-  if (!term) return;
-  if (term.stamp === stamp) {
-    countAgain(ix.postings, term.id, ix.field);
+  let term = ix.wordTerms[word] as number;
+  if (term === NONE) return;
+  // The word's term left the index (all that held it removed): it is made again.
+  if (term === REMADE || ix.terms[term] === null) {
+    term = termOf(ix, ix.words.said[word] as string);
+    ix.wordTerms[word] = term;
+  }
+  if (ix.termStamps[term] === stamp) {
+    countAgain(ix.postings, term, ix.field);
     return;
   }
-  term.stamp = stamp;
-  term.held += 1;
-  appendPosting(ix.postings, ix.num, term.id, ix.field);
+  ix.termStamps[term] = stamp;
+  ix.held[term] = (ix.held[term] as number) + 1;
+  appendPosting(ix.postings, ix.num, term, ix.field);
 }
 
-function termOf(ix: Bm25Index<string>, word: string): Term | null {
+/** A word seen for the first time (numbers come in order): its term. */
+function learnWord(ix: Bm25Index<string>, word: number): void {
+  if (word >= ix.wordTerms.length) {
+    ix.wordTerms = grown(ix.wordTerms, ix.wordTerms.length * 2);
+    ix.wordStamps = grown(ix.wordStamps, ix.wordStamps.length * 2);
+  }
+  ix.wordTerms[word] = termOf(ix, ix.words.said[word] as string);
+  ix.learned = word + 1;
+}
+
+/** The number of the term `word` is indexed as, the term made if new; NONE if the word is dropped. */
+function termOf(ix: Bm25Index<string>, word: string): number {
   const made = ix.options.processTerm(word);
-  if (!made) return null;
+  if (!made) return NONE;
   let term = ix.index.get(made);
-  if (!term) {
-    term = { term: made, id: ix.terms.length, held: 0, stamp: -1, live: true };
-    ix.terms.push(term);
+  if (term === undefined) {
+    term = ix.terms.length;
+    if (term >= ix.held.length) {
+      ix.held = grown(ix.held, ix.held.length * 2);
+      ix.termStamps = grown(ix.termStamps, ix.termStamps.length * 2);
+    }
+    ix.terms.push(made);
     ix.index.set(made, term);
     ix.sorted = null;
   }
   return term;
 }
-
-/** Add what the postings give each document for term `id`, weighted, to `results`. */
-function score(ix: Bm25Index<string>, source: string, id: number, weight: number, results: Map<number, Found>): void {
-  const total = ix.docs.size;
-  const { postings } = ix;
-  for (let field = 0; field < ix.width; field++) {
-    const held = heldBy(postings, id, field);
-    if (held === 0) continue;
-    const average = (ix.lengthSums[field] as number) / total;
-    const idf = Math.log(1 + (total - held + 0.5) / (held + 0.5));
-    const factor = weight * (ix.boosts[field] as number) * idf;
-    forEachHolder(postings, id, field, (num, tf) => {
-      const length = lengthOf(postings, num, field);
-      const gain = factor * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * length) / average)));
-      const found = results.get(num);
-      if (found) {
-        found.score += gain;
-        found.terms.add(source);
-      } else results.set(num, { score: gain, terms: new Set([source]) });
-    });
-  }
-}
-
-/** The index's terms that begin with `term` and are longer. */
-function longer(ix: Bm25Index<string>, term: string): string[] {
-  ix.sorted ??= [...ix.index.keys()].sort();
-  const sorted = ix.sorted;
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((sorted[mid] as string) <= term) low = mid + 1;
-    else high = mid;
-  }
-  const out: string[] = [];
-  for (let i = low; i < sorted.length && (sorted[i] as string).startsWith(term); i++) out.push(sorted[i] as string);
-  return out;
-}
-
-type Found = { score: number; readonly terms: Set<string> };

@@ -11,7 +11,7 @@
  * @module
  */
 
-const NONE = -1;
+export const NONE = -1;
 /** Dead entries tolerated before a compaction is worth its copy. */
 const MIN_WASTE = 4096;
 
@@ -40,22 +40,30 @@ export type Postings = {
   nums: number;
 };
 
+/**
+ * The first size of each array, in entries, terms or documents: small on purpose. V8 compiles
+ * code that reads a field which was never replaced as if it never will be, and throws that code
+ * away when it is; arrays this small are first replaced (grown) at the first documents of the
+ * first index, before anything is compiled, instead of midway through it (ADR 038).
+ */
+export const FIRST_SIZE = 16;
+
 /** Empty postings for documents of `width` fields. */
 export function createPostings(width: number): Postings {
   return {
     width,
-    doc: new Int32Array(1024),
-    count: new Int32Array(1024),
-    next: new Int32Array(1024),
-    slot: new Int32Array(1024),
+    doc: new Int32Array(FIRST_SIZE),
+    count: new Int32Array(FIRST_SIZE),
+    next: new Int32Array(FIRST_SIZE),
+    slot: new Int32Array(FIRST_SIZE),
     entries: 0,
     dead: 0,
-    head: new Int32Array(256 * width).fill(NONE),
-    tail: new Int32Array(256 * width).fill(NONE),
-    holders: new Int32Array(256 * width),
-    start: new Int32Array(256),
-    end: new Int32Array(256),
-    lengths: new Int32Array(256 * width),
+    head: new Int32Array(FIRST_SIZE * width).fill(NONE),
+    tail: new Int32Array(FIRST_SIZE * width).fill(NONE),
+    holders: new Int32Array(FIRST_SIZE * width),
+    start: new Int32Array(FIRST_SIZE),
+    end: new Int32Array(FIRST_SIZE),
+    lengths: new Int32Array(FIRST_SIZE * width),
     freeNums: [],
     nums: 0,
   };
@@ -118,14 +126,17 @@ export function forEachHolder(
   }
 }
 
-/** Forget document `num`: `dropped(term)` once for each (term, field) it held. */
-export function removeDoc(p: Postings, num: number, dropped: (term: number) => void): void {
+/**
+ * Forget document `num`: `dropped(context, term)` once for each (term, field) it held. Pass a
+ * module function as `dropped`.
+ */
+export function removeDoc<C>(p: Postings, num: number, context: C, dropped: (context: C, term: number) => void): void {
   for (let e = p.start[num] as number; e < (p.end[num] as number); e++) {
     const s = p.slot[e] as number;
     p.holders[s] = (p.holders[s] as number) - 1;
     p.doc[e] = NONE;
     p.dead += 1;
-    dropped((s / p.width) | 0);
+    dropped(context, (s / p.width) | 0);
   }
   p.end[num] = p.start[num] as number;
   p.freeNums.push(num);
@@ -135,26 +146,18 @@ export function removeDoc(p: Postings, num: number, dropped: (term: number) => v
 export const wasteful = (p: Postings): boolean => p.dead > MIN_WASTE && p.dead * 2 > p.entries;
 
 /**
- * Drop the dead entries, and number the live `terms` (null: dead) again from 0, telling each
- * its new number through `renumber`; the terms in their new order are returned.
+ * Drop the dead entries, the terms numbered again: `newId[term]` is a live term's new number
+ * (NONE, -1, for a dead one), and `terms` how many live.
  */
-export function compact<T>(p: Postings, terms: readonly (T | null)[], renumber: (term: T, id: number) => void): T[] {
+export function compact(p: Postings, newId: Int32Array, terms: number): void {
   const { width } = p;
-  const live: T[] = [];
-  const newId = new Int32Array(terms.length).fill(NONE);
-  terms.forEach((term, id) => {
-    if (term === null) return;
-    newId[id] = live.length;
-    renumber(term, live.length);
-    live.push(term);
-  });
   const size = Math.max(1024, (p.entries - p.dead) * 2);
   const [oldDoc, oldCount, oldSlot] = [p.doc, p.count, p.slot];
   p.doc = new Int32Array(size);
   p.count = new Int32Array(size);
   p.next = new Int32Array(size);
   p.slot = new Int32Array(size);
-  p.head = new Int32Array(Math.max(256, live.length) * width).fill(NONE);
+  p.head = new Int32Array(Math.max(256, terms) * width).fill(NONE);
   p.tail = new Int32Array(p.head.length).fill(NONE);
   p.holders = new Int32Array(p.head.length);
   let kept = 0;
@@ -175,7 +178,6 @@ export function compact<T>(p: Postings, terms: readonly (T | null)[], renumber: 
   }
   p.entries = kept;
   p.dead = 0;
-  return live;
 }
 
 function growEntries(p: Postings): void {
@@ -204,7 +206,7 @@ function link(p: Postings, e: number, s: number): void {
 }
 
 /** `array` copied into one of `size` elements, the new ones `fill`. */
-function grown(array: Int32Array, size: number, fill = 0): Int32Array {
+export function grown(array: Int32Array, size: number, fill = 0): Int32Array {
   const out = new Int32Array(size);
   out.set(array);
   if (fill !== 0) out.fill(fill, array.length);

@@ -12,8 +12,16 @@
  * @module
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { addDocument, createBm25Index, type FieldText, removeDocument, searchDocuments } from './bm25-index.js';
+import {
+  addDocument,
+  type Bm25Index,
+  type Bm25Options,
+  createBm25Index,
+  type FieldText,
+  removeDocument,
+} from './bm25-index.js';
 import { nameWords } from './name-words.js';
+import { searchDocuments } from './search-documents.js';
 import { toTerm } from './search-terms.js';
 
 /** One tool as the view lists it, with the server it comes from and its upstream name (null for a bot tool). */
@@ -42,12 +50,19 @@ export type ToolIndex = {
 export const MAX_QUERY = 500;
 const MAX_SUMMARY = 160;
 
-/** Field weights, measured on the query set of test/gateway/search/ (docs/gateway.md). */
-const BOOST = { name: 4, title: 2, server: 2, description: 1.5, params: 0.3 };
-
 type Field = 'name' | 'title' | 'server' | 'description' | 'params';
-type Doc = Record<Field, FieldText>;
-const FIELDS: readonly Field[] = ['name', 'title', 'server', 'description', 'params'];
+
+/**
+ * The fields, in the order {@link docOf} gives their texts; weights measured on the query set
+ * of test/gateway/search/ (docs/gateway.md). One object for every index, so that every index's
+ * state points to the same one (ADR 038, "Revised a fourth time").
+ */
+const OPTIONS: Bm25Options<Field> = {
+  fields: ['name', 'title', 'server', 'description', 'params'],
+  boost: { name: 4, title: 2, server: 2, description: 1.5, params: 0.3 },
+  processTerm: toTerm,
+  prefix: (term) => term.length >= 4,
+};
 
 /** The first sentence or line of `text`, at most {@link MAX_SUMMARY} characters. */
 export function summaryOf(text: string | undefined): string {
@@ -74,64 +89,85 @@ function paramsOf(tool: Tool): string[] {
 const signatureOf = ({ tool, server, ownName }: IndexedTool): string =>
   JSON.stringify([server, ownName, titleOf(tool), tool.description ?? '', tool.inputSchema.properties ?? {}]);
 
+/** The texts of a tool's fields, in the order of {@link OPTIONS}. */
+const docOf = ({ tool, server, ownName }: IndexedTool): FieldText[] => [
+  nameWords(ownName),
+  titleOf(tool),
+  server ? nameWords(server) : '',
+  tool.description ?? '',
+  paramsOf(tool),
+];
+
 /**
- * Whether `entry` indexes as `before` did: the same objects (a listing rebuilt from the view's
- * cache), or else the same text; signatures are made only when the objects differ, so a
- * first listing is indexed without them.
+ * An index's state, read and written by the module functions below: the sync is one function
+ * for every index, so V8 compiles it once, not once more for each index's closure (ADR 038).
  */
-function unchanged(before: { entry: IndexedTool; signature?: string }, entry: IndexedTool): boolean {
-  const was = before.entry;
+type Listing = {
+  readonly byName: Map<string, Tool>;
+  /** What each listed tool was indexed from, and (made only once a listing brought other objects) its signature. */
+  readonly indexed: Map<string, IndexedTool>;
+  readonly signatures: Map<string, string>;
+  readonly search: Bm25Index<Field>;
+};
+
+const createListing = (): Listing => ({
+  byName: new Map(),
+  indexed: new Map(),
+  signatures: new Map(),
+  search: createBm25Index(OPTIONS),
+});
+
+/** Kept while the module is loaded, never written: its hidden class is then every listing's (see `SHAPES`, bm25-index.ts). */
+export const LISTING_SHAPE: Listing = createListing();
+
+/** Make `listing` that of `tools`: what changed, added or left is indexed again or forgotten. */
+function syncListing(listing: Listing, tools: readonly IndexedTool[]): void {
+  const { byName, indexed, signatures, search } = listing;
+  const listed = new Set<string>();
+  for (const entry of tools) {
+    const name = entry.tool.name;
+    listed.add(name);
+    byName.set(name, entry.tool);
+    if (indexed.has(name) && unchanged(listing, name, entry)) continue;
+    indexed.set(name, entry);
+    signatures.delete(name);
+    addDocument(search, name, docOf(entry));
+  }
+  for (const name of indexed.keys()) {
+    if (listed.has(name)) continue;
+    indexed.delete(name);
+    signatures.delete(name);
+    byName.delete(name);
+    removeDocument(search, name);
+  }
+}
+
+/**
+ * Whether `entry` indexes as the tool indexed under its name did: the same objects (a listing
+ * rebuilt from the view's cache), or else the same text; signatures are made only when the
+ * objects differ, so a first listing is indexed without them.
+ */
+function unchanged({ indexed, signatures }: Listing, name: string, entry: IndexedTool): boolean {
+  const was = indexed.get(name) as IndexedTool;
   if (was.tool === entry.tool && was.server === entry.server && was.ownName === entry.ownName) return true;
-  before.signature ??= signatureOf(was);
-  if (before.signature !== signatureOf(entry)) return false;
-  before.entry = entry;
+  const signature = signatures.get(name) ?? signatureOf(was);
+  if (signature !== signatureOf(entry)) return false;
+  signatures.set(name, signature);
+  indexed.set(name, entry);
   return true;
 }
 
-const docOf = ({ tool, server, ownName }: IndexedTool): Doc => ({
-  name: nameWords(ownName),
-  title: titleOf(tool),
-  server: server ? nameWords(server) : '',
-  description: tool.description ?? '',
-  params: paramsOf(tool),
-});
-
 /** An index, empty until its first {@link ToolIndex.sync}. */
 export function createToolIndex(): ToolIndex {
-  const byName = new Map<string, Tool>();
-  /** What each listed tool was indexed from, and its signature once one was needed. */
-  const indexed = new Map<string, { entry: IndexedTool; signature?: string }>();
-  const search = createBm25Index<Field>({
-    fields: FIELDS,
-    boost: BOOST,
-    processTerm: toTerm,
-    prefix: (term) => term.length >= 4,
-  });
-  const sync = (tools: readonly IndexedTool[]): void => {
-    const listed = new Set<string>();
-    for (const entry of tools) {
-      const name = entry.tool.name;
-      listed.add(name);
-      byName.set(name, entry.tool);
-      const before = indexed.get(name);
-      if (before && unchanged(before, entry)) continue;
-      indexed.set(name, { entry });
-      addDocument(search, name, docOf(entry));
-    }
-    for (const name of indexed.keys()) {
-      if (listed.has(name)) continue;
-      indexed.delete(name);
-      byName.delete(name);
-      removeDocument(search, name);
-    }
-  };
+  const listing = createListing();
+  const { byName, search } = listing;
   const hit = (name: string, score: number): ToolHit => {
     const tool = byName.get(name) as Tool;
     const title = titleOf(tool);
     return { name, ...(title ? { title } : {}), summary: summaryOf(tool.description), score };
   };
   return {
-    sync,
+    sync: (tools) => syncListing(listing, tools),
     get size() {
       return byName.size;
     },

@@ -1,37 +1,42 @@
 /**
  * The words a search index has seen, found in a text without cutting it up (issue 24, ADR 038).
- * A catalog of 2,000 tools says about 120,000 words, most of them a few hundred times over
+ * A catalog of 2,000 tools says about 100,000 words, most of them a few hundred times over
  * ("the", "repository", "owner"): splitting each text into strings and hashing each string
  * for a map lookup was two thirds of an index build, much of it garbage collection. Here a
  * text is scanned once by character code; two hashes of a word are made while it is scanned,
  * its entry found by the first and told from others by its length and the second, and a
- * string made only for a word never seen before.
+ * string made only for a word never seen before. A word is a number (its place in the table,
+ * in the order first seen): what an index keeps per word lives in its own typed arrays.
  *
- * Words are known by their hashes, not compared: 30 + 32 bits and the length. Two words that
+ * Words are known by their hashes, not compared: 30 + 30 bits and the length. Two words that
  * met in all three would share one term; for a catalog's 10,000 words the odds are about
- * 10⁻¹¹. Comparing the characters (`startsWith` at the word's place) cost more than all the
- * rest of the scan (ADR 038, "Revised").
+ * 10⁻¹⁰. Comparing the characters (`startsWith` at the word's place) cost more than all the
+ * rest of the scan (ADR 038, "Revised"). Both hashes stay below 2³⁰, so V8 keeps them small
+ * integers: a hash past that, met after the scan was compiled for small ones, threw the
+ * compiled scan away ("not a Smi").
  *
  * Words are what {@link wordsOf} splits (runs of line breaks, Unicode separators and
  * punctuation end them), less the empty ones.
  * @module
  */
+import { emptyArray } from './empty-array.js';
+import { FIRST_SIZE } from './postings.js';
 
 /**
  * A vocabulary's state. The scan is a module function over it, not a closure made for each
  * vocabulary: V8 compiles a function once for all its callers only when they call the same
  * function object, and an index's closures are new ones (ADR 038, "Revised a third time").
  */
-export type WordTable<V> = {
+export type WordTable = {
   // An open-addressed table of word numbers (+1; 0 is an empty place), found by the first
   // hash: a Map keyed by the hash cost a tenth of an index build in its lookups alone.
   table: Int32Array;
   mask: number;
-  // Per word number: its first hash, its length, its second hash, its value.
+  // Per word number: its first hash, its length, its second hash, the word.
   hashes: Int32Array;
   lengths: Int32Array;
   checks: Int32Array;
-  readonly values: V[];
+  readonly said: string[];
 };
 
 const ENDS_WORD = /[\n\r\p{Z}\p{P}]/u;
@@ -49,85 +54,73 @@ function endsWord(point: number): boolean {
   return ends;
 }
 
-/** An empty word table. */
-export function createWordTable<V>(): WordTable<V> {
+/** An empty word table, small at first (see `FIRST_SIZE`, postings.ts). */
+export function createWordTable(): WordTable {
   return {
-    table: new Int32Array(1 << 12),
-    mask: (1 << 12) - 1,
-    hashes: new Int32Array(1 << 11),
-    lengths: new Int32Array(1 << 11),
-    checks: new Int32Array(1 << 11),
-    values: [],
+    table: new Int32Array(2 * FIRST_SIZE),
+    mask: 2 * FIRST_SIZE - 1,
+    hashes: new Int32Array(FIRST_SIZE),
+    lengths: new Int32Array(FIRST_SIZE),
+    checks: new Int32Array(FIRST_SIZE),
+    said: emptyArray(),
   };
 }
 
 /**
- * `visit(context, value)` for each word of `text` in order, with its value (`make(context,
- * word)` the first time the word is seen). Pass module functions as `make` and `visit`.
+ * `visit(context, word)` for each word of `text` in order, with its number: a word seen for
+ * the first time gets the next number (`words.said.length - 1` when visited). Pass a module
+ * function as `visit`.
  */
-export function scanWords<V, C>(
-  words: WordTable<V>,
+export function scanWords<C>(
+  words: WordTable,
   text: string,
   context: C,
-  make: (context: C, word: string) => V,
-  visit: (context: C, value: V) => void,
+  visit: (context: C, word: number) => void,
 ): void {
-  let start = -1;
-  let hash = 0;
-  let check = 0;
-  for (let i = 0; i < text.length; i++) {
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    // Past what ends words (a code point past U+FFFF takes two code units)…
     const code = text.charCodeAt(i);
-    let width = 1;
-    let ends: boolean;
-    if (code < 128) ends = ASCII_ENDS[code] === 1;
-    else {
-      const point = text.codePointAt(i) as number;
-      if (point > 0xffff) width = 2;
-      ends = endsWord(point);
-    }
-    if (ends) {
-      if (start >= 0) visit(context, wordAt(words, text, start, i, hash & 0x3fffffff, check, context, make));
-      start = -1;
+    if (code < 128) {
+      if (ASCII_ENDS[code] === 1) {
+        i += 1;
+        continue;
+      }
     } else {
-      if (start < 0) {
-        start = i;
-        hash = 0x811c9dc5;
-        check = 0;
-      }
-      // Two hashes over the code units: FNV-1a, and a multiply-rotate with other constants.
-      hash = Math.imul(hash ^ code, 16777619);
-      check = Math.imul((check << 5) | (check >>> 27), 0x27d4eb2d) ^ code;
-      if (width === 2) {
-        const low = text.charCodeAt(i + 1);
-        hash = Math.imul(hash ^ low, 16777619);
-        check = Math.imul((check << 5) | (check >>> 27), 0x27d4eb2d) ^ low;
+      const point = text.codePointAt(i) as number;
+      if (endsWord(point)) {
+        i += point > 0xffff ? 2 : 1;
+        continue;
       }
     }
-    i += width - 1;
+    // …then to the end of the word, its two hashes made as it goes: one loop per word, not
+    // one test per character of whether a word is open. Each hash is kept to 30 bits: FNV-1a,
+    // and a multiply-rotate with other constants, over the code units.
+    const start = i;
+    let hash = 0x011c9dc5;
+    let check = 0;
+    while (i < length) {
+      const unit = text.charCodeAt(i);
+      if (unit < 128 ? ASCII_ENDS[unit] === 1 : endsWord(text.codePointAt(i) as number)) break;
+      hash = Math.imul(hash ^ unit, 16777619) & 0x3fffffff;
+      check = (Math.imul((check << 5) | (check >>> 25), 0x27d4eb2d) ^ unit) & 0x3fffffff;
+      i += 1;
+    }
+    visit(context, wordAt(words, text, start, i, hash, check));
   }
-  if (start >= 0) visit(context, wordAt(words, text, start, text.length, hash & 0x3fffffff, check, context, make));
 }
 
-/** The value of the word of `text` at [start, end), made if it is new. */
-function wordAt<V, C>(
-  words: WordTable<V>,
-  text: string,
-  start: number,
-  end: number,
-  hash: number,
-  check: number,
-  context: C,
-  make: (context: C, word: string) => V,
-): V {
+/** The number of the word of `text` at [start, end), a new one if the word is new. */
+function wordAt(words: WordTable, text: string, start: number, end: number, hash: number, check: number): number {
   const length = end - start;
   let at = hash & words.mask;
   for (let found = words.table[at] as number; found !== 0; found = words.table[at] as number) {
     const word = found - 1;
-    if (words.hashes[word] === hash && words.lengths[word] === length && words.checks[word] === check)
-      return words.values[word] as V;
+    if (words.hashes[word] === hash && words.lengths[word] === length && words.checks[word] === check) return word;
     at = (at + 1) & words.mask;
   }
-  const word = words.values.length;
+  const word = words.said.length;
   if (word >= words.hashes.length) {
     words.hashes = widened(words.hashes);
     words.lengths = widened(words.lengths);
@@ -136,19 +129,18 @@ function wordAt<V, C>(
   words.hashes[word] = hash;
   words.lengths[word] = length;
   words.checks[word] = check;
-  const value = make(context, text.slice(start, end));
-  words.values.push(value);
+  words.said.push(text.slice(start, end));
   words.table[at] = word + 1;
   // At most half the places taken, so a lookup meets few others.
-  if (words.values.length * 2 > words.table.length) grow(words);
-  return value;
+  if (words.said.length * 2 > words.table.length) grow(words);
+  return word;
 }
 
 /** Twice the places, the words put again where their hashes say. */
-function grow(words: WordTable<unknown>): void {
+function grow(words: WordTable): void {
   const table = new Int32Array(words.table.length * 2);
   const mask = table.length - 1;
-  for (let word = 0; word < words.values.length; word++) {
+  for (let word = 0; word < words.said.length; word++) {
     let at = (words.hashes[word] as number) & mask;
     while (table[at] !== 0) at = (at + 1) & mask;
     table[at] = word + 1;

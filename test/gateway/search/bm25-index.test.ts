@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addDocument,
-  createBm25Index,
-  documentCount,
-  removeDocument,
-  searchDocuments,
-  wordsOf,
-} from '../../../src/gateway/search/bm25-index.js';
+import { addDocument, createBm25Index, documentCount, removeDocument } from '../../../src/gateway/search/bm25-index.js';
+import { searchDocuments, wordsOf } from '../../../src/gateway/search/search-documents.js';
 
 const index = () =>
   createBm25Index<'name' | 'text'>({
@@ -29,33 +23,33 @@ describe('wordsOf', () => {
 describe('createBm25Index', () => {
   it('ranks a match in a heavier field first, and more matched terms above fewer', () => {
     const ix = index();
-    addDocument(ix, 'a', { name: 'weather', text: 'a forecast for a city' });
-    addDocument(ix, 'b', { name: 'news', text: 'weather in the headlines' });
-    addDocument(ix, 'c', { name: 'weather report', text: 'forecast and weather maps' });
+    addDocument(ix, 'a', ['weather', 'a forecast for a city']);
+    addDocument(ix, 'b', ['news', 'weather in the headlines']);
+    addDocument(ix, 'c', ['weather report', 'forecast and weather maps']);
     expect(searchDocuments(ix, 'weather').map((hit) => hit.id)).toEqual(['c', 'a', 'b']);
     expect(searchDocuments(ix, 'weather forecast')[0]?.id).toBe('c');
   });
 
   it('matches longer terms by prefix, below an exact match', () => {
     const ix = index();
-    addDocument(ix, 'x', { name: 'deploy', text: '' });
-    addDocument(ix, 'y', { name: 'deployment', text: '' });
+    addDocument(ix, 'x', ['deploy', '']);
+    addDocument(ix, 'y', ['deployment', '']);
     const hits = searchDocuments(ix, 'deploy');
     expect(hits.map((hit) => hit.id)).toEqual(['x', 'y']);
     expect(hits[1]?.score).toBeLessThan(hits[0]?.score as number);
     // Too short a term matches only itself.
-    addDocument(ix, 'z', { name: 'log', text: 'logging' });
+    addDocument(ix, 'z', ['log', 'logging']);
     expect(searchDocuments(ix, 'log').map((hit) => hit.id)).toEqual(['z']);
   });
 
   it('forgets what it removed or replaced, terms included', () => {
     const ix = index();
-    addDocument(ix, 'a', { name: 'alpha', text: 'shared words' });
-    addDocument(ix, 'b', { name: 'beta', text: 'shared words' });
+    addDocument(ix, 'a', ['alpha', 'shared words']);
+    addDocument(ix, 'b', ['beta', 'shared words']);
     removeDocument(ix, 'a');
     expect(documentCount(ix)).toBe(1);
     expect(searchDocuments(ix, 'alpha')).toEqual([]);
-    addDocument(ix, 'b', { name: 'gamma', text: 'other' });
+    addDocument(ix, 'b', ['gamma', 'other']);
     expect(searchDocuments(ix, 'beta')).toEqual([]);
     expect(searchDocuments(ix, 'shared')).toEqual([]);
     expect(searchDocuments(ix, 'gamma').map((hit) => hit.id)).toEqual(['b']);
@@ -66,10 +60,13 @@ describe('createBm25Index', () => {
   it('reads a field given in pieces as the same field joined', () => {
     const joined = index();
     const pieces = index();
-    addDocument(joined, 'a', { name: 'owner repo', text: 'the owner of the repository path' });
-    addDocument(pieces, 'a', { name: ['owner', 'repo'], text: ['the owner of', 'the repository', 'path'] });
-    addDocument(joined, 'b', { name: 'path', text: 'a file path' });
-    addDocument(pieces, 'b', { name: ['path'], text: ['a file path'] });
+    addDocument(joined, 'a', ['owner repo', 'the owner of the repository path']);
+    addDocument(pieces, 'a', [
+      ['owner', 'repo'],
+      ['the owner of', 'the repository', 'path'],
+    ]);
+    addDocument(joined, 'b', ['path', 'a file path']);
+    addDocument(pieces, 'b', [['path'], ['a file path']]);
     for (const query of ['owner', 'repo', 'path', 'repository file'])
       expect(searchDocuments(pieces, query)).toEqual(searchDocuments(joined, query));
   });
@@ -85,7 +82,7 @@ describe('createBm25Index', () => {
     };
     const text = (n: number) => Array.from({ length: n }, () => vocabulary[random(vocabulary.length)]).join(' ');
     const churned = index();
-    const final = new Map<string, { name: string; text: string }>();
+    const final = new Map<string, string[]>();
     for (let round = 0; round < 60; round++) {
       for (let d = 0; d < 80; d++) {
         const id = `d${random(120)}`;
@@ -93,7 +90,7 @@ describe('createBm25Index', () => {
           removeDocument(churned, id);
           final.delete(id);
         } else {
-          const doc = { name: text(2), text: text(1 + random(12)) };
+          const doc = [text(2), text(1 + random(12))];
           addDocument(churned, id, doc);
           final.set(id, doc);
         }
