@@ -38,11 +38,12 @@ export type SealedCluster = {
 
 /**
  * Start `count` replicas and the balancer; each replica's upstream connected before this resolves.
- * `upstream`: the sessions of the upstream they share (default: the asking upstream's).
+ * `upstream`: the sessions of the upstream they share (default: the asking upstream's);
+ * `scope`: the upstream's (`session`: each agent session has its own connection on each replica).
  */
 export async function startSealedCluster(
   count: number,
-  { upstream: newSession }: { upstream?: UpstreamSession } = {},
+  { upstream: newSession, scope = 'shared' }: { upstream?: UpstreamSession; scope?: 'shared' | 'session' } = {},
 ): Promise<SealedCluster> {
   const upstream = await startAskingUpstream(newSession ? { newSession } : {});
   const database = await createPostgresDatabase();
@@ -73,7 +74,7 @@ export async function startSealedCluster(
   const replicas: SealedReplica[] = [];
   for (let i = 0; i < count; i++) {
     const home = await mkdtemp(join(tmpdir(), 'bnity-replica-'));
-    await writeFile(join(home, 'boternity.json'), JSON.stringify({ mcpServers: { up: { url: upstream.url } } }));
+    await writeFile(join(home, 'boternity.json'), JSON.stringify({ mcpServers: { up: { url: upstream.url, scope } } }));
     homes.push(home);
     ports.push(await freePort());
     replicas.push({ url: `http://127.0.0.1:${ports[i]}`, service: await start(i) });
