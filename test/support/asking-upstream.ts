@@ -21,6 +21,7 @@ import {
   ListRootsResultSchema,
   type LoggingLevel,
   ResourceUpdatedNotificationSchema,
+  RootsListChangedNotificationSchema,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
@@ -45,6 +46,11 @@ export type AskingUpstream = {
    * resolves with the sampled text, rejects with the error the gateway answered.
    */
   askOutside(text: string, options?: { timeout?: number }): Promise<string>;
+  /**
+   * The roots each upstream session listed on its own after the agent said its roots
+   * changed (`notifications/roots/list_changed`), outside any call: one entry a session and time.
+   */
+  readonly rootsListed: string[];
   close(): void;
 };
 
@@ -64,6 +70,7 @@ export async function startAskingUpstream({
   const cancelled: string[] = [];
   const subscribed = new Set<McpServer>();
   const later = new Map<string, McpServer>();
+  const rootsListed: string[] = [];
   let counter = 0;
   const server = serveStreamableHttp({
     port: 0,
@@ -144,6 +151,10 @@ export async function startAskingUpstream({
             await extra.sendNotification({ method: 'notifications/message', params: { level: each, data: text } });
           return { content: [{ type: 'text', text: `logged at ${level} and above` }] };
         });
+        mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+          const { roots } = await mcp.server.listRoots(undefined, { timeout: 10_000 });
+          rootsListed.push(roots.map((r) => r.uri).join(' '));
+        });
         mcp.registerTool('later', { inputSchema: { text: z.string() } }, async ({ text }) => {
           later.set(text, mcp);
           return { content: [{ type: 'text', text: `later: ${text}` }] };
@@ -162,6 +173,7 @@ export async function startAskingUpstream({
     waiting,
     cancelled,
     subscribers: () => subscribed.size,
+    rootsListed,
     async askOutside(text, { timeout } = {}) {
       const mcp = later.get(text);
       if (!mcp) throw new Error(`no upstream session served later ${text}`);

@@ -8,7 +8,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLICA_TOKEN, type SealedCluster, startSealedCluster } from '../../support/sealed-replicas.js';
 import { waitFor } from '../../support/wait-for.js';
@@ -42,7 +42,10 @@ const connect = async ({ reconnect = true }: { reconnect?: boolean } = {}) => {
           },
         }),
   });
-  const client = new Client({ name: 'outside-calls', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  const client = new Client(
+    { name: 'outside-calls', version: '1.0.0' },
+    { capabilities: { sampling: {}, roots: { listChanged: true } } },
+  );
   const sampled: string[] = [];
   client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
     const text = (request.params.messages[0]?.content as { text?: string } | undefined)?.text ?? '';
@@ -84,6 +87,22 @@ describe('server→client requests outside any call, across replicas', () => {
     const answer = await cluster.upstream.askOutside(text, { timeout: 10_000 });
     expect(answer).toBe(`answer to ${text}`);
     expect(sampled).toEqual([text]);
+    await client.close();
+  });
+
+  it('lets each replica’s upstream list the agent’s roots after they changed, whichever holds the GET stream', async () => {
+    const { client, getOn } = await connect();
+    let roots = 'file:///before';
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: roots }] }));
+    // Each replica opens the session's own connection to the upstream.
+    await laterOn(client, getOn, 'same', 'roots-same');
+    await laterOn(client, getOn, 'other', 'roots-other');
+    const before = cluster.upstream.rootsListed.length;
+    roots = 'file:///after';
+    await client.sendRootsListChanged();
+    // Both connections hear it (relayed to the other replica) and ask roots/list of no call.
+    await waitFor(() => cluster.upstream.rootsListed.length - before >= 2, { what: 'both upstream sessions listed' });
+    expect(cluster.upstream.rootsListed.slice(before)).toEqual(['file:///after', 'file:///after']);
     await client.close();
   });
 
