@@ -31,6 +31,8 @@ export type SealedCluster = {
   readonly proxy: RoundRobinProxy;
   /** The upstream every replica serves as `up`. */
   readonly upstream: AskingUpstream;
+  /** The PostgreSQL database the replicas share. */
+  readonly databaseUrl: string;
   /** Stop replica `i` as SIGTERM would (drained), then start it again on its port and home. */
   restart(i: number): Promise<void>;
   stop(): Promise<void>;
@@ -84,6 +86,7 @@ export async function startSealedCluster(
     replicas,
     proxy,
     upstream,
+    databaseUrl: database.url,
     async restart(i) {
       const replica = replicas[i] as SealedReplica;
       await replica.service?.stop('SIGTERM');

@@ -13,7 +13,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   isInitializeRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -23,7 +22,7 @@ import {
 import { closeAfterLinger, type RpcRefusal, writeRefusal } from '../io/index.js';
 import { checkMcpSession, SESSION_NOT_FOUND } from './check-mcp-session.js';
 import { clashingRequestId } from './clashing-request-id.js';
-import { type McpHeaders, mcpHeaders } from './mcp-headers.js';
+import { type McpHeaders, mcpHeaders, protocolVersionOf } from './mcp-headers.js';
 import { McpStream, STANDALONE, streamFrame } from './mcp-stream.js';
 import {
   type McpHttpTransportOptions,
@@ -41,10 +40,6 @@ const isAnswer = (m: JSONRPCMessage): boolean => 'result' in m || 'error' in m;
 const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId; method: string } =>
   'method' in m && 'id' in m;
 const refusal = (status: number, code: number, message: string): RpcRefusal => ({ status, code, message });
-const headerVersion = (req: IncomingMessage): string => {
-  const version = req.headers['mcp-protocol-version'];
-  return typeof version === 'string' ? version : DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
-};
 
 /** One agent session's transport; the endpoint hands it each HTTP request of the session. */
 export class McpHttpTransport implements Transport {
@@ -97,11 +92,8 @@ export class McpHttpTransport implements Transport {
       this.#unanswered.delete(requestId as RequestId);
       return injected();
     }
-    let message = sent;
-    if (this.#relay) {
-      const out = this.#relay.outgoing(sent);
-      message = out instanceof Promise ? await out : out;
-    }
+    const out = this.#relay ? this.#relay.outgoing(sent) : sent;
+    const message = out instanceof Promise ? await out : out;
     if (requestId === undefined) {
       if (answer) throw new Error('Cannot send a response on the standalone SSE stream');
       // A request of no call, and no GET stream here: another replica may hold it (ADR 039 §3).
@@ -149,7 +141,9 @@ export class McpHttpTransport implements Transport {
     const open = stream?.connected() === true;
     if (!open && !always) return false;
     const data = textOf(this.#o.serialize(message));
-    stream?.write(streamFrame(this.#o.log.append(STANDALONE, data), data));
+    const id = this.#o.log.append(STANDALONE, data);
+    stream?.write(streamFrame(id, data));
+    this.#relay?.logged(id, data);
     return open;
   }
 
@@ -224,7 +218,7 @@ export class McpHttpTransport implements Transport {
     }
     const version = init
       ? String((init as { params?: { protocolVersion?: unknown } }).params?.protocolVersion)
-      : headerVersion(req);
+      : protocolVersionOf(req);
     // From 2025-11-25 a client may be sent a priming event and asked to reconnect (polling).
     const resumable = version >= '2025-11-25';
     this.#streamCount += 1;
@@ -254,18 +248,21 @@ export class McpHttpTransport implements Transport {
     if (stream.forgo() === 'done') this.#streams.delete(stream.id);
   }
 
-  #get(req: IncomingMessage, res: ServerResponse): RpcRefusal | null {
+  async #get(req: IncomingMessage, res: ServerResponse): Promise<RpcRefusal | null> {
     if (!req.headers.accept?.includes('text/event-stream')) {
       return refusal(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     }
-    const lastEventId = req.headers['last-event-id'];
-    const resumed =
-      typeof lastEventId === 'string' && lastEventId !== '' ? resumption(this.#o.log, lastEventId) : 'fresh';
+    const last = req.headers['last-event-id'];
+    const lastEventId = typeof last === 'string' && last !== '' ? last : null;
+    const resumed = lastEventId ? resumption(this.#o.log, lastEventId) : 'fresh';
     if (resumed !== 'fresh') return 'status' in resumed ? resumed : this.#resume(resumed, res);
+    // Another replica's GET stream: what it kept of it is replayed here first (ADR 039 §5).
+    const missed = lastEventId && this.#relay ? await this.#relay.missed(lastEventId) : '';
+    if (this.#closed) return SESSION_NOT_FOUND;
     if (this.#streams.get(STANDALONE)?.connected()) {
       return refusal(409, -32000, 'Conflict: Only one SSE stream is allowed per session');
     }
-    this.#register(STANDALONE, res, 0, false).startSse('');
+    this.#register(STANDALONE, res, 0, false).startSse(missed);
     this.#relay?.streamOpened();
     return null;
   }

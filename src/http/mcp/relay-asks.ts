@@ -47,6 +47,8 @@ export type RelayAsks = {
   ask(digest: string, request: JSONRPCRequest): void;
   /** This replica no longer holds session `digest`. */
   forget(digest: string): void;
+  /** Whether this replica holds session `digest`'s GET stream, as last said (open now or not). */
+  holds(digest: string): boolean;
 };
 
 /** How long a replica named may take to say it sent the request: a live one answers in milliseconds. */
@@ -122,5 +124,6 @@ export function createRelayAsks({
       void publish({ k: 'ask', s: digest, to: holder ?? null, m: request });
     },
     forget: (digest) => holders.delete(digest),
+    holds: (digest) => holders.get(digest) === tag,
   };
 }

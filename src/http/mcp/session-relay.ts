@@ -23,6 +23,7 @@
 import { createHash } from 'node:crypto';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import { streamFrame } from './mcp-stream.js';
 import { type AskNote, type AskTarget, createRelayAsks } from './relay-asks.js';
 import { sessionIdDigest } from './sealed-session-id.js';
 
@@ -53,6 +54,15 @@ export type SessionStates = {
 };
 
 /**
+ * The GET streams' recent events, fleet-wide (storage's `stream-events-repo.ts`): kept by the
+ * replica holding a stream, replayed by another that a resumption reaches (ADR 039 §5).
+ */
+export type KeptEvents = {
+  record(digest: string, id: string, data: string): void;
+  after(digest: string, id: string): Promise<readonly { readonly id: string; readonly data: string }[] | null>;
+};
+
+/**
  * A transport as the relay reaches it: a message from elsewhere in the fleet, handled as if
  * POSTed here (`inject`), or sent on its GET stream (`offer`).
  */
@@ -72,6 +82,10 @@ export type SessionRelay = {
   streamOpened(): void;
   /** A request of no call (its id made this replica's), with no GET stream open here: for the replica that has one. */
   ask(request: JSONRPCRequest): void;
+  /** An event of the GET stream, logged here as `id`: kept for the fleet while this replica holds the stream. */
+  logged(id: string, data: string): void;
+  /** The frames of the GET stream after another replica's event `id`, as kept; '' when none are. */
+  missed(id: string): Promise<string>;
 };
 
 /** The relay of an endpoint's sessions. */
@@ -100,10 +114,13 @@ export const replicaTag = (replica: string): string => createHash('sha256').upda
 export function createFleetRelay({
   bus,
   states = null,
+  events = null,
   log,
 }: {
   bus: RelayBus;
   states?: SessionStates | null;
+  /** Absent: a resumption on another replica gets a fresh GET stream, nothing replayed. */
+  events?: KeptEvents | null;
   log: Pick<Logger, 'warn' | 'debug'>;
 }): FleetRelay {
   const tag = replicaTag(bus.replica);
@@ -205,6 +222,16 @@ export function createFleetRelay({
         },
         streamOpened: () => asks.streamOpened(s),
         ask: (request) => asks.ask(s, request),
+        logged(id, data) {
+          if (events && asks.holds(s)) events.record(s, id, data);
+        },
+        async missed(id) {
+          const kept = await events?.after(s, id).catch((error: unknown) => {
+            log.warn({ err: error }, 'fleet relay: kept stream events not read; the GET stream starts afresh');
+            return null;
+          });
+          return (kept ?? []).map((e) => streamFrame(e.id, e.data)).join('');
+        },
       };
     },
     hold: (sessionId, target) => held.set(sessionIdDigest(sessionId), target),

@@ -37,10 +37,13 @@ describe('the PostgreSQL schema against the SQLite one', () => {
       )
     ).rows.map((r) => String(r.name));
 
-  /** A fleet's tables (ADR 042): a single replica on SQLite keeps its limits in memory. */
-  const PG_ONLY = ['fleet_sessions', 'rate_limits'];
+  /**
+   * A fleet's tables: a single replica on SQLite keeps its limits in memory (ADR 042), and
+   * resumes its GET streams from memory (ADR 039 §5).
+   */
+  const PG_ONLY = ['fleet_sessions', 'rate_limits', 'stream_events'];
 
-  it('has the same tables, besides the fleet limits of PostgreSQL alone', async () => {
+  it('has the same tables, besides the fleet tables of PostgreSQL alone', async () => {
     const pgTables = (
       await pg`select table_name from information_schema.tables where table_schema = 'public' order by table_name`
     ).map((r) => r.table_name);
