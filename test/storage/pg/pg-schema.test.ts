@@ -51,6 +51,11 @@ describe('the PostgreSQL schema against the SQLite one', () => {
     expect(pgTables).toEqual(expect.arrayContaining(PG_ONLY));
   });
 
+  it('makes stream_events unlogged: the GET streams’ events skip the WAL', async () => {
+    const [table] = await pg`select relpersistence from pg_class where relname = 'stream_events'`;
+    expect(table?.relpersistence).toBe('u');
+  });
+
   it("makes rate_limits unlogged, with the columns in the order rate-limiter-flexible's INSERT gives them", async () => {
     const [table] = await pg`select relpersistence from pg_class where relname = 'rate_limits'`;
     expect(table?.relpersistence).toBe('u');
