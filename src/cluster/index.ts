@@ -13,7 +13,7 @@ export { recordReplicaServers } from './record-replica-servers.js';
 export { processId, REPLICA_ID_ENV, replicaIdFor } from './replica-id.js';
 export { replicaVersion } from './replica-version.js';
 export { type SeededConfig, seedDesiredConfig } from './seed-desired-config.js';
-export { BOTS_TOPIC, type ShareLocalBusOptions, shareLocalBus } from './share-local-bus.js';
+export { BOT_EVENTS_TOPIC, BOTS_TOPIC, type ShareLocalBusOptions, shareLocalBus } from './share-local-bus.js';
 export { PINS_TOPIC, type SharePinsOptions, sharePins } from './share-pins.js';
 export {
   FORGOTTEN_TOPIC,

@@ -4,6 +4,9 @@
  * here, as if it had happened here (and not sent on again). The bots' change signal rides on
  * it (`bots.changed`): a bot created, changed or deleted through one replica moves the caches
  * of every replica's bot tools, prompts and roster, and their sessions get `list_changed`.
+ * The bots' activity rides on it too (`bots.events`, the bot events of the hub's bus): a chat
+ * turn or a workflow run on one replica is told to every replica's sessions, so it reaches an
+ * agent whose GET stream another replica holds, as a list change does.
  * @module
  */
 import type { Logger } from 'pino';
@@ -12,6 +15,8 @@ import type { FleetBus } from './fleet-bus.js';
 
 /** The topic of the bots' change signal (`{ kind, slug }`). */
 export const BOTS_TOPIC = 'bots.changed';
+/** The topic of the bots' activity (the bot events of the hub's bus). */
+export const BOT_EVENTS_TOPIC = 'bots.events';
 
 /** Options of {@link shareLocalBus}. */
 export type ShareLocalBusOptions<T> = {
@@ -19,6 +24,8 @@ export type ShareLocalBusOptions<T> = {
   topic: string;
   /** The local bus; its events must be JSON (they travel as NOTIFY payloads). */
   local: EventBus<T>;
+  /** Which of its events are shared (default: all). */
+  only?: (event: T) => boolean;
   log: Pick<Logger, 'warn'>;
 };
 
@@ -27,6 +34,7 @@ export async function shareLocalBus<T>({
   fleet,
   topic,
   local,
+  only = () => true,
   log,
 }: ShareLocalBusOptions<T>): Promise<() => Promise<void>> {
   // Set while an event from another replica is published here (the bus delivers synchronously).
@@ -41,7 +49,7 @@ export async function shareLocalBus<T>({
     }
   });
   const stopLocal = local.subscribe(({ event }) => {
-    if (relaying) return;
+    if (relaying || !only(event)) return;
     void fleet
       .publish(topic, event)
       .catch((error: unknown) => log.warn({ err: error, topic }, 'a change not told to the other replicas'));

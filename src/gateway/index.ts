@@ -5,6 +5,7 @@
  * @module
  */
 
+export { isBotEvent } from './bots/index.js';
 export type { Gateway } from './create-gateway.js';
 export { createGateway } from './create-gateway.js';
 export { createServersSettled } from './session/index.js';

@@ -2,17 +2,25 @@
  * What the replicas of one PostgreSQL keep in step over the fleet bus (issue 22 part 7), built
  * once the gateway is: token revocations (refused everywhere from the next request, the
  * token's sessions ended on every replica), rug-pull quarantines and approvals (each
- * replica's pins read again), and the bots' change signal (every replica's bot caches move).
+ * replica's pins read again), the bots' change signal (every replica's bot caches move) and
+ * the bots' activity (every replica's sessions told).
  * The rest of the shared state is rows every replica reads (bots, memories, chats, the audit).
  * @module
  */
 import type { Logger } from 'pino';
 import type { BotChange } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
-import { BOTS_TOPIC, type FleetBus, shareLocalBus, sharePins, shareRevocations } from '../cluster/index.js';
+import {
+  BOT_EVENTS_TOPIC,
+  BOTS_TOPIC,
+  type FleetBus,
+  shareLocalBus,
+  sharePins,
+  shareRevocations,
+} from '../cluster/index.js';
 import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
-import type { Gateway } from '../gateway/index.js';
+import { type Gateway, isBotEvent } from '../gateway/index.js';
 import type { VerifyToken } from '../guard/caller.js';
 import type { PinGuard } from '../pins/index.js';
 import type { Db } from '../storage/create-db.js';
@@ -68,6 +76,8 @@ export async function openFleetState(options: OpenFleetStateOptions): Promise<Fl
       }),
     );
     stops.push(await shareLocalBus({ fleet, topic: BOTS_TOPIC, local: options.botChanges, log }));
+    // A bot's activity on one replica reaches the agents whose GET streams the others hold.
+    stops.push(await shareLocalBus({ fleet, topic: BOT_EVENTS_TOPIC, local: events, only: isBotEvent, log }));
     // A revocation through this replica answers once every replica forgot the token.
     const verifyToken = Object.assign((token: string) => tokens(token), {
       forget: async (id: string) => {

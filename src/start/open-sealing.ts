@@ -5,11 +5,14 @@
  * @module
  */
 
+import type { Logger } from 'pino';
+import type { Sql } from 'postgres';
 import type { FleetBus } from '../cluster/index.js';
 import { ConfigError } from '../errors.js';
 import { createSessionSeal, type RelayNote, type Sealing } from '../http/mcp/index.js';
 import { createClosedSessions } from '../storage/closed-sessions-repo.js';
 import type { Db } from '../storage/create-db.js';
+import { createStreamEvents } from '../storage/pg/stream-events-repo.js';
 import { createSessionStates } from '../storage/session-states-repo.js';
 
 /** The fleet bus topic of ended sessions (their ids' digests). */
@@ -23,8 +26,16 @@ const MIN_KEY = 32;
 /** How long a sealed id may be rebuilt on another replica: a day, then its client opens a new session. */
 export const SEALED_SESSION_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
-/** The sealing of `env`'s cluster key over `db`; null without a key. */
-export function openSealing(env: NodeJS.ProcessEnv, db: Db, bus: FleetBus | null = null): Sealing | null {
+/**
+ * The sealing of `env`'s cluster key over `db`; null without a key. `pg` (PostgreSQL): where
+ * the GET streams' events are kept for a resumption on another replica.
+ */
+export function openSealing(
+  env: NodeJS.ProcessEnv,
+  db: Db,
+  bus: FleetBus | null = null,
+  pg: { sql: Sql; log: Pick<Logger, 'warn'> } | null = null,
+): Sealing | null {
   const key = env[CLUSTER_KEY_ENV]?.trim();
   if (!key) return null;
   if (key.length < MIN_KEY)
@@ -54,6 +65,7 @@ export function openSealing(env: NodeJS.ProcessEnv, db: Db, bus: FleetBus | null
               bus.subscribe(RELAY_TOPIC, ({ payload, self }) => handler(payload as RelayNote, self), { onReady }),
           },
           states: createSessionStates(db, { maxAgeMs: SEALED_SESSION_MAX_AGE_MS }),
+          events: pg ? createStreamEvents(pg) : null,
         }
       : null,
   };

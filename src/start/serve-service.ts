@@ -267,7 +267,7 @@ export async function serveService(
       ...(started.oauth ? { oauth: started.oauth } : {}),
       buffers,
       writeGuard,
-      sealing: openSealing(env, store.db, desired?.bus ?? null),
+      sealing: openSealing(env, store.db, desired?.bus ?? null, store.postgres && { sql: store.postgres, log }),
       listenFleet: modernFleet?.listen ?? null,
       ...(fleetLimits ? { sharedLimiters: fleetLimits.shared } : {}),
       // In a fleet, a revocation answers once every replica forgot the token.

@@ -8,7 +8,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { TINY_SERVER } from '../support/fixtures.js';
@@ -111,6 +114,30 @@ describe('tokens, bots and the audit across two replicas', () => {
     expect((await b.api<{ bots: { slug: string }[] }>('/api/bots')).body.bots.map((x) => x.slug)).toContain('helper');
     expect((await a.api('/api/bots/helper', { method: 'DELETE' })).status).toBe(200);
     await waitFor(async () => !(await names()).includes('chat__helper'), { what: 'B drops chat__helper' });
+    await admin.close();
+  });
+
+  it("tells B's session, on its GET stream, of a bot's activity on A", async () => {
+    const { a, b } = pair;
+    const admin = await connectHttpClient(`${b.service.url}/mcp`);
+    const heard: { event?: string; bot?: string; relayedFrom?: string }[] = [];
+    admin.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
+      if (n.params.logger === 'boternity.bots') heard.push(n.params.data as (typeof heard)[0]);
+    });
+    // A bot made through B itself: B's own activity reaches the session once its GET stream is open.
+    await waitFor(
+      async () => {
+        const slug = `near-${heard.length}-${Math.random().toString(36).slice(2, 8)}`;
+        expect((await b.send('POST', '/api/bots', { slug, name: 'Near' })).status).toBe(201);
+        return heard.some((h) => h.event === 'bot_created');
+      },
+      { what: "B's session's GET stream open", intervalMs: 250 },
+    );
+    expect((await a.send('POST', '/api/bots', { slug: 'faraway', name: 'Far away' })).status).toBe(201);
+    await waitFor(() => heard.some((h) => h.bot === 'faraway'), { what: "A's bot_created on B's session" });
+    expect(heard.filter((h) => h.bot === 'faraway')).toEqual([
+      expect.objectContaining({ event: 'bot_created', bot: 'faraway' }),
+    ]);
     await admin.close();
   });
 

@@ -6,7 +6,8 @@
  * and records it; `slow`, which reports progress; `log`, which sends one message per level
  * at or above the level its session was set to (its own `logging/setLevel`); a
  * subscribable resource `test://counter` and `bump`, which changes it and tells its
- * subscribers.
+ * subscribers; `later`, which answers at once and leaves its upstream session to the test,
+ * which may then ask a sampling of the agent outside any call (`askOutside`).
  * @module
  */
 import { once } from 'node:events';
@@ -20,6 +21,7 @@ import {
   ListRootsResultSchema,
   type LoggingLevel,
   ResourceUpdatedNotificationSchema,
+  RootsListChangedNotificationSchema,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
@@ -38,6 +40,17 @@ export type AskingUpstream = {
   readonly cancelled: string[];
   /** Upstream sessions subscribed to `test://counter` now. */
   readonly subscribers: () => number;
+  /**
+   * Ask a sampling of the agent outside any call, on the upstream session that served
+   * `later` with `text` (a `scope: "session"` connection: it belongs to one agent session);
+   * resolves with the sampled text, rejects with the error the gateway answered.
+   */
+  askOutside(text: string, options?: { timeout?: number }): Promise<string>;
+  /**
+   * The roots each upstream session listed on its own after the agent said its roots
+   * changed (`notifications/roots/list_changed`), outside any call: one entry a session and time.
+   */
+  readonly rootsListed: string[];
   close(): void;
 };
 
@@ -56,6 +69,8 @@ export async function startAskingUpstream({
   const waiting: string[] = [];
   const cancelled: string[] = [];
   const subscribed = new Set<McpServer>();
+  const later = new Map<string, McpServer>();
+  const rootsListed: string[] = [];
   let counter = 0;
   const server = serveStreamableHttp({
     port: 0,
@@ -136,6 +151,14 @@ export async function startAskingUpstream({
             await extra.sendNotification({ method: 'notifications/message', params: { level: each, data: text } });
           return { content: [{ type: 'text', text: `logged at ${level} and above` }] };
         });
+        mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+          const { roots } = await mcp.server.listRoots(undefined, { timeout: 10_000 });
+          rootsListed.push(roots.map((r) => r.uri).join(' '));
+        });
+        mcp.registerTool('later', { inputSchema: { text: z.string() } }, async ({ text }) => {
+          later.set(text, mcp);
+          return { content: [{ type: 'text', text: `later: ${text}` }] };
+        });
         mcp.registerTool('bump', { inputSchema: {} }, async () => {
           counter += 1;
           await Promise.all([...subscribed].map((s) => s.server.sendResourceUpdated({ uri: 'test://counter' })));
@@ -150,6 +173,17 @@ export async function startAskingUpstream({
     waiting,
     cancelled,
     subscribers: () => subscribed.size,
+    rootsListed,
+    async askOutside(text, { timeout } = {}) {
+      const mcp = later.get(text);
+      if (!mcp) throw new Error(`no upstream session served later ${text}`);
+      // No related request: the SDK sends it on its standalone stream, as a request of no call.
+      const answer = await mcp.server.createMessage(
+        { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 20 },
+        timeout === undefined ? {} : { timeout },
+      );
+      return (answer.content as { text?: string }).text ?? '';
+    },
     close() {
       server.closeAllConnections();
       server.close();

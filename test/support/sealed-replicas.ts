@@ -31,6 +31,8 @@ export type SealedCluster = {
   readonly proxy: RoundRobinProxy;
   /** The upstream every replica serves as `up`. */
   readonly upstream: AskingUpstream;
+  /** The PostgreSQL database the replicas share. */
+  readonly databaseUrl: string;
   /** Stop replica `i` as SIGTERM would (drained), then start it again on its port and home. */
   restart(i: number): Promise<void>;
   stop(): Promise<void>;
@@ -38,11 +40,12 @@ export type SealedCluster = {
 
 /**
  * Start `count` replicas and the balancer; each replica's upstream connected before this resolves.
- * `upstream`: the sessions of the upstream they share (default: the asking upstream's).
+ * `upstream`: the sessions of the upstream they share (default: the asking upstream's);
+ * `scope`: the upstream's (`session`: each agent session has its own connection on each replica).
  */
 export async function startSealedCluster(
   count: number,
-  { upstream: newSession }: { upstream?: UpstreamSession } = {},
+  { upstream: newSession, scope = 'shared' }: { upstream?: UpstreamSession; scope?: 'shared' | 'session' } = {},
 ): Promise<SealedCluster> {
   const upstream = await startAskingUpstream(newSession ? { newSession } : {});
   const database = await createPostgresDatabase();
@@ -73,7 +76,7 @@ export async function startSealedCluster(
   const replicas: SealedReplica[] = [];
   for (let i = 0; i < count; i++) {
     const home = await mkdtemp(join(tmpdir(), 'bnity-replica-'));
-    await writeFile(join(home, 'boternity.json'), JSON.stringify({ mcpServers: { up: { url: upstream.url } } }));
+    await writeFile(join(home, 'boternity.json'), JSON.stringify({ mcpServers: { up: { url: upstream.url, scope } } }));
     homes.push(home);
     ports.push(await freePort());
     replicas.push({ url: `http://127.0.0.1:${ports[i]}`, service: await start(i) });
@@ -83,6 +86,7 @@ export async function startSealedCluster(
     replicas,
     proxy,
     upstream,
+    databaseUrl: database.url,
     async restart(i) {
       const replica = replicas[i] as SealedReplica;
       await replica.service?.stop('SIGTERM');

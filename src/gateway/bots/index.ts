@@ -11,6 +11,7 @@ export { botsFor, listBotItems } from './bot-items.js';
 export { createBotToolCaller } from './bot-tool-caller.js';
 export { completeBotPrompt } from './complete-bot-prompt.js';
 export { getBotPrompt } from './get-bot-prompt.js';
+export { isBotEvent } from './push-bot-events.js';
 export { activityOf, listBotResources, readBotActivity, subscribeBotActivity } from './serve-bot-activity.js';
 export { serveBotTool } from './serve-bot-tool.js';
 export { wireBots } from './wire-bots.js';

@@ -13,16 +13,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   isInitializeRequest,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { closeAfterLinger, type RpcRefusal, writeRefusal } from '../io/index.js';
 import { checkMcpSession, SESSION_NOT_FOUND } from './check-mcp-session.js';
 import { clashingRequestId } from './clashing-request-id.js';
-import { type McpHeaders, mcpHeaders } from './mcp-headers.js';
+import { type McpHeaders, mcpHeaders, protocolVersionOf } from './mcp-headers.js';
 import { McpStream, STANDALONE, streamFrame } from './mcp-stream.js';
 import {
   type McpHttpTransportOptions,
@@ -69,11 +69,10 @@ export class McpHttpTransport implements Transport {
 
   async start(): Promise<void> {
     // One timer per session, not one per stream.
+    const { now, keepAliveMs } = this.#o;
     this.#keepAlive = setInterval(() => {
-      const now = this.#o.now();
-      for (const stream of this.#streams.values()) stream.keepAlive(now, this.#o.keepAliveMs);
-    }, this.#o.keepAliveMs);
-    this.#keepAlive.unref();
+      for (const stream of this.#streams.values()) stream.keepAlive(now(), keepAliveMs);
+    }, keepAliveMs).unref();
   }
 
   /** Serve one HTTP request of this session; `body` is the POST body when the caller already read it. */
@@ -93,16 +92,12 @@ export class McpHttpTransport implements Transport {
       this.#unanswered.delete(requestId as RequestId);
       return injected();
     }
-    let message = sent;
-    if (this.#relay) {
-      const out = this.#relay.outgoing(sent);
-      message = out instanceof Promise ? await out : out;
-    }
+    const out = this.#relay ? this.#relay.outgoing(sent) : sent;
+    const message = out instanceof Promise ? await out : out;
     if (requestId === undefined) {
       if (answer) throw new Error('Cannot send a response on the standalone SSE stream');
-      const data = textOf(this.#o.serialize(message));
-      const id = this.#o.log.append(STANDALONE, data);
-      this.#streams.get(STANDALONE)?.write(streamFrame(id, data));
+      // A request of no call, and no GET stream here: another replica may hold it (ADR 039 §3).
+      if (!this.#standalone(message, true) && this.#relay && isRequest(message)) this.#relay.ask(message);
       return;
     }
     const stream = this.#byRequest.get(requestId);
@@ -111,10 +106,7 @@ export class McpHttpTransport implements Transport {
     if (stream.deliver(message, answer) === 'done') this.#streams.delete(stream.id);
   }
 
-  /**
-   * Take on a session another replica opened (issue 22, ADR 039): its id, its client's `initialize`
-   * (answer dropped) and `notifications/initialized`, as if the handshake had just happened here.
-   */
+  /** Take on a session another replica opened (ADR 039): its `initialize` and `initialized` replayed here. */
   restore(sessionId: string, initialize: Record<string, unknown>): void {
     this.sessionId = sessionId;
     this.#o.onSessionInitialized?.(sessionId);
@@ -123,9 +115,8 @@ export class McpHttpTransport implements Transport {
   }
 
   /**
-   * Hand the server a message of this session's client that reached another replica (the
-   * fleet relay), as if POSTed here: an answer, a cancellation, a change of the session
-   * (a request, whose answer goes to nobody: the promise settles once it is given).
+   * Hand the server a message of this session's client that reached another replica (the fleet relay), as if
+   * POSTed here; a request's answer goes to nobody: the promise settles once it is given.
    */
   async inject(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return;
@@ -137,6 +128,23 @@ export class McpHttpTransport implements Transport {
     }
     this.onmessage?.(message);
     this.#forgoCancelled(message);
+  }
+
+  /** Send a request of this session that another replica made on the GET stream here, if one is open; whether it was. */
+  offer(message: JSONRPCRequest): boolean {
+    return !this.#closed && this.#standalone(message, false);
+  }
+
+  /** Log `message` as the GET stream's (`always`, or only when it is open) and send it if open; whether it was. */
+  #standalone(message: JSONRPCMessage, always: boolean): boolean {
+    const stream = this.#streams.get(STANDALONE);
+    const open = stream?.connected() === true;
+    if (!open && !always) return false;
+    const data = textOf(this.#o.serialize(message));
+    const id = this.#o.log.append(STANDALONE, data);
+    stream?.write(streamFrame(id, data));
+    this.#relay?.logged(id, data);
+    return open;
   }
 
   async close(): Promise<void> {
@@ -210,7 +218,7 @@ export class McpHttpTransport implements Transport {
     }
     const version = init
       ? String((init as { params?: { protocolVersion?: unknown } }).params?.protocolVersion)
-      : this.#headerVersion(req);
+      : protocolVersionOf(req);
     // From 2025-11-25 a client may be sent a priming event and asked to reconnect (polling).
     const resumable = version >= '2025-11-25';
     this.#streamCount += 1;
@@ -240,18 +248,22 @@ export class McpHttpTransport implements Transport {
     if (stream.forgo() === 'done') this.#streams.delete(stream.id);
   }
 
-  #get(req: IncomingMessage, res: ServerResponse): RpcRefusal | null {
+  async #get(req: IncomingMessage, res: ServerResponse): Promise<RpcRefusal | null> {
     if (!req.headers.accept?.includes('text/event-stream')) {
       return refusal(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     }
-    const lastEventId = req.headers['last-event-id'];
-    const resumed =
-      typeof lastEventId === 'string' && lastEventId !== '' ? resumption(this.#o.log, lastEventId) : 'fresh';
+    const last = req.headers['last-event-id'];
+    const lastEventId = typeof last === 'string' && last !== '' ? last : null;
+    const resumed = lastEventId ? resumption(this.#o.log, lastEventId) : 'fresh';
     if (resumed !== 'fresh') return 'status' in resumed ? resumed : this.#resume(resumed, res);
+    // Another replica's GET stream: what it kept of it is replayed here first (ADR 039 §5).
+    const missed = lastEventId && this.#relay ? await this.#relay.missed(lastEventId) : '';
+    if (this.#closed) return SESSION_NOT_FOUND;
     if (this.#streams.get(STANDALONE)?.connected()) {
       return refusal(409, -32000, 'Conflict: Only one SSE stream is allowed per session');
     }
-    this.#register(STANDALONE, res, 0, false).startSse('');
+    this.#register(STANDALONE, res, 0, false).startSse(missed);
+    this.#relay?.streamOpened();
     return null;
   }
 
@@ -263,31 +275,16 @@ export class McpHttpTransport implements Transport {
     else if (streamId === STANDALONE) this.#register(STANDALONE, res, 0, false).startSse(missed);
     // Every answer of that stream was sent already: replay what was missed and end.
     else res.writeHead(200, this.#built().sse).end(missed);
+    if (streamId === STANDALONE) this.#relay?.streamOpened();
     return null;
   }
 
   #register(id: string, res: ServerResponse, owed: number, primes: boolean): McpStream {
-    const stream = new McpStream({
-      id,
-      res,
-      owed,
-      primes,
-      retryMs: this.#o.retryMs,
-      log: this.#o.log,
-      serialize: this.#o.serialize,
-      sseHeaders: this.#built().sse,
-      jsonHeaders: this.#built().json,
-      opened: this.#o.now(),
-      guard: this.#o.guard,
-      session: this.sessionId,
-    });
+    const { retryMs, log, serialize, guard, now } = this.#o;
+    const shared = { retryMs, log, serialize, guard, sseHeaders: this.#built().sse, jsonHeaders: this.#built().json };
+    const stream = new McpStream({ ...shared, id, res, owed, primes, opened: now(), session: this.sessionId });
     this.#streams.set(id, stream);
     return stream;
-  }
-
-  #headerVersion(req: IncomingMessage): string {
-    const version = req.headers['mcp-protocol-version'];
-    return typeof version === 'string' ? version : DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
   }
 
   #built(): McpHeaders {

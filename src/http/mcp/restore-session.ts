@@ -11,7 +11,7 @@ import type { Caller } from '../../guard/caller.js';
 import { type RpcRefusal, writeRefusal } from '../io/index.js';
 import { type HttpSession, ownerOf } from './open-http-session.js';
 import { type SealedSession, type SessionSeal, sessionIdDigest } from './sealed-session-id.js';
-import type { RelayBus, SessionStates } from './session-relay.js';
+import type { KeptEvents, RelayBus, SessionStates } from './session-relay.js';
 
 /** The sealed ids a `DELETE` ended, by digest, in the database every replica reads (storage's `closed-sessions-repo.ts`). */
 export type ClosedSessions = {
@@ -35,7 +35,12 @@ export type Sealing = {
   /** A sealed id older than this is refused (the client opens a new session). */
   readonly maxAgeMs: number;
   /** Cluster mode: what crosses replicas on the fleet bus, and sessions' changes kept for rebuilds (`session-relay.ts`). */
-  readonly relay?: { readonly bus: RelayBus; readonly states: SessionStates } | null;
+  readonly relay?: {
+    readonly bus: RelayBus;
+    readonly states: SessionStates;
+    /** The GET streams' events kept for a resumption on another replica (PostgreSQL). */
+    readonly events?: KeptEvents | null;
+  } | null;
 };
 
 /** Opens the session of a sealed id here: the session, a refusal (over a cap, stopping), or null (no such endpoint). */

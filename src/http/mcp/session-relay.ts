@@ -12,7 +12,9 @@
  *   session's own upstream connections (`scope: "session"` servers) there;
  * - **changes of the session** (`logging/setLevel`, `resources/subscribe`, `unsubscribe`),
  *   once answered: every replica holding the session applies them, and they are recorded for
- *   replicas that rebuild it later (`SessionStates`).
+ *   replicas that rebuild it later (`SessionStates`);
+ * - **server→client requests of no call**, for the replica holding the session's GET stream
+ *   (`relay-asks.ts`).
  *
  * Only cluster mode (a cluster key and PostgreSQL) makes one; without it a transport has
  * none and pays nothing.
@@ -21,13 +23,16 @@
 import { createHash } from 'node:crypto';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import { streamFrame } from './mcp-stream.js';
+import { type AskNote, type AskTarget, createRelayAsks } from './relay-asks.js';
 import { sessionIdDigest } from './sealed-session-id.js';
 
 /** A note on the fleet bus: `s` the session id's digest, `m` the client's message. */
 export type RelayNote =
   | { readonly k: 'answer'; readonly to: string; readonly s: string; readonly m: JSONRPCMessage }
   | { readonly k: 'cancel' | 'roots'; readonly s: string; readonly m: JSONRPCMessage }
-  | { readonly k: 'state'; readonly s: string; readonly m: JSONRPCRequest };
+  | { readonly k: 'state'; readonly s: string; readonly m: JSONRPCRequest }
+  | AskNote;
 
 /** The fleet bus as the relay uses it (`open-sealing.ts` makes it from the bus). */
 export type RelayBus = {
@@ -48,8 +53,20 @@ export type SessionStates = {
   record(digest: string, change: JSONRPCRequest): Promise<void>;
 };
 
-/** A transport as the relay reaches it: a message from elsewhere in the fleet, handled as if POSTed here. */
-export type RelayTarget = { inject(message: JSONRPCMessage): Promise<void> };
+/**
+ * The GET streams' recent events, fleet-wide (storage's `stream-events-repo.ts`): kept by the
+ * replica holding a stream, replayed by another that a resumption reaches (ADR 039 §5).
+ */
+export type KeptEvents = {
+  record(digest: string, id: string, data: string): void;
+  after(digest: string, id: string): Promise<readonly { readonly id: string; readonly data: string }[] | null>;
+};
+
+/**
+ * A transport as the relay reaches it: a message from elsewhere in the fleet, handled as if
+ * POSTed here (`inject`), or sent on its GET stream (`offer`).
+ */
+export type RelayTarget = AskTarget;
 
 /** One session's side of the relay: what its transport calls on what comes in and goes out. */
 export type SessionRelay = {
@@ -61,6 +78,14 @@ export type SessionRelay = {
    * wherever it lands, finds it there.
    */
   outgoing(message: JSONRPCMessage): JSONRPCMessage | Promise<JSONRPCMessage>;
+  /** The session's GET stream opened here: the fleet is told. */
+  streamOpened(): void;
+  /** A request of no call (its id made this replica's), with no GET stream open here: for the replica that has one. */
+  ask(request: JSONRPCRequest): void;
+  /** An event of the GET stream, logged here as `id`: kept for the fleet while this replica holds the stream. */
+  logged(id: string, data: string): void;
+  /** The frames of the GET stream after another replica's event `id`, as kept; '' when none are. */
+  missed(id: string): Promise<string>;
 };
 
 /** The relay of an endpoint's sessions. */
@@ -89,10 +114,13 @@ export const replicaTag = (replica: string): string => createHash('sha256').upda
 export function createFleetRelay({
   bus,
   states = null,
+  events = null,
   log,
 }: {
   bus: RelayBus;
   states?: SessionStates | null;
+  /** Absent: a resumption on another replica gets a fresh GET stream, nothing replayed. */
+  events?: KeptEvents | null;
   log: Pick<Logger, 'warn' | 'debug'>;
 }): FleetRelay {
   const tag = replicaTag(bus.replica);
@@ -103,10 +131,15 @@ export function createFleetRelay({
   const applyKept = async (digest: string, target: RelayTarget) => {
     for (const change of (await states?.read(digest)) ?? []) await target.inject(change);
   };
+  const asks = createRelayAsks({ tag, held, publish, log });
   let listens = 0;
   const following = bus.subscribe(
     (note, self) => {
       if (self || (note.k === 'answer' && note.to !== tag)) return;
+      if (note.k === 'stream' || note.k === 'ask' || note.k === 'took') {
+        asks.heard(note);
+        return;
+      }
       const target = held.get(note.s);
       if (!target) return;
       // Only what a note of its kind may carry is handed to a session's server.
@@ -187,17 +220,33 @@ export function createFleetRelay({
           }
           return message;
         },
+        streamOpened: () => asks.streamOpened(s),
+        ask: (request) => asks.ask(s, request),
+        logged(id, data) {
+          if (events && asks.holds(s)) events.record(s, id, data);
+        },
+        async missed(id) {
+          const kept = await events?.after(s, id).catch((error: unknown) => {
+            log.warn({ err: error }, 'fleet relay: kept stream events not read; the GET stream starts afresh');
+            return null;
+          });
+          return (kept ?? []).map((e) => streamFrame(e.id, e.data)).join('');
+        },
       };
     },
     hold: (sessionId, target) => held.set(sessionIdDigest(sessionId), target),
-    drop: (sessionId) => held.delete(sessionIdDigest(sessionId)),
+    drop(sessionId) {
+      const digest = sessionIdDigest(sessionId);
+      held.delete(digest);
+      asks.forget(digest);
+    },
     // Done before the request that rebuilt the session is served.
     replay: (sessionId, target) => applyKept(sessionIdDigest(sessionId), target),
   };
 }
 
 /** Whether a cancellation or a change carries a message of its kind. */
-function fits(note: RelayNote): boolean {
+function fits(note: Extract<RelayNote, { k: 'cancel' | 'roots' | 'state' }>): boolean {
   const method = 'method' in note.m ? note.m.method : null;
   if (note.k === 'cancel') return method === 'notifications/cancelled';
   if (note.k === 'roots') return method === ROOTS_CHANGED;

@@ -2,12 +2,14 @@
  * The tables only a fleet needs (issue 22 part 6, ADR 042), on PostgreSQL alone: a single
  * replica on SQLite keeps its limits in memory. `rate_limits` is rate-limiter-flexible's
  * `RateLimiterPostgres` table, made here by the migrations (the library is told it exists);
- * `fleet_sessions` counts the open agent sessions of every replica for the session caps.
+ * `fleet_sessions` counts the open agent sessions of every replica for the session caps;
+ * `stream_events` keeps the GET streams' recent events for a resumption on another replica
+ * (ADR 039 §5; one process on SQLite resumes from its memory).
  * @module
  */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
-import { instant } from './pg-columns.js';
+import { bigint, bigserial, index, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
+import { createdAt, instant } from './pg-columns.js';
 
 /**
  * One fixed-window counter per limiter key (`client:token:<id>`, `global:all`). The columns
@@ -35,4 +37,23 @@ export const fleetSessionsTable = pgTable(
     seenAt: instant('seen_at').notNull().default(sql`((extract(epoch from clock_timestamp()) * 1000)::bigint)`),
   },
   (t) => [index('idx_fleet_sessions_owner').on(t.owner), index('idx_fleet_sessions_holder').on(t.holder)],
+);
+
+/**
+ * The recent events of the sessions' GET streams (ADR 039 §5), written by the replica that
+ * holds a stream as it sends or logs each event, so that a `Last-Event-ID` reaching another
+ * replica replays what followed. `session` is the session id's digest, `event_id` the id the
+ * client saw (`<tag>g<n>`), `n` the order. Kept five minutes (UNLOGGED: no WAL flush per
+ * event; lost on a server crash, like the streams they would resume).
+ */
+export const streamEventsTable = pgTable(
+  'stream_events',
+  {
+    n: bigserial('n', { mode: 'number' }).primaryKey(),
+    session: text('session').notNull(),
+    eventId: text('event_id').notNull(),
+    data: text('data').notNull(),
+    at: createdAt('at'),
+  },
+  (t) => [index('idx_stream_events_session').on(t.session, t.eventId), index('idx_stream_events_at').on(t.at)],
 );

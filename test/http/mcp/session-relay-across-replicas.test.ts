@@ -16,9 +16,11 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribeAndBump } from '../../support/asking-upstream.js';
 import { REPLICA_TOKEN, type SealedCluster, startSealedCluster } from '../../support/sealed-replicas.js';
+import { openSse, type SseEvent } from '../../support/sse-client.js';
 import { waitFor } from '../../support/wait-for.js';
 
 let cluster: SealedCluster;
@@ -210,5 +212,72 @@ describe('resuming a stream with Last-Event-ID across replicas', () => {
     // A made-up id is still refused as before.
     expect((await raw(one, id, { method: 'GET', lastEventId: 'nonsense' })).status).toBe(400);
     await client.close();
+  });
+});
+
+describe('resuming the GET stream on another replica', () => {
+  it('replays what the GET stream of one replica sent after the last event the client saw, then goes on', async () => {
+    const [zero, one] = cluster.replicas.map((r) => r.url) as [string, string];
+    const sql = postgres(cluster.databaseUrl, { max: 1, onnotice: () => {} });
+    const opened = await fetch(`${zero}/mcp`, {
+      method: 'POST',
+      headers: { ...auth, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'resume-get', version: '1' } },
+      }),
+    });
+    const id = opened.headers.get('mcp-session-id') as string;
+    await opened.text();
+    expect(
+      (await raw(zero, id, { method: 'POST', body: { jsonrpc: '2.0', method: 'notifications/initialized' } })).status,
+    ).toBe(202);
+    const headers = { ...auth, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
+    /** A bot's activity: every /mcp session of the admin is told, on its GET stream. */
+    const botMade = async (slug: string) =>
+      expect(
+        (
+          await fetch(`${zero}/api/bots`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ slug, name: slug }),
+          })
+        ).status,
+      ).toBe(201);
+    const about = (slug: string) => (e: SseEvent) => JSON.stringify(e.data).includes(`"bot":"${slug}"`);
+
+    const first = await openSse(`${zero}/mcp`, headers);
+    await botMade('seen-before');
+    const seen = await first.next(about('seen-before'));
+    expect(seen.id).toMatch(/^[0-9a-f]{10}g\d+$/);
+    // The client goes away; what zero sends meanwhile is kept where any replica reads it.
+    await first.close();
+    const kept = async () =>
+      (await sql`select count(*)::int as n from stream_events where data like '%"missed-meanwhile"%'`)[0]?.n;
+    await botMade('missed-meanwhile');
+    await waitFor(async () => (await kept()) > 0, { what: 'the missed event kept' });
+
+    // The client comes back through the other replica: it is replayed zero's events, then live ones.
+    const again = await openSse(`${one}/mcp`, { ...headers, 'last-event-id': seen.id as string });
+    const missed = await again.next(about('missed-meanwhile'));
+    expect(missed.id?.slice(0, 10)).toBe(seen.id?.slice(0, 10));
+    expect(again.events.some(about('seen-before'))).toBe(false);
+    await botMade('after-resuming');
+    const live = await again.next(about('after-resuming'));
+    // Sent by `one` now: its own ids.
+    expect(live.id?.slice(0, 10)).not.toBe(seen.id?.slice(0, 10));
+    await again.close();
+
+    // A plain call's messages are not kept: only the GET stream's are.
+    const call = await raw(one, id, {
+      method: 'POST',
+      body: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'up__echo', arguments: { text: 'plain' } } },
+    });
+    expect(await call.text()).toContain('echo: plain');
+    expect((await sql`select count(*)::int as n from stream_events where data like '%plain%'`)[0]?.n).toBe(0);
+    await raw(one, id, { method: 'DELETE' });
+    await sql.end();
   });
 });

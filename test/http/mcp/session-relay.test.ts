@@ -44,10 +44,16 @@ function joinedBus() {
   };
 }
 
-/** A session's transport as the relay reaches it: what was handed to it. */
-const target = () => {
+/** A session's transport as the relay reaches it: what was handed to it; `offered` what it sent on its GET stream, when `stream` is open. */
+const target = ({ stream = false }: { stream?: boolean } = {}) => {
   const got: JSONRPCMessage[] = [];
-  return { got, inject: async (message: JSONRPCMessage) => void got.push(message) };
+  const offered: JSONRPCRequest[] = [];
+  return {
+    got,
+    offered,
+    inject: async (message: JSONRPCMessage) => void got.push(message),
+    offer: (message: JSONRPCRequest) => stream && offered.push(message) > 0,
+  };
 };
 
 /** Kept changes in memory, as session_state keeps them. */

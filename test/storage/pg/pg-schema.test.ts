@@ -37,15 +37,23 @@ describe('the PostgreSQL schema against the SQLite one', () => {
       )
     ).rows.map((r) => String(r.name));
 
-  /** A fleet's tables (ADR 042): a single replica on SQLite keeps its limits in memory. */
-  const PG_ONLY = ['fleet_sessions', 'rate_limits'];
+  /**
+   * A fleet's tables: a single replica on SQLite keeps its limits in memory (ADR 042), and
+   * resumes its GET streams from memory (ADR 039 §5).
+   */
+  const PG_ONLY = ['fleet_sessions', 'rate_limits', 'stream_events'];
 
-  it('has the same tables, besides the fleet limits of PostgreSQL alone', async () => {
+  it('has the same tables, besides the fleet tables of PostgreSQL alone', async () => {
     const pgTables = (
       await pg`select table_name from information_schema.tables where table_schema = 'public' order by table_name`
     ).map((r) => r.table_name);
     expect(pgTables.filter((t) => !PG_ONLY.includes(t))).toEqual(await sqliteTables());
     expect(pgTables).toEqual(expect.arrayContaining(PG_ONLY));
+  });
+
+  it('makes stream_events unlogged: the GET streams’ events skip the WAL', async () => {
+    const [table] = await pg`select relpersistence from pg_class where relname = 'stream_events'`;
+    expect(table?.relpersistence).toBe('u');
   });
 
   it("makes rate_limits unlogged, with the columns in the order rate-limiter-flexible's INSERT gives them", async () => {

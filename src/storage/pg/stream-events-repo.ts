@@ -1,0 +1,82 @@
+/**
+ * The recent events of the sessions' GET streams, fleet-wide (issue 22 part 3, ADR 039 §5):
+ * the replica holding a session's GET stream writes each event it sends or logs there
+ * (`stream_events`, PostgreSQL alone), so that a client resuming with `Last-Event-ID` on
+ * another replica is replayed what followed. Writes are not awaited by the stream (an event
+ * leaves at once; a resumption may miss what was written in the same millisecond). They
+ * leave in order, one statement at a time (what came meanwhile in one `INSERT`), so `n` is
+ * the stream's order; rows older than `keepMs` are deleted now and then by the writes. Plain calls write nothing: a
+ * POST's stream is resumed only where its request is served.
+ * @module
+ */
+import type { Logger } from 'pino';
+import type { Sql } from 'postgres';
+
+/** One event a resumption replays: its id as the client saw it, and its JSON text. */
+export type KeptStreamEvent = { readonly id: string; readonly data: string };
+
+/** The kept events of GET streams. */
+export type StreamEvents = {
+  /** Keep event `id` of session `digest`'s GET stream (not awaited). */
+  record(digest: string, id: string, data: string): void;
+  /** The events of `digest`'s GET stream after `id`, oldest first (at most `max`); null when `id` is not kept. */
+  after(digest: string, id: string): Promise<KeptStreamEvent[] | null>;
+};
+
+/** How long an event is kept: a client that was away longer lists again. */
+export const STREAM_EVENTS_KEEP_MS = 5 * 60_000;
+/** The most events one resumption replays. */
+export const STREAM_EVENTS_MAX = 1_000;
+/** Writes between two deletions of expired rows. */
+const PRUNE_EVERY = 200;
+
+/** The kept events over `sql`. */
+export function createStreamEvents({
+  sql,
+  log,
+  keepMs = STREAM_EVENTS_KEEP_MS,
+  max = STREAM_EVENTS_MAX,
+}: {
+  sql: Sql;
+  log: Pick<Logger, 'warn'>;
+  keepMs?: number;
+  max?: number;
+}): StreamEvents {
+  const now = () => sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+  let writes = 0;
+  let pending: { session: string; event_id: string; data: string }[] = [];
+  let flushing = false;
+  /** Write what is pending, then what came meanwhile, until nothing is left: one statement at a time, in order. */
+  const flush = async () => {
+    flushing = true;
+    while (pending.length > 0) {
+      const rows = pending;
+      pending = [];
+      // At the first write, then each time the writes pass another PRUNE_EVERY.
+      const due = writes === 0 || Math.floor((writes + rows.length) / PRUNE_EVERY) > Math.floor(writes / PRUNE_EVERY);
+      writes += rows.length;
+      if (due)
+        await sql`delete from stream_events where at < ${now()} - ${keepMs}`.catch((error: unknown) =>
+          log.warn({ err: error }, 'stream events: expired ones not deleted'),
+        );
+      await sql`insert into stream_events ${sql(rows, 'session', 'event_id', 'data')}`.catch((error: unknown) =>
+        log.warn({ err: error }, 'stream events not kept: a resumption on another replica misses them'),
+      );
+    }
+    flushing = false;
+  };
+  return {
+    record(digest, id, data) {
+      pending.push({ session: digest, event_id: id, data });
+      if (!flushing) void flush();
+    },
+    async after(digest, id) {
+      const [anchor] = await sql`select n from stream_events
+        where session = ${digest} and event_id = ${id} and at >= ${now()} - ${keepMs}`;
+      if (!anchor) return null;
+      const rows = await sql`select event_id, data from stream_events
+        where session = ${digest} and n > ${anchor.n} order by n limit ${max}`;
+      return rows.map((r) => ({ id: String(r.event_id), data: String(r.data) }));
+    },
+  };
+}
