@@ -1,8 +1,9 @@
 /**
  * Spans in OTLP protobuf (issue 21, ADR 035 "Revised"): each span encoded once, as it ends,
- * into a small buffer of its own (the span object is then free to die young); a batch is
- * one `ExportTraceServiceRequest` that groups the encoded spans under their resource and
- * instrumentation scope, whose bytes are encoded once each and kept. The messages and field
+ * into the batch being built (the span object is then free to die young, and nothing of it
+ * waits as an object of its own); a sealed batch is one `ExportTraceServiceRequest` that
+ * groups the spans under their resource and instrumentation scope, whose bytes are encoded
+ * once each and kept. The messages and field
  * numbers are opentelemetry-proto's (`trace/v1/trace.proto`, `common/v1/common.proto`), as
  * the OpenTelemetry transformer writes them; a test decodes both and compares.
  * @module
@@ -11,91 +12,109 @@ import type { Attributes, AttributeValue, Link } from '@opentelemetry/api';
 import type { InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { BatchBuilder } from './encoded-batch.js';
 import { FIXED32, FIXED64, LEN, ProtoWriter, VARINT, varintSize } from './proto-writer.js';
-
-/** One ended span: its `Span` message (with its tag in `ScopeSpans`), and where it belongs. */
-export type EncodedSpan = {
-  readonly bytes: Buffer;
-  readonly resource: Resource;
-  readonly scope: InstrumentationScope;
-};
 
 /** The span context flags OTLP adds: whether the parent's remoteness is known, and whether it is remote. */
 const HAS_IS_REMOTE = 0x100;
 const IS_REMOTE = 0x200;
 
-/** Encodes spans and requests; one per exporter, its buffer reused. */
-export type SpanEncoder = {
-  span(span: ReadableSpan): EncodedSpan;
-  request(spans: readonly EncodedSpan[]): Buffer;
-};
+/**
+ * Encodes ended spans into the batch being built, and seals it into one
+ * `ExportTraceServiceRequest`. The spans of a batch are kept as bytes in one buffer per
+ * resource and scope (a service has one of each), reused from batch to batch: no object per
+ * span waits for the export.
+ */
+export type SpanEncoder = BatchBuilder<SealedSpans>;
 
-/** An encoder with its own writer, and the resource and scope bytes it has made. */
+/** A sealed batch: its request's bytes, and how many spans they carry. */
+export type SealedSpans = { readonly bytes: Buffer; readonly count: number };
+
+/** An encoder, and the resource and scope bytes it has made. */
 export function createSpanEncoder(): SpanEncoder {
-  const writer = new ProtoWriter();
   const resources = new WeakMap<Resource, Buffer>();
   const scopes = new WeakMap<InstrumentationScope, Buffer>();
+  /** The open batch's spans (`ScopeSpans.spans` fields), by resource, then scope, in the order they first came. */
+  let groups = new Map<Resource, Map<InstrumentationScope, ProtoWriter>>();
+  /** Writers of sealed batches, kept for the next ones (a few: one per resource and scope seen). */
+  const spare: ProtoWriter[] = [];
+  let count = 0;
 
   const once = <K extends object>(cache: WeakMap<K, Buffer>, key: K, write: (w: ProtoWriter, key: K) => void) => {
     let bytes = cache.get(key);
     if (!bytes) {
-      writer.reset();
-      write(writer, key);
-      bytes = writer.copy();
+      const w = new ProtoWriter(256);
+      write(w, key);
+      bytes = w.copy();
       cache.set(key, bytes);
     }
     return bytes;
   };
 
   return {
-    span(span) {
-      writer.reset();
-      writer.tag(2, LEN); // ScopeSpans.spans
-      const mark = writer.begin(2);
-      writeSpan(writer, span);
-      writer.end(mark);
-      return { bytes: writer.copy(), resource: span.resource, scope: span.instrumentationScope };
-    },
-    request(spans) {
-      // Group by resource, then scope, in the order they first came.
-      const groups = new Map<Resource, Map<InstrumentationScope, EncodedSpan[]>>();
-      for (const encoded of spans) {
-        let byScope = groups.get(encoded.resource);
-        if (!byScope) {
-          byScope = new Map();
-          groups.set(encoded.resource, byScope);
-        }
-        const list = byScope.get(encoded.scope);
-        if (list) list.push(encoded);
-        else byScope.set(encoded.scope, [encoded]);
+    add(span) {
+      let byScope = groups.get(span.resource);
+      if (!byScope) {
+        byScope = new Map();
+        groups.set(span.resource, byScope);
       }
-      const parts: Buffer[] = [];
+      let w = byScope.get(span.instrumentationScope);
+      if (!w) {
+        w = spare.pop() ?? new ProtoWriter();
+        byScope.set(span.instrumentationScope, w);
+      }
+      const before = w.pos;
+      try {
+        w.tag(2, LEN); // ScopeSpans.spans
+        const mark = w.begin(2);
+        writeSpan(w, span);
+        w.end(mark);
+      } catch {
+        // A span that cannot be written leaves nothing half-written in the batch (it is dropped, counted).
+        w.pos = before;
+        return false;
+      }
+      count++;
+      return true;
+    },
+    seal() {
+      // Every length is known now: size the request, then write it once.
+      let total = 0;
+      const plan: { head: number; resource: Buffer; scopes: { head: number; scope: Buffer; spans: ProtoWriter }[] }[] =
+        [];
       for (const [resource, byScope] of groups) {
         const resourceBytes = once(resources, resource, writeResource);
-        const scopeParts: Buffer[] = [];
-        let scopesLength = 0;
-        for (const [scope, list] of byScope) {
+        let length = resourceBytes.length;
+        const parts = [];
+        for (const [scope, spans] of byScope) {
           const scopeBytes = once(scopes, scope, writeScope);
-          const spansLength = list.reduce((sum, e) => sum + e.bytes.length, 0);
-          const length = scopeBytes.length + spansLength;
-          const head = header(2, length); // ResourceSpans.scope_spans
-          scopeParts.push(head, scopeBytes, ...list.map((e) => e.bytes));
-          scopesLength += head.length + length;
+          const inner = scopeBytes.length + spans.pos;
+          parts.push({ head: inner, scope: scopeBytes, spans });
+          length += 1 + varintSize(inner) + inner;
         }
-        const length = resourceBytes.length + scopesLength;
-        parts.push(header(1, length), resourceBytes, ...scopeParts); // ExportTraceServiceRequest.resource_spans
+        plan.push({ head: length, resource: resourceBytes, scopes: parts });
+        total += 1 + varintSize(length) + length;
       }
-      return Buffer.concat(parts);
+      const out = new ProtoWriter(total);
+      for (const { head, resource, scopes: parts } of plan) {
+        out.tag(1, LEN); // ExportTraceServiceRequest.resource_spans
+        out.varint(head);
+        out.raw(resource);
+        for (const part of parts) {
+          out.tag(2, LEN); // ResourceSpans.scope_spans
+          out.varint(part.head);
+          out.raw(part.scope);
+          part.spans.appendTo(out);
+          part.spans.reset();
+          if (spare.length < 8) spare.push(part.spans);
+        }
+      }
+      groups = new Map();
+      const sealed = { bytes: out.take(), count };
+      count = 0;
+      return sealed;
     },
   };
-}
-
-/** A length-delimited field's tag and length. */
-function header(field: number, length: number): Buffer {
-  const w = new ProtoWriter(12);
-  w.tag(field, LEN);
-  w.varint(length);
-  return w.copy();
 }
 
 /** `ResourceSpans.resource` (field 1). */

@@ -43,6 +43,23 @@ export class ProtoWriter {
     this.#buf = grown;
   }
 
+  /** Bytes as they are (no length before them). */
+  raw(value: Uint8Array): void {
+    this.#room(value.length);
+    this.#buf.set(value, this.pos);
+    this.pos += value.length;
+  }
+
+  /** What this writer holds, appended to `other` as it is. */
+  appendTo(other: ProtoWriter): void {
+    other.raw(this.#buf.subarray(0, this.pos));
+  }
+
+  /** What was written, without a copy: for a writer sized to its content and then dropped. */
+  take(): Buffer {
+    return this.#buf.subarray(0, this.pos);
+  }
+
   /** A copy of what was written from `start` (the buffer is reused). */
   copy(start = 0): Buffer {
     // One allocation (from Node's pool when small), not a view and then a copy of it.

@@ -31,7 +31,7 @@ import {
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Logger } from 'pino';
 import { countDropped, type ExportHealth } from './count-dropped.js';
-import { createSpanEncoder, type EncodedSpan, type SpanEncoder } from './encode-spans.js';
+import { createSpanEncoder, type SealedSpans } from './encode-spans.js';
 import { createEncodedBatch, type EncodedExporter } from './encoded-batch.js';
 import { createLeanTracer } from './lean-tracer.js';
 import { countOperationDurations, type OperationDurations } from './operation-durations.js';
@@ -128,17 +128,16 @@ function encodedBatch(
   bounds: { maxQueueSize: number; maxExportBatchSize: number; scheduledDelayMs: number; exportTimeoutMs: number },
   health: ExportHealth,
 ) {
-  const encoder = createSpanEncoder();
-  return createEncodedBatch({ ...bounds, encode: encoder.span, exporter: protobufExporter(settings, encoder), health });
+  return createEncodedBatch({ ...bounds, builder: createSpanEncoder(), exporter: protobufExporter(settings), health });
 }
 
 /**
  * The OTLP/HTTP protobuf export of encoded spans: the SDK's HTTP export delegate (its agent,
  * headers, timeout, retries, response parsing), given a batch as one request of its spans.
  */
-function protobufExporter(settings: TracingSettings, encoder: SpanEncoder): EncodedExporter<EncodedSpan> {
-  const serializer: ISerializer<EncodedSpan[], IExportTraceServiceResponse> = {
-    serializeRequest: (spans) => encoder.request(spans),
+function protobufExporter(settings: TracingSettings): EncodedExporter<SealedSpans> {
+  const serializer: ISerializer<SealedSpans, IExportTraceServiceResponse> = {
+    serializeRequest: (sealed) => sealed.bytes,
     deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data),
   };
   const delegate = createOtlpHttpExportDelegate(
@@ -147,7 +146,7 @@ function protobufExporter(settings: TracingSettings, encoder: SpanEncoder): Enco
     }),
     serializer,
     'otlp_http_span_exporter',
-    { name: 'span', countItems: (spans) => spans.length },
+    { name: 'span', countItems: (sealed) => sealed.count },
     undefined,
   );
   return new OTLPExporterBase(delegate);

@@ -6,7 +6,12 @@
 import { context, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSpanEncoder } from '../../src/telemetry/encode-spans.js';
@@ -89,6 +94,17 @@ function makeSpans(attributes: Record<string, unknown>[], names: string[]) {
   return memory.getFinishedSpans();
 }
 
+/** `spans` added to one encoder, sealed: one request; and a second batch from the same encoder, to show it starts empty. */
+function encodeAll(spans: readonly ReadableSpan[]): Buffer {
+  const encoder = createSpanEncoder();
+  for (const span of spans) encoder.add(span);
+  const sealed = encoder.seal();
+  expect(sealed.count).toBe(spans.length);
+  for (const span of spans) encoder.add(span);
+  expect(encoder.seal().bytes).toEqual(sealed.bytes);
+  return sealed.bytes;
+}
+
 const attributeValue = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ minLength: 120, maxLength: 200 }),
@@ -111,8 +127,7 @@ describe('createSpanEncoder', () => {
         fc.array(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }), { minLength: 1, maxLength: 12 }),
         (attributes, names) => {
           const spans = makeSpans(attributes, names);
-          const encoder = createSpanEncoder();
-          const ours = encoder.request(spans.map((span) => encoder.span(span)));
+          const ours = encodeAll(spans);
           const theirs = ProtobufTraceSerializer.serializeRequest(spans) as Uint8Array;
           expect(decode(ours)).toEqual(decode(theirs));
         },
@@ -127,8 +142,7 @@ describe('createSpanEncoder', () => {
       [long, {}],
       Array.from({ length: 40 }, (_, i) => `span ${i}`),
     );
-    const encoder = createSpanEncoder();
-    const ours = encoder.request(spans.map((span) => encoder.span(span)));
+    const ours = encodeAll(spans);
     expect(decode(ours)).toEqual(decode(ProtobufTraceSerializer.serializeRequest(spans) as Uint8Array));
     const received = decodeTraces(ours);
     expect(received).toHaveLength(40);

@@ -7,13 +7,13 @@
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import { AlwaysOffSampler, BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { createEncodedBatch, type EncodedExporter } from '../../src/telemetry/encoded-batch.js';
+import { type BatchBuilder, createEncodedBatch, type EncodedExporter } from '../../src/telemetry/encoded-batch.js';
 
 /** An exporter that holds each export until the test answers it. */
 function heldExporter() {
   const held: { names: string[]; done: (result: ExportResult) => void }[] = [];
   let shut = false;
-  const exporter: EncodedExporter<string> = {
+  const exporter: EncodedExporter<string[]> = {
     export(names, done) {
       held.push({ names, done });
     },
@@ -28,6 +28,19 @@ function heldExporter() {
     return next.names;
   };
   return { exporter, held, answer, shut: () => shut };
+}
+
+/** A batch of spans as their names. */
+function namesBuilder(): BatchBuilder<string[]> {
+  let names: string[] = [];
+  return {
+    add: (span: ReadableSpan) => names.push(span.name) > 0,
+    seal: () => {
+      const batch = names;
+      names = [];
+      return batch;
+    },
+  };
 }
 
 /** Wait until `check` holds: the processor exports on a later turn of the event loop, or at its timers. */
@@ -48,7 +61,7 @@ const setup = (
   const target = heldExporter();
   const health: boolean[] = [];
   const processor = createEncodedBatch({
-    encode: (span: ReadableSpan) => span.name,
+    builder: namesBuilder(),
     exporter: target.exporter,
     maxQueueSize: 4,
     maxExportBatchSize: 2,
@@ -132,7 +145,7 @@ describe('createEncodedBatch', () => {
   it('never queues an unsampled span', async () => {
     const target = heldExporter();
     const processor = createEncodedBatch({
-      encode: (span: ReadableSpan) => span.name,
+      builder: namesBuilder(),
       exporter: target.exporter,
       maxQueueSize: 1,
       maxExportBatchSize: 1,
