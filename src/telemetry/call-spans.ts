@@ -42,16 +42,25 @@ function targetOf(method: string, params: Record<string, unknown> | undefined): 
   return typeof name === 'string' ? name : undefined;
 }
 
-/** The attributes both span kinds share for `method` with `params`. */
-function requestAttributes(method: string, params: Record<string, unknown> | undefined, target: string | undefined) {
-  const attributes: Attributes = { 'mcp.method.name': method };
-  if (method === 'tools/call' && target !== undefined) {
-    attributes['gen_ai.tool.name'] = target;
-    attributes['gen_ai.operation.name'] = 'execute_tool';
-  } else if (method === 'prompts/get' && target !== undefined) attributes['gen_ai.prompt.name'] = target;
+/**
+ * The attributes of a request's span, in one literal (one shape, no property added one by one;
+ * a key left undefined is not set on the span): those both kinds share for `method` with
+ * `params`, then `more`.
+ */
+function requestAttributes(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  target: string | undefined,
+): Attributes {
+  const tool = method === 'tools/call' ? target : undefined;
   const uri = params?.uri;
-  if (typeof uri === 'string' && method.startsWith('resources/')) attributes['mcp.resource.uri'] = uri;
-  return attributes;
+  return {
+    'mcp.method.name': method,
+    'gen_ai.tool.name': tool,
+    'gen_ai.operation.name': tool === undefined ? undefined : 'execute_tool',
+    'gen_ai.prompt.name': method === 'prompts/get' ? target : undefined,
+    'mcp.resource.uri': typeof uri === 'string' && method.startsWith('resources/') ? uri : undefined,
+  };
 }
 
 /** Begin the SERVER span of an agent request: the parent is the agent's `_meta`, then its HTTP headers. */
@@ -60,20 +69,21 @@ export function startServerSpan(tracer: Tracer, request: ServedRequest): Traced 
   const meta = params?._meta as Record<string, unknown> | undefined;
   const parent = extractTraceContext(meta, request.headers);
   const target = targetOf(request.method, params);
-  const attributes = requestAttributes(request.method, params, target);
-  if (request.sessionId) attributes['mcp.session.id'] = request.sessionId;
-  if (request.requestId !== undefined) attributes['jsonrpc.request.id'] = String(request.requestId);
   const version = request.protocolVersion ?? request.headers?.['mcp-protocol-version'];
-  if (typeof version === 'string') attributes['mcp.protocol.version'] = version;
-  attributes['network.transport'] = request.headers ? 'tcp' : 'pipe';
-  if (request.headers) attributes['network.protocol.name'] = 'http';
-  if (request.clientId) attributes['boternity.client'] = request.clientId;
-  if (request.bot) attributes['boternity.bot'] = request.bot;
   const span = tracer.startSpan(
     target === undefined ? request.method : `${request.method} ${target}`,
-    { kind: SpanKind.SERVER, attributes },
+    { kind: SpanKind.SERVER, attributes: requestAttributes(request.method, params, target) },
     parent,
   );
+  span.setAttributes({
+    'mcp.session.id': request.sessionId || undefined,
+    'jsonrpc.request.id': request.requestId === undefined ? undefined : String(request.requestId),
+    'mcp.protocol.version': typeof version === 'string' ? version : undefined,
+    'network.transport': request.headers ? 'tcp' : 'pipe',
+    'network.protocol.name': request.headers ? 'http' : undefined,
+    'boternity.client': request.clientId || undefined,
+    'boternity.bot': request.bot || undefined,
+  });
   return { span, context: trace.setSpan(parent, span) };
 }
 
@@ -86,21 +96,22 @@ export type RelayedRequest = {
 };
 
 /** Begin the CLIENT span of a request relayed to an upstream, as a child of `parent`'s span. */
-export function startClientSpan(tracer: Tracer, parent: Context, request: RelayedRequest): Traced {
+export function startClientSpan(tracer: Tracer, parent: Context, request: RelayedRequest): Span {
   const params = (request.params ?? undefined) as Record<string, unknown> | undefined;
   const target = targetOf(request.method, params);
-  const attributes = requestAttributes(request.method, params, target);
-  attributes['boternity.server'] = request.server;
-  attributes['network.transport'] = request.transport === 'stdio' ? 'pipe' : 'tcp';
-  if (request.transport !== 'stdio') attributes['network.protocol.name'] = 'http';
   // The request's own span is told which server answered it (its route is known only now).
   trace.getSpan(parent)?.setAttribute('boternity.server', request.server);
   const span = tracer.startSpan(
     target === undefined ? request.method : `${request.method} ${target}`,
-    { kind: SpanKind.CLIENT, attributes },
+    { kind: SpanKind.CLIENT, attributes: requestAttributes(request.method, params, target) },
     parent,
   );
-  return { span, context: trace.setSpan(parent, span) };
+  span.setAttributes({
+    'boternity.server': request.server,
+    'network.transport': request.transport === 'stdio' ? 'pipe' : 'tcp',
+    'network.protocol.name': request.transport === 'stdio' ? undefined : 'http',
+  });
+  return span;
 }
 
 /**
@@ -169,8 +180,10 @@ export async function sendTraced<P extends { _meta?: Record<string, unknown> | u
   request: RelayedRequest & { readonly params: P },
   send: (params: P) => Promise<R>,
 ): Promise<R> {
-  const { span, context } = startClientSpan(tracer, parent, request);
-  const params = { ...request.params, _meta: withTraceFields(request.params._meta, span.spanContext(), context) };
+  // No context of its own: nothing is started under it, and its trace fields are written from
+  // its span context (the baggage is the request's).
+  const span = startClientSpan(tracer, parent, request);
+  const params = { ...request.params, _meta: withTraceFields(request.params._meta, span.spanContext(), parent) };
   try {
     const result = await send(params);
     endRequestSpan(span, { result });

@@ -16,7 +16,12 @@ import {
   type TextMapSetter,
   trace,
 } from '@opentelemetry/api';
-import { parseTraceParent, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  isTracingSuppressed,
+  parseTraceParent,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
 
 /** The `_meta` keys of SEP-414 (also the W3C header names). */
 export const TRACEPARENT = 'traceparent';
@@ -90,12 +95,12 @@ export function formatTraceparent(span: SpanContext): string {
  */
 export function traceFields(span: SpanContext, context: Context): Record<string, string> {
   const fields: Record<string, string> = {};
-  // The callers' context holds `span` already (no second context made for it then).
-  traceContext.inject(
-    trace.getSpanContext(context) === span ? context : trace.setSpanContext(context, span),
-    fields,
-    setter,
-  );
+  // Written from the span context itself, as the W3C propagator writes them (no context made for it).
+  if (isSpanContextValid(span) && !isTracingSuppressed(context)) {
+    fields[TRACEPARENT] = formatTraceparent(span);
+    const state = span.traceState?.serialize();
+    if (state) fields[TRACESTATE] = state;
+  }
   baggage.inject(context, fields, setter);
   return fields;
 }
