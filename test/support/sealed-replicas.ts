@@ -45,7 +45,16 @@ export type SealedCluster = {
  */
 export async function startSealedCluster(
   count: number,
-  { upstream: newSession, scope = 'shared' }: { upstream?: UpstreamSession; scope?: 'shared' | 'session' } = {},
+  {
+    upstream: newSession,
+    scope = 'shared',
+    allowedHosts,
+  }: {
+    upstream?: UpstreamSession;
+    scope?: 'shared' | 'session';
+    /** `http.allowedHosts` of every replica (a balancer in front forwarding its own Host). */
+    allowedHosts?: string[];
+  } = {},
 ): Promise<SealedCluster> {
   const upstream = await startAskingUpstream(newSession ? { newSession } : {});
   const database = await createPostgresDatabase();
@@ -76,7 +85,11 @@ export async function startSealedCluster(
   const replicas: SealedReplica[] = [];
   for (let i = 0; i < count; i++) {
     const home = await mkdtemp(join(tmpdir(), 'bnity-replica-'));
-    await writeFile(join(home, 'boternity.json'), JSON.stringify({ mcpServers: { up: { url: upstream.url, scope } } }));
+    const config = {
+      mcpServers: { up: { url: upstream.url, scope } },
+      ...(allowedHosts ? { http: { allowedHosts } } : {}),
+    };
+    await writeFile(join(home, 'boternity.json'), JSON.stringify(config));
     homes.push(home);
     ports.push(await freePort());
     replicas.push({ url: `http://127.0.0.1:${ports[i]}`, service: await start(i) });
