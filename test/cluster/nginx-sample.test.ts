@@ -70,8 +70,9 @@ function runnableSample(dir: string, port: number, replicas: readonly string[]):
     )
     .join('\n');
   return [
+    // One process in the foreground: the test's kill ends all of nginx.
     'daemon off;',
-    'worker_processes 1;',
+    'master_process off;',
     'error_log stderr warn;',
     `pid ${join(dir, 'nginx.pid')};`,
     'events { worker_connections 256; }',
@@ -124,7 +125,11 @@ describe('the nginx sample of docs/cluster.md, run', { timeout: 60_000 }, () => 
     );
   });
   afterAll(async () => {
-    nginx?.kill('SIGTERM');
+    if (nginx && nginx.exitCode === null && nginx.signalCode === null) {
+      const ended = new Promise((resolve) => nginx.once('exit', resolve));
+      nginx.kill('SIGKILL');
+      await ended;
+    }
     await cluster?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
