@@ -174,7 +174,7 @@ export function stepSpan<T>(
  * Send `request` upstream under a CLIENT span, child of `parent`: `send` gets the params with
  * the span's trace context in `_meta` (SEP-414) and the span ends with the answer.
  */
-export async function sendTraced<P extends { _meta?: Record<string, unknown> | undefined }, R>(
+export function sendTraced<P extends { _meta?: Record<string, unknown> | undefined }, R>(
   tracer: Tracer,
   parent: Context,
   request: RelayedRequest & { readonly params: P },
@@ -184,14 +184,7 @@ export async function sendTraced<P extends { _meta?: Record<string, unknown> | u
   // its span context (the baggage is the request's).
   const span = startClientSpan(tracer, parent, request);
   const params = { ...request.params, _meta: withTraceFields(request.params._meta, span.spanContext(), parent) };
-  try {
-    const result = await send(params);
-    endRequestSpan(span, { result });
-    return result;
-  } catch (error) {
-    endRequestSpan(span, { error });
-    throw error;
-  }
+  return endedWith(span, () => send(params));
 }
 
 /**
@@ -199,14 +192,19 @@ export async function sendTraced<P extends { _meta?: Record<string, unknown> | u
  * context manager is set, ADR 035; the lines the call path logs take it from there), and the
  * span ends with the answer.
  */
-export async function serveTraced<T>(
+export function serveTraced<T>(
   tracer: Tracer,
   request: ServedRequest,
   work: (context: Context) => Promise<T>,
 ): Promise<T> {
   const { span, context } = startServerSpan(tracer, request);
+  return endedWith(span, () => work(context));
+}
+
+/** The outcome of `work`, once `span` has ended with it (a throw before its promise too). */
+async function endedWith<T>(span: Span, work: () => Promise<T>): Promise<T> {
   try {
-    const result = await work(context);
+    const result = await work();
     endRequestSpan(span, { result });
     return result;
   } catch (error) {
