@@ -14,7 +14,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** How much the old generation may grow past its live size before the next full collection, in per cent. */
-export const SERVICE_HEAP_GROWING_PERCENT = 50;
+export const SERVICE_HEAP_GROWING_PERCENT = 100;
 
 /** Set V8's heap growing factor for this process to `1 + percent / 100`. */
 export function limitHeapGrowth(percent = SERVICE_HEAP_GROWING_PERCENT): void {

@@ -9,7 +9,7 @@
  */
 import { closeSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { type AuditRow, parseRow } from './audit-row.js';
+import { type AuditRow, type Completion, OUTPUT_HASH_COLUMN, parseCompletion, parseRow } from './audit-row.js';
 
 /** An open journal. */
 export type AuditJournal = {
@@ -17,6 +17,8 @@ export type AuditJournal = {
   readonly leftover: { rows: AuditRow[]; torn: number };
   /** Append `rows` to the open segment (opened on first use); throws when the write fails. */
   append(rows: readonly AuditRow[]): void;
+  /** Append the output hashes of rows appended before without them (ADR 046); throws when the write fails. */
+  complete(completions: readonly Completion[]): void;
   /** Close the open segment, so what is appended next goes to a new one; returns every sealed segment. */
   seal(): string[];
   /** Remove segments whose rows the database has. */
@@ -34,13 +36,26 @@ export function openAuditJournal(path: string): AuditJournal {
     .map((name) => ({ file: join(dir, name), seq: Number(name.slice(prefix.length)) }))
     .sort((a, b) => a.seq - b.seq);
   const rows: AuditRow[] = [];
+  // A row whose output was hashed after its answer left is completed by a later line; one
+  // without that line (a kill in between) keeps a null output hash.
+  const byId = new Map<string, AuditRow>();
   let torn = 0;
   for (const { file } of found) {
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (line === '') continue;
-      const row = parseRow(line);
-      if (row) rows.push(row);
-      else torn += 1;
+      const completion = line.startsWith('{') ? parseCompletion(line) : null;
+      const completed = completion ? byId.get(completion.id) : undefined;
+      if (completion && completed) {
+        completed[OUTPUT_HASH_COLUMN] = completion.outputHash;
+        continue;
+      }
+      const row = completion ? null : parseRow(line);
+      if (!row) {
+        torn += 1;
+        continue;
+      }
+      rows.push(row);
+      byId.set(row[0] as string, row);
     }
   }
   let sealed = found.map((f) => f.file);
@@ -55,24 +70,30 @@ export function openAuditJournal(path: string): AuditJournal {
     closeSync(fd);
   };
 
+  const write = (lines: string) => {
+    if (!open) {
+      seq += 1;
+      const file = `${path}.${seq}`;
+      open = { fd: openSync(file, 'a', 0o600), file };
+    }
+    const bytes = Buffer.from(lines, 'utf8');
+    try {
+      let done = 0;
+      while (done < bytes.length) done += writeSync(open.fd, bytes, done, bytes.length - done);
+    } catch (error) {
+      // A torn line must not run into the next row: later rows go to a new segment.
+      closeOpen();
+      throw error;
+    }
+  };
+
   return {
     leftover: { rows, torn },
     append(batch) {
-      if (batch.length === 0) return;
-      if (!open) {
-        seq += 1;
-        const file = `${path}.${seq}`;
-        open = { fd: openSync(file, 'a', 0o600), file };
-      }
-      const bytes = Buffer.from(`${batch.map((row) => JSON.stringify(row)).join('\n')}\n`, 'utf8');
-      try {
-        let done = 0;
-        while (done < bytes.length) done += writeSync(open.fd, bytes, done, bytes.length - done);
-      } catch (error) {
-        // A torn line must not run into the next row: later rows go to a new segment.
-        closeOpen();
-        throw error;
-      }
+      if (batch.length > 0) write(`${batch.map((row) => JSON.stringify(row)).join('\n')}\n`);
+    },
+    complete(completions) {
+      if (completions.length > 0) write(`${completions.map((c) => JSON.stringify(c)).join('\n')}\n`);
     },
     seal() {
       closeOpen();

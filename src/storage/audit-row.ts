@@ -49,6 +49,13 @@ export const AUDIT_NAME_MAX = 256;
 const JOURNAL_COLUMNS_BEFORE_COUNT = 16;
 /** Arrays this long are hashed as listings (item by item, cached). */
 const LISTING_LENGTH = 64;
+/**
+ * An output holding a text this long is hashed after its answer has left (ADR 046): its
+ * SHA-256 costs more than the journal line that completes its row (about 8 µs here).
+ */
+export const HASH_LATER_CHARS = 16 * 1024;
+/** How deep {@link holdsLongText} looks: a tool result's `content[i].text`, a read's `contents[i].text`. */
+const LONG_TEXT_DEPTH = 3;
 
 type AuditInsert = typeof mcpAuditTable.$inferInsert;
 /** The columns of `mcp_audit` in row order, from the drizzle schema so the two cannot drift. */
@@ -75,6 +82,23 @@ export function auditHash(value: unknown): string | null {
   return digest.digest('hex');
 }
 
+/**
+ * Whether `value` holds a text of at least {@link HASH_LATER_CHARS} characters within
+ * {@link LONG_TEXT_DEPTH} levels (listings aside: their hashes are cached). A few reads for
+ * a small payload.
+ */
+export function holdsLongText(value: unknown, depth = LONG_TEXT_DEPTH): boolean {
+  if (typeof value === 'string') return value.length >= HASH_LATER_CHARS;
+  if (depth === 0 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    if (value.length >= LISTING_LENGTH) return false;
+    for (const item of value) if (holdsLongText(item, depth - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (holdsLongText((value as Record<string, unknown>)[key], depth - 1)) return true;
+  return false;
+}
+
 /** A name cut to {@link AUDIT_NAME_MAX}, marked with its full length when cut. */
 export function boundName(name: string | null | undefined): string | null {
   if (name == null) return null;
@@ -86,24 +110,37 @@ export function boundName(name: string | null | undefined): string | null {
 const toSql = (value: unknown): InValue =>
   value instanceof Date ? value.getTime() : typeof value === 'boolean' ? (value ? 1 : 0) : ((value ?? null) as InValue);
 
+/** The index of `output_hash` in a row. */
+export const OUTPUT_HASH_COLUMN = AUDIT_COLUMNS.findIndex(({ key }) => key === 'outputHash');
+
+/** Makes rows, and hashes a payload the same way for a row completed later. */
+export type RowMaker = {
+  /** The row of `entry`; with `outputLater`, its output hash is left null, for {@link RowMaker.hash} to fill. */
+  row(entry: AuditEntry, at: Date, outputLater?: boolean): AuditRow;
+  /** A payload's hash as a row holds it; null when it cannot be hashed (logged). */
+  hash(value: unknown, eventType: string): string | null;
+};
+
 /** A maker of rows: hashes (listings from cache), bounds, and gives each row a time-ordered id. */
-export function createRowMaker(log: Pick<Logger, 'warn'>): (entry: AuditEntry, at: Date) => AuditRow {
+export function createRowMaker(log: Pick<Logger, 'warn'>): RowMaker {
   // Listings are large and made of the same items again: hashed item by item, from cache.
   const hashList = createListHasher();
   const hashOf = (value: unknown): string | null =>
     Array.isArray(value) && value.length >= LISTING_LENGTH ? hashList(value) : auditHash(value);
-  const newId = createTimeOrderedUuid();
-  return (entry, at) => {
-    let inputHash: string | null = null;
-    let outputHash: string | null = null;
+  const hash = (value: unknown, eventType: string): string | null => {
     try {
-      inputHash = hashOf(entry.input);
-      outputHash = hashOf(entry.output);
+      return hashOf(value);
     } catch (error) {
       // A cycle or a BigInt: keep the event, without the hash it cannot have.
-      log.warn({ err: error, eventType: entry.eventType }, 'audit payload not hashable');
+      log.warn({ err: error, eventType }, 'audit payload not hashable');
+      return null;
     }
-    const row: AuditInsert = {
+  };
+  const newId = createTimeOrderedUuid();
+  const row = (entry: AuditEntry, at: Date, outputLater = false): AuditRow => {
+    const inputHash = hash(entry.input, entry.eventType);
+    const outputHash = outputLater ? null : hash(entry.output, entry.eventType);
+    const values: AuditInsert = {
       id: newId(at.getTime()),
       direction: entry.direction,
       eventType: boundName(entry.eventType) ?? '',
@@ -123,8 +160,9 @@ export function createRowMaker(log: Pick<Logger, 'warn'>): (entry: AuditEntry, a
       count: entry.count ?? null,
       traceId: entry.traceId ?? null,
     };
-    return AUDIT_COLUMNS.map(({ key }) => toSql(row[key]));
+    return AUDIT_COLUMNS.map(({ key }) => toSql(values[key]));
   };
+  return { row, hash };
 }
 
 /** A row read back from a journal line; null when the line is not one (a torn last write). */
@@ -143,4 +181,21 @@ export function parseRow(line: string): AuditRow | null {
   const row = value as AuditRow;
   while (row.length < AUDIT_COLUMNS.length) row.push(null);
   return row;
+}
+
+/** A journal line that completes a row appended before it: the output hash computed after the answer left (ADR 046). */
+export type Completion = { id: string; outputHash: string | null };
+
+/** A completion read back from a journal line; null when the line is not one. */
+export function parseCompletion(line: string): Completion | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const { id, outputHash } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || (outputHash !== null && typeof outputHash !== 'string')) return null;
+  return { id, outputHash };
 }

@@ -2,7 +2,8 @@
  * The audit writer (SPEC X7): every MCP event goes to `mcp_audit`. `commit()` is for the
  * rows of answers to an agent: it hashes the entry at once and appends the row to the
  * journal before returning, so the row survives a kill of the process once the answer can
- * leave (issue 17). `record()` is for the rest (notifications, lifecycle): it only queues
+ * leave (issue 17); an output holding a long text is hashed after the answer has left, and
+ * a second journal line completes its row (ADR 046). `record()` is for the rest (notifications, lifecycle): it only queues
  * the entry, hashed at the end of the event loop's turn. A timer writes the queue in
  * multi-row INSERTs, straight on the libsql client (ADR 006), at once when `maxBatch` are
  * waiting; a write that succeeded lets the journal go. A failed write puts its rows back at
@@ -12,8 +13,16 @@
 import type { Client } from '@libsql/client';
 import type { Logger } from 'pino';
 import { type AuditCap, type AuditCapOptions, createAuditCap } from './audit-cap.js';
+import { createAuditConnection } from './audit-connection.js';
 import { type AuditJournal, openAuditJournal } from './audit-journal.js';
-import { AUDIT_COLUMNS, type AuditEntry, type AuditRow, createRowMaker } from './audit-row.js';
+import {
+  type AuditEntry,
+  type AuditRow,
+  type Completion,
+  createRowMaker,
+  holdsLongText,
+  OUTPUT_HASH_COLUMN,
+} from './audit-row.js';
 import type { Db } from './create-db.js';
 import { auditDirections } from './schema.js';
 import { type BusyRetryOptions, withBusyRetry } from './with-busy-retry.js';
@@ -54,7 +63,11 @@ export type AuditWriterOptions = {
 export type AuditWriter = {
   /** Queue `entry`; hashed later, after the answer went out. For rows that answer no agent. */
   record(entry: AuditEntry): void;
-  /** Hash `entry` now and journal its row: once this returns, a kill of the process keeps the row. */
+  /**
+   * Hash `entry` now and journal its row: once this returns, a kill of the process keeps the
+   * row. A long text in its output is hashed after this turn of the loop, once the answer is
+   * out, and its hash journaled then (ADR 046): a kill in between keeps the row without it.
+   */
   commit(entry: AuditEntry): void;
   /** Write everything queued; rejects (rows kept in the queue) when a write fails. */
   flush(): Promise<void>;
@@ -71,6 +84,8 @@ const MAX_ROWS_PER_STATEMENT = 1_000;
 const MAX_RETRY_DELAY_MS = 5_000;
 
 type Recorded = { entry: AuditEntry; at: Date };
+/** A committed row whose output is hashed after the answer left. */
+type Unhashed = { row: AuditRow; output: unknown; eventType: string };
 
 /** Open a writer on `db`. Call `close()` before closing the database. */
 export function createAuditWriter(
@@ -90,10 +105,12 @@ export function createAuditWriter(
   }: AuditWriterOptions,
 ): AuditWriter {
   const chunkSize = Math.max(1, Math.min(maxBatch, MAX_ROWS_PER_STATEMENT));
-  const toRow = createRowMaker(log);
+  const rows = createRowMaker(log);
   const journal: AuditJournal | null = journalPath ? openAuditJournal(journalPath) : null;
   /** Recorded, not yet hashed: holds the payloads, so it is kept short. */
   let recorded: Recorded[] = [];
+  /** Committed rows whose output hash is still to come: in the queue already, completed before any write. */
+  let unhashed: Unhashed[] = [];
   /** Rows waiting for a successful write; first what a killed process left in the journal. */
   let queue: AuditRow[] = journal ? [...journal.leftover.rows] : [];
   if (journal && journal.leftover.rows.length + journal.leftover.torn > 0) {
@@ -103,54 +120,12 @@ export function createAuditWriter(
       'audit rows of an earlier run found in its journal; writing them',
     );
   }
-  const sqlFor = new Map<number, string>();
-  const insertSql = (rows: number) => {
-    let sql = sqlFor.get(rows);
-    if (!sql) {
-      const tuple = `(${AUDIT_COLUMNS.map(() => '?').join(',')})`;
-      const names = AUDIT_COLUMNS.map(({ name }) => `"${name}"`).join(', ');
-      sql = `insert into "mcp_audit" (${names}) values ${Array.from({ length: rows }, () => tuple).join(',')} on conflict do nothing`;
-      sqlFor.set(rows, sql);
-    }
-    return sql;
-  };
-  let client = firstClient;
-  /** Whether a statement failed on `client` since it was opened (then it is replaced first). */
-  let tainted = false;
-  const fresh = async (): Promise<Client> => {
-    if (tainted && reconnect) {
-      client = await reconnect();
-      tainted = false;
-    }
-    return client;
-  };
-  const insert = async (rows: AuditRow[]) => {
-    try {
-      await (await fresh()).execute({ sql: insertSql(rows.length), args: rows.flat() });
-    } catch (error) {
-      tainted = true;
-      throw new Error(`audit insert of ${rows.length} rows failed`, { cause: error });
-    }
-  };
+  const connection = createAuditConnection(firstClient, reconnect);
   let timer: NodeJS.Timeout | null = null;
   let failures = 0;
   let closed = false;
   let journalFailed = false;
-  // Writes (and the cap's deletions) run one after another, so rows put back after a
-  // failure keep their order and a deletion never waits for a lock the writer holds.
-  let chain: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(task: (on: Client) => Promise<T>): Promise<T> => {
-    const run = chain.then(async () => {
-      try {
-        return await task(await fresh());
-      } catch (error) {
-        tainted = true;
-        throw error;
-      }
-    });
-    chain = run.catch(() => undefined);
-    return run;
-  };
+  const { exclusive } = connection;
   const cap = capOptions ? createAuditCap(exclusive, { ...capOptions, log }) : null;
 
   const schedule = (delayMs: number) => {
@@ -173,13 +148,39 @@ export function createAuditWriter(
     }
   };
 
+  /** Journal `write`; a failure is warned about once, and the rows still go in with the next write. */
+  const journaled = (write: (on: AuditJournal) => void) => {
+    if (!journal) return;
+    try {
+      write(journal);
+      journalFailed = false;
+    } catch (error) {
+      // Only a kill before the next write would lose what this line held.
+      if (!journalFailed) log.warn({ err: error }, 'audit journal write failed; rows kept in memory until written');
+      journalFailed = true;
+    }
+  };
+
+  /** Complete the rows committed without their output hash, and journal those hashes. */
+  const hashUnhashed = () => {
+    if (unhashed.length === 0) return;
+    const completions: Completion[] = unhashed.map(({ row, output, eventType }) => {
+      const outputHash = rows.hash(output, eventType);
+      row[OUTPUT_HASH_COLUMN] = outputHash;
+      return { id: row[0] as string, outputHash };
+    });
+    unhashed = [];
+    journaled((on) => on.complete(completions));
+  };
+
   let hashing: NodeJS.Immediate | null = null;
   /** Hash what was recorded and let the payloads go; the rows wait for the timer. */
   const hashRecorded = () => {
     if (hashing) clearImmediate(hashing);
     hashing = null;
+    hashUnhashed();
     if (recorded.length === 0) return;
-    const hashed = recorded.map(({ entry, at }) => toRow(entry, at));
+    const hashed = recorded.map(({ entry, at }) => rows.row(entry, at));
     recorded = [];
     queue = queue.length === 0 ? hashed : [...queue, ...hashed];
   };
@@ -189,13 +190,13 @@ export function createAuditWriter(
     // Rows journaled from here on go to a new segment; those before are in `queue`.
     const sealed = journal?.seal() ?? [];
     while (queue.length > 0) {
-      const rows = queue.slice(0, chunkSize);
-      queue = queue.slice(rows.length);
+      const batch = queue.slice(0, chunkSize);
+      queue = queue.slice(batch.length);
       try {
         // A retried batch may have been written already (a timeout after commit): ids dedupe it.
-        await withBusyRetry(() => insert(rows), busyRetry);
+        await withBusyRetry(() => connection.insert(batch), busyRetry);
       } catch (error) {
-        queue = [...rows, ...queue];
+        queue = [...batch, ...queue];
         failures += 1;
         const retryInMs = Math.min(Math.max(batchMs, 1) * 2 ** failures, MAX_RETRY_DELAY_MS);
         log.warn({ err: error, pending: queue.length, retryInMs }, 'audit write failed; will retry');
@@ -203,7 +204,7 @@ export function createAuditWriter(
         throw error;
       }
       failures = 0;
-      cap?.grew(rows.length);
+      cap?.grew(batch.length);
     }
     journal?.remove(sealed);
   };
@@ -233,18 +234,16 @@ export function createAuditWriter(
     },
     commit(entry) {
       if (!accepts(entry)) return;
-      const row = toRow(entry, entry.at ?? now());
-      if (journal) {
-        try {
-          journal.append([row]);
-          journalFailed = false;
-        } catch (error) {
-          // The row still goes in with the next write; only a kill before it would lose it.
-          if (!journalFailed) log.warn({ err: error }, 'audit journal write failed; rows kept in memory until written');
-          journalFailed = true;
-        }
-      }
+      // A 64 KiB result's SHA-256 was a quarter of what the gateway added to its answer.
+      const later = holdsLongText(entry.output);
+      const row = rows.row(entry, entry.at ?? now(), later);
+      journaled((on) => on.append([row]));
       queue.push(row);
+      if (later) {
+        unhashed.push({ row, output: entry.output, eventType: entry.eventType });
+        // Not now, in the call: after this turn of the loop, when its answer is out.
+        hashing ??= setImmediate(hashRecorded);
+      }
       queued();
     },
     flush,

@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRow } from '../../src/storage/audit-query.js';
 import { AUDIT_ROW_FIELDS, queryAudit } from '../../src/storage/audit-query.js';
+import { auditHash } from '../../src/storage/audit-writer.js';
 import { createDb } from '../../src/storage/create-db.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
@@ -115,6 +116,17 @@ describe('audit of tool calls, in-process', () => {
     expect(await audit(`since=${encodeURIComponent(future)}`)).toEqual([]);
     expect(await audit(`event=tool_call&since=${Date.now() - 10 * 60_000}&limit=1000`)).toHaveLength(CALLS);
     expect((await svc.api('/api/audit?direction=sideways')).status).toBe(400);
+  });
+
+  it('a long result is hashed after its answer left, and its row holds the hash of what the agent got', async () => {
+    const text = 'z'.repeat(20_000);
+    const result = await client.callTool({ name: `${SERVER}__echo`, arguments: { text } });
+    expect(result.content).toEqual([{ type: 'text', text: `echo:${text}` }]);
+    const row = await waitFor(
+      async () => (await audit('event=tool_call&limit=1000')).find((e) => e.inputHash === auditHash({ text })) ?? null,
+      { what: 'the long call row' },
+    );
+    expect(row.outputHash).toBe(auditHash(result));
   });
 
   it('records session start and end and what was listed, besides calls', async () => {
