@@ -1,7 +1,7 @@
 /**
  * The instruction-phrase scan of the sanitizer (SPEC X4): which of `INSTRUCTION_PHRASES` a
  * text contains. In plain ASCII text (most results), a phrase's pattern runs only when the
- * lower-cased text holds the first letter of one of its `leads` (one `indexOf` per letter,
+ * text holds the first letter of one of its `leads`, in either case (an `indexOf` per case,
  * many times cheaper than a RegExp pass over 64 KiB: issue 8); other text is scanned by
  * every pattern as before. The answer is the same as testing every pattern: the patterns are
  * case-insensitive without `u`, so a match is ASCII and begins with one of its leads in
@@ -31,12 +31,14 @@ function scanText(text: string): string {
 export function findInstructions(text: string, plain = isPlainAscii(text)): string[] {
   const scanned = plain ? text : scanText(text);
   if (!plain || text.length < GATED_LENGTH) return PHRASES.filter((p) => p.pattern.test(scanned)).map((p) => p.flag);
-  const lower = text.toLowerCase();
+  // Each letter in either case, searched where the text lies: no lower-cased copy of a 64 KiB
+  // result to collect afterwards (issue 20).
   const present = new Map<string, boolean>();
   const holds = (first: string) => {
     let found = present.get(first);
     if (found === undefined) {
-      found = lower.includes(first);
+      const upper = first.toUpperCase();
+      found = text.includes(first) || (upper !== first && text.includes(upper));
       present.set(first, found);
     }
     return found;

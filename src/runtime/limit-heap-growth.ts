@@ -1,14 +1,16 @@
 /**
- * Let the old generation grow by half its live size between full collections, not by up to
- * three times it (issue 20). After a full collection V8 sets the next one's threshold at the
- * live size times a factor it derives from its own speed, commonly near 3: a service whose
+ * Let the old generation grow by its live size between full collections, not by up to three
+ * times it (issue 20). After a full collection V8 sets the next one's threshold at the live
+ * size times a factor it derives from its own speed, commonly near 3: a service whose
  * start-up ended with a full collection of about 23 MB live (the idle trim, or a collection
  * V8 makes at the end of a burst) then carried up to 70 MB of garbage through the next burst
  * before collecting again, and its RSS after 6,400 calls was 160 MB instead of 115. A factor
- * of 1.5 collects that garbage at about 35 MB, two or three more collections of a small heap
- * in such a burst (each a few milliseconds, a few microseconds a call). Set once start-up is
- * over (V8 reads it whenever it computes a threshold): a full collection during start-up
- * would delay the first call.
+ * of 2 collects that garbage at about 50 MB. It was 1.5 at first; under sustained calls that
+ * made a full collection about every second (about 10 KB a call reaches the old generation),
+ * its concurrent marking 5–8 % of the service's CPU a call; at 2, half as many, for about
+ * 8 MB more RSS (docs/performance.md, issue 20, fourth round). Set once start-up is over (V8
+ * reads it whenever it computes a threshold): a full collection during start-up would delay
+ * the first call.
  * @module
  */
 import { setFlagsFromString } from 'node:v8';

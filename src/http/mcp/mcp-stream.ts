@@ -12,7 +12,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { SseStreamLabel, SseWriteGuard } from '../io/index.js';
 import { SESSION_NOT_FOUND } from './check-mcp-session.js';
-import { type Serialized, textOf } from './serialize-message.js';
+import { partBytes, type Serialized, textOf } from './serialize-message.js';
 import { type SseEventLog, STANDALONE } from './sse-event-log.js';
 
 /** The id of the standalone (GET) stream in the event log. */
@@ -233,9 +233,18 @@ export class McpStream {
       res.end(bytes);
       return;
     }
-    res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': body.reduce((n, b) => n + b.length, 0) });
-    // Corked by end(): the headers and every part leave in one write.
-    for (const part of body.slice(0, -1)) res.write(part);
-    res.end(body.at(-1));
+    res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': body.reduce((n, b) => n + partBytes(b), 0) });
+    // Corked by end(): the headers and every part leave in one write; a text part as Latin-1
+    // (plain ASCII: its bytes), copied once, by the write itself.
+    const last = body.length - 1;
+    for (let i = 0; i < last; i++) writePart(res, body[i] as Buffer | string);
+    const end = body[last] as Buffer | string;
+    if (typeof end === 'string') res.end(end, 'latin1');
+    else res.end(end);
   }
 }
+
+const writePart = (res: ServerResponse, part: Buffer | string): void => {
+  if (typeof part === 'string') res.write(part, 'latin1');
+  else res.write(part);
+};

@@ -5,8 +5,11 @@ import { isJsonPlain } from '../../guard/json-string.js';
 /** Arrays shorter than this are serialized each time: caching them would cost more than it saves. */
 const CACHED_LENGTH = 64;
 
-/** A message as JSON: text, or (a large listing inside) UTF-8 parts that go out as they are. */
-export type Serialized = string | readonly Buffer[];
+/**
+ * A message as JSON: text, or parts that go out as they are: UTF-8 bytes, and texts of plain
+ * ASCII (a tool result's long text), written as Latin-1 — their bytes, one per character.
+ */
+export type Serialized = string | readonly (Buffer | string)[];
 
 /**
  * A serializer of outgoing messages that writes a large array in a result (a listing) from
@@ -52,7 +55,7 @@ export function createMessageSerializer(): (message: JSONRPCMessage) => Serializ
     const entries = Object.entries(result);
     if (!entries.some(([key, v]) => (Array.isArray(v) && v.length >= CACHED_LENGTH) || hasLongText(key, v)))
       return JSON.stringify(message);
-    const parts: Buffer[] = [];
+    const parts: (Buffer | string)[] = [];
     let text = `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${JSON.stringify(id)},"result":{`;
     let first = true;
     for (const [key, value] of entries) {
@@ -95,7 +98,7 @@ function hasLongText(key: string, value: unknown): boolean {
  * usually is) goes into `parts` as its own bytes, copied rather than escaped and encoded
  * (issue 20). Returns the text that follows the last part. Keys in `JSON.stringify`'s order.
  */
-function writeContent(content: unknown[], before: string, parts: Buffer[]): string {
+function writeContent(content: unknown[], before: string, parts: (Buffer | string)[]): string {
   let text = `${before}[`;
   for (let i = 0; i < content.length; i++) {
     const block = content[i];
@@ -117,7 +120,8 @@ function writeContent(content: unknown[], before: string, parts: Buffer[]): stri
         continue;
       }
       // ASCII: its Latin-1 bytes are its UTF-8 ones.
-      parts.push(Buffer.from(`${text}"`), Buffer.from(value, 'latin1'));
+      // Plain ASCII: written as it lies (no copy into a Buffer first, no escaping).
+      parts.push(Buffer.from(`${text}"`), value);
       text = '"';
     }
     text += '}';
@@ -127,4 +131,9 @@ function writeContent(content: unknown[], before: string, parts: Buffer[]): stri
 
 /** The text of a serialized message (for an SSE event, or a batch). */
 export const textOf = (serialized: Serialized): string =>
-  typeof serialized === 'string' ? serialized : Buffer.concat(serialized).toString('utf8');
+  typeof serialized === 'string'
+    ? serialized
+    : serialized.map((part) => (typeof part === 'string' ? part : part.toString('utf8'))).join('');
+
+/** How many bytes a part is on the wire: a text part is plain ASCII, a byte a character. */
+export const partBytes = (part: Buffer | string): number => part.length;
