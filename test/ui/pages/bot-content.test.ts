@@ -42,9 +42,17 @@ describe("a bot's memories, skills and workflows in the web UI", { timeout: 120_
     const made = await svc.send('POST', '/api/bots', { slug: 'scout', name: 'Scout', description: 'Finds things' });
     expect(made.status).toBe(201);
     ({ browser, page } = await openSignedInPage(svc.service.url, pageErrors));
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
+    // Each wait well inside the hook's 30 s, so a hang names its step (the hook once timed out
+    // in a whole-suite run, and passed alone).
+    await page.getByRole('navigation', { name: 'Pages' }).waitFor({ timeout: 10_000 });
     await page.goto(`${svc.service.url}/#/bots/scout`);
-    await page.getByRole('heading', { name: 'Memories (0)' }).waitFor();
+    await page
+      .getByRole('heading', { name: 'Memories (0)' })
+      .waitFor({ timeout: 10_000 })
+      .catch(async (error: Error) => {
+        const shown = ((await page.locator('body').textContent()) ?? '').slice(0, 400);
+        throw new Error(`the bot page shows no "Memories (0)" heading: ${shown}`, { cause: error });
+      });
   });
   afterAll(async () => {
     await browser?.close();
