@@ -11,7 +11,8 @@
 import { createServer } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { cpuMs, median } from './lib/measure.mjs';
+import { cpuMs } from './lib/measure.mjs';
+import { pairedRounds, pairedSummary } from './lib/paired.mjs';
 import { spawnServe } from './lib/spawn-serve.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 10);
@@ -63,22 +64,20 @@ const call = async (side) => {
 
 const off = await open(null);
 const on = await open(process.env.SAME === '1' ? null : { enabled: true, endpoint, sampleRatio: 1 });
-const rows = [];
+let rows = [];
 try {
   for (let i = 0; i < WARMUP; i++) {
     await call(off);
     await call(on);
   }
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? [off, on] : [on, off];
-    const lat = new Map(order.map((s) => [s, []]));
-    const cpu0 = new Map(order.map((s) => [s, cpuMs(s.serve.child.pid)]));
-    for (let i = 0; i < CALLS; i++) for (const side of order) lat.get(side).push(await call(side));
-    const cpu = (s) => ((cpuMs(s.serve.child.pid) - cpu0.get(s)) * 1000) / CALLS;
-    const row = { cpuOff: cpu(off), cpuOn: cpu(on), p50Off: median(lat.get(off)), p50On: median(lat.get(on)) };
-    rows.push({ ...row, cpu: row.cpuOn / row.cpuOff, p50: row.p50On / row.p50Off });
-    process.stderr.write(`round ${round + 1}: ${JSON.stringify(rows.at(-1))}\n`);
-  }
+  rows = await pairedRounds({
+    a: off,
+    b: on,
+    rounds: ROUNDS,
+    calls: CALLS,
+    call,
+    cpuMs: (side) => cpuMs(side.serve.child.pid),
+  });
 } finally {
   for (const side of [off, on]) {
     await side.client.close().catch(() => undefined);
@@ -86,18 +85,18 @@ try {
   }
   sink.close();
 }
-const col = (k) => rows.map((r) => r[k]);
+const s = pairedSummary(rows);
 const out = {
   rounds: ROUNDS,
   calls: CALLS,
   exports: received,
-  cpuUsOff: median(col('cpuOff')),
-  cpuUsOn: median(col('cpuOn')),
-  p50MsOff: median(col('p50Off')),
-  p50MsOn: median(col('p50On')),
-  cpuRatio: median(col('cpu')),
-  cpuRatioSpread: [Math.min(...col('cpu')), Math.max(...col('cpu'))],
-  p50Ratio: median(col('p50')),
-  p50RatioSpread: [Math.min(...col('p50')), Math.max(...col('p50'))],
+  cpuUsOff: s.cpuUsA,
+  cpuUsOn: s.cpuUsB,
+  p50MsOff: s.p50MsA,
+  p50MsOn: s.p50MsB,
+  cpuRatio: s.cpuRatio,
+  cpuRatioSpread: s.cpuRatioSpread,
+  p50Ratio: s.p50Ratio,
+  p50RatioSpread: s.p50RatioSpread,
 };
 console.log(JSON.stringify(out));

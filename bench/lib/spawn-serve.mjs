@@ -2,15 +2,24 @@
 // none: the service then writes its default one), port 0, the admin token `token`; resolves
 // with its base URL once it printed it. `nodeArgs` go to its node (e.g. --cpu-prof); `env` is added to its environment.
 // `port` and `home` (kept at stop) start it where a replica stopped before was, for a restart.
+// `bin`: another checkout's bin/bnity.js (bench/paired-builds.mjs), this one's by default.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'bnity.js');
+const ownBin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'bnity.js');
 
-export async function spawnServe({ config, token, nodeArgs = [], env = {}, port = 0, home: given = null }) {
+export async function spawnServe({
+  config,
+  token,
+  nodeArgs = [],
+  env = {},
+  port = 0,
+  home: given = null,
+  bin = ownBin,
+}) {
   const home = given ?? mkdtempSync(join(tmpdir(), 'bnity-bench-'));
   const configPath = join(home, 'boternity.json');
   if (config) writeFileSync(configPath, JSON.stringify(config));
