@@ -3,8 +3,9 @@
  * rows of answers to an agent: it hashes the entry at once and appends the row to the
  * journal before returning, so the row survives a kill of the process once the answer can
  * leave (issue 17); an output holding a long text is hashed after the answer has left, and
- * a second journal line completes its row (ADR 046). `record()` is for the rest (notifications, lifecycle): it only queues
- * the entry, hashed at the end of the event loop's turn. A timer writes the queue in
+ * a second journal line completes its row (ADR 046). `record()` is for the rest
+ * (notifications, lifecycle): it only queues the entry, hashed at the end of the event
+ * loop's turn. A timer writes the queue in
  * multi-row INSERTs, straight on the libsql client (ADR 006), at once when `maxBatch` are
  * waiting; a write that succeeded lets the journal go. A failed write puts its rows back at
  * the front of the queue and is retried later: rows are never dropped for a failed write.

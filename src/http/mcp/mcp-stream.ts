@@ -234,17 +234,12 @@ export class McpStream {
       return;
     }
     res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': body.reduce((n, b) => n + partBytes(b), 0) });
-    // Corked by end(): the headers and every part leave in one write; a text part as Latin-1
-    // (plain ASCII: its bytes), copied once, by the write itself.
-    const last = body.length - 1;
-    for (let i = 0; i < last; i++) writePart(res, body[i] as Buffer | string);
-    const end = body[last] as Buffer | string;
-    if (typeof end === 'string') res.end(end, 'latin1');
-    else res.end(end);
+    // Corked until the tick ends: the headers and every part leave in one write; a text part
+    // as Latin-1 (plain ASCII: its bytes), copied once, by the write itself.
+    for (const part of body) {
+      if (typeof part === 'string') res.write(part, 'latin1');
+      else res.write(part);
+    }
+    res.end();
   }
 }
-
-const writePart = (res: ServerResponse, part: Buffer | string): void => {
-  if (typeof part === 'string') res.write(part, 'latin1');
-  else res.write(part);
-};
