@@ -80,11 +80,17 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
   const [busy, setBusy] = useState(false);
   const sessions = useLoad(() => api.chats(slug), [slug]);
   const log = useRef<HTMLOListElement>(null);
-  // Whether the log follows new content: true until the reader scrolls up, again once back at the end.
-  const atEnd = useRef(true);
+  // The log follows new content unless the reader scrolled up from the end of what was there
+  // (read from where the log is now, not from a scroll event: that comes a frame later, and
+  // content arriving within that frame pulled a reader back down). Zero: follow, whatever
+  // the reader did (a message sent, a session reopened).
+  const drawnHeight = useRef(0);
   useLayoutEffect(() => {
     const element = log.current;
-    if (element && atEnd.current) element.scrollTop = element.scrollHeight;
+    if (!element) return;
+    const reading = element.scrollTop + element.clientHeight < drawnHeight.current - 4;
+    if (!reading) element.scrollTop = element.scrollHeight;
+    drawnHeight.current = element.scrollHeight;
   }, [entries]);
 
   const send = async (event: Event) => {
@@ -94,7 +100,7 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
     setMessage('');
     setFailure(null);
     setAnnounced('');
-    atEnd.current = true;
+    drawnHeight.current = 0;
     setEntries((list) => [...list, { kind: 'user', text }]);
     const controller = new AbortController();
     turn.current = controller;
@@ -134,7 +140,7 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
     setFailure(null);
     try {
       const { chat } = await api.chatHistory(slug, id);
-      atEnd.current = true;
+      drawnHeight.current = 0;
       setEntries(fromHistory(chat.messages));
       setSessionId(chat.sessionId);
       setUsage(`${chat.usage.totalTokens} tokens in this session`);
@@ -170,10 +176,6 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
         ref={log}
         class="chat-log"
         aria-label={`Conversation with ${slug}`}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          atEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
-        }}
       >
         {entries.map((entry, index) => (
           // Entries are only ever appended or one of them grown: their place is their identity.
