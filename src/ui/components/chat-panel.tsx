@@ -172,11 +172,7 @@ export function ChatPanel({ api, slug, onTurnEnd }: { api: ApiClient; slug: stri
           </ul>
         </details>
       )}
-      <ol
-        ref={log}
-        class="chat-log"
-        aria-label={`Conversation with ${slug}`}
-      >
+      <ol ref={log} class="chat-log" aria-label={`Conversation with ${slug}`}>
         {entries.map((entry, index) => (
           // Entries are only ever appended or one of them grown: their place is their identity.
           <Line key={index} entry={entry} />
