@@ -167,12 +167,7 @@ export function createRowMaker(log: Pick<Logger, 'warn'>): RowMaker {
 
 /** A row read back from a journal line; null when the line is not one (a torn last write). */
 export function parseRow(line: string): AuditRow | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
+  const value = jsonOf(line);
   // A journal written before a column was added (at the end) has shorter lines: the rest is null.
   if (!Array.isArray(value) || value.length > AUDIT_COLUMNS.length || value.length < JOURNAL_COLUMNS_BEFORE_COUNT)
     return null;
@@ -188,14 +183,18 @@ export type Completion = { id: string; outputHash: string | null };
 
 /** A completion read back from a journal line; null when the line is not one. */
 export function parseCompletion(line: string): Completion | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
+  const value = jsonOf(line);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const { id, outputHash } = value as Record<string, unknown>;
   if (typeof id !== 'string' || (outputHash !== null && typeof outputHash !== 'string')) return null;
   return { id, outputHash };
+}
+
+/** A journal line's JSON value; undefined when it is not JSON (a torn last write). */
+function jsonOf(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
 }
