@@ -2,12 +2,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HASH_LATER_CHARS, holdsLongText, OUTPUT_HASH_COLUMN } from '../../src/storage/audit-row.js';
 import { type AuditEntry, auditHash, createAuditWriter } from '../../src/storage/audit-writer.js';
-import { createDb } from '../../src/storage/create-db.js';
 import { mcpAuditTable } from '../../src/storage/schema.js';
-import { useTempDirs } from '../support/temp-dir.js';
+import { useAuditStores } from '../support/audit-stores.js';
 
 const long = 'x'.repeat(64 * 1024);
 const result = (text: string) => ({ content: [{ type: 'text', text }] });
@@ -34,15 +33,9 @@ describe('holdsLongText', () => {
 });
 
 describe('an output hashed after the answer (commit)', () => {
-  const tempDir = useTempDirs();
-  const opened: { close(): unknown }[] = [];
-  afterEach(async () => {
-    for (const item of opened.splice(0).reverse()) await item.close();
-  });
+  const stores = useAuditStores();
   const open = async () => {
-    const dir = await tempDir();
-    const store = await createDb({ url: `file:${join(dir, 'a.db')}` });
-    opened.push(store);
+    const { store, dir, journal } = await stores.open();
     const lines = () =>
       readdirSync(dir)
         .filter((name) => name.startsWith('a.db-audit.'))
@@ -52,7 +45,7 @@ describe('an output hashed after the answer (commit)', () => {
         .map((line) => JSON.parse(line) as unknown);
     const stored = async () =>
       (await store.db.select().from(mcpAuditTable)).map((r) => ({ input: r.inputHash, output: r.outputHash }));
-    return { store, dir, journal: join(dir, 'a.db-audit'), lines, stored };
+    return { store, dir, journal, lines, stored };
   };
 
   it('journals the row before the answer, and its output hash in the next turn, which the database gets', async () => {

@@ -1,12 +1,12 @@
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Client, createClient } from '@libsql/client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openAuditJournal } from '../../src/storage/audit-journal.js';
 import { type AuditEntry, auditHash, createAuditWriter } from '../../src/storage/audit-writer.js';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { mcpAuditTable } from '../../src/storage/schema.js';
-import { useTempDirs } from '../support/temp-dir.js';
+import { useAuditStores } from '../support/audit-stores.js';
 
 const call = (text: string): AuditEntry => ({
   direction: 'server',
@@ -18,17 +18,7 @@ const call = (text: string): AuditEntry => ({
 });
 
 describe('the audit journal (commit)', () => {
-  const tempDir = useTempDirs();
-  const opened: { close(): unknown }[] = [];
-  afterEach(async () => {
-    for (const item of opened.splice(0).reverse()) await item.close();
-  });
-  const open = async () => {
-    const dir = await tempDir();
-    const store = await createDb({ url: `file:${join(dir, 'a.db')}` });
-    opened.push(store);
-    return { store, journal: join(dir, 'a.db-audit'), dir };
-  };
+  const { open, keep, tempDir } = useAuditStores();
   const segments = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('a.db-audit.'));
   const inputHashes = async (store: OpenDb) =>
     (await store.db.select({ hash: mcpAuditTable.inputHash }).from(mcpAuditTable)).map((r) => r.hash);
@@ -86,7 +76,7 @@ describe('the audit journal (commit)', () => {
     const { store, journal, dir } = await open();
     const impatient = await createDb({ url: `file:${join(dir, 'a.db')}`, busyTimeoutMs: 20 });
     const other: Client = createClient({ url: `file:${join(dir, 'a.db')}` });
-    opened.push(impatient, other);
+    keep(impatient, other);
     const writer = createAuditWriter(store.db, {
       log: { warn: vi.fn() },
       batchMs: 60_000,

@@ -1,0 +1,28 @@
+/**
+ * A SQLite file in a temp directory per test for the audit writer's tests, its journal's path
+ * beside it (`a.db-audit`), closed with anything else the test hands `keep` after the test.
+ * @module
+ */
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { createDb } from '../../src/storage/create-db.js';
+import { useTempDirs } from './temp-dir.js';
+
+/** Call in a `describe`: `open()` makes a store; `keep()` closes more after the test; `tempDir()` a bare directory. */
+export function useAuditStores() {
+  const tempDir = useTempDirs();
+  const opened: { close(): unknown }[] = [];
+  afterEach(async () => {
+    for (const item of opened.splice(0).reverse()) await item.close();
+  });
+  return {
+    tempDir,
+    keep: (...items: { close(): unknown }[]) => opened.push(...items),
+    async open() {
+      const dir = await tempDir();
+      const store = await createDb({ url: `file:${join(dir, 'a.db')}` });
+      opened.push(store);
+      return { store, dir, journal: join(dir, 'a.db-audit') };
+    },
+  };
+}
