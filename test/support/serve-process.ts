@@ -17,9 +17,14 @@ export type ServeProcess = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-/** Spawn `bnity serve` with `args`; resolves once it printed its control URL. */
-export async function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<ServeProcess> {
-  const run = spawnBnity(['serve', ...args], env, cwd);
+/** Spawn `bnity serve` with `args` (and `nodeArgs` for its node); resolves once it printed its control URL. */
+export async function spawnServe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd?: string,
+  nodeArgs: readonly string[] = [],
+): Promise<ServeProcess> {
+  const run = spawnBnity(['serve', ...args], env, cwd, undefined, nodeArgs);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${run.stdout()}${run.stderr()}`)), 20_000);
     const check = () => {
@@ -39,8 +44,14 @@ export async function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd?: s
 }
 
 /** A `bnity` command left running (`serve`, `mcp events`, `mcp logs --follow`): its output so far and its exit. */
-export function spawnBnity(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string, input?: string) {
-  const child = spawn(process.execPath, [BNITY, ...args], {
+export function spawnBnity(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd?: string,
+  input?: string,
+  nodeArgs: readonly string[] = [],
+) {
+  const child = spawn(process.execPath, [...nodeArgs, BNITY, ...args], {
     env: { ...process.env, BOTERNITY_LOG_LEVEL: 'warn', ...env },
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     ...(cwd ? { cwd } : {}),

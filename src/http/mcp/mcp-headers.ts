@@ -6,11 +6,14 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 
-/** A session's headers: its id alone, an SSE answer's, a JSON answer's. */
+/**
+ * A session's headers: its id alone, an SSE answer's, and a JSON answer's as name/value
+ * pairs in one array, to which each answer appends its `content-length` (see {@link withLength}).
+ */
 export type McpHeaders = {
   readonly session: OutgoingHttpHeaders;
   readonly sse: OutgoingHttpHeaders;
-  readonly json: OutgoingHttpHeaders;
+  readonly json: readonly string[];
 };
 
 const SSE_HEADERS: OutgoingHttpHeaders = {
@@ -23,7 +26,19 @@ const SSE_HEADERS: OutgoingHttpHeaders = {
 /** The headers of session `sessionId` (none yet before initialize). */
 export function mcpHeaders(sessionId: string | undefined): McpHeaders {
   const session: OutgoingHttpHeaders = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
-  return { session, sse: { ...SSE_HEADERS, ...session }, json: { ...session, 'content-type': 'application/json' } };
+  const json = sessionId === undefined ? [] : ['mcp-session-id', sessionId];
+  return { session, sse: { ...SSE_HEADERS, ...session }, json: [...json, 'content-type', 'application/json'] };
+}
+
+/**
+ * A JSON answer's headers with its length: a new array, not `{ ...headers, 'content-length' }`.
+ * On Node 20's V8 a property added to an object made by spreading another gets a map of its
+ * own, reachable only from weak transitions, which the young-generation collector keeps: such
+ * an object, and everything it holds, outlives the request until the next full collection
+ * (docs/adr/047-objects-young-collections-keep.md).
+ */
+export function withLength(pairs: readonly string[], length: number): string[] {
+  return [...pairs, 'content-length', String(length)];
 }
 
 /** The protocol version a request names in its `MCP-Protocol-Version` header (the spec's default without one). */

@@ -12,6 +12,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { SseStreamLabel, SseWriteGuard } from '../io/index.js';
 import { SESSION_NOT_FOUND } from './check-mcp-session.js';
+import { withLength } from './mcp-headers.js';
 import { partBytes, type Serialized, textOf } from './serialize-message.js';
 import { type SseEventLog, STANDALONE } from './sse-event-log.js';
 
@@ -40,9 +41,9 @@ export type McpStreamOptions = {
   readonly log: SseEventLog;
   /** A message as JSON (large listings serialized once, see serialize-message.ts). */
   readonly serialize: (message: JSONRPCMessage) => Serialized;
-  /** Headers of an SSE answer, and of a JSON one. */
+  /** Headers of an SSE answer, and of a JSON one (name/value pairs, see mcp-headers.ts). */
   readonly sseHeaders: OutgoingHttpHeaders;
-  readonly jsonHeaders: OutgoingHttpHeaders;
+  readonly jsonHeaders: readonly string[];
   readonly opened: number;
   /** The bound on what the client has not taken yet (X8): a stream over it is closed, to be resumed. */
   readonly guard: SseWriteGuard;
@@ -229,11 +230,12 @@ export class McpStream {
     if (typeof body === 'string') {
       // Encoded once: its length is then known, with no second pass over a large answer.
       const bytes = Buffer.from(body);
-      res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': bytes.length });
+      res.writeHead(200, withLength(this.#options.jsonHeaders, bytes.length));
       res.end(bytes);
       return;
     }
-    res.writeHead(200, { ...this.#options.jsonHeaders, 'content-length': body.reduce((n, b) => n + partBytes(b), 0) });
+    const length = body.reduce((n, b) => n + partBytes(b), 0);
+    res.writeHead(200, withLength(this.#options.jsonHeaders, length));
     // Corked until the tick ends: the headers and every part leave in one write; a text part
     // as Latin-1 (plain ASCII: its bytes), copied once, by the write itself.
     for (const part of body) {

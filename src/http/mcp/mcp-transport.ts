@@ -1,13 +1,12 @@
 /**
- * The Streamable HTTP server transport of one agent session (SPEC G1), on `node:http`
- * directly and on the SDK's `Transport` interface and message schemas (ADR 006). A POST's
- * answers go back as one `application/json` body, headers and body in one write, unless a
- * notification or server-to-client request tied to one of its requests comes first: that
- * turns the response into an SSE stream (the spec lets the server choose per request).
- * SSE events carry ids and are kept in a bounded log for `Last-Event-ID` resumption; the
- * standalone GET stream carries what belongs to no request. A request under an id already
- * in flight is refused; a request the client cancelled ends its POST. A stream whose client
- * stops reading is closed at a bound on its unsent bytes (X8), to be resumed.
+ * The Streamable HTTP server transport of one agent session (SPEC G1), on `node:http` directly and on the
+ * SDK's `Transport` interface and message schemas (ADR 006). A POST's answers go back as one
+ * `application/json` body, headers and body in one write, unless a notification or server-to-client request
+ * tied to one of its requests comes first: that turns the response into an SSE stream (the spec lets the
+ * server choose per request). SSE events carry ids and are kept in a bounded log for `Last-Event-ID`
+ * resumption; the standalone GET stream carries what belongs to no request. A request under an id already in
+ * flight is refused; a request the client cancelled ends its POST. A stream whose client stops reading is
+ * closed at a bound on its unsent bytes (X8), to be resumed.
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -225,14 +224,15 @@ export class McpHttpTransport implements Transport {
     const stream = this.#register(`s${this.#streamCount}`, res, requests.length, resumable);
     for (const request of requests) this.#byRequest.set(request.id, stream);
     for (const message of messages) {
-      const polling =
+      const given: MessageExtraInfo =
         resumable && isRequest(message)
           ? {
+              requestInfo: extra.requestInfo,
               closeSSEStream: () => this.#byRequest.get(message.id)?.detach(),
               closeStandaloneSSEStream: () => this.#streams.get(STANDALONE)?.end(),
             }
-          : {};
-      this.onmessage?.(message, { ...extra, ...polling });
+          : extra;
+      this.onmessage?.(message, given);
       this.#forgoCancelled(message);
     }
     return null;
@@ -281,8 +281,11 @@ export class McpHttpTransport implements Transport {
 
   #register(id: string, res: ServerResponse, owed: number, primes: boolean): McpStream {
     const { retryMs, log, serialize, guard, now } = this.#o;
-    const shared = { retryMs, log, serialize, guard, sseHeaders: this.#built().sse, jsonHeaders: this.#built().json };
-    const stream = new McpStream({ ...shared, id, res, owed, primes, opened: now(), session: this.sessionId });
+    const { sse: sseHeaders, json: jsonHeaders } = this.#built();
+    const [opened, session] = [now(), this.sessionId];
+    // One literal, not `{ ...shared, id, … }` (nor `{ ...extra, ...polling }` in #post): see withLength.
+    const options = { retryMs, log, serialize, guard, sseHeaders, jsonHeaders, id, res, owed, primes, opened, session };
+    const stream = new McpStream(options);
     this.#streams.set(id, stream);
     return stream;
   }
