@@ -2,14 +2,16 @@
  * The V8 tuning of a long-running service, owned by the process that runs one (issue 20):
  * `bnity serve` turns it on, and its config can turn it off (`runtime.tuneProcess`); a
  * service started in-process (the tests, `bnity mcp serve --stdio`) leaves the process as
- * Node made it. Five process-wide settings, each of which says why in its own file: the
- * young generation capped before the connect burst, and once start-up is over the call path
- * optimized sooner, the old generation collected before it grows far past what is live,
- * memory given back after each burst, and the young generation scavenged on one thread.
+ * Node made it. Six process-wide settings, each of which says why in its own file: the
+ * young generation capped and the shapes functions meet recorded from their first call,
+ * both before the connect burst, and once start-up is over the call path optimized sooner,
+ * the old generation collected before it grows far past what is live, memory given back
+ * after each burst, and the young generation scavenged on one thread.
  * @module
  */
 import { capYoungGeneration } from './cap-young-generation.js';
 import { limitHeapGrowth } from './limit-heap-growth.js';
+import { rememberFirstShapes } from './remember-first-shapes.js';
 import { scavengeSerially } from './scavenge-serially.js';
 import { tierUpSooner } from './tier-up-sooner.js';
 import { trimHeapWhenIdle } from './trim-heap-when-idle.js';
@@ -29,6 +31,7 @@ export type TuneDeps = {
   tierUp?: () => void;
   limitGrowth?: () => void;
   serialScavenge?: () => void;
+  firstShapes?: () => void;
 };
 
 /** Tune this process for a long-running service: the young generation capped now, the rest at {@link ProcessTuning.started}. */
@@ -38,9 +41,12 @@ export function tuneProcess({
   tierUp = tierUpSooner,
   limitGrowth = limitHeapGrowth,
   serialScavenge = scavengeSerially,
+  firstShapes = rememberFirstShapes,
 }: TuneDeps = {}): ProcessTuning {
-  // Before the connect burst: V8 would grow its young generation to 32 MB and keep it.
+  // Before the connect burst: V8 would grow its young generation to 32 MB and keep it,
   const stops = [cap()];
+  // and the first exchanges with upstreams and agents would leave no trace in the feedback.
+  firstShapes();
   let started = false;
   return {
     started() {

@@ -12,7 +12,7 @@ import { startService } from '../../src/main.js';
 import { type ProcessTuning, tuneProcess } from '../../src/runtime/tune-process.js';
 
 describe('tuneProcess', () => {
-  it('caps at once; trims, tiers up, limits heap growth and scavenges serially once start-up is over, once; stops what it started, last first', () => {
+  it('caps and records first shapes at once; trims, tiers up, limits heap growth and scavenges serially once start-up is over, once; stops what it started, last first', () => {
     const steps: string[] = [];
     const tuning = tuneProcess({
       cap: () => {
@@ -26,14 +26,16 @@ describe('tuneProcess', () => {
       tierUp: () => steps.push('tier up'),
       limitGrowth: () => steps.push('limit growth'),
       serialScavenge: () => steps.push('serial scavenge'),
+      firstShapes: () => steps.push('first shapes'),
     });
-    expect(steps).toEqual(['cap']);
+    expect(steps).toEqual(['cap', 'first shapes']);
     tuning.started();
     tuning.started();
-    expect(steps).toEqual(['cap', 'trim', 'tier up', 'limit growth', 'serial scavenge']);
+    const started = ['cap', 'first shapes', 'trim', 'tier up', 'limit growth', 'serial scavenge'];
+    expect(steps).toEqual(started);
     tuning.stop();
     tuning.stop();
-    expect(steps).toEqual(['cap', 'trim', 'tier up', 'limit growth', 'serial scavenge', 'untrim', 'uncap']);
+    expect(steps).toEqual([...started, 'untrim', 'uncap']);
   });
 });
 
