@@ -8,6 +8,7 @@ export { type ConfigVersion, latestConfigVersion } from './config-version-repo.j
 export { CONFIG_TOPIC, createDesiredConfig, type DesiredConfig } from './create-desired-config.js';
 export { createFleetBus, type FleetBus, type FleetMessage, type SubscribeOptions } from './fleet-bus.js';
 export { holdLeadership, LEADER_LOCK, type Leadership, soleLeadership } from './hold-leadership.js';
+export { liveReplicas } from './live-replicas.js';
 export { type ClusterReplica, type ClusterServer, type ClusterView, readCluster } from './read-cluster.js';
 export { recordReplicaServers } from './record-replica-servers.js';
 export { processId, REPLICA_ID_ENV, replicaIdFor } from './replica-id.js';

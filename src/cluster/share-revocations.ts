@@ -11,8 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../storage/create-db.js';
-import { listReplicas } from '../storage/replica-repo.js';
 import type { FleetBus } from './fleet-bus.js';
+import { liveReplicas } from './live-replicas.js';
 
 /** The topic a revoked token's id is announced on. */
 export const REVOKED_TOPIC = 'tokens.revoked';
@@ -118,14 +118,6 @@ export async function shareRevocations({
     },
     stop: stopAll,
   };
-}
-
-/** The replicas other than `self` that run now: no clean stop, a heartbeat within `staleAfterMs`. */
-async function liveReplicas(db: Db, self: string, staleAfterMs: number): Promise<string[]> {
-  const cutoff = Date.now() - staleAfterMs;
-  return (await listReplicas(db))
-    .filter((r) => r.id !== self && r.stoppedAt === null && r.lastHeartbeat.getTime() >= cutoff)
-    .map((r) => r.id);
 }
 
 /** A `tokens.revoked` message's payload, or an error naming what is wrong with it (logged by the bus, nothing forgotten). */

@@ -7,7 +7,7 @@
 
 import type { Logger } from 'pino';
 import type { Sql } from 'postgres';
-import type { FleetBus } from '../cluster/index.js';
+import { type FleetBus, liveReplicas } from '../cluster/index.js';
 import { ConfigError } from '../errors.js';
 import { createSessionSeal, type RelayNote, type Sealing } from '../http/mcp/index.js';
 import { createClosedSessions } from '../storage/closed-sessions-repo.js';
@@ -28,13 +28,15 @@ export const SEALED_SESSION_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The sealing of `env`'s cluster key over `db`; null without a key. `pg` (PostgreSQL): where
- * the GET streams' events are kept for a resumption on another replica.
+ * the GET streams' events are kept for a resumption on another replica. `staleAfterMs`: a
+ * replica whose heartbeat is older is not waited for when a session's change is answered.
  */
 export function openSealing(
   env: NodeJS.ProcessEnv,
   db: Db,
   bus: FleetBus | null = null,
   pg: { sql: Sql; log: Pick<Logger, 'warn'> } | null = null,
+  staleAfterMs: (() => number) | null = null,
 ): Sealing | null {
   const key = env[CLUSTER_KEY_ENV]?.trim();
   if (!key) return null;
@@ -65,6 +67,7 @@ export function openSealing(
               bus.subscribe(RELAY_TOPIC, ({ payload, self }) => handler(payload as RelayNote, self), { onReady }),
           },
           states: createSessionStates(db, { maxAgeMs: SEALED_SESSION_MAX_AGE_MS }),
+          peers: staleAfterMs ? () => liveReplicas(db, bus.replica, staleAfterMs()) : null,
           events: pg ? createStreamEvents(pg) : null,
         }
       : null,

@@ -5,7 +5,6 @@
  * undone is pushed on `undo`, in order.
  * @module
  */
-
 import type { Logger } from 'pino';
 import type { BotDeps } from '../bots/bot-deps.js';
 import { createBotSurface } from '../bots/create-bot-surface.js';
@@ -226,8 +225,7 @@ export async function serveService(
   const webUi = createWebUi(started.secrets);
   undo.push(sweepIdleSessions({ gateway, config, log }));
   if (!desired) applier.warn(started.loaded.warnings);
-  // Cluster mode: listened on once its servers have left `connecting` (at most `firstListWaitMs`), so a
-  // balancer sends a restarted replica no call its upstreams cannot take yet (a rolling restart, issue 22).
+  // Cluster mode: listened on once its servers left `connecting` (≤ `firstListWaitMs`): no call comes too soon.
   if (http && store.postgres) await createServersSettled({ bus, hub, config })({ spec: { kind: 'all' } });
   if (http) {
     await http.serve({
@@ -267,7 +265,13 @@ export async function serveService(
       ...(started.oauth ? { oauth: started.oauth } : {}),
       buffers,
       writeGuard,
-      sealing: openSealing(env, store.db, desired?.bus ?? null, store.postgres && { sql: store.postgres, log }),
+      sealing: openSealing(
+        env,
+        store.db,
+        desired?.bus ?? null,
+        store.postgres && { sql: store.postgres, log },
+        () => config().replicas.staleAfterMs,
+      ),
       listenFleet: modernFleet?.listen ?? null,
       ...(fleetLimits ? { sharedLimiters: fleetLimits.shared } : {}),
       // In a fleet, a revocation answers once every replica forgot the token.

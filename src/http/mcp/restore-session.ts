@@ -40,6 +40,8 @@ export type Sealing = {
     readonly states: SessionStates;
     /** The GET streams' events kept for a resumption on another replica (PostgreSQL). */
     readonly events?: KeptEvents | null;
+    /** The other live replicas, which a session change's answer waits for (`relay-changes.ts`). */
+    readonly peers?: (() => Promise<readonly string[]>) | null;
   } | null;
 };
 

@@ -12,7 +12,8 @@
  *   session's own upstream connections (`scope: "session"` servers) there;
  * - **changes of the session** (`logging/setLevel`, `resources/subscribe`, `unsubscribe`),
  *   once answered: every replica holding the session applies them, and they are recorded for
- *   replicas that rebuild it later (`SessionStates`);
+ *   replicas that rebuild it later (`SessionStates`); the answer waits until every live
+ *   replica has said it applied the change, or does not hold the session (`relay-changes.ts`);
  * - **server→client requests of no call**, for the replica holding the session's GET stream
  *   (`relay-asks.ts`).
  *
@@ -25,13 +26,14 @@ import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextpro
 import type { Logger } from 'pino';
 import { streamFrame } from './mcp-stream.js';
 import { type AskNote, type AskTarget, createRelayAsks } from './relay-asks.js';
+import { type ChangeNote, createRelayChanges } from './relay-changes.js';
 import { sessionIdDigest } from './sealed-session-id.js';
 
 /** A note on the fleet bus: `s` the session id's digest, `m` the client's message. */
 export type RelayNote =
   | { readonly k: 'answer'; readonly to: string; readonly s: string; readonly m: JSONRPCMessage }
   | { readonly k: 'cancel' | 'roots'; readonly s: string; readonly m: JSONRPCMessage }
-  | { readonly k: 'state'; readonly s: string; readonly m: JSONRPCRequest }
+  | ChangeNote
   | AskNote;
 
 /** The fleet bus as the relay uses it (`open-sealing.ts` makes it from the bus). */
@@ -115,12 +117,18 @@ export function createFleetRelay({
   bus,
   states = null,
   events = null,
+  peers = null,
+  applyWaitMs,
   log,
 }: {
   bus: RelayBus;
   states?: SessionStates | null;
   /** Absent: a resumption on another replica gets a fresh GET stream, nothing replayed. */
   events?: KeptEvents | null;
+  /** The other live replicas' ids, which a session change's answer waits for (null: none). */
+  peers?: (() => Promise<readonly string[]>) | null;
+  /** How long it waits at most (default `APPLY_WAIT_MS`). */
+  applyWaitMs?: number;
   log: Pick<Logger, 'warn' | 'debug'>;
 }): FleetRelay {
   const tag = replicaTag(bus.replica);
@@ -132,6 +140,14 @@ export function createFleetRelay({
     for (const change of (await states?.read(digest)) ?? []) await target.inject(change);
   };
   const asks = createRelayAsks({ tag, held, publish, log });
+  const changes = createRelayChanges({
+    tag,
+    replica: bus.replica,
+    publish,
+    peers,
+    log,
+    ...(applyWaitMs === undefined ? {} : { waitMs: applyWaitMs }),
+  });
   let listens = 0;
   const following = bus.subscribe(
     (note, self) => {
@@ -140,7 +156,16 @@ export function createFleetRelay({
         asks.heard(note);
         return;
       }
+      if (note.k === 'applied') {
+        changes.heardApplied(note);
+        return;
+      }
       const target = held.get(note.s);
+      // A change is acknowledged held or not: its answer waits for every replica.
+      if (note.k === 'state') {
+        changes.heardChange(note, target && fits(note) ? (m) => target.inject(m) : null);
+        return;
+      }
       if (!target) return;
       // Only what a note of its kind may carry is handed to a session's server.
       const message = note.k === 'answer' ? localAnswer(note.m, tag) : fits(note) ? note.m : null;
@@ -215,7 +240,7 @@ export function createFleetRelay({
               const kept = states?.record(s, change).catch((error: unknown) => {
                 log.warn({ err: error }, 'session change not kept');
               });
-              return Promise.all([publish({ k: 'state', s, m: change }), kept]).then(() => message);
+              return Promise.all([changes.announce(s, change), kept]).then(() => message);
             }
           }
           return message;

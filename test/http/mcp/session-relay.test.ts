@@ -3,7 +3,8 @@
  * an in-process bus with the relay's port (the PostgreSQL one is tested end to end in
  * session-relay-across-replicas.test.ts): ids of server→client requests name their replica
  * and come back as the SDK's numbers; another replica's answer, a cancellation of a request
- * served elsewhere and an answered change reach the replica holding the session; a forged
+ * served elsewhere and an answered change reach the replica holding the session, the change's
+ * answer waiting until every live replica applied it (or a bound); a forged
  * or unknown tag reaches nobody; a batch cannot flood the bus; after a reconnect a replica
  * applies the kept changes again.
  */
@@ -214,6 +215,63 @@ describe('createFleetRelay', () => {
     expect(a.outgoing(refused)).toBe(refused);
     expect(onB.got).toEqual([setLevel]);
     expect(states.rows.get(sessionIdDigest(SESSION))).toEqual([setLevel]);
+  });
+
+  it('answers a change once every live replica applied it, or said it does not hold the session', async () => {
+    const joined = joinedBus();
+    const peers = async () => ['replica-b', 'replica-c'];
+    const a = createFleetRelay({ bus: joined.busOf('replica-a'), peers, log }).forSession(SESSION);
+    const b = createFleetRelay({ bus: joined.busOf('replica-b'), log });
+    createFleetRelay({ bus: joined.busOf('replica-c'), log });
+    // B holds the session; its server takes its time to apply the change.
+    const got: JSONRPCMessage[] = [];
+    let release = () => undefined as void;
+    b.hold(SESSION, {
+      inject: (message) => {
+        got.push(message);
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+      offer: () => false,
+    });
+    const setLevel = { jsonrpc: '2.0' as const, id: 3, method: 'logging/setLevel', params: { level: 'error' } };
+    a.incoming([setLevel], () => false);
+    let answered = false;
+    const answer = Promise.resolve(a.outgoing({ jsonrpc: '2.0', id: 3, result: {} })).then((m) => {
+      answered = true;
+      return m;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    // B has it, but has not applied it yet; C does not hold the session and said so at once.
+    expect(got).toEqual([setLevel]);
+    expect(answered).toBe(false);
+    expect(joined.sent.filter((n) => n.k === 'applied').map((n) => (n as { by: string }).by)).toEqual(['replica-c']);
+    release();
+    expect(await answer).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+    expect(joined.sent.filter((n) => n.k === 'applied').map((n) => (n as { by: string }).by)).toEqual([
+      'replica-c',
+      'replica-b',
+    ]);
+  });
+
+  it('answers a change after the wait when a replica does not say it applied it, naming that replica', async () => {
+    const joined = joinedBus();
+    const warned: unknown[] = [];
+    const peers = async () => ['replica-b', 'replica-gone'];
+    const a = createFleetRelay({
+      bus: joined.busOf('replica-a'),
+      peers,
+      applyWaitMs: 30,
+      log: { warn: (fields: unknown) => void warned.push(fields), debug: () => undefined },
+    }).forSession(SESSION);
+    createFleetRelay({ bus: joined.busOf('replica-b'), log });
+    const setLevel = { jsonrpc: '2.0' as const, id: 3, method: 'logging/setLevel', params: { level: 'error' } };
+    a.incoming([setLevel], () => false);
+    const started = performance.now();
+    expect(await a.outgoing({ jsonrpc: '2.0', id: 3, result: {} })).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    expect(warned).toEqual([expect.objectContaining({ method: 'logging/setLevel', replicas: ['replica-gone'] })]);
   });
 
   it('applies the kept changes to a rebuilt session, and to every held one after a reconnect', async () => {
