@@ -43,7 +43,15 @@ describe("a bot's chat for a screen reader", { timeout: 90_000 }, () => {
 
   it('a streamed answer is not announced piece by piece: one polite status says it once it is finished', async () => {
     await page.evaluate("location.hash = '#/bots/scout'");
-    await page.locator('#chat-message').waitFor();
+    // Within the test's time, so a hang says what the page shows (it timed out once in a
+    // whole-suite run on a loaded machine, and passed alone).
+    await page
+      .locator('#chat-message')
+      .waitFor({ timeout: 20_000 })
+      .catch(async (error: Error) => {
+        const shown = ((await page.locator('body').textContent()) ?? '').slice(0, 400);
+        throw new Error(`the bot page shows no message box: ${shown}`, { cause: error });
+      });
     fixture.reply({ text: ANSWER });
     // Every moment of the answer: its text, whether it is busy, whether a live region holds it, what is announced.
     await page.evaluate(`(() => {
