@@ -1,8 +1,8 @@
 /** The young generation's cap: no growth past the cap, growth again below it and after stop. */
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { capYoungGeneration } from '../../src/runtime/cap-young-generation.js';
+import { runNodeScript } from '../support/node-script.js';
 
 const MB = 1024 * 1024;
 
@@ -54,13 +54,7 @@ describe('capYoungGeneration', () => {
         await new Promise((resolve) => setImmediate(resolve));
       }
       console.log(newSpace());`;
-    const largest = (mode: string) => {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, mode], {
-        encoding: 'utf8',
-      });
-      expect(run.stderr).toBe('');
-      return Number(run.stdout.trim());
-    };
+    const largest = (mode: string) => runNodeScript<number>(script, mode);
     expect(largest('free')).toBeGreaterThan(16 * MB);
     expect(largest('cap')).toBeLessThanOrEqual(16 * MB);
   });

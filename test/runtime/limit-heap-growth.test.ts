@@ -1,6 +1,6 @@
 /** V8's heap growing factor: a burst's garbage collected before it is a multiple of what is live. */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runNodeScript } from '../support/node-script.js';
 
 // 25 MB live, then a burst of objects that live long enough to reach the old generation and
 // die there; the old generation's largest size and the full collections V8 made meanwhile.
@@ -25,16 +25,8 @@ await new Promise((resolve) => setTimeout(resolve, 20));
 process.stdout.write(JSON.stringify({ full, peakMb: Math.round(peak / 2 ** 20), live: live.length }));
 `;
 
-const run = (mode: 'limited' | 'default') => {
-  const child = spawnSync(
-    process.execPath,
-    ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script, mode],
-    { encoding: 'utf8', cwd: `${import.meta.dirname}/../..` },
-  );
-  // An unknown V8 flag is reported on stderr (a Node whose V8 dropped it would say so here).
-  expect(child.stderr).toBe('');
-  return JSON.parse(child.stdout) as { full: number; peakMb: number };
-};
+const run = (mode: 'limited' | 'default') =>
+  runNodeScript<{ full: number; peakMb: number }>(script, mode, ['--expose-gc']);
 
 describe('limitHeapGrowth', () => {
   it('collects the old generation more often and keeps it at a fraction of the default peak', {

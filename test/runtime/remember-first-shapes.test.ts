@@ -1,6 +1,6 @@
 /** Feedback from a function's first call: a shape met once, early, does not deoptimize it later. */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runNodeScript } from '../support/node-script.js';
 
 // A call-path step met once with a `tools/list`-like message (no params), then hundreds of
 // times with `tools/call`-like ones, optimized, and handed the first shape again.
@@ -21,16 +21,8 @@ const optimized = (%GetOptimizationStatus(step) & 16) !== 0;
 process.stdout.write(JSON.stringify({ optimized, total }));
 `;
 
-const run = (mode: 'remember' | 'default') => {
-  const child = spawnSync(
-    process.execPath,
-    ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', script, mode],
-    { encoding: 'utf8', cwd: `${import.meta.dirname}/../..` },
-  );
-  // An unknown V8 flag is reported on stderr (a Node whose V8 dropped it would say so here).
-  expect(child.stderr).toBe('');
-  return JSON.parse(child.stdout) as { optimized: boolean };
-};
+const run = (mode: 'remember' | 'default') =>
+  runNodeScript<{ optimized: boolean }>(script, mode, ['--allow-natives-syntax']);
 
 describe('rememberFirstShapes', () => {
   it('keeps a function optimized when a shape it met before its feedback existed comes back', () => {

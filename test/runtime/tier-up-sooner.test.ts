@@ -1,6 +1,6 @@
 /** V8's interrupt budget: a function the service runs once a request is optimized within a few hundred runs. */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runNodeScript } from '../support/node-script.js';
 
 // A function of the size of a call-path step, run `runs` times; then whether V8 optimized it.
 const script = `
@@ -17,25 +17,8 @@ const optimized = (%GetOptimizationStatus(step) & 16) !== 0;
 process.stdout.write(JSON.stringify({ optimized, total }));
 `;
 
-const run = (mode: 'sooner' | 'default') => {
-  const child = spawnSync(
-    process.execPath,
-    [
-      '--allow-natives-syntax',
-      '--no-concurrent-recompilation',
-      '--import',
-      'tsx',
-      '--input-type=module',
-      '-e',
-      script,
-      mode,
-    ],
-    { encoding: 'utf8', cwd: `${import.meta.dirname}/../..` },
-  );
-  // An unknown V8 flag is reported on stderr (a Node whose V8 dropped it would say so here).
-  expect(child.stderr).toBe('');
-  return JSON.parse(child.stdout) as { optimized: boolean };
-};
+const run = (mode: 'sooner' | 'default') =>
+  runNodeScript<{ optimized: boolean }>(script, mode, ['--allow-natives-syntax', '--no-concurrent-recompilation']);
 
 describe('tierUpSooner', () => {
   it('has V8 optimize a function run 400 times, which its default budget leaves unoptimized', () => {
