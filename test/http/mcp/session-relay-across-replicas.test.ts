@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPLY_WAIT_MS } from '../../../src/http/mcp/relay-changes.js';
 import { subscribeAndBump } from '../../support/asking-upstream.js';
 import { REPLICA_TOKEN, type SealedCluster, startSealedCluster } from '../../support/sealed-replicas.js';
 import { openSse, type SseEvent } from '../../support/sse-client.js';
@@ -127,7 +128,10 @@ describe('a session’s traffic across replicas (fleet bus)', () => {
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
       levels.push(n.params.level);
     });
+    const asked = performance.now();
     await client.setLoggingLevel('error');
+    // Answered once the other replica said it applied it, not at the end of the wait for it.
+    expect(performance.now() - asked).toBeLessThan(APPLY_WAIT_MS * 0.9);
     const expected = ['error', 'critical', 'alert', 'emergency'];
     const logOnEach = async () => {
       for (let i = 0; i < 2; i++) {
