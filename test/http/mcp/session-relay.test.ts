@@ -225,7 +225,7 @@ describe('createFleetRelay', () => {
     createFleetRelay({ bus: joined.busOf('replica-c'), log });
     // B holds the session; its server takes its time to apply the change.
     const got: JSONRPCMessage[] = [];
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     b.hold(SESSION, {
       inject: (message) => {
         got.push(message);
