@@ -12,6 +12,11 @@ type Waiter = { resolve(): void; reject(error: Error): void };
 export class PendingAnswers {
   readonly #waiting = new Map<number, Waiter>();
 
+  /** How many requests are in flight. */
+  get size(): number {
+    return this.#waiting.size;
+  }
+
   /** A promise that resolves when `id` is answered, or rejects on {@link PendingAnswers.failAll}. */
   track(id: RequestId): Promise<void> {
     const settled = new Promise<void>((resolve, reject) => this.#waiting.set(Number(id), { resolve, reject }));

@@ -44,7 +44,8 @@ export type ChildStdioOptions = {
 
 /**
  * A transport on `child`'s stdin and stdout that writes the messages sent in one turn of
- * the event loop in one write: concurrent calls share a syscall (and a wake-up of the child).
+ * the event loop in one write while requests are in flight: concurrent calls share a syscall
+ * (and a wake-up of the child); a message with none in flight is written at once.
  * A request's `send` settles when its answer is read; a line over `maxAnswerBytes` fails
  * every request in flight with that bound (which line it answered cannot be known) and
  * closes the transport. A message over `maxMessageBytes` is refused unsent (X8), measured
@@ -191,7 +192,9 @@ export class ChildStdioTransport implements Transport {
     if (refused) return Promise.reject(refused);
     const stdin = this.#live ? this.#child.process.stdin : null;
     if (!stdin) return Promise.reject(this.#failure ?? new Error('Not connected'));
-    this.#cork(stdin);
+    // A message with no request in flight goes at once; while some are, what comes in one turn
+    // of the loop goes in one write (fewer wake-ups of the child under load).
+    if (this.#pending.size > 0) this.#cork(stdin);
     const written = new Promise<void>((resolve) => {
       if (stdin.write(`${json}\n`)) resolve();
       else stdin.once('drain', resolve);
