@@ -61,7 +61,7 @@ export function createRelayChanges({
   publish(note: ChangeNote): Promise<void>;
   peers: (() => Promise<readonly string[]>) | null;
   log: Pick<Logger, 'warn'>;
-  waitMs?: number;
+  waitMs?: number | undefined;
 }): RelayChanges {
   const waiting = new Map<string, { pending: Set<string>; done(): void }>();
   return {

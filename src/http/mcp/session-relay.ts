@@ -140,14 +140,7 @@ export function createFleetRelay({
     for (const change of (await states?.read(digest)) ?? []) await target.inject(change);
   };
   const asks = createRelayAsks({ tag, held, publish, log });
-  const changes = createRelayChanges({
-    tag,
-    replica: bus.replica,
-    publish,
-    peers,
-    log,
-    ...(applyWaitMs === undefined ? {} : { waitMs: applyWaitMs }),
-  });
+  const changes = createRelayChanges({ tag, replica: bus.replica, publish, peers, log, waitMs: applyWaitMs });
   let listens = 0;
   const following = bus.subscribe(
     (note, self) => {
