@@ -5,8 +5,17 @@
  * @module
  */
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { isJsonPlainBytes } from '../guard/is-plain-ascii.js';
+import { type CutLine, cutLongStrings, LONG_STRING_CHARS } from './long-strings.js';
 
 const NEWLINE = 0x0a;
+
+/** A line without the `\r` of a `\r\n` ending. */
+function withoutReturn(line: string | CutLine): string | CutLine {
+  if (typeof line !== 'string')
+    return line.text.endsWith('\r') ? { text: line.text.slice(0, -1), long: line.long } : line;
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
 
 /** Splits chunks into lines (`\r\n` or `\n`); no line, finished or not, may pass `maxBytes`. */
 export class LineSplitter {
@@ -21,27 +30,39 @@ export class LineSplitter {
     this.#tooLong = tooLong ?? (() => new Error(`ReadBuffer exceeded maximum size of ${maxBytes} bytes`));
   }
 
-  /** Hand each line completed by `chunk` to `onLine`; throws (and forgets all) past the limit. */
-  push(chunk: Buffer, onLine: (line: string) => void): void {
+  /**
+   * Hand each line completed by `chunk` to `onLine`: as text, or cut (`long-strings.ts`) when
+   * it is made of ASCII without a backslash and holds long strings. Throws (and forgets all)
+   * past the limit.
+   */
+  push(chunk: Buffer, onLine: (line: string | CutLine) => void): void {
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
       if (this.#heldBytes + end - start > this.#maxBytes) this.#refuse();
-      let line: string;
+      let line: string | CutLine;
       if (this.#heldBytes > 0) {
         this.#held.push(chunk.subarray(0, end));
-        line = this.#joined(end);
+        line = this.#cut(this.#held, this.#heldBytes + end) ?? this.#joined(end);
         this.clear();
       } else {
-        line = chunk.toString('utf8', start, end);
+        const bytes = chunk.subarray(start, end);
+        line = this.#cut([bytes], bytes.length) ?? chunk.toString('utf8', start, end);
       }
       start = end + 1;
-      onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+      onLine(withoutReturn(line));
     }
     if (this.#heldBytes + chunk.length - start > this.#maxBytes) this.#refuse();
     if (start < chunk.length) {
       this.#held.push(start === 0 ? chunk : chunk.subarray(start));
       this.#heldBytes += chunk.length - start;
     }
+  }
+
+  /** A long line of ASCII without a backslash, cut; null for any other (a `\r` at its end is JSON's whitespace). */
+  #cut(pieces: readonly Buffer[], bytes: number): CutLine | null {
+    return bytes > LONG_STRING_CHARS && pieces.every((piece) => isJsonPlainBytes(piece))
+      ? cutLongStrings(pieces)
+      : null;
   }
 
   /**

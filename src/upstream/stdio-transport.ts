@@ -11,9 +11,11 @@ import type { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, type JSONRPCRequest, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { UnreadableLineError, UpstreamAnswerTooLargeError } from '../errors.js';
+import { rememberJsonPlain } from '../guard/is-plain-ascii.js';
 import { messageKind } from '../protocol/message-kind.js';
 import { parseMessage } from '../protocol/parse-message.js';
 import { limitOutgoing, type OutgoingLimit } from './limit-outgoing.js';
+import { type CutLine, parseCutLine, wholeLine } from './long-strings.js';
 import type { NotificationGate } from './notification-limits.js';
 import { peekNotificationMethod } from './peek-method.js';
 import { cancelledRequestId, PendingAnswers } from './pending-answers.js';
@@ -61,7 +63,7 @@ export class ChildStdioTransport implements Transport {
   readonly #gate: NotificationGate | null;
   readonly #floodReadBytesPerSecond: number;
   readonly #limit: OutgoingLimit | null;
-  readonly #onLine = (line: string): void => this.#read(line);
+  readonly #onLine = (line: string | CutLine): void => this.#read(line);
   #live = false;
   #ending = false;
   #closeTold = false;
@@ -105,21 +107,25 @@ export class ChildStdioTransport implements Transport {
   }
 
   // A line that is not a message is reported (briefly: upstream text, not our fault) and
-  // skipped; the next one is read. A notification over the rate is dropped unparsed.
-  #read(line: string): void {
-    const peeked = this.#gate ? peekNotificationMethod(line) : null;
+  // skipped; the next one is read. A notification over the rate is dropped unparsed. A line
+  // cut of its long strings says they are JSON-plain (issue 20).
+  #read(line: string | CutLine): void {
+    const text = typeof line === 'string' ? line : line.text;
+    const peeked = this.#gate ? peekNotificationMethod(text) : null;
     if (peeked !== null && !this.#admit(peeked)) return;
     let message: JSONRPCMessage;
     try {
-      const value: unknown = JSON.parse(line);
+      const value: unknown = typeof line === 'string' ? JSON.parse(line) : parseCutLine(line);
       const method = this.#gate && peeked === null ? notificationMethod(value) : null;
       if (method !== null && !this.#admit(method)) return;
       message = parseMessage(value);
     } catch (error) {
       const reason = error instanceof SyntaxError ? 'not JSON' : 'not a JSON-RPC message';
-      this.onerror?.(new UnreadableLineError(reason, JSON.stringify(line.slice(0, EXCERPT_CHARS)), line.length));
+      const whole = typeof line === 'string' ? line : wholeLine(line);
+      this.onerror?.(new UnreadableLineError(reason, JSON.stringify(whole.slice(0, EXCERPT_CHARS)), whole.length));
       return;
     }
+    if (typeof line !== 'string') rememberJsonPlain(line.long);
     // Checked just above: its keys say what it is (no second zod parse).
     const kind = messageKind(message);
     if ((kind === 'result' || kind === 'error') && 'id' in message && message.id !== undefined) {

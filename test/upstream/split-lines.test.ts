@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { type CutLine, wholeLine } from '../../src/upstream/long-strings.js';
 import { LineSplitter } from '../../src/upstream/split-lines.js';
+
+const textOf = (line: string | CutLine) => (typeof line === 'string' ? line : wholeLine(line));
 
 const lines = (splitter: LineSplitter, ...chunks: (string | Buffer)[]): string[] => {
   const out: string[] = [];
-  for (const chunk of chunks) splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, (l) => out.push(l));
+  for (const chunk of chunks)
+    splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, (l) => out.push(textOf(l)));
   return out;
 };
 
@@ -21,7 +25,7 @@ describe('LineSplitter', () => {
     const bytes = Buffer.from('né€😀\n');
     const s = new LineSplitter();
     const out: string[] = [];
-    for (let i = 0; i < bytes.length; i++) s.push(bytes.subarray(i, i + 1), (l) => out.push(l));
+    for (let i = 0; i < bytes.length; i++) s.push(bytes.subarray(i, i + 1), (l) => out.push(textOf(l)));
     expect(out).toEqual(['né€😀']);
   });
 
@@ -56,5 +60,28 @@ describe('LineSplitter', () => {
     expect(lines(s, 'half')).toEqual([]);
     s.clear();
     expect(lines(s, 'new\n')).toEqual(['new']);
+  });
+
+  it('cuts the long strings out of a long line of ASCII without a backslash, whole or joined from pieces', () => {
+    const seen: (string | CutLine)[] = [];
+    const s = new LineSplitter();
+    const push = (...chunks: string[]) => {
+      for (const c of chunks) s.push(Buffer.from(c), (line) => seen.push(line));
+    };
+    const text = 'x'.repeat(5000);
+    push(`{"text":"${text}"}\n`, '{"short":"yes"}\n');
+    push(`{"text":"${text}`, `${text}"}\r\n`);
+    push(`{"text":"${text}\\u0007"}\n`, `{"text":"${text}é"}\n`);
+    push(`{"text":"${text}`, `é${text}"}\n`);
+    expect(seen.map((line) => (typeof line === 'string' ? 'text' : line.long.map((l) => l.length)))).toEqual([
+      [5000],
+      'text',
+      [10000],
+      'text',
+      'text',
+      'text',
+    ]);
+    expect(seen[0]).toEqual({ text: '{"text":"\\u00000"}', long: [text] });
+    expect(seen.map(textOf)[2]).toBe(`{"text":"${text}${text}"}`);
   });
 });

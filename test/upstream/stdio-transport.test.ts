@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { spawnUpstream } from '../../src/upstream/spawn-stdio.js';
@@ -38,6 +41,34 @@ describe('ChildStdioTransport', () => {
     await closed;
     expect(events).toEqual([{ jsonrpc: '2.0', method: 'notifications/hello' }, 'closed']);
     await expect(transport.send({ jsonrpc: '2.0', method: 'notifications/x' })).rejects.toThrow('Not connected');
+  });
+
+  it('reads long lines as JSON.parse does, cut or not, and reports one that is not JSON with its own text', async () => {
+    // A child's long answers: a 64 KiB plain text, the same with an escape, a long key, a
+    // long text under a duplicate key, then a long line that is not JSON.
+    const text = 'x'.repeat(65536);
+    const lines = [
+      JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text }] } }),
+      JSON.stringify({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: `${text}\u0007é` }] } }),
+      JSON.stringify({ jsonrpc: '2.0', id: 3, result: { [text]: 1 } }),
+      `{"jsonrpc":"2.0","id":4,"result":{"a":"${text}","a":"short"}}`,
+      `{"jsonrpc":"2.0","id":5,"result":{"a":"${text}"}`,
+    ];
+    const file = join(mkdtempSync(join(tmpdir(), 'bnity-lines-')), 'lines.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { child } = spawnChild(`process.stdout.write(require('node:fs').readFileSync(${JSON.stringify(file)}));`);
+    const transport = new ChildStdioTransport(child);
+    const messages: JSONRPCMessage[] = [];
+    const errors: Error[] = [];
+    transport.onmessage = (message) => messages.push(message);
+    transport.onerror = (error) => errors.push(error);
+    await transport.start();
+    await waitFor(() => messages.length === 4 && errors.length === 1, { what: 'four messages and one error' });
+    expect(messages).toEqual(lines.slice(0, 4).map((line) => JSON.parse(line)));
+    expect(errors[0]?.message).toContain('not JSON');
+    expect(errors[0]?.message).toContain('{\\"jsonrpc\\":\\"2.0\\",\\"id\\":5,\\"result\\":{\\"a\\":\\"xxxx');
+    await transport.close();
+    rmSync(dirname(file), { recursive: true, force: true });
   });
 
   it('refuses a message nested too deeply to serialize, and stays usable', async () => {
