@@ -43,6 +43,9 @@ let lastKind: LongTextKind = { plain: false, jsonPlain: false };
 /** What a text made only of printable ASCII without `"` and `\\` is. */
 const JSON_PLAIN: LongTextKind = { plain: true, jsonPlain: true };
 
+/** At most this many characters of texts are remembered. */
+const KNOWN_CHARS = 1024 * 1024;
+
 /** Long texts known to be JSON-plain from the bytes they were read from ({@link rememberJsonPlain}). */
 let known: readonly string[] = [];
 
@@ -74,11 +77,16 @@ export function longTextKind(text: string): LongTextKind {
  * else (JSON forbids raw controls in a string), taken from its bytes as they are
  * (`upstream/long-strings.ts`). The sanitizer, the answer's serializer and the audit's hash
  * then need not scan them again (about 20 µs a 64 KiB tool result, issue 20). The last
- * line's texts replace those before.
+ * line's texts replace those before; texts of more than a MiB in all are not remembered
+ * (they would be kept alive until the next line), and are scanned as any other.
  */
 export function rememberJsonPlain(texts: readonly string[]): void {
-  known = texts;
+  let chars = 0;
+  for (const text of texts) chars += text.length;
+  // What is remembered is kept alive until the next line: a few long texts, not a huge answer.
+  known = chars <= KNOWN_CHARS ? texts : [];
 }
+
 
 const BACKSLASH = 0x5c;
 const DEL = 0x7f;

@@ -17,8 +17,11 @@ const QUOTE = 0x22;
 /** From this many characters on a string is taken out (the sanitizer's own long text). */
 export const LONG_STRING_CHARS = NATIVE_SCAN_LENGTH;
 
-/** Past this many strings in a line, no cut: a listing's thousand names cost more to find than to parse. */
-const MAX_STRINGS = 128;
+/**
+ * Past this many strings in a line, no cut: a listing's names cost more to find than to
+ * parse, and a long line without a long string is given up on after a few searches.
+ */
+const MAX_STRINGS = 32;
 
 /** A line cut: the JSON text with placeholders, and the strings they stand for. */
 export type CutLine = { readonly text: string; readonly long: readonly string[] };

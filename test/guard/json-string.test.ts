@@ -115,5 +115,9 @@ describe('JSON-plain bytes', () => {
     rememberJsonPlain([]);
     expect(longTextKind(`${'d'.repeat(NATIVE_SCAN_LENGTH)}\u0007`)).toEqual({ plain: false, jsonPlain: false });
     expect(isPlainAscii(unscanned)).toBe(false);
+    // More than a MiB of texts is not kept alive: each is scanned as any other.
+    const huge = `${'h'.repeat(1024 * 1024)}\u0007`;
+    rememberJsonPlain([huge]);
+    expect(longTextKind(huge)).toEqual({ plain: false, jsonPlain: false });
   });
 });
