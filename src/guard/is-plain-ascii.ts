@@ -87,7 +87,6 @@ export function rememberJsonPlain(texts: readonly string[]): void {
   known = chars <= KNOWN_CHARS ? texts : [];
 }
 
-
 const BACKSLASH = 0x5c;
 const DEL = 0x7f;
 

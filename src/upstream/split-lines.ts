@@ -1,7 +1,9 @@
 /**
  * Newline-delimited framing of a child's stdout (the stdio transport of MCP), as the SDK's
  * `ReadBuffer` does it, without copying: a chunk that holds whole lines is read in place,
- * and only a line cut between chunks is joined (ADR 015 §10). Same limit, same error.
+ * and only a line cut between chunks is joined (ADR 015 §10). Same limit, same error. A
+ * long line of ASCII without a backslash is handed on with its long strings taken out
+ * (ADR 049).
  * @module
  */
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
@@ -10,11 +12,13 @@ import { type CutLine, cutLongStrings, LONG_STRING_CHARS } from './long-strings.
 
 const NEWLINE = 0x0a;
 
-/** A line without the `\r` of a `\r\n` ending. */
-function withoutReturn(line: string | CutLine): string | CutLine {
-  if (typeof line !== 'string')
-    return line.text.endsWith('\r') ? { text: line.text.slice(0, -1), long: line.long } : line;
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
+/** A long line of ASCII without a backslash, cut; null for any other. */
+const cut = (pieces: readonly Buffer[]): CutLine | null =>
+  pieces.every((piece) => isJsonPlainBytes(piece)) ? cutLongStrings(pieces) : null;
+
+/** A cut line without the `\r` of a `\r\n` ending (JSON's whitespace, but not the line's). */
+function cutWithoutReturn(line: CutLine): CutLine {
+  return line.text.endsWith('\r') ? { text: line.text.slice(0, -1), long: line.long } : line;
 }
 
 /** Splits chunks into lines (`\r\n` or `\n`); no line, finished or not, may pass `maxBytes`. */
@@ -42,27 +46,21 @@ export class LineSplitter {
       let line: string | CutLine;
       if (this.#heldBytes > 0) {
         this.#held.push(chunk.subarray(0, end));
-        line = this.#cut(this.#held, this.#heldBytes + end) ?? this.#joined(end);
+        line = (this.#heldBytes + end > LONG_STRING_CHARS && cut(this.#held)) || this.#joined(end);
         this.clear();
       } else {
-        const bytes = chunk.subarray(start, end);
-        line = this.#cut([bytes], bytes.length) ?? chunk.toString('utf8', start, end);
+        line =
+          (end - start > LONG_STRING_CHARS && cut([chunk.subarray(start, end)])) || chunk.toString('utf8', start, end);
       }
       start = end + 1;
-      onLine(withoutReturn(line));
+      if (typeof line !== 'string') onLine(cutWithoutReturn(line));
+      else onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
     }
     if (this.#heldBytes + chunk.length - start > this.#maxBytes) this.#refuse();
     if (start < chunk.length) {
       this.#held.push(start === 0 ? chunk : chunk.subarray(start));
       this.#heldBytes += chunk.length - start;
     }
-  }
-
-  /** A long line of ASCII without a backslash, cut; null for any other (a `\r` at its end is JSON's whitespace). */
-  #cut(pieces: readonly Buffer[], bytes: number): CutLine | null {
-    return bytes > LONG_STRING_CHARS && pieces.every((piece) => isJsonPlainBytes(piece))
-      ? cutLongStrings(pieces)
-      : null;
   }
 
   /**
