@@ -8,7 +8,9 @@
  *
  * One 64 KiB tool result is asked about three times on its way (the sanitizer's gate, the
  * answer's serializer, the audit's canonical JSON): the verdict on the last long text is
- * kept, so the same string is scanned once, not three times (about 100 µs a reply).
+ * kept, so the same string is scanned once, not three times (about 100 µs a reply); and a
+ * text a stdio upstream's line was cut of is known from that line's bytes, not scanned at
+ * all (ADR 049).
  * @module
  */
 import { isAscii } from 'node:buffer';
@@ -61,6 +63,7 @@ export function longTextKind(text: string): LongTextKind {
     }
   }
   if (lastText === text) {
+    // Equal, perhaps another object: this one is the one asked about next.
     lastText = text;
     return lastKind;
   }
