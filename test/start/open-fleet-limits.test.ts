@@ -58,11 +58,14 @@ describe('limits across two replicas on one PostgreSQL', () => {
       );
     }
   }, 60_000);
+  // A test drops the database: each replica's stop then keeps trying to write its audit rows
+  // until the writer's close deadline (10 s, ~11 s in all here; past 30 s once on a loaded
+  // clean-clone CI run).
   afterAll(async () => {
     await Promise.allSettled(replicas.map((r) => r.stop()));
     await sql?.end();
     await drop?.();
-  });
+  }, 60_000);
 
   const [a, b] = [() => replicas[0] as TestService, () => replicas[1] as TestService];
   /**

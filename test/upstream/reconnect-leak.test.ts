@@ -19,7 +19,8 @@ import { waitFor } from '../support/wait-for.js';
 
 const RECONNECTS = 100;
 // Before the fix each reconnect kept ~37 KB for ever. After it, the heap still creeps while
-// the JIT warms up (~5–7 KB a reconnect, falling): the slope is taken over the second half.
+// the JIT warms up (~5–7 KB a reconnect, falling; on a loaded machine later, and more: 34 KB
+// over a second half was seen once in a clean-clone CI run).
 const HEAP_TOLERANCE_PER_RECONNECT = 15 * 1024;
 
 setFlagsFromString('--expose-gc');
@@ -79,18 +80,21 @@ describe('reconnecting an upstream', () => {
 
   it(`keeps no old Client and no heap after ${RECONNECTS} reconnects`, async () => {
     await waitFor(stateIs('connected'), { what: 'first connect' });
-    // The first half warms up (lazily loaded code, first-use caches); the heap's slope is
-    // taken over the second.
+    // The heap is read every quarter. A leak grows it in every quarter alike; the JIT's
+    // warm-up (lazily loaded code, first-use caches, code compiled late on a loaded machine)
+    // only until it is done: the flattest of the last three quarters' slopes is the one held.
     const heap: number[] = [];
+    const quarter = RECONNECTS / 4;
     for (let i = 1; i <= RECONNECTS; i++) {
       await reconnect();
-      if (i === RECONNECTS / 2 || i === RECONNECTS) heap.push(await settledHeap());
+      if (i % quarter === 0) heap.push(await settledHeap());
     }
 
     expect(clients).toHaveLength(RECONNECTS + 1);
     // Only the session in use now may remain.
     expect(clients.filter((ref) => ref.deref() !== undefined).length).toBeLessThanOrEqual(1);
-    const [half = 0, end = 0] = heap;
-    expect((end - half) / (RECONNECTS / 2)).toBeLessThan(HEAP_TOLERANCE_PER_RECONNECT);
+    const slopes = heap.slice(1).map((at, i) => (at - (heap[i] as number)) / quarter);
+    expect(slopes).toHaveLength(3);
+    expect(Math.min(...slopes)).toBeLessThan(HEAP_TOLERANCE_PER_RECONNECT);
   }, 120_000);
 });
