@@ -10,7 +10,7 @@
  * key, a duplicate key's lost value) sends the whole line to `JSON.parse`, as before.
  * @module
  */
-import { NATIVE_SCAN_LENGTH } from '../guard/is-plain-ascii.js';
+import { NATIVE_SCAN_LENGTH, rememberJsonPlain } from '../guard/is-plain-ascii.js';
 
 const QUOTE = 0x22;
 
@@ -72,8 +72,13 @@ function latin1(pieces: readonly Buffer[], start: number, end: number): string {
   return text;
 }
 
-/** The value of a cut line: the text parsed, each placeholder given its string back. */
-export function parseCutLine(line: CutLine): unknown {
+/**
+ * The value of a line, cut or not. A cut line's text is parsed and each placeholder given its
+ * string back; its long strings are then known to be JSON-plain (`rememberJsonPlain`: the
+ * sanitizer, the serializer and the audit's hash need not scan them).
+ */
+export function parseLine(line: string | CutLine): unknown {
+  if (typeof line === 'string') return JSON.parse(line);
   let value: unknown;
   try {
     value = JSON.parse(line.text);
@@ -81,11 +86,15 @@ export function parseCutLine(line: CutLine): unknown {
     // Not JSON: the whole line's own error, positions and all.
     return JSON.parse(wholeLine(line));
   }
-  return restore(value, line.long) ? value : JSON.parse(wholeLine(line));
+  if (!restore(value, line.long)) return JSON.parse(wholeLine(line));
+  rememberJsonPlain(line.long);
+  return value;
 }
 
 /** The line as it was read. */
-export function wholeLine({ text, long }: CutLine): string {
+export function wholeLine(line: string | CutLine): string {
+  if (typeof line === 'string') return line;
+  const { text, long } = line;
   return text.replace(/"\\u0000(\d+)"/g, (_, n: string) => `"${long[Number(n)]}"`);
 }
 

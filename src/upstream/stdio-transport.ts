@@ -11,11 +11,10 @@ import type { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, type JSONRPCRequest, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { UnreadableLineError, UpstreamAnswerTooLargeError } from '../errors.js';
-import { rememberJsonPlain } from '../guard/is-plain-ascii.js';
 import { messageKind } from '../protocol/message-kind.js';
 import { parseMessage } from '../protocol/parse-message.js';
 import { limitOutgoing, type OutgoingLimit } from './limit-outgoing.js';
-import { type CutLine, parseCutLine, wholeLine } from './long-strings.js';
+import { type CutLine, parseLine, wholeLine } from './long-strings.js';
 import type { NotificationGate } from './notification-limits.js';
 import { peekNotificationMethod } from './peek-method.js';
 import { cancelledRequestId, PendingAnswers } from './pending-answers.js';
@@ -107,25 +106,23 @@ export class ChildStdioTransport implements Transport {
   }
 
   // A line that is not a message is reported (briefly: upstream text, not our fault) and
-  // skipped; the next one is read. A notification over the rate is dropped unparsed. A line
-  // cut of its long strings says they are JSON-plain (issue 20).
+  // skipped; the next one is read. A notification over the rate is dropped unparsed.
   #read(line: string | CutLine): void {
     const text = typeof line === 'string' ? line : line.text;
     const peeked = this.#gate ? peekNotificationMethod(text) : null;
     if (peeked !== null && !this.#admit(peeked)) return;
     let message: JSONRPCMessage;
     try {
-      const value: unknown = typeof line === 'string' ? JSON.parse(line) : parseCutLine(line);
+      const value: unknown = parseLine(line);
       const method = this.#gate && peeked === null ? notificationMethod(value) : null;
       if (method !== null && !this.#admit(method)) return;
       message = parseMessage(value);
     } catch (error) {
       const reason = error instanceof SyntaxError ? 'not JSON' : 'not a JSON-RPC message';
-      const whole = typeof line === 'string' ? line : wholeLine(line);
+      const whole = wholeLine(line);
       this.onerror?.(new UnreadableLineError(reason, JSON.stringify(whole.slice(0, EXCERPT_CHARS)), whole.length));
       return;
     }
-    if (typeof line !== 'string') rememberJsonPlain(line.long);
     // Checked just above: its keys say what it is (no second zod parse).
     const kind = messageKind(message);
     if ((kind === 'result' || kind === 'error') && 'id' in message && message.id !== undefined) {

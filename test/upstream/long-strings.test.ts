@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isJsonPlainBytes } from '../../src/guard/is-plain-ascii.js';
-import { cutLongStrings, LONG_STRING_CHARS, parseCutLine, wholeLine } from '../../src/upstream/long-strings.js';
+import { cutLongStrings, LONG_STRING_CHARS, parseLine, wholeLine } from '../../src/upstream/long-strings.js';
 
 /** `text` as bytes cut at `at` (offsets, any order), as a child's reads would hand them. */
 const piecesOf = (text: string, at: readonly number[]): Buffer[] => {
@@ -42,7 +42,7 @@ const value = fc.letrec((tie) => ({
   ),
 })).node;
 
-describe('cutLongStrings / parseCutLine', () => {
+describe('cutLongStrings / parseLine', () => {
   it('parses to what JSON.parse makes of the whole line, in any pieces', () => {
     let cuts = 0;
     fc.assert(
@@ -55,7 +55,7 @@ describe('cutLongStrings / parseCutLine', () => {
         cuts += 1;
         expect(cut.long.every((s) => s.length >= LONG_STRING_CHARS)).toBe(true);
         expect(wholeLine(cut)).toBe(text);
-        expect(parseCutLine(cut)).toEqual(JSON.parse(text));
+        expect(parseLine(cut)).toEqual(JSON.parse(text));
       }),
       { numRuns: 400 },
     );
@@ -69,7 +69,7 @@ describe('cutLongStrings / parseCutLine', () => {
     expect(cut?.text).toBe('{"result":{"content":[{"type":"text","text":"\\u00000"}]},"jsonrpc":"2.0","id":5}');
     expect(cut?.long).toEqual([text]);
     expect(
-      (parseCutLine(cut as NonNullable<typeof cut>) as { result: { content: { text: string }[] } }).result.content[0]
+      (parseLine(cut as NonNullable<typeof cut>) as { result: { content: { text: string }[] } }).result.content[0]
         ?.text,
     ).toBe(text);
   });
@@ -79,7 +79,7 @@ describe('cutLongStrings / parseCutLine', () => {
     for (const line of [`{"${text}":1}`, `{"a":"${text}","a":2}`, `"${text}"`, `[{"${text}":"${long('v')}"}]`]) {
       const cut = cutLongStrings([Buffer.from(line)]);
       expect(cut, line.slice(0, 20)).not.toBeNull();
-      expect(parseCutLine(cut as NonNullable<typeof cut>)).toEqual(JSON.parse(line));
+      expect(parseLine(cut as NonNullable<typeof cut>)).toEqual(JSON.parse(line));
     }
     expect(cutLongStrings([Buffer.from('{"a":"short","b":[1,2,3]}')])).toBeNull();
     const crowded = JSON.stringify({ names: Array.from({ length: 200 }, (_, i) => `t${i}`), text });
@@ -98,7 +98,7 @@ describe('cutLongStrings / parseCutLine', () => {
         expected = error;
       }
       expect(expected).toBeInstanceOf(SyntaxError);
-      expect(() => parseCutLine(cut as NonNullable<typeof cut>)).toThrow((expected as Error).message);
+      expect(() => parseLine(cut as NonNullable<typeof cut>)).toThrow((expected as Error).message);
     }
   });
 });
