@@ -1,0 +1,187 @@
+// The harness's 64 KiB window, paired between two builds (issue 20). The shared harness takes
+// its 64 KiB figure on the first 200 long answers of a process that has answered thousands of
+// short ones: a cold path (docs/performance.md, "sixth round"), whose run-to-run spread
+// (±0.08 ms) is wider than most changes. Here each round starts a fresh service of each build,
+// drives both through the harness's order with one client each — 300 `echo` calls, 2,000 at 16
+// in flight, 1,000 sequential, 300 `tools/list` — alternating between them call by call (the
+// 16-in-flight phase one side after the other, the first side swapped each round), then 200
+// calls of `bytes` (64 KiB) a side, alternating call by call (both windows at once: drift hits
+// both alike, but each side's compiles load the other's) or, with APART=1, one side after the
+// other once both are quiet (as the harness sees a target, and as noisy): each window's p50 and
+// the service's own CPU in it (every thread of its process, not its upstream). Then the medians
+// and the spread of the B/A ratios. Run it with the same build twice to see the method's own
+// spread.
+// Run: node bench/cold-window.mjs DIR_A DIR_B   (each a checkout with a build: bin/, dist/)
+//   ROUNDS=6, WINDOW=200 (64 KiB calls), APART=1, NODE_A / NODE_B extra node flags,
+//   UPSTREAM: the upstream to copy and run (default ../shared/bench/upstream.mjs)
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { median } from './lib/measure.mjs';
+import { pairedSummary } from './lib/paired.mjs';
+import { spawnServe } from './lib/spawn-serve.mjs';
+
+const [A, B] = process.argv.slice(2);
+if (!A || !B) throw new Error('usage: node bench/cold-window.mjs DIR_A DIR_B');
+const ROUNDS = Number(process.env.ROUNDS ?? 6);
+const WINDOW = Number(process.env.WINDOW ?? 200);
+const APART = process.env.APART === '1';
+const here = dirname(fileURLToPath(import.meta.url));
+const UPSTREAM = join(here, 'results', 'paired-upstream.mjs');
+mkdirSync(dirname(UPSTREAM), { recursive: true });
+copyFileSync(process.env.UPSTREAM ?? resolve(here, '../../shared/bench/upstream.mjs'), UPSTREAM);
+const TOKEN = 'bench-token';
+
+/** CPU of every thread of `pid`, in ms (schedstat: nanoseconds). */
+const threadsCpuMs = (pid) => {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return ns / 1e6;
+};
+
+// As the harness's client ('--client lean'): the SDK's HTTP transport hands one long-lived
+// AbortSignal to every fetch, whose listeners pile up over thousands of calls and slow the
+// client down; POSTs go without it.
+const leanFetch = (url, init) =>
+  init?.method === 'POST' ? fetch(url, { ...init, signal: undefined }) : fetch(url, init);
+
+async function open(dir, nodeArgs) {
+  const serve = await spawnServe({
+    config: { mcpServers: { up: { command: process.execPath, args: [UPSTREAM] } } },
+    token: TOKEN,
+    nodeArgs,
+    bin: join(resolve(dir), 'bin', 'bnity.js'),
+  });
+  const client = new Client({ name: 'cold-window', version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      fetch: leanFetch,
+    }),
+  );
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const { tools } = await client.listTools();
+    if (tools.some((t) => t.name === 'up__echo')) return { serve, client };
+    if (Date.now() > deadline) {
+      await serve.stop();
+      throw new Error(`${dir}: the upstream ${UPSTREAM} gave no up__echo tool within 20 s`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const text = 'y'.repeat(64);
+const call = async (side, tool) => {
+  const t = performance.now();
+  const r = await side.client.callTool({
+    name: `up__${tool}`,
+    arguments: tool === 'bytes' ? { n: 65536 } : { text },
+  });
+  if (r.isError) throw new Error(`${tool} failed: ${JSON.stringify(r.content).slice(0, 200)}`);
+  return performance.now() - t;
+};
+const alternate = async (order, n, step) => {
+  for (let i = 0; i < n; i++) for (const side of order) await step(side);
+};
+const inFlight = async (side, total, width) => {
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      next += 1;
+      await call(side, 'echo');
+    }
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+};
+
+/** Resolves once no service used more than 2 ms of CPU in 100 ms (at most 10 s). */
+const quiet = async (sides) => {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const before = sides.map((s) => threadsCpuMs(s.serve.child.pid));
+    await new Promise((r) => setTimeout(r, 100));
+    const busy = sides.some((s, i) => threadsCpuMs(s.serve.child.pid) - (before[i] ?? 0) > 2);
+    if (!busy || Date.now() > deadline) return;
+  }
+};
+
+const cpuOf = (side) => threadsCpuMs(side.serve.child.pid);
+/** Both windows at once, call by call: what drifts hits both; each side's compiles load the other's. */
+const together = async (order) => {
+  const lat = new Map(order.map((s) => [s, []]));
+  const cpu0 = new Map(order.map((s) => [s, cpuOf(s)]));
+  await alternate(order, WINDOW, async (side) => lat.get(side).push(await call(side, 'bytes')));
+  return new Map(order.map((s) => [s, { p50: median(lat.get(s)), cpu: ((cpuOf(s) - cpu0.get(s)) * 1000) / WINDOW }]));
+};
+/** One window at a time, each once both services are quiet, as the harness sees one target. */
+const apart = async (order) => {
+  const out = new Map();
+  for (const side of order) {
+    await quiet(order);
+    const cpu0 = cpuOf(side);
+    const lat = [];
+    for (let i = 0; i < WINDOW; i++) lat.push(await call(side, 'bytes'));
+    out.set(side, { p50: median(lat), cpu: ((cpuOf(side) - cpu0) * 1000) / WINDOW });
+  }
+  return out;
+};
+
+const flags = (value) => (value ? value.split(' ') : []);
+// The client's own code is cold for long answers too: warmed first on a service thrown away,
+// so that no window (the first one measured, or the first of a round) pays for it.
+{
+  const warm = await open(A, []);
+  try {
+    for (let i = 0; i < 300; i++) await call(warm, 'bytes');
+  } finally {
+    await warm.client.close().catch(() => undefined);
+    await warm.serve.stop();
+  }
+}
+const rows = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const a = await open(A, flags(process.env.NODE_A));
+  const b = await open(B, flags(process.env.NODE_B));
+  try {
+    const order = round % 2 === 0 ? [a, b] : [b, a];
+    await alternate(order, 300, (side) => call(side, 'echo'));
+    for (const side of order) await inFlight(side, 2_000, 16);
+    await alternate(order, 1_000, (side) => call(side, 'echo'));
+    await alternate(order, 300, (side) => side.client.listTools());
+    const window = APART ? await apart(order) : await together(order);
+    const row = { cpuA: window.get(a).cpu, cpuB: window.get(b).cpu, p50A: window.get(a).p50, p50B: window.get(b).p50 };
+    rows.push({ ...row, cpu: row.cpuB / row.cpuA, p50: row.p50B / row.p50A });
+    process.stderr.write(`round ${round + 1}: ${JSON.stringify(rows.at(-1))}\n`);
+  } finally {
+    for (const side of [a, b]) {
+      await side.client.close().catch(() => undefined);
+      await side.serve.stop();
+    }
+  }
+}
+// The second window of a round tends to be the faster (APART: by ~7 % here, the client and the
+// machine warmer): the geometric mean of the medians of each order's ratios cancels that.
+const balanced = (k) => {
+  const aFirst = median(rows.filter((_, i) => i % 2 === 0).map((r) => r[k]));
+  const bFirst = median(rows.filter((_, i) => i % 2 === 1).map((r) => r[k]));
+  return { aFirst, bFirst, balanced: Math.sqrt(aFirst * bFirst) };
+};
+console.log(
+  JSON.stringify({
+    window: WINDOW,
+    rounds: ROUNDS,
+    apart: APART,
+    ...pairedSummary(rows),
+    p50ByOrder: balanced('p50'),
+    cpuByOrder: balanced('cpu'),
+  }),
+);
