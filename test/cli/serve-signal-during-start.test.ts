@@ -3,6 +3,7 @@
  * upstreams connecting, the database opening) is not the default "terminate now": the
  * service finishes starting, then drains, exits 0 and releases its home.
  */
+import { watch } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,6 @@ import { isAlive } from '../../src/upstream/process-tree.js';
 import { TINY_SERVER } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { spawnBnity } from '../support/serve-process.js';
-import { waitFor } from '../support/wait-for.js';
 
 const homes: string[] = [];
 afterEach(async () => {
@@ -27,25 +27,33 @@ describe('bnity serve and a SIGTERM during its start', () => {
       config,
       JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } } }),
     );
-    const run = spawnBnity(['serve', '--config', config, '--home', home, '--port', String(await freePort())], {
+    const port = String(await freePort());
+    const lock = join(home, 'boternity.pid');
+    // The home's lock is the start's first step, well before the service serves: the signal
+    // goes the moment the lock file appears (inotify, not a poll that a loaded machine can
+    // let slip past the start), what had been printed by then noted.
+    let printedAtSignal: string | null = null;
+    const locked = new Promise<void>((resolve, reject) => {
+      const timeout = setTimeout(() => {
+        watcher.close();
+        reject(new Error('serve did not take its home within 30 s'));
+      }, 30_000);
+      const watcher = watch(home, (_event, name) => {
+        if (name !== 'boternity.pid' || printedAtSignal !== null) return;
+        printedAtSignal = run.stdout();
+        run.child.kill('SIGTERM');
+        clearTimeout(timeout);
+        watcher.close();
+        resolve();
+      });
+    });
+    const run = spawnBnity(['serve', '--config', config, '--home', home, '--port', port], {
       BOTERNITY_LOG_LEVEL: 'info',
     });
     try {
-      // The home's lock is the start's first step, well before the service serves.
-      const lock = join(home, 'boternity.pid');
-      await waitFor(
-        () =>
-          readFile(lock, 'utf8').then(
-            () => true,
-            () => null,
-          ),
-        {
-          what: 'serve holding its home',
-          timeoutMs: 30_000,
-        },
-      );
-      expect(run.stdout()).not.toContain('boternity is running');
-      run.child.kill('SIGTERM');
+      await locked;
+      expect(printedAtSignal).not.toBeNull();
+      expect(printedAtSignal).not.toContain('boternity is running');
       const { code, signal } = await run.exit;
       expect({ code, signal }).toEqual({ code: 0, signal: null });
       expect(run.stdout()).toContain('boternity stopped');
