@@ -14,38 +14,16 @@
 // Run: node bench/cold-window.mjs DIR_A DIR_B   (each a checkout with a build: bin/, dist/)
 //   ROUNDS=6, WINDOW=200 (64 KiB calls), APART=1, NODE_A / NODE_B extra node flags,
 //   UPSTREAM: the upstream to copy and run (default ../shared/bench/upstream.mjs)
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { closeBuild, harnessUpstream, openBuild, threadsCpuMs } from './lib/build-side.mjs';
 import { median } from './lib/measure.mjs';
 import { pairedSummary } from './lib/paired.mjs';
-import { spawnServe } from './lib/spawn-serve.mjs';
 
 const [A, B] = process.argv.slice(2);
 if (!A || !B) throw new Error('usage: node bench/cold-window.mjs DIR_A DIR_B');
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const WINDOW = Number(process.env.WINDOW ?? 200);
 const APART = process.env.APART === '1';
-const here = dirname(fileURLToPath(import.meta.url));
-const UPSTREAM = join(here, 'results', 'paired-upstream.mjs');
-mkdirSync(dirname(UPSTREAM), { recursive: true });
-copyFileSync(process.env.UPSTREAM ?? resolve(here, '../../shared/bench/upstream.mjs'), UPSTREAM);
-const TOKEN = 'bench-token';
-
-/** CPU of every thread of `pid`, in ms (schedstat: nanoseconds). */
-const threadsCpuMs = (pid) => {
-  let ns = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // A thread that ended meanwhile.
-    }
-  }
-  return ns / 1e6;
-};
+const UPSTREAM = harnessUpstream();
 
 // As the harness's client ('--client lean'): the SDK's HTTP transport hands one long-lived
 // AbortSignal to every fetch, whose listeners pile up over thousands of calls and slow the
@@ -53,31 +31,7 @@ const threadsCpuMs = (pid) => {
 const leanFetch = (url, init) =>
   init?.method === 'POST' ? fetch(url, { ...init, signal: undefined }) : fetch(url, init);
 
-async function open(dir, nodeArgs) {
-  const serve = await spawnServe({
-    config: { mcpServers: { up: { command: process.execPath, args: [UPSTREAM] } } },
-    token: TOKEN,
-    nodeArgs,
-    bin: join(resolve(dir), 'bin', 'bnity.js'),
-  });
-  const client = new Client({ name: 'cold-window', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      fetch: leanFetch,
-    }),
-  );
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const { tools } = await client.listTools();
-    if (tools.some((t) => t.name === 'up__echo')) return { serve, client };
-    if (Date.now() > deadline) {
-      await serve.stop();
-      throw new Error(`${dir}: the upstream ${UPSTREAM} gave no up__echo tool within 20 s`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const open = (dir, nodeArgs) => openBuild(dir, { upstream: UPSTREAM, nodeArgs, name: 'cold-window', fetch: leanFetch });
 
 const text = 'y'.repeat(64);
 const call = async (side, tool) => {
@@ -143,8 +97,7 @@ const flags = (value) => (value ? value.split(' ') : []);
   try {
     for (let i = 0; i < 300; i++) await call(warm, 'bytes');
   } finally {
-    await warm.client.close().catch(() => undefined);
-    await warm.serve.stop();
+    await closeBuild(warm);
   }
 }
 const rows = [];
@@ -162,10 +115,7 @@ for (let round = 0; round < ROUNDS; round++) {
     rows.push({ ...row, cpu: row.cpuB / row.cpuA, p50: row.p50B / row.p50A });
     process.stderr.write(`round ${round + 1}: ${JSON.stringify(rows.at(-1))}\n`);
   } finally {
-    for (const side of [a, b]) {
-      await side.client.close().catch(() => undefined);
-      await side.serve.stop();
-    }
+    for (const side of [a, b]) await closeBuild(side);
   }
 }
 // The second window of a round tends to be the faster (APART: by ~7 % here, the client and the
