@@ -57,18 +57,18 @@ const inFlight = async (side, total, width) => {
   await Promise.all(Array.from({ length: width }, worker));
 };
 
+const cpuOf = (side) => threadsCpuMs(side.serve.child.pid);
 /** Resolves once no service used more than 2 ms of CPU in 100 ms (at most 10 s). */
 const quiet = async (sides) => {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const before = sides.map((s) => threadsCpuMs(s.serve.child.pid));
+    const before = sides.map(cpuOf);
     await new Promise((r) => setTimeout(r, 100));
-    const busy = sides.some((s, i) => threadsCpuMs(s.serve.child.pid) - (before[i] ?? 0) > 2);
+    const busy = sides.some((s, i) => cpuOf(s) - (before[i] ?? 0) > 2);
     if (!busy || Date.now() > deadline) return;
   }
 };
 
-const cpuOf = (side) => threadsCpuMs(side.serve.child.pid);
 /** Both windows at once, call by call: what drifts hits both; each side's compiles load the other's. */
 const together = async (order) => {
   const lat = new Map(order.map((s) => [s, []]));
@@ -118,8 +118,9 @@ for (let round = 0; round < ROUNDS; round++) {
     for (const side of [a, b]) await closeBuild(side);
   }
 }
-// The second window of a round tends to be the faster (APART: by ~7 % here, the client and the
-// machine warmer): the geometric mean of the medians of each order's ratios cancels that.
+// The second window of a round tends to be the faster (APART: by ~7 % here, the client warmed
+// first all the same; why is not known): the geometric mean of the medians of each order's
+// ratios cancels that.
 const balanced = (k) => {
   const aFirst = median(rows.filter((_, i) => i % 2 === 0).map((r) => r[k]));
   const bFirst = median(rows.filter((_, i) => i % 2 === 1).map((r) => r[k]));
