@@ -119,8 +119,8 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 // The second window of a round tends to be the faster (APART: by ~7 % here, the client warmed
-// first all the same; why is not known): the geometric mean of the medians of each order's
-// ratios cancels that.
+// first all the same, and still when warmed again before each window; why is not known): the
+// geometric mean of the medians of each order's ratios cancels that.
 const balanced = (k) => {
   const aFirst = median(rows.filter((_, i) => i % 2 === 0).map((r) => r[k]));
   const bFirst = median(rows.filter((_, i) => i % 2 === 1).map((r) => r[k]));
