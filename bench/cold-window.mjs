@@ -5,14 +5,14 @@
 // drives both through the harness's order with one client each — 300 `echo` calls, 2,000 at 16
 // in flight, 1,000 sequential, 300 `tools/list` — alternating between them call by call (the
 // 16-in-flight phase one side after the other, the first side swapped each round), then 200
-// calls of `bytes` (64 KiB) a side, alternating call by call (both windows at once: drift hits
-// both alike, but each side's compiles load the other's) or, with APART=1, one side after the
-// other once both are quiet (as the harness sees a target, and as noisy): each window's p50 and
-// the service's own CPU in it (every thread of its process, not its upstream). Then the medians
-// and the spread of the B/A ratios. Run it with the same build twice to see the method's own
-// spread.
+// calls of `bytes` (64 KiB) a side, one side after the other once both are quiet (as the
+// harness sees a target) or, with TOGETHER=1, alternating call by call (drift hits both alike,
+// but each side's compiles load the other's: it missed the 3 % an output hash costs): each
+// window's p50 and the service's own CPU in it (every thread of its process, not its upstream).
+// Then the medians and the spread of the B/A ratios. Run it with the same build twice to see the
+// method's own spread.
 // Run: node bench/cold-window.mjs DIR_A DIR_B   (each a checkout with a build: bin/, dist/)
-//   ROUNDS=6, WINDOW=200 (64 KiB calls), APART=1, NODE_A / NODE_B extra node flags,
+//   ROUNDS=8, WINDOW=200 (64 KiB calls), TOGETHER=1, NODE_A / NODE_B extra node flags,
 //   UPSTREAM: the upstream to copy and run (default ../shared/bench/upstream.mjs)
 import { closeBuild, harnessUpstream, openBuild, threadsCpuMs } from './lib/build-side.mjs';
 import { median } from './lib/measure.mjs';
@@ -20,9 +20,9 @@ import { pairedSummary } from './lib/paired.mjs';
 
 const [A, B] = process.argv.slice(2);
 if (!A || !B) throw new Error('usage: node bench/cold-window.mjs DIR_A DIR_B');
-const ROUNDS = Number(process.env.ROUNDS ?? 6);
+const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const WINDOW = Number(process.env.WINDOW ?? 200);
-const APART = process.env.APART === '1';
+const APART = process.env.TOGETHER !== '1';
 const UPSTREAM = harnessUpstream();
 
 // As the harness's client ('--client lean'): the SDK's HTTP transport hands one long-lived
@@ -118,7 +118,7 @@ for (let round = 0; round < ROUNDS; round++) {
     for (const side of [a, b]) await closeBuild(side);
   }
 }
-// The second window of a round tends to be the faster (APART: by ~7 % here, the client warmed
+// The second window of a round tends to be the faster (apart: by ~7 % here, the client warmed
 // first all the same, and still when warmed again before each window; why is not known): the
 // geometric mean of the medians of each order's ratios cancels that.
 const balanced = (k) => {
