@@ -14,7 +14,7 @@
 // Run: node bench/cold-window.mjs DIR_A DIR_B   (each a checkout with a build: bin/, dist/)
 //   ROUNDS=8, WINDOW=200 (64 KiB calls), TOGETHER=1, NODE_A / NODE_B extra node flags,
 //   UPSTREAM: the upstream to copy and run (default ../shared/bench/upstream.mjs)
-import { closeBuild, harnessUpstream, openBuild, threadsCpuMs } from './lib/build-side.mjs';
+import { closeBuild, harnessUpstream, openBuild, sideCpuMs, timedCall } from './lib/build-side.mjs';
 import { median } from './lib/measure.mjs';
 import { pairedSummary } from './lib/paired.mjs';
 
@@ -33,16 +33,6 @@ const leanFetch = (url, init) =>
 
 const open = (dir, nodeArgs) => openBuild(dir, { upstream: UPSTREAM, nodeArgs, name: 'cold-window', fetch: leanFetch });
 
-const text = 'y'.repeat(64);
-const call = async (side, tool) => {
-  const t = performance.now();
-  const r = await side.client.callTool({
-    name: `up__${tool}`,
-    arguments: tool === 'bytes' ? { n: 65536 } : { text },
-  });
-  if (r.isError) throw new Error(`${tool} failed: ${JSON.stringify(r.content).slice(0, 200)}`);
-  return performance.now() - t;
-};
 const alternate = async (order, n, step) => {
   for (let i = 0; i < n; i++) for (const side of order) await step(side);
 };
@@ -51,20 +41,19 @@ const inFlight = async (side, total, width) => {
   const worker = async () => {
     while (next < total) {
       next += 1;
-      await call(side, 'echo');
+      await timedCall(side, 'echo');
     }
   };
   await Promise.all(Array.from({ length: width }, worker));
 };
 
-const cpuOf = (side) => threadsCpuMs(side.serve.child.pid);
 /** Resolves once no service used more than 2 ms of CPU in 100 ms (at most 10 s). */
 const quiet = async (sides) => {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const before = sides.map(cpuOf);
+    const before = sides.map(sideCpuMs);
     await new Promise((r) => setTimeout(r, 100));
-    const busy = sides.some((s, i) => cpuOf(s) - (before[i] ?? 0) > 2);
+    const busy = sides.some((s, i) => sideCpuMs(s) - (before[i] ?? 0) > 2);
     if (!busy || Date.now() > deadline) return;
   }
 };
@@ -72,19 +61,21 @@ const quiet = async (sides) => {
 /** Both windows at once, call by call: what drifts hits both; each side's compiles load the other's. */
 const together = async (order) => {
   const lat = new Map(order.map((s) => [s, []]));
-  const cpu0 = new Map(order.map((s) => [s, cpuOf(s)]));
-  await alternate(order, WINDOW, async (side) => lat.get(side).push(await call(side, 'bytes')));
-  return new Map(order.map((s) => [s, { p50: median(lat.get(s)), cpu: ((cpuOf(s) - cpu0.get(s)) * 1000) / WINDOW }]));
+  const cpu0 = new Map(order.map((s) => [s, sideCpuMs(s)]));
+  await alternate(order, WINDOW, async (side) => lat.get(side).push(await timedCall(side, 'bytes')));
+  return new Map(
+    order.map((s) => [s, { p50: median(lat.get(s)), cpu: ((sideCpuMs(s) - cpu0.get(s)) * 1000) / WINDOW }]),
+  );
 };
 /** One window at a time, each once both services are quiet, as the harness sees one target. */
 const apart = async (order) => {
   const out = new Map();
   for (const side of order) {
     await quiet(order);
-    const cpu0 = cpuOf(side);
+    const cpu0 = sideCpuMs(side);
     const lat = [];
-    for (let i = 0; i < WINDOW; i++) lat.push(await call(side, 'bytes'));
-    out.set(side, { p50: median(lat), cpu: ((cpuOf(side) - cpu0) * 1000) / WINDOW });
+    for (let i = 0; i < WINDOW; i++) lat.push(await timedCall(side, 'bytes'));
+    out.set(side, { p50: median(lat), cpu: ((sideCpuMs(side) - cpu0) * 1000) / WINDOW });
   }
   return out;
 };
@@ -95,7 +86,7 @@ const flags = (value) => (value ? value.split(' ') : []);
 {
   const warm = await open(A, []);
   try {
-    for (let i = 0; i < 300; i++) await call(warm, 'bytes');
+    for (let i = 0; i < 300; i++) await timedCall(warm, 'bytes');
   } finally {
     await closeBuild(warm);
   }
@@ -106,9 +97,9 @@ for (let round = 0; round < ROUNDS; round++) {
   const b = await open(B, flags(process.env.NODE_B));
   try {
     const order = round % 2 === 0 ? [a, b] : [b, a];
-    await alternate(order, 300, (side) => call(side, 'echo'));
+    await alternate(order, 300, (side) => timedCall(side, 'echo'));
     for (const side of order) await inFlight(side, 2_000, 16);
-    await alternate(order, 1_000, (side) => call(side, 'echo'));
+    await alternate(order, 1_000, (side) => timedCall(side, 'echo'));
     await alternate(order, 300, (side) => side.client.listTools());
     const window = APART ? await apart(order) : await together(order);
     const row = { cpuA: window.get(a).cpu, cpuB: window.get(b).cpu, p50A: window.get(a).p50, p50B: window.get(b).p50 };

@@ -9,7 +9,7 @@
 //   ROUNDS=8 CALLS=1000 a side a round, WARMUP=300, TOOL=echo|bytes (bytes: a 64 KiB reply),
 //   WARMTOOL (default TOOL) for the warm-up calls, NODE_A / NODE_B extra node flags,
 //   UPSTREAM: the upstream to copy and run (default ../shared/bench/upstream.mjs)
-import { closeBuild, harnessUpstream, openBuild, threadsCpuMs } from './lib/build-side.mjs';
+import { closeBuild, harnessUpstream, openBuild, sideCpuMs, timedCall } from './lib/build-side.mjs';
 import { pairedRounds, pairedSummary } from './lib/paired.mjs';
 
 const [A, B] = process.argv.slice(2);
@@ -22,14 +22,7 @@ const WARMTOOL = process.env.WARMTOOL ?? TOOL;
 const UPSTREAM = harnessUpstream();
 const open = (dir, nodeArgs) => openBuild(dir, { upstream: UPSTREAM, nodeArgs, name: 'paired-builds' });
 
-const text = 'y'.repeat(64);
-const argsOf = (tool) => (tool === 'bytes' ? { n: 65536 } : { text });
-const call = async (side, tool = TOOL) => {
-  const t = performance.now();
-  const r = await side.client.callTool({ name: `up__${tool}`, arguments: argsOf(tool) });
-  if (r.isError) throw new Error(`${tool} failed: ${JSON.stringify(r.content).slice(0, 200)}`);
-  return performance.now() - t;
-};
+const call = (side, tool = TOOL) => timedCall(side, tool);
 const flags = (value) => (value ? value.split(' ') : []);
 const a = await open(A, flags(process.env.NODE_A));
 const b = await open(B, flags(process.env.NODE_B));
@@ -45,7 +38,7 @@ try {
     rounds: ROUNDS,
     calls: CALLS,
     call: (side) => call(side),
-    cpuMs: (side) => threadsCpuMs(side.serve.child.pid),
+    cpuMs: sideCpuMs,
   });
 } finally {
   for (const side of [a, b]) await closeBuild(side);

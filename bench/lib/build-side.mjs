@@ -65,6 +65,18 @@ export async function openBuild(dir, { upstream, nodeArgs = [], name = 'build-si
   }
 }
 
+/** The CPU of every thread of a side's service, in ms (not its upstream's). */
+export const sideCpuMs = (side) => threadsCpuMs(side.serve.child.pid);
+
+const text = 'y'.repeat(64);
+/** One call of the harness upstream's `echo` (64 characters) or `bytes` (64 KiB) through `side`; its time in ms. */
+export async function timedCall(side, tool) {
+  const t = performance.now();
+  const r = await side.client.callTool({ name: `up__${tool}`, arguments: tool === 'bytes' ? { n: 65536 } : { text } });
+  if (r.isError) throw new Error(`${tool} failed: ${JSON.stringify(r.content).slice(0, 200)}`);
+  return performance.now() - t;
+}
+
 /** Close the client and stop the service. */
 export async function closeBuild(side) {
   await side.client.close().catch(() => undefined);
