@@ -12,7 +12,7 @@
  * measured in docs/performance.md.)
  * @module
  */
-import { isPlainAscii } from './is-plain-ascii.js';
+import { isPlainAscii, NATIVE_SCAN_LENGTH } from './is-plain-ascii.js';
 import { INSTRUCTION_PHRASES, INVISIBLE_UNICODE, TAG_ASCII } from './sanitize-rules.js';
 
 /**
@@ -43,8 +43,6 @@ const PHRASES = INSTRUCTION_PHRASES.map(({ name, leads, pattern }) => ({
   marks: [...new Set(leads.map((lead) => MARKS.get(lead.toLowerCase()) as string))],
   pattern,
 }));
-/** Below this length the patterns run directly: lower-casing would cost more than it saves. */
-const GATED_LENGTH = 1024;
 
 /** The text the phrase scan reads: the visible text plus any ASCII smuggled in tag characters. */
 function scanText(text: string): string {
@@ -56,7 +54,8 @@ function scanText(text: string): string {
 /** Names of the instruction-like phrases in a text (hidden parts included), as `instruction:<name>`. */
 export function findInstructions(text: string, plain = isPlainAscii(text)): string[] {
   const scanned = plain ? text : scanText(text);
-  if (!plain || text.length < GATED_LENGTH) return PHRASES.filter((p) => p.pattern.test(scanned)).map((p) => p.flag);
+  if (!plain || text.length < NATIVE_SCAN_LENGTH)
+    return PHRASES.filter((p) => p.pattern.test(scanned)).map((p) => p.flag);
   // Each mark in either case, searched where the text lies: no lower-cased copy of a 64 KiB
   // result to collect afterwards (issue 20).
   const present = new Map<string, boolean>();

@@ -18,8 +18,16 @@ import { isAscii } from 'node:buffer';
 /** Printable ASCII with tab, line feed and carriage return. */
 export const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
 
-/** From this length on, the native scans are cheaper than the RegExp. */
-export const NATIVE_SCAN_LENGTH = 4096;
+/**
+ * From this length on a text takes the long-text paths: these native scans, the cut of a
+ * stdio line (ADR 049), the marks of the phrase scan, the answer's and the audit's parts. Not
+ * where they start to pay (4 KiB) but where a string stops being a name (keys, ids, tool
+ * names and enum values are shorter): ordinary answers then run the same code as a 64 KiB
+ * one and keep it compiled, so the first long answer after thousands of short ones no longer
+ * deoptimizes the call path (ADR 050: the harness's 64 KiB window −17 % on a busy machine,
+ * the service's CPU in it −33 %; a short text pays ~1 µs more a path).
+ */
+export const NATIVE_SCAN_LENGTH = 32;
 
 /** The ASCII characters outside plain text: the controls but tab, line feed and carriage return; DEL. */
 const CONTROLS = [...Array(0x20).keys(), 0x7f]

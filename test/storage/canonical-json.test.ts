@@ -1,6 +1,7 @@
 /** Canonical JSON for audit hashes: the old recursive text, without recursion. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { NATIVE_SCAN_LENGTH } from '../../src/guard/is-plain-ascii.js';
 import { auditHash } from '../../src/storage/audit-row.js';
 import { canonicalJson, canonicalJsonParts } from '../../src/storage/canonical-json.js';
 
@@ -51,8 +52,13 @@ describe('canonicalJson', () => {
       },
       [long, 'short', long],
       long,
-      { a: `${'x'.repeat(8_192)}"`, b: `${'x'.repeat(8_192)}é`, c: `${'x'.repeat(8_192)}\u0001`, d: 'x'.repeat(4_096) },
-      { text: 'x'.repeat(4_095) },
+      {
+        a: `${'x'.repeat(8_192)}"`,
+        b: `${'x'.repeat(8_192)}é`,
+        c: `${'x'.repeat(8_192)}\u0001`,
+        d: 'x'.repeat(NATIVE_SCAN_LENGTH),
+      },
+      { text: 'x'.repeat(NATIVE_SCAN_LENGTH - 1) },
       { nested: { deeper: [{ text: long, n: 1 }] }, z: null },
     ];
     // SHA-256 of the whole canonical text, as auditHash computed it before issue 20.
@@ -61,11 +67,13 @@ describe('canonicalJson', () => {
       const parts = canonicalJsonParts(sample) as string[];
       expect(parts.join('')).toBe(reference(sample));
       // The texts apart: every odd piece is one of the long plain texts, whole.
-      for (let i = 1; i < parts.length; i += 2) expect((parts[i] as string).length).toBeGreaterThanOrEqual(4_096);
+      for (let i = 1; i < parts.length; i += 2)
+        expect((parts[i] as string).length).toBeGreaterThanOrEqual(NATIVE_SCAN_LENGTH);
       expect(auditHash(sample)).toBe(before(sample));
     }
     expect(canonicalJsonParts({ content: [{ type: 'text', text: long }] })).toHaveLength(3);
-    expect(canonicalJsonParts({ text: 'x'.repeat(4_095) })).toHaveLength(1);
+    expect(canonicalJsonParts({ text: 'x'.repeat(NATIVE_SCAN_LENGTH - 1) })).toHaveLength(1);
+    expect(canonicalJsonParts({ text: 'x'.repeat(NATIVE_SCAN_LENGTH) })).toHaveLength(3);
     expect(canonicalJsonParts(undefined)).toBeUndefined();
     expect(auditHash(() => 1)).toBe(createHash('sha256').update('undefined').digest('hex'));
   });

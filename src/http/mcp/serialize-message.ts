@@ -83,7 +83,7 @@ export function createMessageSerializer(): (message: JSONRPCMessage) => Serializ
   };
 }
 
-/** A tool result's `content` with a text block long enough for {@link jsonString} to pay. */
+/** A tool result's `content` with a text block on the long-text path ({@link NATIVE_SCAN_LENGTH}, ADR 050). */
 function hasLongText(key: string, value: unknown): boolean {
   return (
     key === 'content' &&
