@@ -13,7 +13,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { SseStreamLabel, SseWriteGuard } from '../io/index.js';
 import { SESSION_NOT_FOUND } from './check-mcp-session.js';
 import { withLength } from './mcp-headers.js';
-import { partBytes, type Serialized, textOf } from './serialize-message.js';
+import { bodyBytes, type Serialized, textOf } from './serialize-message.js';
 import { type SseEventLog, STANDALONE } from './sse-event-log.js';
 
 /** The id of the standalone (GET) stream in the event log. */
@@ -227,21 +227,9 @@ export class McpStream {
     const { serialize } = this.#options;
     const body =
       held.length === 1 ? serialize(held[0] as JSONRPCMessage) : `[${held.map((m) => textOf(serialize(m))).join(',')}]`;
-    if (typeof body === 'string') {
-      // Encoded once: its length is then known, with no second pass over a large answer.
-      const bytes = Buffer.from(body);
-      res.writeHead(200, withLength(this.#options.jsonHeaders, bytes.length));
-      res.end(bytes);
-      return;
-    }
-    const length = body.reduce((n, b) => n + partBytes(b), 0);
-    res.writeHead(200, withLength(this.#options.jsonHeaders, length));
-    // Corked until the tick ends: the headers and every part leave in one write; a text part
-    // as Latin-1 (plain ASCII: its bytes), copied once, by the write itself.
-    for (const part of body) {
-      if (typeof part === 'string') res.write(part, 'latin1');
-      else res.write(part);
-    }
-    res.end();
+    // Encoded once: its length is then known, with no second pass over a large answer.
+    const bytes = bodyBytes(body);
+    res.writeHead(200, withLength(this.#options.jsonHeaders, bytes.length));
+    res.end(bytes);
   }
 }
