@@ -38,9 +38,14 @@ export function coverLeads(leads: readonly string[]): Map<string, string> {
 
 const MARKS = coverLeads(INSTRUCTION_PHRASES.flatMap((p) => p.leads));
 
+/** The distinct marks, each in lower case and (when it has one) upper case. */
+const MARK_LIST = [...new Set(MARKS.values())];
+const MARK_UPPER = MARK_LIST.map((mark) => (mark.toUpperCase() === mark ? null : mark.toUpperCase()));
+
 const PHRASES = INSTRUCTION_PHRASES.map(({ name, leads, pattern }) => ({
   flag: `instruction:${name}`,
-  marks: [...new Set(leads.map((lead) => MARKS.get(lead.toLowerCase()) as string))],
+  /** Indexes in {@link MARK_LIST}: a bit each in the scan's masks. */
+  marks: [...new Set(leads.map((lead) => MARK_LIST.indexOf(MARKS.get(lead.toLowerCase()) as string)))],
   pattern,
 }));
 
@@ -56,17 +61,27 @@ export function findInstructions(text: string, plain = isPlainAscii(text)): stri
   const scanned = plain ? text : scanText(text);
   if (!plain || text.length < NATIVE_SCAN_LENGTH)
     return PHRASES.filter((p) => p.pattern.test(scanned)).map((p) => p.flag);
-  // Each mark in either case, searched where the text lies: no lower-cased copy of a 64 KiB
-  // result to collect afterwards (issue 20).
-  const present = new Map<string, boolean>();
-  const holds = (mark: string) => {
-    let found = present.get(mark);
-    if (found === undefined) {
-      const upper = mark.toUpperCase();
-      found = text.includes(mark) || (upper !== mark && text.includes(upper));
-      present.set(mark, found);
+  // Each mark in either case, searched where the text lies (no lower-cased copy of a 64 KiB
+  // result to collect afterwards, issue 20), once, when a phrase first asks: two bit masks,
+  // nothing allocated (this runs for every text of a sentence's length, ADR 050).
+  let searched = 0;
+  let held = 0;
+  const flags: string[] = [];
+  for (const phrase of PHRASES) {
+    let holds = false;
+    for (const i of phrase.marks) {
+      const bit = 1 << i;
+      if ((searched & bit) === 0) {
+        searched |= bit;
+        const upper = MARK_UPPER[i];
+        if (text.includes(MARK_LIST[i] as string) || (upper != null && text.includes(upper))) held |= bit;
+      }
+      if ((held & bit) !== 0) {
+        holds = true;
+        break;
+      }
     }
-    return found;
-  };
-  return PHRASES.filter((p) => p.marks.some(holds) && p.pattern.test(text)).map((p) => p.flag);
+    if (holds && phrase.pattern.test(text)) flags.push(phrase.flag);
+  }
+  return flags;
 }
