@@ -47,6 +47,8 @@ const CALLS = (process.env.CALLS ?? '1,10').split(',').map(Number);
 const TOKEN = 'bench-admin-token';
 const TOOL = 'tiny__echo';
 const REPEAT = Number(process.env.REPEAT ?? 3);
+// TEXT_CHARS: the echoed text padded to this length (from 32, a sentence: the long-text paths, ADR 050).
+const TEXT_CHARS = Number(process.env.TEXT_CHARS ?? 0);
 const QUIET_MS = 2_500;
 const BACKGROUND_MS = 1_200;
 const SETTLE_MS = 300;
@@ -137,7 +139,7 @@ try {
   let n = 0;
   const call = async () => {
     n += 1;
-    const text = `call ${n}`;
+    const text = `call ${n}`.padEnd(TEXT_CHARS, '.');
     const result = await client.callTool({ name: TOOL, arguments: { text } });
     if (result.isError || result.content?.[0]?.text !== text) throw new Error(`bad answer: ${JSON.stringify(result)}`);
   };
