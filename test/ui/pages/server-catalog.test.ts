@@ -69,7 +69,9 @@ describe('resources and prompts on a server page in a real browser', { timeout: 
     await page.getByRole('navigation', { name: 'Pages' }).waitFor();
     await go('#/servers/catalog');
     await resource('note://readme').waitFor();
-  });
+    // Three upstreams (server-everything among them) and a browser: its own waits (30 s for
+    // the servers, Playwright's 30 s for the page) need more than the default hook timeout.
+  }, 90_000);
   afterAll(async () => {
     await browser?.close();
     await svc?.stop();
