@@ -13,6 +13,8 @@
 import { NATIVE_SCAN_LENGTH, rememberJsonPlain } from '../guard/is-plain-ascii.js';
 
 const QUOTE = 0x22;
+/** The characters JSON allows in no string unescaped (a plain line's bytes are ASCII already). */
+const CONTROL = /[\x00-\x1f]/;
 
 /** From this many characters on a string is taken out (the sanitizer's own long text). */
 export const LONG_STRING_CHARS = NATIVE_SCAN_LENGTH;
@@ -47,8 +49,12 @@ export function cutLongStrings(pieces: readonly Buffer[]): CutLine | null {
       }
       if (++strings > MAX_STRINGS) return null;
       if (quote - open - 1 >= LONG_STRING_CHARS) {
+        const string = latin1(pieces, open + 1, quote);
+        // A control character is not JSON inside a string: `JSON.parse` of the whole line is
+        // to refuse it with its own error, not the cut let it through as plain text.
+        if (CONTROL.test(string)) return null;
         text += `${latin1(pieces, copied, open)}"\\u0000${long.length}"`;
-        long.push(latin1(pieces, open + 1, quote));
+        long.push(string);
         copied = quote + 1;
       }
       open = -1;

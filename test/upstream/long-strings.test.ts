@@ -101,4 +101,17 @@ describe('cutLongStrings / parseLine', () => {
       expect(() => parseLine(cut as NonNullable<typeof cut>)).toThrow((expected as Error).message);
     }
   });
+
+  it('never cuts a long string holding a control character: the line is JSON.parse\'s to refuse', () => {
+    // A raw ESC, BEL, tab or CR in a string is not JSON: taken out of the line, it would have
+    // passed as plain text, and the sanitizer would have let it through (X4).
+    const controls = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code)).filter((c) => c !== '\n');
+    for (const control of controls)
+      for (const at of [0, 20, LONG_STRING_CHARS - 1]) {
+        const text = `${long('y').slice(0, at)}${control}${long('y').slice(at)}`;
+        const line = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${text}"}]}}`;
+        expect(cutLongStrings(piecesOf(line, [7, 70]))).toBeNull();
+        expect(() => JSON.parse(line)).toThrow(SyntaxError);
+      }
+  });
 });
