@@ -13,8 +13,11 @@
 import { NATIVE_SCAN_LENGTH, rememberJsonPlain } from '../guard/is-plain-ascii.js';
 
 const QUOTE = 0x22;
-/** The characters JSON allows in no string unescaped (a plain line's bytes are ASCII already). */
-const CONTROL = /[\x00-\x1f]/;
+/**
+ * A character outside printable ASCII: in a plain line's bytes (ASCII, no DEL) a control
+ * character, which JSON allows in no string unescaped.
+ */
+const CONTROL = /[^\x20-\x7e]/;
 
 /** From this many characters on a string is taken out (the sanitizer's own long text). */
 export const LONG_STRING_CHARS = NATIVE_SCAN_LENGTH;

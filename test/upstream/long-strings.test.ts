@@ -102,7 +102,7 @@ describe('cutLongStrings / parseLine', () => {
     }
   });
 
-  it('never cuts a long string holding a control character: the line is JSON.parse\'s to refuse', () => {
+  it("never cuts a long string holding a control character: the line is JSON.parse's to refuse", () => {
     // A raw ESC, BEL, tab or CR in a string is not JSON: taken out of the line, it would have
     // passed as plain text, and the sanitizer would have let it through (X4).
     const controls = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code)).filter((c) => c !== '\n');
