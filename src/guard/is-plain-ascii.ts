@@ -24,8 +24,8 @@ export const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
  * where they start to pay (4 KiB) but where a string stops being a name (keys, ids, tool
  * names and enum values are shorter): ordinary answers then run the same code as a 64 KiB
  * one and keep it compiled, so the first long answer after thousands of short ones no longer
- * deoptimizes the call path (ADR 050: the harness's 64 KiB window −17 % on a busy machine,
- * the service's CPU in it −33 %; a short text pays ~1 µs more a path).
+ * deoptimizes the call path (ADR 050: in the harness's 64 KiB window the p50 0.94× paired,
+ * the service's CPU 0.65×; a short text pays up to ~1 µs more a path).
  */
 export const NATIVE_SCAN_LENGTH = 32;
 
