@@ -4,6 +4,7 @@
  * @module
  */
 import { useEffect, useState } from 'preact/hooks';
+import { followEvent } from './follow-event.js';
 
 /** Where the page is. */
 export type Route =
@@ -53,10 +54,15 @@ function queryOf(search: string): Record<string, string> {
 /** The current route, following the fragment. */
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
-  useEffect(() => {
-    const follow = () => setRoute(parseRoute(location.hash));
-    addEventListener('hashchange', follow);
-    return () => removeEventListener('hashchange', follow);
-  }, []);
+  useEffect(
+    () =>
+      followEvent(
+        window,
+        'hashchange',
+        () => parseRoute(location.hash),
+        (next) => setRoute((now) => (hrefOf(now) === hrefOf(next) ? now : next)),
+      ),
+    [],
+  );
   return route;
 }
