@@ -86,7 +86,12 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
       error?.issues,
     );
   }
-  /** GETs in flight by URL: two parts of a page asking the same (a bot's tools) share one request. */
+  /**
+   * GETs in flight by URL: two parts of a page asking the same (a bot's tools) share one
+   * request. Only reads asked for the same state: a write of ours, or the live stream saying
+   * something changed ({@link forget}), makes the next read start afresh, since a request
+   * already in flight may answer the state from before.
+   */
   const reading = new Map<string, Promise<unknown>>();
   async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
     const response = await send(method, url, body);
@@ -113,6 +118,8 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
   const bot = (slug: string, ...rest: string[]) => `/api/bots/${path(slug, ...rest)}`;
 
   return {
+    /** Reads asked from now on do not join those in flight: the live stream said something changed. */
+    forget: () => reading.clear(),
     servers: () => read<{ servers: Server[] }>('/api/servers'),
     server: (name: string) => read<{ server: Server }>(server(name)),
     addServer: (body: NewServer) => call<{ server: Server }>('POST', '/api/servers', body),

@@ -114,7 +114,7 @@ function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void })
   const crumb = crumbOf(route);
   const current = crumb ? crumb.parent.page : route.page;
   return (
-    <LiveProvider onClosed={onSignedOut} quarantines={api.quarantines}>
+    <LiveProvider onClosed={onSignedOut} quarantines={api.quarantines} changed={api.forget}>
       {route.page === 'bot' && (
         // The chat is below the bot's servers and tools (dozens of switches): the first Tab
         // stop goes straight to its message box (hidden by the style sheet when there is none).

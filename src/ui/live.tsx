@@ -28,16 +28,20 @@ const HOLD_CHANGES = new Set(['tool_quarantined', 'tool_approved', 'catalog_chur
 
 /**
  * Opens the stream for its children; `onClosed` runs when the service refuses it (the session
- * ended); `quarantines` reads the held tools (`GET /api/quarantines`).
+ * ended); `quarantines` reads the held tools (`GET /api/quarantines`); `changed` runs first on
+ * each snapshot and event, so that what is read after it is not answered by a request that
+ * started before (the API client's shared reads: its `forget`).
  */
 export function LiveProvider({
   children,
   onClosed,
   quarantines,
+  changed,
 }: {
   children: ComponentChildren;
   onClosed: () => void;
   quarantines: () => Promise<Quarantines>;
+  changed: () => void;
 }) {
   const [servers, setServers] = useState<readonly LiveServer[]>([]);
   const [loaded, setLoaded] = useState(false);
@@ -48,6 +52,8 @@ export function LiveProvider({
   closed.current = onClosed;
   const readHeld = useRef(quarantines);
   readHeld.current = quarantines;
+  const forget = useRef(changed);
+  forget.current = changed;
   // The latest read wins: an older answer arriving late is dropped.
   const heldRound = useRef(0);
   const refreshHeld = () => {
@@ -62,11 +68,15 @@ export function LiveProvider({
     () =>
       openEventStream({
         onSnapshot: (snapshot) => {
+          forget.current();
           setServers(fromSnapshot(snapshot.servers));
           setLoaded(true);
           refreshHeld();
         },
         onEvent: (event) => {
+          // A held count read after a tool was approved elsewhere must not be the answer of a
+          // read that started before it (the badge stayed at 1).
+          forget.current();
           setServers((list) => applyEvent(list, event));
           if (HOLD_CHANGES.has(event.type)) refreshHeld();
           for (const listener of listeners.current) listener(event);

@@ -188,6 +188,53 @@ describe('the servers pages in a real browser', { timeout: 90_000 }, () => {
     expect(await row('rug').locator('a.held').count()).toBe(0);
   });
 
+  it('an approval made elsewhere clears the count even while a read that started before it is in flight', async () => {
+    const count = page.locator('nav .count');
+    const mutate = await svc.api('/api/servers/rug/tools/mutate/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"arguments":{"text":"Adds two numbers, said again"}}',
+    });
+    expect(mutate.status).toBe(200);
+    await count.waitFor();
+    // The server's page reads the held tools as it opens: that read is answered before the
+    // approval, and its answer handed to the page only after.
+    let answered!: () => void;
+    const beforeApproval = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reads = 0;
+    await page.route('**/api/quarantines', async (route) => {
+      if (++reads > 1) return route.continue();
+      const response = await route.fetch();
+      answered();
+      await released;
+      await route.fulfill({ response });
+    });
+    try {
+      await go('#/servers/rug');
+      await beforeApproval;
+      const nextRead = page.waitForRequest((request) => request.url().endsWith('/api/quarantines'), {
+        timeout: 15_000,
+      });
+      const approved = await svc.api('/api/servers/rug/tools/calc/approve', { method: 'POST' });
+      expect(approved.status).toBe(200);
+      // The stream's tool_approved has the count read again, not taken from the read in flight.
+      await nextRead;
+      await count.waitFor({ state: 'detached' });
+      release();
+      await page.locator('p.summary[data-held="0"]').waitFor();
+      expect(await count.count()).toBe(0);
+    } finally {
+      release();
+      await page.unroute('**/api/quarantines');
+    }
+  });
+
   it("a server's own page connects, disconnects, and removes it after a confirmation, back on the list", async () => {
     await go('#/servers/tiny');
     const summary = page.locator('p.summary');
