@@ -86,16 +86,11 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
       error?.issues,
     );
   }
-  /**
-   * GETs in flight by URL: two parts of a page asking the same (a bot's tools) share one
-   * request. Only reads asked for the same state: a write of ours, or the live stream saying
-   * something changed ({@link forget}), makes the next read start afresh, since a request
-   * already in flight may answer the state from before.
-   */
+  /** GETs in flight by URL, shared by parts of a page asking the same; cleared by a write or a live event (`forget`). */
   const reading = new Map<string, Promise<unknown>>();
   async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
     const response = await send(method, url, body);
-    // A write may have changed what a GET in flight will answer: a read after it starts afresh.
+    // A write may have changed what a GET in flight will answer (a request from before): a read after it starts afresh.
     if (method !== 'GET') reading.clear();
     return (response.status === 204 ? undefined : await response.json()) as T;
   }

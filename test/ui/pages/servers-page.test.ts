@@ -39,6 +39,15 @@ describe('the servers pages in a real browser', { timeout: 90_000 }, () => {
     await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
   };
   const pidOf = async (name: string) => (await svc.server(name))?.pid ?? 0;
+  /** Has rug's `mutate` rewrite calc's description (to `text`, or an injection payload): calc is held. */
+  const mutateCalc = async (text?: string) => {
+    const mutated = await svc.api('/api/servers/rug/tools/mutate/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ arguments: text === undefined ? {} : { text } }),
+    });
+    expect(mutated.status).toBe(200);
+  };
   /** The widths of the servers table's columns, from its headings. */
   const columnWidths = () =>
     page.evaluate(
@@ -160,12 +169,7 @@ describe('the servers pages in a real browser', { timeout: 90_000 }, () => {
     const count = page.locator('nav .count');
     expect(await count.count()).toBe(0);
     expect(await row('rug').getAttribute('data-held')).toBe('0');
-    const mutate = await svc.api('/api/servers/rug/tools/mutate/call', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"arguments":{}}',
-    });
-    expect(mutate.status).toBe(200);
+    await mutateCalc();
     await count.waitFor();
     expect(await count.textContent()).toBe(' 1 held');
     expect(await page.getByRole('link', { name: 'Quarantines 1 held' }).count()).toBe(1);
@@ -190,12 +194,7 @@ describe('the servers pages in a real browser', { timeout: 90_000 }, () => {
 
   it('an approval made elsewhere clears the count even while a read that started before it is in flight', async () => {
     const count = page.locator('nav .count');
-    const mutate = await svc.api('/api/servers/rug/tools/mutate/call', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"arguments":{"text":"Adds two numbers, said again"}}',
-    });
-    expect(mutate.status).toBe(200);
+    await mutateCalc('Adds two numbers, said again');
     await count.waitFor();
     // The server's page reads the held tools as it opens: that read is answered before the
     // approval, and its answer handed to the page only after.
@@ -260,12 +259,7 @@ describe('the servers pages in a real browser', { timeout: 90_000 }, () => {
 
   it('no page scrolls sideways in a 390 px window', async () => {
     // Something held, so the quarantines page shows its side-by-side texts.
-    const mutate = await svc.api('/api/servers/rug/tools/mutate/call', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"arguments":{"text":"A much longer description that replaced the one pinned before"}}',
-    });
-    expect(mutate.status).toBe(200);
+    await mutateCalc('A much longer description that replaced the one pinned before');
     await page.setViewportSize({ width: 390, height: 844 });
     const pages: [string, string][] = [
       ['#/servers', 'tr[data-server]'],
