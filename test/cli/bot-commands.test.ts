@@ -129,7 +129,7 @@ function runInTerminal(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: 
     output += d;
   });
   return new Promise((resolve) =>
-    child.once('exit', (code) => resolve({ code, output: output.replaceAll('\r\n', '\n') })),
+    child.once('close', (code) => resolve({ code, output: output.replaceAll('\r\n', '\n') })),
   );
 }
 

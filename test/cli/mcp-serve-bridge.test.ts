@@ -122,7 +122,7 @@ describe('bnity mcp serve --stdio bridging to the running service', () => {
       env: { ...process.env, BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, BOTERNITY_URL: svc.service.url },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
-    const inPlaceExit = new Promise<number | null>((resolve) => inPlace.once('exit', resolve));
+    const inPlaceExit = new Promise<number | null>((resolve) => inPlace.once('close', resolve));
     const answers: { id: number; error?: { message: string } }[] = [];
     let pending = '';
     inPlace.stdout.on('data', (d) => {

@@ -170,7 +170,7 @@ describe('bnity mcp serve --stdio', () => {
     );
     // Exit 1, as without a client.
     const raw = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-    const code = new Promise<number | null>((resolve) => raw.once('exit', resolve));
+    const code = new Promise<number | null>((resolve) => raw.once('close', resolve));
     let out = '';
     raw.stdout.on('data', (d) => {
       out += d;

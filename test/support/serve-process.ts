@@ -65,8 +65,10 @@ export function spawnBnity(
   child.stderr?.on('data', (d) => {
     stderr += d;
   });
+  // Its end once everything it wrote has been read: 'exit' may come before the last of its
+  // output is read from the pipes (under load its last line came after), 'close' after it.
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   return { child, exit, exited: exit.then(({ code }) => code), stdout: () => stdout, stderr: () => stderr };
 }
@@ -99,7 +101,7 @@ export async function startAndStopStdioBridge(
   child.stderr.on('data', (d) => {
     stderr += d;
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   await waitFor(() => stderr.includes('boternity started'), { what: 'the standalone service to start' });
   child.kill('SIGTERM');
   return { code: await exited, stderr };
