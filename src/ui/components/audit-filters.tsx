@@ -4,7 +4,7 @@
  * client name) and date inputs for the time range. Applying them writes them to the URL.
  * @module
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   AUDIT_EVENTS,
   AUDIT_FILTERS,
@@ -95,8 +95,14 @@ export function AuditFilters({
 }) {
   const [form, setForm] = useState(() => formOf(url));
   const shown = JSON.stringify(formOf(url));
-  // The URL changed by itself (back, forward, a link): the form follows it.
-  useEffect(() => setForm(JSON.parse(shown) as Form), [shown]);
+  // The URL changed by itself (back, forward, a link): the form follows it. Only a change: the
+  // form started from this URL, and what was typed before the effect first ran is kept.
+  const followed = useRef(shown);
+  useEffect(() => {
+    if (followed.current === shown) return;
+    followed.current = shown;
+    setForm(JSON.parse(shown) as Form);
+  }, [shown]);
   const set = (key: AuditFilter) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
   const input = (key: AuditFilter) => (e: Event) => set(key)((e.currentTarget as HTMLInputElement).value);
   const apply = (event: Event) => {

@@ -245,6 +245,35 @@ describe('the audit page in a real browser', { timeout: 120_000 }, () => {
     }
   });
 
+  it('a filter typed as the page opens is kept, not reset to the URL once the page has settled', async () => {
+    await page.evaluate("location.hash = '#/servers'");
+    await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
+    // Typed the moment the field is drawn, before the page's effects have run (a quick user,
+    // or a test on a busy machine).
+    await page.evaluate(`new Promise((resolve) => {
+      const type = () => {
+        const field = document.getElementById('audit-tool');
+        if (!field) return false;
+        field.value = 'echo';
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        return true;
+      };
+      const watch = new MutationObserver(() => {
+        if (type()) {
+          watch.disconnect();
+          resolve();
+        }
+      });
+      watch.observe(document.body, { childList: true, subtree: true });
+      location.hash = '#/audit';
+    })`);
+    await summary().filter({ hasText: /entr/ }).waitFor();
+    const filters = page.getByRole('form', { name: 'Filters' });
+    expect(await filters.getByLabel('tool', { exact: true }).inputValue()).toBe('echo');
+    await filters.getByRole('button', { name: 'Show' }).click();
+    await waitFor(async () => (await hash()) === '#/audit?tool=echo', { what: 'the typed filter in the URL' });
+  });
+
   it("a cursor that is not one: the API's one line, and the filters stay", async () => {
     await page.evaluate("location.hash = '#/audit?server=tiny&before=yesterday'");
     const alert = page.getByRole('alert');
