@@ -90,7 +90,7 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
   const reading = new Map<string, Promise<unknown>>();
   async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
     const response = await send(method, url, body);
-    // A write may have changed what a GET in flight will answer (a request from before): a read after it starts afresh.
+    // A write may have changed what a GET in flight will answer: a read after it starts afresh.
     if (method !== 'GET') reading.clear();
     return (response.status === 204 ? undefined : await response.json()) as T;
   }
