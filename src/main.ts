@@ -33,6 +33,7 @@ import { openOAuth } from './start/open-oauth.js';
 import { keystorePath, openServiceKeystore } from './start/open-service-keystore.js';
 import type { Storage } from './start/open-storage.js';
 import { applyFirst, followServers, openTracing } from './start/open-tracing.js';
+import { STOP_SLACK_MS, unwindSteps } from './start/unwind-steps.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { isClusterDatabase } from './storage/database-url.js';
 import { acquireHomeLock } from './storage/home-lock.js';
@@ -119,16 +120,8 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
 
   // Everything opened from here on is closed again, in reverse, if a later step fails.
   const undo: (() => Promise<unknown> | unknown)[] = [];
-  const unwind = async () => {
-    // Every step runs even when an earlier one fails: the lock and the database must close.
-    for (const step of undo.splice(0).reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        log.warn({ err: error }, 'a shutdown step failed; going on');
-      }
-    }
-  };
+  // Every step runs even when an earlier one fails or hangs: the lock and the database must close.
+  const unwind = () => unwindSteps(undo, log, { budgetMs: config.shutdown.graceMs + STOP_SLACK_MS });
   try {
     const lock = await acquireHomeLock(home);
     undo.push(() => lock.release());

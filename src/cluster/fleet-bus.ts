@@ -57,6 +57,12 @@ export type FleetBusDeps = {
 const TOPIC = /^[a-z][a-z0-9_.-]{0,47}$/;
 const INLINE_BYTES = 7_900;
 const KEEP_MS = 5 * 60_000;
+/**
+ * How long a stopping subscription waits for its `UNLISTEN` to be answered. Nothing depends
+ * on the answer (later notifications are ignored at once, and the listening connection ends
+ * with the pool): a database that does not answer must not hold a replica's stop up.
+ */
+const UNLISTEN_WAIT_MS = 1_000;
 
 /** What travels in a NOTIFY: the sender and the payload, or the id of the row holding it. */
 type Envelope = { f: string; p?: unknown; ref?: string };
@@ -124,7 +130,14 @@ export function createFleetBus({
       const stop = async () => {
         if (!stops.delete(stop)) return;
         stopped = true;
-        await unlisten().catch(() => undefined);
+        let waited: NodeJS.Timeout | undefined;
+        await Promise.race([
+          unlisten().catch(() => undefined),
+          new Promise<void>((resolve) => {
+            waited = setTimeout(resolve, UNLISTEN_WAIT_MS);
+          }),
+        ]);
+        clearTimeout(waited);
       };
       stops.add(stop);
       return stop;
