@@ -2,29 +2,37 @@
  * A stop's undoing of what a start opened: last first, every step even when one fails or
  * does not finish. A database that stopped answering (no error: a paused server, a network
  * gone quiet) left a step waiting for ever, and the service never stopped. The stop as a whole
- * keeps to a budget (the shutdown grace plus {@link STOP_SLACK_MS}); a step still running when
- * the budget is spent is left behind with a warning, and each step after it still gets
- * {@link STEP_FLOOR_MS}: the home lock and the database's close come last and must run.
+ * keeps to a budget ({@link stopBudget}); a step still running when the budget is spent is
+ * left behind with a warning, and each step after it still gets a floor — enough for the
+ * stdio children's SIGTERM and SIGKILL — so the children end, and the home lock and the
+ * database's close, which come last, run.
  * @module
  */
 
 /** One step: what undoes one thing a start did. */
 export type UndoStep = () => Promise<unknown> | unknown;
 
-/** What a stop may take beyond the shutdown grace (the audit's last writes take up to 10 s). */
+/** What a stop may take beyond its waits of `shutdown.graceMs` (the audit's last writes take up to 10 s). */
 export const STOP_SLACK_MS = 15_000;
-/** What each step gets once the budget is spent. */
-export const STEP_FLOOR_MS = 1_000;
 
-/** Run `steps` last first, emptying the list, within `budgetMs` (each at least {@link STEP_FLOOR_MS}). */
+/**
+ * The budget and floor of a stop with `graceMs` of grace: the requests in flight, the agents'
+ * calls and the children each get the grace once (docs/operations.md), and the floor is one
+ * grace and 2 s: a child's SIGTERM, its SIGKILL, and seeing it gone.
+ */
+export function stopBudget(graceMs: number): { budgetMs: number; floorMs: number } {
+  return { budgetMs: 3 * graceMs + STOP_SLACK_MS, floorMs: graceMs + 2_000 };
+}
+
+/** Run `steps` last first, emptying the list, within `budgetMs` (each at least `floorMs`). */
 export async function unwindSteps(
   steps: UndoStep[],
   log: { warn(fields: object, message: string): void },
-  { budgetMs, now = Date.now }: { budgetMs: number; now?: () => number },
+  { budgetMs, floorMs, now = Date.now }: { budgetMs: number; floorMs: number; now?: () => number },
 ): Promise<void> {
   const deadline = now() + budgetMs;
   for (const step of steps.splice(0).reverse()) {
-    const waitMs = Math.max(deadline - now(), STEP_FLOOR_MS);
+    const waitMs = Math.max(deadline - now(), floorMs);
     const running = Promise.resolve().then(step);
     // Left behind, it may still fail later: nothing is waiting for it then.
     running.catch(() => undefined);
