@@ -33,7 +33,7 @@ import { openOAuth } from './start/open-oauth.js';
 import { keystorePath, openServiceKeystore } from './start/open-service-keystore.js';
 import type { Storage } from './start/open-storage.js';
 import { applyFirst, followServers, openTracing } from './start/open-tracing.js';
-import { stopBudget, unwindSteps } from './start/unwind-steps.js';
+import { stopBudget, type UndoStep, unwindSteps } from './start/unwind-steps.js';
 import { ensureAdminToken } from './storage/admin-token.js';
 import { isClusterDatabase } from './storage/database-url.js';
 import { acquireHomeLock } from './storage/home-lock.js';
@@ -119,7 +119,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
   const { config } = loaded;
 
   // Everything opened from here on is closed again, in reverse, if a later step fails.
-  const undo: (() => Promise<unknown> | unknown)[] = [];
+  const undo: UndoStep[] = [];
   // Every step runs even when an earlier one fails or hangs: the lock and the database must close.
   const unwind = () => unwindSteps(undo, log, stopBudget(config.shutdown.graceMs));
   try {

@@ -130,14 +130,10 @@ export function createFleetBus({
       const stop = async () => {
         if (!stops.delete(stop)) return;
         stopped = true;
-        let waited: NodeJS.Timeout | undefined;
         await Promise.race([
           unlisten().catch(() => undefined),
-          new Promise<void>((resolve) => {
-            waited = setTimeout(resolve, UNLISTEN_WAIT_MS);
-          }),
+          new Promise<void>((resolve) => setTimeout(resolve, UNLISTEN_WAIT_MS).unref()),
         ]);
-        clearTimeout(waited);
       };
       stops.add(stop);
       return stop;
