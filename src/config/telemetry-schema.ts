@@ -9,8 +9,13 @@ import { z } from 'zod';
 /** Where and how spans are exported; the queue is bounded so a slow collector never slows a call. */
 export const TelemetrySchema = z
   .object({
-    /** Send traces. `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` turn them off; `=otlp` on. */
-    enabled: z.boolean().default(false),
+    /**
+     * Send traces. Unset: off unless the standard variables turn them on (SPEC §7: an
+     * `OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT`, `OTEL_SERVICE_NAME` or `OTEL_TRACES_SAMPLER`);
+     * `false` keeps them off but for `OTEL_TRACES_EXPORTER=otlp`. `OTEL_SDK_DISABLED=true` or
+     * `OTEL_TRACES_EXPORTER=none` turn them off whatever this says.
+     */
+    enabled: z.boolean().optional(),
     /** The collector's base URL (`/v1/traces` is added), as `OTEL_EXPORTER_OTLP_ENDPOINT`; default `http://localhost:4318`. */
     endpoint: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
     /** The OTLP encoding over HTTP, as `OTEL_EXPORTER_OTLP_PROTOCOL` (`grpc` is not supported). */

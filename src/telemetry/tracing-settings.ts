@@ -80,13 +80,27 @@ function protocolOf(
   };
 }
 
-/** On when the config says so, unless the environment says otherwise. */
-function isOn(enabled: boolean, env: NodeJS.ProcessEnv): boolean {
+/** The standard variables whose presence turns tracing on (SPEC §7) when the config does not say. */
+const TURNING_ON = [
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_SERVICE_NAME',
+  'OTEL_TRACES_SAMPLER',
+] as const;
+
+/**
+ * On or off: `OTEL_SDK_DISABLED=true` and `OTEL_TRACES_EXPORTER=none` turn it off and
+ * `OTEL_TRACES_EXPORTER=otlp` on, whatever the config says; then the config's `enabled` when
+ * written; unwritten, on when a collector's endpoint, a service name or a sampler is given in
+ * the environment (the contract's "the standard variables turn on OTLP/HTTP export").
+ */
+function isOn(enabled: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
   const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
   if (exporter === 'none') return false;
   if (exporter === 'otlp') return true;
-  return enabled;
+  if (enabled !== undefined) return enabled;
+  return TURNING_ON.some((name) => Boolean(env[name]?.trim()));
 }
 
 /** `k=v,k2=v2`, values URL-encoded (the OTLP exporter's format); a malformed pair is skipped. */

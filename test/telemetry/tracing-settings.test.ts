@@ -1,6 +1,7 @@
 /**
- * Tracing settings (issue 21): off by default, on by the config or `OTEL_TRACES_EXPORTER=otlp`,
- * off by `OTEL_SDK_DISABLED`; every `OTEL_*` variable wins over the `telemetry` section.
+ * Tracing settings (issue 21): off by default, on by the config, `OTEL_TRACES_EXPORTER=otlp` or
+ * (the config silent) the standard endpoint, service name or sampler variables (SPEC §7), off by
+ * `OTEL_SDK_DISABLED`; every `OTEL_*` variable wins over the `telemetry` section.
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
@@ -79,6 +80,28 @@ describe('tracingSettings', () => {
     expect(tracingSettings(telemetry(), { OTEL_TRACES_EXPORTER: 'otlp' })).not.toBeNull();
     expect(tracingSettings(telemetry({ enabled: true }), { OTEL_SDK_DISABLED: 'true' })).toBeNull();
     expect(tracingSettings(telemetry({ enabled: true }), { OTEL_TRACES_EXPORTER: 'none' })).toBeNull();
+  });
+
+  it('is turned on by the standard endpoint, service name or sampler variables when the config does not say', () => {
+    for (const name of [
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+      'OTEL_SERVICE_NAME',
+      'OTEL_TRACES_SAMPLER',
+    ]) {
+      const value =
+        name === 'OTEL_TRACES_SAMPLER' ? 'always_on' : name.endsWith('ENDPOINT') ? 'http://127.0.0.1:4318' : 'x';
+      expect(tracingSettings(telemetry(), { [name]: value }), name).not.toBeNull();
+      // Written `false` in the file keeps it off; only OTEL_TRACES_EXPORTER=otlp overrides that.
+      expect(tracingSettings(telemetry({ enabled: false }), { [name]: value }), name).toBeNull();
+      expect(tracingSettings(telemetry(), { [name]: value, OTEL_SDK_DISABLED: 'true' }), name).toBeNull();
+      expect(tracingSettings(telemetry(), { [name]: value, OTEL_TRACES_EXPORTER: 'none' }), name).toBeNull();
+    }
+    expect(tracingSettings(telemetry(), { OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBeNull();
+    expect(tracingSettings(telemetry({ enabled: false }), { OTEL_TRACES_EXPORTER: 'otlp' })).not.toBeNull();
+    expect(tracingSettings(telemetry(), { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9/' })?.url).toBe(
+      'http://127.0.0.1:9/v1/traces',
+    );
   });
 
   it('maps the standard samplers, and ignores an argument out of range', () => {
