@@ -91,6 +91,20 @@ describe('/api/servers', { timeout: 60_000 }, () => {
         /invalid config: mcpServers\.f\.url: must be an http:\/\/ or https:\/\/ URL$/,
       ],
       [
+        'a tool override the config refuses',
+        { name: 'o', ...tiny(), toolOverrides: { echo: { name: 'has space' } } },
+        400,
+        'config_invalid',
+        /invalid config: mcpServers\.o\.toolOverrides\.echo\.name: a tool name is 1 to 64 letters, digits, _ \. or -$/,
+      ],
+      [
+        'an unknown field in timeouts',
+        { name: 't', ...tiny(), timeouts: { callMs: 10, perToll: {} } },
+        400,
+        'bad_request',
+        /^invalid request body: timeouts\.perToll: unknown field$/,
+      ],
+      [
         'a preset missing its credential',
         { name: 'gh', preset: 'github' },
         400,
@@ -254,6 +268,42 @@ describe('/api/servers', { timeout: 60_000 }, () => {
     await send('PUT', '/api/servers/remote', { url: 'http://127.0.0.1:9/mcp', enabled: false, headers: { A: 's' } });
     await send('PATCH', '/api/servers/remote', { headers: { A: '********', B: 'b' } });
     expect(JSON.parse(await readFile(svc.configPath, 'utf8')).mcpServers.remote.headers).toEqual({ A: 's', B: 'b' });
+  });
+
+  it('takes timeouts and toolOverrides (SPEC D2, D3) by POST, PUT and PATCH; a GET then PUT keeps them', async () => {
+    const timeouts = { callMs: 20_000, perTool: { echo: 5_000 }, resetOnProgress: true };
+    const toolOverrides = { echo: { name: 'say', description: 'Says it back.' } };
+    const added = await send<ServerBody>('POST', '/api/servers', { name: 'tuned', ...tiny(), timeouts, toolOverrides });
+    expect(added.status).toBe(201);
+    expect(added.body.server).toMatchObject({ timeouts, toolOverrides });
+    expect(JSON.parse(await readFile(svc.configPath, 'utf8')).mcpServers.tuned).toEqual({
+      ...tiny(),
+      timeouts,
+      toolOverrides,
+    });
+    const before = await connected('tuned');
+    // What GET shows, sent back whole, changes nothing.
+    const { name: _name, ...shown } = (await send<ServerBody>('GET', '/api/servers/tuned')).body.server;
+    const entry = Object.fromEntries(
+      Object.entries(shown).filter(([key]) => key in tiny() || key === 'timeouts' || key === 'toolOverrides'),
+    );
+    const put = await send<ServerBody>('PUT', '/api/servers/tuned', entry);
+    expect(put.status).toBe(200);
+    expect(JSON.parse(await readFile(svc.configPath, 'utf8')).mcpServers.tuned).toEqual({
+      ...tiny(),
+      timeouts,
+      toolOverrides,
+    });
+    // A PATCH of the overrides alone applies without a restart.
+    const patched = await send<ServerBody>('PATCH', '/api/servers/tuned', {
+      toolOverrides: { echo: { hidden: true } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.server).toMatchObject({ state: 'connected', pid: before.pid });
+    expect(JSON.parse(await readFile(svc.configPath, 'utf8')).mcpServers.tuned.toolOverrides).toEqual({
+      echo: { hidden: true },
+    });
+    await send('DELETE', '/api/servers/tuned');
   });
 
   it('changes the view without restarting the process when a PATCH touches only deniedTools', async () => {

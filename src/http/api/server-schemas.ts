@@ -47,6 +47,35 @@ export const SERVER_ENTRY_SHAPE = {
   livenessTimeoutMs: Millis.optional(),
   connectTimeoutMs: Millis.optional(),
   requestTimeoutMs: Millis.optional(),
+  timeouts: z
+    .object({
+      callMs: Millis.optional(),
+      perTool: z.record(z.string(), Millis).optional(),
+      resetOnProgress: z.boolean().optional(),
+    })
+    .strict()
+    .optional()
+    .openapi({
+      description: 'Tool-call time limits (SPEC D2): `perTool` by the upstream tool name wins over `callMs`',
+      example: { callMs: 30_000, perTool: { slow_report: 300_000 }, resetOnProgress: true },
+    }),
+  toolOverrides: z
+    .record(
+      z.string(),
+      z
+        .object({
+          name: z.string().optional(),
+          title: z.string().optional(),
+          description: z.string().optional(),
+          hidden: z.boolean().optional(),
+        })
+        .strict(),
+    )
+    .optional()
+    .openapi({
+      description: "What agents see of a tool, by the upstream's own name (SPEC D3)",
+      example: { search: { name: 'web_search', description: 'Search the web.' }, debug_dump: { hidden: true } },
+    }),
   maxConcurrentRequests: z.number().int().positive().optional(),
   maxMessageBytes: z.number().int().positive().optional(),
   maxAnswerBytes: z.number().int().positive().optional(),
