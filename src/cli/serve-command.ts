@@ -7,7 +7,25 @@
 import { UsageError } from '../errors.js';
 import { type ServiceOptions, startService } from '../main.js';
 import { tuneProcess } from '../runtime/tune-process.js';
+import { killAllBelowNow } from '../upstream/process-tree.js';
 import { watchParent } from './watch-parent.js';
+
+/**
+ * A signal this soon after the first is the same request to stop: a terminal's Ctrl-C reaches
+ * the whole foreground group, and `npm start` passes its own copy on to the service.
+ */
+const SAME_SIGNAL_MS = 1_000;
+
+/**
+ * A second signal during the drain: end every process below this one (the stdio children and
+ * their groups, so none outlives the service, S6) and exit 1 at once. The home's lock is left
+ * (the next start takes it over).
+ */
+function stopNow(signal: NodeJS.Signals): never {
+  const killed = killAllBelowNow(process.pid);
+  process.stderr.write(`bnity: a second ${signal}: stopped at once without draining (${killed} child processes killed)\n`);
+  process.exit(1);
+}
 
 /** Parse a port flag or variable; throws a usage error naming the source. */
 export function parsePort(value: string, source: string): number {
@@ -38,10 +56,20 @@ export async function serveCommand(
   });
   // The signals too, before the start: a SIGTERM that came while the service was starting
   // found no handler and ended the process on the spot, its home still locked (the npm-start
-  // test's rare failure). Now it waits for the start to finish, then drains.
+  // test's rare failure). Now it waits for the start to finish, then drains. Handled for the
+  // whole run: the first starts the drain; one within SAME_SIGNAL_MS of it is the same stop
+  // (Ctrl-C on `npm start` reaches the service from the terminal and again from npm), and a
+  // later one means "now".
+  let first: number | null = null;
   const signalled = new Promise<string>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (first === null) {
+        first = performance.now();
+        resolve(signal);
+      } else if (performance.now() - first >= SAME_SIGNAL_MS) stopNow(signal);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   });
   const service = await startService({
     ...(values.config ? { config: values.config } : {}),
@@ -66,10 +94,8 @@ export async function serveCommand(
   process.stdout.write(`${lines.join('\n')}\n`);
 
   const signal = await Promise.race([launcherGone, signalled]);
-  // A second signal while draining means "now".
-  const force = () => process.exit(1);
-  process.once('SIGTERM', force);
-  process.once('SIGINT', force);
+  // The launcher gone first: a signal after it is a second one, "now".
+  first ??= performance.now() - SAME_SIGNAL_MS;
   await service.stop(signal);
   return 0;
 }

@@ -113,6 +113,20 @@ export async function killProcessTree({
   await killProcesses({ pids: current === null ? [] : [pid], pgid: pid, graceMs });
 }
 
+/**
+ * SIGKILL, at once and synchronously, every process below `pid` and the process groups they
+ * lead (a stdio child is one, through `setsid`, with whatever it started): for a process
+ * about to exit without its drain, so that it leaves no child behind (S6). Returns how many
+ * processes were signalled.
+ */
+export function killAllBelowNow(pid: number): number {
+  const processes = listProcesses();
+  const below = new Set(listDescendants(pid, processes));
+  for (const stat of processes) if (below.has(stat.pgrp) && stat.pid !== pid) below.add(stat.pid);
+  for (const target of below) trySignal(target, 'SIGKILL');
+  return below.size;
+}
+
 function isTarget(pid: number, targets: ReadonlyMap<number, string>, byPid: ReadonlyMap<number, ProcStat>): boolean {
   const stat = byPid.get(pid);
   if (!stat) return false;

@@ -21,7 +21,7 @@ type Started = { npm: ChildProcess; home: string; output: () => string; service:
 const started: Started[] = [];
 
 /** `npm start` with a temp home, a free port and one tiny stdio upstream; resolved once it serves, or (`early`) once it holds its home. */
-async function npmStart({ early = false } = {}): Promise<Started> {
+async function npmStart({ early = false, group = false } = {}): Promise<Started> {
   const home = await mkdtemp(join(tmpdir(), 'bnity-npm-'));
   const config = join(home, 'boternity.json');
   await writeFile(config, JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } } }));
@@ -37,6 +37,8 @@ async function npmStart({ early = false } = {}): Promise<Started> {
       BOTERNITY_LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, as a terminal's foreground job is: a signal to the group reaches npm and the service.
+    detached: group,
   });
   let out = '';
   // The service inherits these pipes: they stay readable after npm is gone.
@@ -110,6 +112,13 @@ describe('npm start', () => {
     expect(run.npm.pid).not.toBe(run.service);
     run.npm.kill('SIGTERM');
     await expectDrained(run);
+  });
+
+  it('Ctrl-C (SIGINT to the whole group, which npm passes on again) drains the service and leaves no process', async () => {
+    const run = await npmStart({ group: true });
+    process.kill(-(run.npm.pid as number), 'SIGINT');
+    await expectDrained(run);
+    expect(run.output()).not.toContain('stopped without draining');
   });
 
   it('SIGKILL of npm still ends the service: it notices its launcher is gone', async () => {

@@ -97,6 +97,65 @@ describe('bnity serve', () => {
     for (const c of clients) await c.close();
   });
 
+  describe('a second signal', () => {
+    /** `bnity serve` whose drain takes a while: a server that ignores SIGTERM, 20 s of grace. */
+    async function slowToDrain() {
+      const home = await newHome();
+      const config = join(home, 'boternity.json');
+      const stubborn = { command: node, args: [TINY_SERVER], env: { TINY_IGNORE_SIGTERM: '1' } };
+      await writeFile(
+        config,
+        JSON.stringify({ mcpServers: { stubborn, wrapped: forking }, shutdown: { graceMs: 20_000 } }),
+      );
+      const serve = await spawnServe(['--port', '0', '--config', config], {
+        BOTERNITY_HOME: home,
+        BOTERNITY_ADMIN_TOKEN: TOKEN,
+        BOTERNITY_LOG_LEVEL: 'info',
+      });
+      const list = await allConnected(serve.url, 2);
+      const pids = list.flatMap((s) => [s.pid as number, ...listDescendants(s.pid as number)]);
+      expect(pids.length).toBeGreaterThanOrEqual(3);
+      return { serve, pids };
+    }
+
+    it('right after the first (Ctrl-C passed on by npm too) is the same stop: it drains, exit 0', async () => {
+      const home = await newHome();
+      const config = join(home, 'boternity.json');
+      await writeFile(config, JSON.stringify({ mcpServers: { wrapped: forking } }));
+      const serve = await spawnServe(['--port', '0', '--config', config], {
+        BOTERNITY_HOME: home,
+        BOTERNITY_ADMIN_TOKEN: TOKEN,
+      });
+      const [server] = await allConnected(serve.url, 1);
+      const pids = [server?.pid as number, ...listDescendants(server?.pid as number)];
+      serve.child.kill('SIGINT');
+      serve.child.kill('SIGINT');
+      expect((await serve.exited).code).toBe(0);
+      expect(serve.stderr()).not.toContain('a second SIGINT');
+      for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    });
+
+    it('a second or more after the first stops at once: exit 1, one line, every child killed', async () => {
+      const { serve, pids } = await slowToDrain();
+      const first = performance.now();
+      serve.child.kill('SIGTERM');
+      await waitFor(() => serve.stdout().includes('boternity stopping'), { what: 'the drain to begin' });
+      // The drain waits 20 s for the server that ignores SIGTERM; the second signal is sent once a second has passed.
+      await waitFor(() => performance.now() - first > 1_100, {
+        what: 'a second since the first signal',
+        intervalMs: 50,
+      });
+      const second = performance.now();
+      serve.child.kill('SIGTERM');
+      expect((await serve.exited).code).toBe(1);
+      expect(performance.now() - second).toBeLessThan(5_000);
+      expect(serve.stderr().trim().split('\n').at(-1)).toMatch(
+        /^bnity: a second SIGTERM: stopped at once without draining \(\d+ child processes killed\)$/,
+      );
+      await waitFor(() => pids.every((pid) => !isAlive(pid)), { what: 'every child gone', timeoutMs: 5_000 });
+    });
+  });
+
   it('ends the children a crashed run left behind, at the next start', async () => {
     const home = await newHome();
     const config = join(home, 'boternity.json');
