@@ -23,7 +23,9 @@ const SAME_SIGNAL_MS = 1_000;
  */
 function stopNow(signal: NodeJS.Signals): never {
   const killed = killAllBelowNow(process.pid);
-  process.stderr.write(`bnity: a second ${signal}: stopped at once without draining (${killed} child processes killed)\n`);
+  process.stderr.write(
+    `bnity: a second ${signal}: stopped at once without draining (${killed} child processes killed)\n`,
+  );
   process.exit(1);
 }
 

@@ -60,7 +60,7 @@ describe('the standard OTEL_* variables', () => {
       OTEL_SERVICE_NAME: 'contract-check',
       OTEL_TRACES_SAMPLER: 'parentbased_always_on',
     });
-    const traceId = 'a'.repeat(31) + '1';
+    const traceId = `${'a'.repeat(31)}1`;
     await listWithTrace(serve, traceId);
     const span = await receiver.waitFor((s) => s.traceId === traceId, 15_000);
     expect(span).toMatchObject({ name: 'tools/list', kind: 2, parentSpanId: '1'.repeat(16) });
@@ -70,12 +70,12 @@ describe('the standard OTEL_* variables', () => {
 
   it('export nothing when OTEL_SDK_DISABLED=true', async () => {
     const serve = await serveWith({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SDK_DISABLED: 'true' });
-    const traceId = 'b'.repeat(31) + '2';
+    const traceId = `${'b'.repeat(31)}2`;
     await listWithTrace(serve, traceId);
     expect(serve.stdout()).not.toContain('tracing on');
     // A second, traced service's span arriving means the first one's would have by now.
     const witness = await serveWith({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
-    const witnessTrace = 'c'.repeat(31) + '3';
+    const witnessTrace = `${'c'.repeat(31)}3`;
     await listWithTrace(witness, witnessTrace);
     await receiver.waitFor((s) => s.traceId === witnessTrace, 15_000);
     expect(receiver.spans.some((s) => s.traceId === traceId)).toBe(false);
