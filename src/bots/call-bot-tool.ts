@@ -52,6 +52,22 @@ async function resolveTool(deps: Pick<BotDeps, 'db'>, name: string, scope: BotSc
   throw new UnknownBotToolError('tool', name);
 }
 
+/**
+ * `create_bot` from an agent's token may not name a keystore entry as the provider's key: the
+ * bot's chat would send that secret (an upstream's credential, say) as the bearer token to the
+ * base URL the agent chose (SPEC C6: secrets never leave). Only the admin, who manages the
+ * keystore, sets `provider.credentialKey` (here, `bnity bot`, the API or the UI).
+ */
+function refuseForeignCredential(args: unknown, { caller }: BotToolContext): void {
+  if (caller.kind === 'admin' || typeof args !== 'object' || args === null) return;
+  const provider = (args as Record<string, unknown>).provider;
+  if (typeof provider !== 'object' || provider === null) return;
+  if ((provider as Record<string, unknown>).credentialKey !== undefined)
+    throw new ForbiddenError(
+      'provider.credentialKey names a keystore secret: only the admin token may set it; create the bot without it and have an operator set it (bnity bot update, the API or the web UI)',
+    );
+}
+
 /** A JSON answer: readable text and the same value as structured content. */
 const json = (value: Record<string, unknown>): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
@@ -66,6 +82,7 @@ async function run(deps: BotDeps, target: Target, args: unknown, context: BotToo
       if (scope.slug !== null) parseInput(NoArgsSchema, args, 'arguments');
       return json({ bot: await getBot(deps, scope.slug ?? parseInput(SlugArgSchema, args, 'arguments').slug) });
     case 'create_bot':
+      refuseForeignCredential(args, context);
       return json({ bot: await createBot(deps, args) });
     case 'delete_bot': {
       const { slug } = parseInput(SlugArgSchema, args, 'arguments');

@@ -191,6 +191,34 @@ describe('bot tools and prompts', () => {
     await updateBot(deps, 'beta', { name: 'Beta' });
   });
 
+  it("refuses create_bot naming a keystore credential from an agent's token, creating nothing; the admin may", async () => {
+    const provider = { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', credentialKey: 'github-token' };
+    const refused = await tools.call('create_bot', { slug: 'leak', name: 'Leak', provider }, context(client));
+    expect(refused).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: expect.stringMatching(
+            /^provider\.credentialKey names a keystore secret: only the admin token may set it;/,
+          ),
+        },
+      ],
+    });
+    expect(structured(await tools.call('list_bots', {}, context(client))).bots).not.toEqual(
+      expect.arrayContaining([expect.objectContaining({ slug: 'leak' })]),
+    );
+    // Without the key the agent's bot is made; with it, the admin's.
+    const { credentialKey: _key, ...keyless } = provider;
+    expect(
+      (await tools.call('create_bot', { slug: 'leak', name: 'Leak', provider: keyless }, context(client))).isError,
+    ).toBeUndefined();
+    expect(
+      (await tools.call('create_bot', { slug: 'keyed', name: 'Keyed', provider }, context(admin))).isError,
+    ).toBeUndefined();
+    for (const slug of ['leak', 'keyed']) await tools.call('delete_bot', { slug }, context(admin));
+  });
+
   it('keeps long slugs within 64 characters and still routes them', async () => {
     const memoryTool = names(await tools.list({ caller: admin })).find((n) => n.startsWith('add_memory__lo'));
     expect(memoryTool?.length).toBeLessThanOrEqual(64);
