@@ -6,6 +6,7 @@
  */
 import { UnknownBotError } from '../errors.js';
 import { deleteBotBySlug } from '../storage/bot-repo.js';
+import { revokeBotTokens } from '../storage/token-repo.js';
 import type { BotDeps } from './bot-deps.js';
 import { BotSlugSchema } from './bot-schemas.js';
 import { parseInput } from './parse-input.js';
@@ -17,6 +18,9 @@ export async function deleteBot(
 ): Promise<void> {
   parseInput(BotSlugSchema, slug, 'bot slug');
   if (!(await deleteBotBySlug(db, slug))) throw new UnknownBotError(slug);
+  // Its tokens go with it: kept, they would stand for whatever bot takes the slug next. The
+  // sessions they opened end on `deleted` (the gateway's `end-gone-bots.ts`).
+  await revokeBotTokens(db, slug);
   changes.publish({ kind: 'deleted', slug });
   events.publish({ type: 'bot_deleted', server: null, bot: slug });
 }

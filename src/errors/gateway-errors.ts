@@ -30,10 +30,11 @@ export class ShuttingDownError extends HubError {
 
 /**
  * A request ended by something other than its upstream (X7 records the true reason): the
- * agent cancelled it, its token was revoked, or its session closed while it ran.
+ * agent cancelled it, its token was revoked, its session closed while it ran, or its bot was
+ * deleted.
  */
 export class RequestEndedError extends HubError {
-  constructor(readonly reason: 'client cancelled' | 'token revoked' | 'session closed') {
+  constructor(readonly reason: 'client cancelled' | 'token revoked' | 'session closed' | 'bot deleted') {
     super('request_ended', reason === 'client cancelled' ? 'cancelled by the client' : reason);
   }
 }

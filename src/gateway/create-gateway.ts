@@ -30,13 +30,16 @@ import { createViewIndexes } from './search/index.js';
 import type { AuditSink } from './session/index.js';
 import {
   type AgentSession,
+  ANSWER_WITHIN_MS,
   admitFleetSession,
   admitSession,
   attachAgentSession,
+  closeSessions,
   createServersSettled,
   createSessionUpstreams,
   endRequests,
   endSession,
+  endSessions,
   type FleetSessionCount,
   type InProcessSessionOptions,
   lastActiveAt,
@@ -48,9 +51,6 @@ import {
 import type { SessionRegistry } from './session/session-registry.js';
 import type { ViewSpec } from './views/index.js';
 import { configSecrets, createGatewaySanitizer, createViewCache, notifyListChanges } from './views/index.js';
-
-/** How long requests ended on purpose (shutdown, revocation) get to send their answer. */
-const ANSWER_WITHIN_MS = 1_000;
 
 /** What the gateway needs. */
 export type GatewayDeps = {
@@ -205,7 +205,8 @@ export function createGateway({
     tracer,
   };
   const botToolCaller = createBotToolCaller({ path: core, now });
-  const { path, stop: stopBots } = wireBots({ core, serveBots, botToolCaller, bus, sessions, log: gatewayLog });
+  const wiring = { core, serveBots, botToolCaller, bus, sessions, botExists, log: gatewayLog };
+  const { path, stop: stopBots } = wireBots(wiring);
   const flows = fleetFlows(createInputFlows({ timeoutMs: () => config().gateway.inputRequestTimeoutMs }));
   const assertBot = async (spec: ViewSpec) => {
     // A bot lives in the config file, the registry, or both (ADR 012); in neither it is unknown.
@@ -214,19 +215,6 @@ export function createGateway({
   };
   const stopNotifying = notifyListChanges({ bus, sessions, views, log: gatewayLog });
   const stopRenewing = renewSubscriptions({ hub, bus, sessions, log: gatewayLog });
-  const closeAll = async (chosen: AgentSession[]) => {
-    await Promise.allSettled(chosen.map((s) => s.close()));
-    return chosen.length;
-  };
-  /** End what `chosen` have in flight with `reason`, let the answers leave, then close them. */
-  const endAll = async (chosen: AgentSession[], reason: () => Error) => {
-    for (const session of chosen) endRequests(session, reason());
-    await requestsSettled(chosen, ANSWER_WITHIN_MS);
-    // The SDK sends an answer a few promise turns after its handler returns.
-    await new Promise((resolve) => setImmediate(resolve));
-    return closeAll(chosen);
-  };
-
   const admitting = { sessions, limits: () => config().gateway, log: gatewayLog, now };
   // A single service admits synchronously, as before; a fleet asks the database first.
   const admit = (owner: string | null): Promise<void> | null => {
@@ -261,12 +249,12 @@ export function createGateway({
     listTools: (spec) => views.view(spec).tools(),
     searchTools: (spec, query, limit) => searchView(path, spec, query, limit),
     closeSessionsOf: (clientId) =>
-      endAll(
+      endSessions(
         sessions.all().filter((s) => s.clientId === clientId),
         () => new RequestEndedError('token revoked'),
       ),
     closeIdle: (idleMs) =>
-      closeAll(
+      closeSessions(
         sessions.all().filter((s) => s.idles && s.requests.size === 0 && now() - lastActiveAt(s, now()) > idleMs),
       ),
     async drain(graceMs) {
@@ -292,7 +280,7 @@ export function createGateway({
       stopRenewing();
       views.stop();
       losses.stop();
-      await closeAll(sessions.all());
+      await closeSessions(sessions.all());
       // A session whose transport would not close still lets go of what it owns.
       await Promise.allSettled(sessions.all().map((s) => endSession(path, s)));
     },

@@ -81,7 +81,6 @@ export async function serveService(
   // The fleet first (ADR 041): the run-once jobs below ask it whether this replica leads them.
   const cluster = await openCluster({ store, replica, hub, bus, log, config, address: replicaAddress(http) });
   undo.push(() => cluster.stop());
-  const { leadership } = cluster;
   // One path applies a new config, whether the watcher read it, the API wrote it or another replica did (C3, C4).
   const applier = createConfigApplier({ hub, bus, log, configPath: store.postgres ? DATABASE_CONFIG : configPath });
   // Cluster mode (ADR 040): the database's config goes in force first; its writer replaces the file's.
@@ -109,7 +108,7 @@ export async function serveService(
     servers: () => Object.keys(config().mcpServers),
     settings: () => config().pins,
     audit,
-    leads: leadership.isLeader,
+    leads: cluster.leadership.isLeader,
   });
   await pins.start();
   undo.push(() => pins.stop());
@@ -119,7 +118,7 @@ export async function serveService(
       cap: audit.cap,
       days: () => config().audit.retentionDays,
       log,
-      leader: leadership,
+      leader: cluster.leadership,
     }),
   );
   // Replicas on one PostgreSQL share the rate limits and session caps (ADR 042); null on SQLite.
@@ -173,6 +172,7 @@ export async function serveService(
   undo.push(() => gateway.close());
   const tokens = createTokenVerifier(store.db, {
     onError: (error) => log.warn({ err: error }, 'token use not recorded'),
+    botChanges: botBase.changes,
   });
   // Cluster mode: revocations, quarantines and bot changes told to every replica (issue 22 part 7).
   const fleet = desired

@@ -66,6 +66,19 @@ export async function revokeToken(db: Db, id: string, at = new Date()): Promise<
   return rowsAffected(result) > 0;
 }
 
+/** Revoke every live token of bot `slug` (the bot was deleted); resolves to their ids. */
+export async function revokeBotTokens(db: Db, slug: string, at = new Date()): Promise<string[]> {
+  const t = apiTokensTable;
+  const rows = await withBusyRetry(() =>
+    db
+      .update(t)
+      .set({ revokedAt: at })
+      .where(and(eq(t.botSlug, slug), isNull(t.revokedAt)))
+      .returning({ id: t.id }),
+  );
+  return rows.map((row) => row.id);
+}
+
 /** The live token row for a presented token, or null (unknown or revoked). */
 export async function findLiveToken(
   db: Db,

@@ -10,6 +10,9 @@ const MAX_REMEMBERED = 1_000;
 /** The verifier and its memory: `forget` one token (revoked just now), `clear` them all. */
 export type TokenVerifier = ((token: string) => Promise<Caller | null>) & { forget(id: string): void; clear(): void };
 
+/** The bots' changes, as their bus carries them (on every replica in a fleet): a `deleted` bot's tokens are revoked. */
+type BotChanges = { subscribe(listener: (envelope: { event: { kind: string; slug: string } }) => void): unknown };
+
 type Remembered = { readonly caller: Caller; readonly id: string; readonly at: number };
 
 /**
@@ -22,7 +25,11 @@ type Remembered = { readonly caller: Caller; readonly id: string; readonly at: n
  */
 export function createTokenVerifier(
   db: Db,
-  { now = Date.now, onError }: { now?: () => number; onError?: (e: unknown) => void } = {},
+  {
+    now = Date.now,
+    onError,
+    botChanges,
+  }: { now?: () => number; onError?: (e: unknown) => void; botChanges?: BotChanges } = {},
 ): TokenVerifier {
   const touched = new Map<string, number>();
   const remembered = new Map<string, Remembered>();
@@ -48,6 +55,12 @@ export function createTokenVerifier(
     remembered.set(token, { caller, id: row.id, at });
     return caller;
   };
+  // A deleted bot's tokens were revoked with it (`deleteBot`): none is taken as live from memory.
+  botChanges?.subscribe(({ event }) => {
+    if (event.kind !== 'deleted') return;
+    for (const [token, known] of remembered)
+      if (known.caller.kind === 'bot' && known.caller.slug === event.slug) remembered.delete(token);
+  });
   return Object.assign(verify, {
     forget(id: string) {
       for (const [token, known] of remembered) if (known.id === id) remembered.delete(token);

@@ -10,9 +10,11 @@ import type { BotToolCaller } from '../../bots/ports.js';
 import type { EventBus } from '../../bus/create-event-bus.js';
 import type { HubEvent } from '../../events/hub-event.js';
 import type { BotSurface, CallPath } from '../requests/index.js';
+import { endSessions } from '../session/index.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { createBotActivity } from './bot-activity.js';
 import type { GatewayBotToolCaller } from './bot-tool-caller.js';
+import { endGoneBots } from './end-gone-bots.js';
 import { notifyBotChange } from './notify-bot-changes.js';
 import { pushBotEvents } from './push-bot-events.js';
 
@@ -23,6 +25,7 @@ export function wireBots({
   botToolCaller,
   bus,
   sessions,
+  botExists,
   log,
 }: {
   core: CallPath;
@@ -31,15 +34,22 @@ export function wireBots({
   botToolCaller: GatewayBotToolCaller;
   bus: EventBus<HubEvent>;
   sessions: SessionRegistry;
+  /** Whether the registry has bot `slug`; absent: no registry. */
+  botExists: ((slug: string) => Promise<boolean>) | undefined;
   log: Logger;
 }): { path: CallPath; stop(): void } {
   const bots = serveBots ? serveBots(botToolCaller) : null;
   // Kept from the start: a read shows what happened before the reader came (issue 18, ADR 023).
   const activity = bots ? createBotActivity({ bus, sessions, log }) : null;
   const path: CallPath = { ...core, bots, activity };
+  // A bot that went takes its agents' sessions with it, not leaving them a wider view (X1).
+  const gone = endGoneBots({ bus, sessions, config: core.config, botExists, end: endSessions, log });
   const stopBotChanges = bots
     ? bots.tools.onChange((change) => {
-        if (change.kind === 'deleted') void botToolCaller.forget(change.slug);
+        if (change.kind === 'deleted') {
+          void botToolCaller.forget(change.slug);
+          gone.deleted(change.slug);
+        }
         notifyBotChange({ sessions, log }, change);
       })
     : () => undefined;
@@ -50,6 +60,7 @@ export function wireBots({
     stop() {
       stopBotChanges();
       stopBotEvents();
+      gone.stop();
       activity?.stop();
     },
   };

@@ -24,4 +24,11 @@ export { createServersSettled } from './servers-settled.js';
 export type { SessionContext } from './session-context.js';
 export type { OpenSessionUpstream, SessionUpstreams } from './session-upstreams.js';
 export { createSessionUpstreams } from './session-upstreams.js';
-export { endRequests, requestsSettled, runTracked } from './track-request.js';
+export {
+  ANSWER_WITHIN_MS,
+  closeSessions,
+  endRequests,
+  endSessions,
+  requestsSettled,
+  runTracked,
+} from './track-request.js';

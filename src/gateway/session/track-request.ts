@@ -79,3 +79,21 @@ export async function requestsSettled(sessions: readonly AgentSession[], withinM
     clearTimeout(timer);
   }
 }
+
+/** How long requests ended on purpose (shutdown, revocation, a bot deleted) get to send their answer. */
+export const ANSWER_WITHIN_MS = 1_000;
+
+/** Close `chosen`; resolves to how many. */
+export async function closeSessions(chosen: readonly AgentSession[]): Promise<number> {
+  await Promise.allSettled(chosen.map((s) => s.close()));
+  return chosen.length;
+}
+
+/** End what `chosen` have in flight with `reason`, let the answers leave, then close them; resolves to how many. */
+export async function endSessions(chosen: readonly AgentSession[], reason: () => Error): Promise<number> {
+  for (const session of chosen) endRequests(session, reason());
+  await requestsSettled(chosen, ANSWER_WITHIN_MS);
+  // The SDK sends an answer a few promise turns after its handler returns.
+  await new Promise((resolve) => setImmediate(resolve));
+  return closeSessions(chosen);
+}
