@@ -159,9 +159,13 @@ export function sanitizeText(text: string, options: SanitizeOptions): SanitizeTe
   const plain = isPlainAscii(looked);
   let out = plain ? looked : stripInvisible(looked, flags);
   out = stripStructure(out, flags);
+  // A phrase split by a tag or a comment reads whole once they are gone
+  // (`Ig<!-- -->nore previous instructions`): the stripped text is searched too.
+  const unveiled = out !== looked ? out : null;
   out = collapsePadding(out, options.kind, flags);
   out = truncate(out, maxLength, flags, looked !== text);
   for (const flag of findInstructions(looked, plain)) flags.add(flag);
+  if (unveiled !== null) for (const flag of findInstructions(unveiled)) flags.add(flag);
   return {
     text: out,
     changed: out !== text,

@@ -30,6 +30,9 @@ export type SanitizeLimits = { descriptionMaxLength: number; resultMaxLength: nu
 /** What the gateway calls; `sanitized` says whether a result was changed (for the audit row). */
 export type GatewaySanitizer = ReturnType<typeof createGatewaySanitizer>;
 
+/** Distinct (kind, name, flags) warned about at most; then they are warned about again. */
+const MAX_REPORTED = 10_000;
+
 /** Create the sanitizer of one gateway. */
 export function createGatewaySanitizer({
   log,
@@ -53,6 +56,9 @@ export function createGatewaySanitizer({
   ) => {
     const key = `${what}\u0000${name}\u0000${flags.join(',')}`;
     if (reported.has(key)) return;
+    // Bounded (X8): an upstream naming ever new resources would grow it for ever; past the
+    // bound the warnings start again rather than memory.
+    if (reported.size >= MAX_REPORTED) reported.clear();
     reported.add(key);
     const was = JSON.stringify(before) ?? '';
     const now = JSON.stringify(after) ?? '';

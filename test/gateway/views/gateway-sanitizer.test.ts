@@ -7,7 +7,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCERPT_CHARS } from '../../../src/gateway/views/gateway-sanitizer.js';
+import { createGatewaySanitizer, EXCERPT_CHARS } from '../../../src/gateway/views/gateway-sanitizer.js';
 import { captureLog, LEVEL } from '../../support/capture-log.js';
 import { type GatewayHarness, startGateway } from '../../support/gateway-harness.js';
 
@@ -62,5 +62,26 @@ describe('the sanitizer warning', () => {
     // Neither secret, nor any 8-character piece of one, is in the log.
     for (const secret of [KEYSTORE_SECRET, ENV_SECRET])
       for (let i = 0; i + 8 <= secret.length; i++) expect(text()).not.toContain(secret.slice(i, i + 8));
+  });
+});
+
+describe('the warnings remembered', () => {
+  it('are bounded: an upstream naming ever new resources does not grow them for ever', () => {
+    const { log, lines } = captureLog('warn');
+    const sanitizer = createGatewaySanitizer({
+      log,
+      limits: () => ({ descriptionMaxLength: 500, resultMaxLength: 1000 }),
+    });
+    const read = (uri: string) => sanitizer.resourceResult('s', { contents: [{ uri, text: 'a <b>tag</b> in it' }] });
+    const warned = () => lines.filter((l) => l.msg === 'sanitized content from upstream').length;
+    read('file:///0');
+    read('file:///0');
+    expect(warned()).toBe(1);
+    for (let i = 1; i < 10_000; i++) read(`file:///${i}`);
+    expect(warned()).toBe(10_000);
+    // Past the bound the remembered ones are let go: the first is warned about again.
+    read('file:///10000');
+    read('file:///0');
+    expect(warned()).toBe(10_002);
   });
 });
