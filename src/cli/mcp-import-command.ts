@@ -70,10 +70,16 @@ export async function mcpImportCommand(
 function describeImport(
   source: string,
   found: number,
-  { added, skipped, replaced, movedSecrets = [] }: ImportResult,
+  { renamed = [], added, skipped, replaced, movedSecrets = [] }: ImportResult,
 ): string {
   if (found === 0) return `${source} has no servers: nothing to import`;
   const lines: string[] = [];
+  if (renamed.length > 0)
+    lines.push(
+      `renamed ${renamed.length} (a server name is letters, digits, "_", "." or "-"): ${renamed
+        .map(({ from, to }) => `${JSON.stringify(from)} as ${to}`)
+        .join(', ')}`,
+    );
   if (added.length > 0) lines.push(`added ${added.length}: ${added.join(', ')}`);
   if (replaced.length > 0) lines.push(`replaced ${replaced.length}: ${replaced.join(', ')}`);
   if (movedSecrets.length > 0)

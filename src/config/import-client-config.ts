@@ -14,6 +14,7 @@ import { isJsonObject } from './json-object.js';
 import { readConfigText } from './load-config.js';
 import { type MovedSecret, moveSecretEnv } from './move-secret-env.js';
 import { serversKeyOf } from './parse-config.js';
+import { SERVER_NAME } from './schema.js';
 import { parseConfigJson } from './parse-config-json.js';
 import { expandWorkspaceFolder, workspaceFolderOf } from './read-env-file.js';
 
@@ -25,6 +26,8 @@ export const CLIENT_KINDS: readonly ClientKind[] = Object.freeze(['claude-deskto
 
 /** What an import did: names added, names already present (left alone), names replaced (with force), secrets moved. */
 export type ImportResult = {
+  /** Names other clients allow but boternity does not (`"Brave Search"`), and what they were imported as. */
+  renamed: { from: string; to: string }[];
   added: string[];
   skipped: string[];
   replaced: string[];
@@ -115,12 +118,13 @@ export async function importServers(
 ): Promise<ImportResult> {
   const { force = false, keystore = null, keepSecretsInline = false, editWith, ...editOptions } = options;
   const edit = editWith ?? ((change, opts) => editConfig(configPath, change, opts));
-  const moving = keystore && !keepSecretsInline ? moveSecretEnv(servers) : { servers, moved: [] };
-  let result: ImportResult = { added: [], skipped: [], replaced: [], movedSecrets: [] };
+  const { named, renamed } = validNames(servers);
+  const moving = keystore && !keepSecretsInline ? moveSecretEnv(named) : { servers: named, moved: [] };
+  let result: ImportResult = { renamed, added: [], skipped: [], replaced: [], movedSecrets: [] };
   await edit(
     (doc) => {
       // Made again from the start when the file changed under the edit.
-      result = { added: [], skipped: [], replaced: [], movedSecrets: [] };
+      result = { renamed, added: [], skipped: [], replaced: [], movedSecrets: [] };
       for (const [name, entry] of Object.entries(moving.servers)) {
         const present = doc.serverNames().includes(name);
         if (present && !force) {
@@ -146,4 +150,39 @@ export async function importServers(
     },
   );
   return result;
+}
+
+/**
+ * The servers under names boternity takes (`SERVER_NAME`: they prefix tool names and make
+ * URLs). Other clients take any key: `"Brave Search"` is imported as `Brave-Search`,
+ * `"@org/tool"` as `org-tool` — each run of other characters one `-`, cut to 48 — and a name
+ * taken by another server of the same import gets `-2`, `-3` …; the same file always maps
+ * the same way.
+ */
+export function validNames(servers: Record<string, Record<string, unknown>>): {
+  named: Record<string, Record<string, unknown>>;
+  renamed: { from: string; to: string }[];
+} {
+  const named: Record<string, Record<string, unknown>> = {};
+  const renamed: { from: string; to: string }[] = [];
+  const valid = Object.keys(servers).filter((name) => SERVER_NAME.test(name));
+  const taken = new Set(valid);
+  for (const [name, entry] of Object.entries(servers)) {
+    if (SERVER_NAME.test(name)) {
+      named[name] = entry;
+      continue;
+    }
+    const base =
+      name
+        .replace(/[^A-Za-z0-9_.-]+/g, '-')
+        .replace(/^[^A-Za-z0-9]+/, '')
+        .slice(0, 48)
+        .replace(/-+$/, '') || 'server';
+    let to = base;
+    for (let n = 2; taken.has(to); n++) to = `${base.slice(0, 48 - String(n).length - 1)}-${n}`;
+    taken.add(to);
+    named[to] = entry;
+    renamed.push({ from: name, to });
+  }
+  return { named, renamed };
 }

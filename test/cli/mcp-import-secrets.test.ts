@@ -89,6 +89,7 @@ describe('bnity mcp import and secrets', () => {
       });
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toEqual({
+        renamed: [],
         added: ['envy'],
         skipped: [],
         replaced: [],

@@ -33,6 +33,7 @@ describe('createConfigWriter', () => {
   it('imports through the same path', async () => {
     const { applied, writer } = await setup();
     expect(await writer.importServers({ x: { command: 'node' } }, { force: false })).toEqual({
+      renamed: [],
       added: ['x'],
       skipped: [],
       replaced: [],

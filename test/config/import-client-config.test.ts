@@ -83,6 +83,7 @@ describe('importServers', () => {
     const servers = await readClientServers(source);
 
     expect(await importServers(config, servers, { env: {} })).toEqual({
+      renamed: [],
       added: ['filesystem'],
       skipped: ['memory'],
       replaced: [],
@@ -93,6 +94,7 @@ describe('importServers', () => {
     expect((await loadConfig(config, {})).mcpServers.memory).toMatchObject({ command: 'node', args: [] });
 
     expect(await importServers(config, servers, { env: {} })).toEqual({
+      renamed: [],
       added: [],
       skipped: ['filesystem', 'memory'],
       replaced: [],
@@ -101,6 +103,7 @@ describe('importServers', () => {
     expect(await readFile(config, 'utf8')).toBe(once);
 
     expect(await importServers(config, servers, { force: true, env: {} })).toEqual({
+      renamed: [],
       added: [],
       skipped: [],
       replaced: ['filesystem', 'memory'],
@@ -113,9 +116,36 @@ describe('importServers', () => {
     const config = join(await tempDir(), 'boternity.json');
     await writeFile(config, '{"mcpServers": {}}');
     await expect(
-      importServers(config, { good: { command: 'node' }, 'bad name': { command: 'node' } }, { env: {} }),
-    ).rejects.toThrow('mcpServers["bad name"]: invalid server name');
+      importServers(config, { good: { command: 'node' }, bad: { url: 'ftp://x' } }, { env: {} }),
+    ).rejects.toThrow('mcpServers.bad.url: must be an http:// or https:// URL');
     expect(await readFile(config, 'utf8')).toBe('{"mcpServers": {}}');
+  });
+
+  it('imports names other clients take but boternity does not under valid ones, and says so', async () => {
+    const config = join(await tempDir(), 'boternity.json');
+    await writeFile(config, '{"mcpServers": {"Brave-Search": {"command": "old"}}}');
+    const servers = {
+      'Brave Search': { command: 'brave' },
+      '@org/tool': { command: 'org' },
+      'org tool': { command: 'org2' },
+      ' ☃ ': { command: 'snow' },
+      [`x${'y'.repeat(60)}`]: { command: 'long' },
+      ok: { command: 'ok' },
+    };
+    const result = await importServers(config, servers, { env: {} });
+    expect(result.renamed).toEqual([
+      { from: 'Brave Search', to: 'Brave-Search' },
+      { from: '@org/tool', to: 'org-tool' },
+      { from: 'org tool', to: 'org-tool-2' },
+      { from: ' ☃ ', to: 'server' },
+      { from: `x${'y'.repeat(60)}`, to: `x${'y'.repeat(47)}` },
+    ]);
+    // A renamed server meets the names already there as any other: present, so skipped.
+    expect(result.skipped).toEqual(['Brave-Search']);
+    expect(result.added).toEqual(['org-tool', 'org-tool-2', 'server', `x${'y'.repeat(47)}`, 'ok']);
+    const loaded = await loadConfig(config, {});
+    expect(loaded.mcpServers['org-tool-2']).toMatchObject({ command: 'org2' });
+    expect(loaded.mcpServers['Brave-Search']).toMatchObject({ command: 'old' });
   });
 
   it('moves the secret env values of the servers it writes to the keystore; a skipped one keeps its entries', async () => {
@@ -133,6 +163,7 @@ describe('importServers', () => {
       'new one': { command: 'node', env: { GITHUB_TOKEN: 'ghp_x', NAME: 'n' } },
     };
     expect(await importServers(config, { old: servers.old }, { env: {}, keystore })).toEqual({
+      renamed: [],
       added: [],
       skipped: ['old'],
       replaced: [],
@@ -140,9 +171,9 @@ describe('importServers', () => {
     });
     expect(stored.get('old.API_KEY')).toBe('kept');
     // A refused import stores nothing.
-    await expect(importServers(config, { 'new one': servers['new one'] }, { env: {}, keystore })).rejects.toThrow(
-      'invalid server name',
-    );
+    await expect(
+      importServers(config, { neu: { ...servers['new one'], cwd: '' } }, { env: {}, keystore }),
+    ).rejects.toThrow('mcpServers.neu.cwd');
     expect([...stored.keys()]).toEqual(['old.API_KEY']);
     const result = await importServers(config, { neu: servers['new one'] }, { env: {}, keystore });
     expect(result.movedSecrets).toEqual([{ server: 'neu', variable: 'GITHUB_TOKEN', credential: 'neu.GITHUB_TOKEN' }]);

@@ -143,12 +143,13 @@ describe('server operations', { timeout: 60_000 }, () => {
     const first = await post('/api/servers/import', { from: source });
     expect(first).toEqual({
       status: 200,
-      body: { added: ['imported'], skipped: ['tiny'], replaced: [], movedSecrets: [], from: source },
+      body: { renamed: [], added: ['imported'], skipped: ['tiny'], replaced: [], movedSecrets: [], from: source },
     });
     await waitFor(async () => (await svc.server('imported'))?.state === 'connected', { what: 'imported connected' });
     const before = await readFile(svc.configPath, 'utf8');
     const second = await post('/api/servers/import', { from: source });
     expect(second.body).toEqual({
+      renamed: [],
       added: [],
       skipped: ['imported', 'tiny'],
       replaced: [],

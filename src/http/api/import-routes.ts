@@ -41,6 +41,9 @@ const ImportBodySchema = z
 
 const ImportResultSchema = z
   .object({
+    renamed: z.array(z.object({ from: z.string(), to: z.string() })).openapi({
+      description: 'Names boternity does not take (a space, a slash: `"Brave Search"`) and what they were imported as',
+    }),
     added: z.array(z.string()),
     skipped: z.array(z.string()).openapi({ description: 'Already present: left as they are' }),
     replaced: z.array(z.string()).openapi({ description: 'Replaced (with force)' }),
