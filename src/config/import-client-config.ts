@@ -14,9 +14,9 @@ import { isJsonObject } from './json-object.js';
 import { readConfigText } from './load-config.js';
 import { type MovedSecret, moveSecretEnv } from './move-secret-env.js';
 import { serversKeyOf } from './parse-config.js';
-import { SERVER_NAME } from './schema.js';
 import { parseConfigJson } from './parse-config-json.js';
 import { expandWorkspaceFolder, workspaceFolderOf } from './read-env-file.js';
+import { SERVER_NAME } from './schema.js';
 
 /** The clients whose files `bnity mcp import --from` knows by name. */
 export type ClientKind = 'claude-desktop' | 'cursor' | 'vscode';
