@@ -5,14 +5,20 @@
  */
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { HubError, systemCodeOf } from '../errors.js';
+import { maskUrl } from '../guard/mask-secrets.js';
 import { httpStatusOf } from './create-transport.js';
 import type { StderrSink } from './stderr-log.js';
 
 /** Context that makes a message useful: the URL of a remote upstream. */
 export type DescribeOptions = { readonly url?: string | undefined };
 
-/** One line describing why a connect failed. */
-export function describeConnectError(error: unknown, { url }: DescribeOptions = {}): string {
+/**
+ * One line describing why a connect failed. The URL is shown masked (its password and
+ * secret-looking query values, as the API shows the entry): the line becomes `lastError`, an
+ * event, a log line, a database row and an audit row.
+ */
+export function describeConnectError(error: unknown, { url: given }: DescribeOptions = {}): string {
+  const url = given === undefined ? undefined : maskUrl(given);
   if (error instanceof HubError) return error.message;
   const status = httpStatusOf(error);
   if (status !== null) return `HTTP ${status} from ${url ?? 'upstream'}`;
@@ -22,7 +28,9 @@ export function describeConnectError(error: unknown, { url }: DescribeOptions = 
   const message = (error instanceof TypeError && error.cause instanceof Error ? error.cause.message : error.message)
     .replace(/^SSE error: /, '')
     .replace(/^(TypeError: )?fetch failed: /, '');
-  return url && isNetworkError(error) ? `${message} (${url})` : message;
+  // Some errors quote the URL themselves (fetch refusing one with a user and password).
+  const shown = given !== undefined && url !== given ? message.split(given).join(url) : message;
+  return url && isNetworkError(error) ? `${shown} (${url})` : shown;
 }
 
 /** `message` with what a stdio child last wrote to stderr itself (bounded), if anything. */

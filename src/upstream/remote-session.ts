@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/schema.js';
 import { NeedsAuthorizationError } from '../errors.js';
+import { maskUrl } from '../guard/mask-secrets.js';
 import { ProgressBeforeAnswer } from '../protocol/progress-before-answer.js';
 import { connectFailed, describeConnectError } from './connect-error.js';
 import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackToSse } from './create-transport.js';
@@ -78,10 +79,10 @@ export async function openRemoteSession(options: OpenRemoteSessionOptions): Prom
         throw connectFailed(all.join('; '), error);
       }
       failures.push(`${message} (${LABEL[kind]})`);
-      log.info({ url: config.url, reason: message }, 'upstream falling back to SSE');
+      log.info({ url: maskUrl(config.url), reason: message }, 'upstream falling back to SSE');
     }
   }
-  throw connectFailed(`no transport to try for ${config.url}`);
+  throw connectFailed(`no transport to try for ${maskUrl(config.url)}`);
 }
 
 /**
@@ -147,7 +148,9 @@ async function openOnce(
     unexpected: (lastError) =>
       lost ??
       connectFailed(
-        lastError ? describeConnectError(lastError, { url: config.url }) : `connection to ${config.url} closed`,
+        lastError
+          ? describeConnectError(lastError, { url: config.url })
+          : `connection to ${maskUrl(config.url)} closed`,
         lastError ?? undefined,
       ),
   });

@@ -128,6 +128,37 @@ describe('connectUpstream HTTP failures', () => {
     }
   });
 
+  it("masks a URL's password and secret query values in what a failure says", async () => {
+    const recorder = await startRecorder();
+    try {
+      const url = new URL(recorder.url);
+      url.searchParams.set('api_key', 'sk-live-123456');
+      url.searchParams.set('team', 'blue');
+      const error = await connect(remoteConfig({ type: 'http', url: url.toString() })).then(
+        () => new Error('connected'),
+        (e: unknown) => e as Error,
+      );
+      expect(error.message).toMatch(/^HTTP 405 from http:\/\/127\.0\.0\.1:\d+\/mcp\?api_key=\*+&team=blue$/);
+      // fetch refuses a URL with a user and password, quoting it: the quote is masked too.
+      url.username = 'me';
+      url.password = 'hunter2-pass';
+      const refused = await connect(remoteConfig({ type: 'http', url: url.toString() })).then(
+        () => new Error('connected'),
+        (e: unknown) => e as Error,
+      );
+      expect(refused.message).toMatch(/includes credentials: http:\/\/me:\*+@127\.0\.0\.1/);
+      for (const secret of ['hunter2-pass', 'sk-live-123456']) expect(refused.message).not.toContain(secret);
+    } finally {
+      await recorder.close();
+    }
+    const closed = new URL(`http://127.0.0.1:${await freePort()}/mcp?token=tok-abcdef`);
+    const unreachable = await connect(remoteConfig({ type: 'http', url: closed.toString() })).then(
+      () => new Error('connected'),
+      (e: unknown) => e as Error,
+    );
+    expect(unreachable.message).toMatch(/^connect ECONNREFUSED .*\?token=\*+\)$/);
+  });
+
   it('rejects an unreachable URL without trying SSE', async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     const error = await connect(remoteConfig({ type: 'auto', url })).then(
