@@ -9,6 +9,7 @@
  * @module
  */
 import { watch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../errors.js';
@@ -22,6 +23,11 @@ import type { AppConfig } from './schema.js';
 export type WatchConfigOptions = {
   readonly debounceMs?: number;
   readonly initial?: AppConfig;
+  /**
+   * The text the config in force was read from: a file that no longer holds it when the
+   * watch begins (saved while the service was starting) is read at once, not at its next change.
+   */
+  readonly readText?: string;
   readonly env?: NodeJS.ProcessEnv;
   /** The config in force, when more than this watcher changes it (the service's API edits): what a read is compared to. */
   readonly inForce?: () => AppConfig;
@@ -105,6 +111,13 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
     // Some platforms do not say which file changed: then it may have been ours.
     if (changed === null || changed === name) schedule();
   });
+  if (options.readText !== undefined) {
+    const readText = options.readText;
+    void readFile(path, 'utf8').then(
+      (text) => text !== readText && schedule(),
+      () => schedule(),
+    );
+  }
   watcher.on('error', (error) => {
     const reason = `cannot watch ${dirname(path)}: ${error.message}`;
     fail(

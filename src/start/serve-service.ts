@@ -282,8 +282,7 @@ export async function serveService(
   }
   // First on stop: no new sessions or requests; those in flight answer within the grace period.
   undo.push(() => gateway.drain(config().shutdown.graceMs));
-  // Before that, in cluster mode, no new connection (a balancer passes it to another replica) and what came is
-  // answered (issue 22); alone, a stopping service keeps answering, new sessions with 503.
+  // Before that, in cluster mode: no new connection (a balancer passes it on), what came answered (issue 22).
   if (http && store.postgres) undo.push(() => http.stopListening(config().shutdown.graceMs));
   reportBots();
   if (desired) return { gateway, webUi };
@@ -291,6 +290,7 @@ export async function serveService(
     env,
     inForce: config,
     queue: writer.queue,
+    readText: started.loaded.text,
     onChange: (next) => applier.apply(next),
     onWarnings: applier.warn,
     onError: applier.reject,

@@ -85,6 +85,27 @@ describe('watchConfig', () => {
     expect(Object.keys(config.mcpServers)).toEqual(['a', 'b']);
   });
 
+  it("reads at once a file saved between the start's read and the watch (readText), and only then", async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'boternity.json');
+    const startText = configText({ a: { command: 'node' } });
+    await writeFile(file, startText);
+    const initial = await loadConfig(file, {});
+    // Saved while the service was starting: no change event will come for it any more.
+    await writeFile(file, configText({ a: { command: 'node' }, late: { command: 'node' } }));
+    const rec = recorder();
+    watchers.push(watchConfig(file, { debounceMs: 50, initial, env: {}, readText: startText, ...rec.callbacks }));
+    expect(Object.keys((await rec.next('change')).mcpServers)).toEqual(['a', 'late']);
+    // The same text as at the start: nothing is read.
+    const same = recorder();
+    const other = join(dir, 'same.json');
+    await writeFile(other, startText);
+    watchers.push(watchConfig(other, { debounceMs: 50, initial, env: {}, readText: startText, ...same.callbacks }));
+    await writeFile(join(dir, 'unrelated.json'), '{}');
+    await expect(same.next('unchanged', 500)).rejects.toThrow(/no unchanged within 500 ms/);
+    expect(same.events.change).toEqual([]);
+  });
+
   it('debounces several quick writes into one change with the last content', async () => {
     const { file, next, events } = await setup({ a: { command: 'node' } }, 300);
     for (let i = 1; i <= 5; i++) writeFileSync(file, configText({ a: { command: 'node', args: [String(i)] } }));
