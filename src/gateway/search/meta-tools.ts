@@ -30,7 +30,7 @@ export function metaTools(maxResults: number): Tool[] {
         },
         required: ['query'],
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     {
       name: DESCRIBE_TOOLS,
@@ -40,7 +40,7 @@ export function metaTools(maxResults: number): Tool[] {
         properties: { names: { type: 'array', items: { type: 'string' }, maxItems: maxResults } },
         required: ['names'],
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     {
       name: CALL_TOOL,
@@ -50,6 +50,8 @@ export function metaTools(maxResults: number): Tool[] {
         properties: { name: { type: 'string' }, arguments: { type: 'object' } },
         required: ['name'],
       },
+      // Any tool of the view: what the hints promise must hold for all of them (SPEC G7).
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
   ];
 }

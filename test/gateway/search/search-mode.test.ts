@@ -47,6 +47,18 @@ describe('search mode through the SDK client', () => {
       'filesystem__read_text_file',
     ]);
     expect(JSON.stringify({ tools: tools.slice(0, 3) }).length).toBeLessThan(2048);
+    // Our own tools carry the four hints (SPEC G7): the two readers, and call_tool as any tool may be.
+    const hints = (t: (typeof tools)[number]) => [
+      t.annotations?.readOnlyHint,
+      t.annotations?.destructiveHint,
+      t.annotations?.idempotentHint,
+      t.annotations?.openWorldHint,
+    ];
+    expect(tools.slice(0, 3).map(hints)).toEqual([
+      [true, false, true, false],
+      [true, false, true, false],
+      [false, true, false, true],
+    ]);
 
     const found = await call(client, 'search_tools', { query: 'open an issue about the login bug', limit: 3 });
     expect(found.isError).toBeUndefined();
