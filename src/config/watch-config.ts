@@ -8,7 +8,7 @@
  * wrong while reloading can end the process: it becomes an `onError`, the config in force stays.
  * @module
  */
-import { watch } from 'node:fs';
+import { realpathSync, watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -111,6 +111,15 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
     // Some platforms do not say which file changed: then it may have been ours.
     if (changed === null || changed === name) schedule();
   });
+  // A symlinked config (a dotfiles repository): its target's saves are seen too.
+  const target = realTarget(path);
+  const targetWatcher =
+    target && dirname(target) !== dirname(path)
+      ? watch(dirname(target), (_event, changed) => {
+          if (changed === null || changed === basename(target)) schedule();
+        })
+      : null;
+  targetWatcher?.on('error', () => targetWatcher.close());
   if (options.readText !== undefined) {
     const readText = options.readText;
     void readFile(path, 'utf8').then(
@@ -133,6 +142,7 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
       closed = true;
       clearTimeout(timer);
       watcher.close();
+      targetWatcher?.close();
     },
   };
 }
@@ -143,4 +153,14 @@ function asConfigError(error: unknown, path: string): ConfigError {
   const why = error instanceof Error ? error.message : String(error);
   const reason = `could not be reloaded: ${why}`;
   return new ConfigError(`${path}: ${reason}`, path, [{ server: null, field: '', message: reason }], { cause: error });
+}
+
+/** Where a symlinked `path` leads; null when it is no link (or cannot be resolved now). */
+function realTarget(path: string): string | null {
+  try {
+    const real = realpathSync(path);
+    return real === path ? null : real;
+  } catch {
+    return null;
+  }
 }

@@ -1,14 +1,14 @@
 /**
  * Atomic file writes (SPEC C4): the text goes to a temp file beside the target, is flushed,
  * and then replaces (rename) or creates (hard link) the target, so a reader or a crash never
- * sees half a file. A writer that must not overwrite someone else's save checks, with
+ * sees half a file. A path that is a symlink has its target replaced, the link kept. A writer that must not overwrite someone else's save checks, with
  * `commitIf`, right before the rename (the check and the rename are back to back, with no
  * turn of the event loop between them).
  * @module
  */
 import { randomBytes } from 'node:crypto';
 import { renameSync } from 'node:fs';
-import { link, open, rm, stat, writeFile } from 'node:fs/promises';
+import { link, open, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { tempFileName } from './temp-file-name.js';
 
@@ -21,10 +21,12 @@ export type WriteFileAtomicOptions = {
 
 /** Replace `path` with `text` atomically; false when `commitIf` said no. The temp file never outlives the call. */
 export async function writeFileAtomic(
-  path: string,
+  given: string,
   text: string,
   options: WriteFileAtomicOptions = {},
 ): Promise<boolean> {
+  // A symlink (a config kept in a dotfiles repository) stays one: its target is replaced.
+  const path = await realpath(given).catch(() => given);
   const mode = options.mode ?? (await existingMode(path));
   const temp = await writeTemp(path, text, mode);
   try {

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, parseConfigText } from '../../src/config/load-config.js';
@@ -104,6 +104,21 @@ describe('watchConfig', () => {
     await writeFile(join(dir, 'unrelated.json'), '{}');
     await expect(same.next('unchanged', 500)).rejects.toThrow(/no unchanged within 500 ms/);
     expect(same.events.change).toEqual([]);
+  });
+
+  it('sees a save of the target of a symlinked config (a dotfiles repository)', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'dotfiles'));
+    const target = join(dir, 'dotfiles', 'boternity.json');
+    await writeFile(target, configText({ a: { command: 'node' } }));
+    const link = join(dir, 'boternity.json');
+    await symlink(target, link);
+    const rec = recorder();
+    watchers.push(
+      watchConfig(link, { debounceMs: 50, initial: await loadConfig(link, {}), env: {}, ...rec.callbacks }),
+    );
+    await writeFile(target, configText({ a: { command: 'node' }, b: { command: 'node' } }));
+    expect(Object.keys((await rec.next('change')).mcpServers)).toEqual(['a', 'b']);
   });
 
   it('debounces several quick writes into one change with the last content', async () => {

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFileAtomic, writeFileAtomic } from '../../src/config/write-file-atomic.js';
@@ -14,6 +14,21 @@ describe('writeFileAtomic', () => {
     await writeFileAtomic(file, 'two');
     expect(await readFile(file, 'utf8')).toBe('two');
     expect(await readdir(dir)).toEqual(['a.json']);
+  });
+
+  it('replaces the target of a symlink and keeps the link (a config in a dotfiles repository)', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'dotfiles'));
+    const target = join(dir, 'dotfiles', 'boternity.json');
+    await writeFile(target, 'one');
+    const link = join(dir, 'boternity.json');
+    await symlink(target, link);
+    await writeFileAtomic(link, 'two');
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readlink(link)).toBe(target);
+    expect(await readFile(target, 'utf8')).toBe('two');
+    expect((await readdir(join(dir, 'dotfiles'))).sort()).toEqual(['boternity.json']);
+    expect((await readdir(dir)).sort()).toEqual(['boternity.json', 'dotfiles']);
   });
 
   it('keeps the mode of the file it replaces, or sets the one asked for', async () => {
