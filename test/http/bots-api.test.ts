@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSse } from '../../src/cli/read-sse.js';
 import { TINY_SERVER } from '../support/fixtures.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
+import { openSse } from '../support/sse-client.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -119,9 +120,14 @@ describe('/api/bots', { timeout: 60_000 }, () => {
     expect((await send<{ bots: Detail[] }>('GET', '/api/bots')).body.bots).toEqual(before);
   });
 
-  it("edits the bot's view in the config file and applies it at once", async () => {
+  it("edits the bot's view in the config file and applies it at once, telling /api/events (bot_updated)", async () => {
+    const events = await openSse(`${svc.service.url}/api/events?bot=scout`, { authorization: `Bearer ${TEST_TOKEN}` });
+    await events.next((e) => e.event === 'snapshot');
     const added = await send<{ bot: Detail }>('POST', '/api/bots/scout/servers/extra');
     expect(added.status).toBe(200);
+    const updated = await events.next((e) => e.event === 'bot_updated');
+    expect(updated.data).toMatchObject({ type: 'bot_updated', bot: 'scout', name: 'Scout II', fields: ['view'] });
+    await events.close();
     expect(added.body.bot).toMatchObject({ source: 'both', servers: ['tiny', 'extra'], warning: null });
     const denied = await send<{ bot: Detail }>('PATCH', '/api/bots/scout/permissions/tiny', { deny: ['echo'] });
     expect(denied.body.bot.view?.toolPermissions).toEqual({ tiny: { denied: ['echo'] } });

@@ -99,6 +99,14 @@ export function botViewRoutes({
   ) => {
     const profile = await requireBot(slug);
     await writer.edit((doc) => doc.setBot(slug, change(doc.getBot(slug))));
+    // A view edit is a change of the bot (SPEC B5): `/api/events` and the sessions that see it hear of it.
+    bots.events.publish({
+      type: 'bot_updated',
+      server: null,
+      bot: slug,
+      name: profile?.name ?? slug,
+      fields: ['view'],
+    });
     return botDetail(bots.db, config(), slug, profile);
   };
   const one = (change: BotViewChange) => (entry: Record<string, unknown> | undefined) => editBotView(entry, change);
