@@ -123,7 +123,6 @@ export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run
       .argument('<name>', 'a server')
       .option('--lines <n>', 'how many of the last lines', '50')
       .option('-f, --follow', 'keep printing new lines until Ctrl-C'),
-    { json: false },
   ).action((name: string, opts) =>
     run(async () => (await import('./mcp-logs-command.js')).mcpLogsCommand(name, opts, env)),
   );

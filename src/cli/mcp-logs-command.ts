@@ -1,7 +1,8 @@
 /**
- * `bnity mcp logs NAME [--follow]`: the stderr lines of a stdio server, kept by the running
- * service across restarts. `--follow` asks again every second and prints only what is new,
- * until Ctrl-C (or until the service stops).
+ * `bnity mcp logs NAME [--follow] [--json]`: the stderr lines of a stdio server, kept by the
+ * running service across restarts. `--follow` asks again every second and prints only what is
+ * new, until Ctrl-C (or until the service stops). `--json`: `{"server","lines"}`; with
+ * `--follow`, one `{"server","line"}` object a line (JSON Lines), as they come.
  * @module
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,10 +20,19 @@ export async function mcpLogsCommand(
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const tail = parseCount(flags.lines, '--lines');
-  const { client } = await resolveTarget(flags, env);
+  const { client, json } = await resolveTarget(flags, env);
   const path = `/api/servers/${encodeURIComponent(name)}/stderr`;
   const read = async () => (await client.get<{ lines: string[] }>(path)).lines;
   let seen = await needService(`reading the logs of "${name}"`, read);
+  const print = (lines: readonly string[]) => {
+    if (lines.length === 0) return;
+    const out = json ? lines.map((line) => JSON.stringify({ server: name, line })) : lines;
+    process.stdout.write(`${out.join('\n')}\n`);
+  };
+  if (json && !flags.follow) {
+    process.stdout.write(`${JSON.stringify({ server: name, lines: seen.slice(-tail) }, null, 2)}\n`);
+    return 0;
+  }
   print(seen.slice(-tail));
   if (!flags.follow) return 0;
   const stop = new AbortController();
@@ -43,10 +53,6 @@ export async function mcpLogsCommand(
     process.off('SIGINT', quit);
     process.off('SIGTERM', quit);
   }
-}
-
-function print(lines: readonly string[]): void {
-  if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /**

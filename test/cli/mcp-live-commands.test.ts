@@ -127,6 +127,16 @@ describe('bnity mcp commands with a running service', () => {
     );
   });
 
+  it('logs --json gives the lines as JSON; with --follow one JSON object a line', async () => {
+    const last = await bnity('mcp', 'logs', 'tiny', '--lines', '2', '--json');
+    expect(last.code).toBe(0);
+    expect(JSON.parse(last.stdout)).toEqual({ server: 'tiny', lines: ['stderr line 2', 'stderr line 3'] });
+    const follow = spawnBnity(['mcp', 'logs', 'tiny', '--follow', '--lines', '1', '--json'], env);
+    await waitFor(() => follow.stdout() === '{"server":"tiny","line":"stderr line 3"}\n', { what: 'the first line' });
+    follow.child.kill('SIGINT');
+    expect(await follow.exited).toBe(0);
+  });
+
   it('says what went wrong in one line: unknown server, refused token, nothing at the URL', async () => {
     const ghost = await bnity('mcp', 'status', 'ghost');
     expect(ghost).toMatchObject({ code: 1, stderr: 'bnity: server "ghost" is not configured\n', stdout: '' });
