@@ -39,14 +39,17 @@ export async function tokenCreate(
         ...(bot ? { bot } : {}),
       }),
     async () => {
-      if (bot) {
-        const path = target.configPath();
-        if (!(await (await import('../config/load-config.js')).loadConfig(path, env)).bots[bot])
-          throw new HubError('bad_request', `bot "${bot}" is not configured in ${path}`);
-      }
-      const value = await onDatabase(target, async (db) =>
-        (await tokenRepo()).createToken(db, { name: flags.name, bot }),
-      );
+      const path = target.configPath();
+      const inConfig = async () =>
+        Boolean((await (await import('../config/load-config.js')).loadConfig(path, env)).bots[bot ?? '']);
+      const value = await onDatabase(target, async (db) => {
+        // As the API: a bot of the config file or of the registry (ADR 012).
+        const inRegistry = async (slug: string) =>
+          (await (await import('../storage/bot-repo.js')).findBotBySlug(db, slug)) !== null;
+        if (bot && !(await inConfig()) && !(await inRegistry(bot)))
+          throw new HubError('bad_request', `bot "${bot}" does not exist (neither in ${path} nor in the registry)`);
+        return (await tokenRepo()).createToken(db, { name: flags.name, bot });
+      });
       return { value, note: `made the token in ${target.home}` };
     },
   );

@@ -74,6 +74,24 @@ describe('bnity bot without a service', { timeout: 60_000 }, () => {
     expect((await bnity('bot', 'skill', 'render', 'scout', 'greet', '--arg', 'who=you')).stdout).toBe('Hello you\n');
   });
 
+  it('makes a token for a bot of the registry alone, as the API does; none for a bot that is nowhere', async () => {
+    expect((await bnity('bot', 'create', 'solo', '--name', 'Solo')).code).toBe(0);
+    const made = await bnity('token', 'create', '--name', 'agent', '--bot', 'solo', '--json');
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout)).toMatchObject({ id: expect.any(String), token: expect.stringMatching(/^bnt_/) });
+    const ghost = await bnity('token', 'create', '--name', 'agent', '--bot', 'ghost');
+    expect(ghost.code).toBe(1);
+    expect(ghost.stderr.trim().split('\n').at(-1)).toMatch(
+      /^bnity: bot "ghost" does not exist \(neither in .* nor in the registry\)$/,
+    );
+    const listed = JSON.parse((await bnity('token', 'list', '--json')).stdout) as
+      | { bot: string | null }[]
+      | { tokens: { bot: string | null }[] };
+    const tokens = Array.isArray(listed) ? listed : listed.tokens;
+    expect(tokens.map((t) => t.bot)).toEqual(['solo']);
+    expect((await bnity('bot', 'delete', 'solo')).code).toBe(0);
+  });
+
   it('refuses bad input with one line and changes nothing', async () => {
     const before = (await bnity('bot', 'list', '--json')).stdout;
     const flow = join(home, 'flow.json');
