@@ -229,9 +229,7 @@ export function createGateway({
       if (stopping) throw new ShuttingDownError();
       await assertBot(options.spec);
       // Over a cap, the opener's oldest idle session makes room, or this one is refused (X8).
-      const admitted = admit(options.owner ?? null);
-      if (admitted) await admitted;
-      return openAgentSession({ path, now }, options);
+      return openAgentSession({ path, now }, options, () => admit(options.owner ?? null));
     },
     checkView: assertBot,
     async openModernView(options) {

@@ -128,8 +128,16 @@ export async function endSession(path: CallPath, session: AgentSession): Promise
   await path.upstreams.closeAll(session);
 }
 
-/** Start a session on `transport`; resolves once connected. */
-export async function openAgentSession(deps: OpenDeps, options: TransportSessionOptions): Promise<AgentSession> {
+/**
+ * Start a session on `transport`; resolves once connected. `admit` (the caps, X8) runs after
+ * the last wait before the session is registered, so that opens in a burst are each counted
+ * against the sessions the others registered.
+ */
+export async function openAgentSession(
+  deps: OpenDeps,
+  options: TransportSessionOptions,
+  admit: () => Promise<void> | null = () => null,
+): Promise<AgentSession> {
   const { path, now } = deps;
   // One server's endpoint is a transparent proxy: it presents that server's name, version,
   // instructions and kinds of capability (as of when the session opens).
@@ -138,6 +146,8 @@ export async function openAgentSession(deps: OpenDeps, options: TransportSession
   const { serverInfo, capabilities } = identity;
   const instructions =
     identity.instructions ?? endpointInstructions(path, options.spec, await reachedBots(path, options.botAccess));
+  const admitted = admit();
+  if (admitted) await admitted;
   const server = new Server(serverInfo, {
     capabilities,
     ...(instructions ? { instructions } : {}),
