@@ -8,7 +8,7 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
-/** `cell` with its C0, DEL and C1 control characters replaced, so printing it cannot drive the terminal. */
+/** `cell` with its control characters (U+0000–U+001F, DEL, U+0080–U+009F) replaced, so printing it cannot drive the terminal. */
 export const printable = (cell: string): string => cell.replace(CONTROL, '\ufffd');
 
 /** Format rows as a plain-text table with left-aligned, padded columns. */

@@ -22,7 +22,7 @@ describe('formatTable', () => {
   it('shows control characters of a cell as one replacement character each', () => {
     const hostile = 'Reads files\u001b]0;pwned\u0007\u001b[2J\u001b[1A\r\u009b31m';
     const table = formatTable(['TOOL', 'DESCRIPTION'], [['re\u001bad', hostile]]);
-    // Nothing of C0 (but the rows' line feeds), DEL or C1 is printed.
+    // No control character (but the rows' line feeds) is printed.
     expect([...table].filter((c) => c !== '\n' && /\p{Cc}/u.test(c))).toEqual([]);
     expect(table.split('\n')).toEqual([
       'TOOL   DESCRIPTION',
