@@ -2,7 +2,8 @@
  * Keeping a catalog fresh (S7): on `notifications/{tools,resources,prompts}/list_changed`
  * re-list the kinds concerned, one re-list at a time, and report the diff. A flood of them
  * (issue 17) costs at most one re-list in flight and one pending, re-lists at least
- * `minIntervalMs` apart.
+ * `minIntervalMs` apart. A re-list that fails is tried again (after 0.5 s, doubling up to
+ * 30 s) until it passes: the catalog does not stay stale until the next notification.
  * @module
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -38,6 +39,10 @@ export type CatalogWatchOptions = {
   readonly minIntervalMs?: number;
 };
 
+/** A failed re-list is tried again after this long, doubled at each failure up to the cap. */
+const RETRY_FIRST_MS = 500;
+const RETRY_CAP_MS = 30_000;
+
 /** Create the watch; bursts of notifications collapse into as few re-lists as possible. */
 export function createCatalogWatch({ log, requestTimeoutMs, minIntervalMs = 0 }: CatalogWatchOptions): CatalogWatch {
   let client: Client | null = null;
@@ -47,6 +52,7 @@ export function createCatalogWatch({ log, requestTimeoutMs, minIntervalMs = 0 }:
   const listeners = new Set<CatalogListener>();
   const dirty = new Set<CatalogKind>();
   let running = false;
+  let failures = 0;
   let lastStart = Number.NEGATIVE_INFINITY;
   let wake: (() => void) | null = null;
   const failed = createRepeatedWarning(log, 'catalog re-list failed');
@@ -76,12 +82,17 @@ export function createCatalogWatch({ log, requestTimeoutMs, minIntervalMs = 0 }:
       try {
         const options = requestTimeoutMs === undefined ? undefined : { timeout: requestTimeoutMs };
         const next = { ...current, ...(await listKinds(client, kinds, options)) };
+        failures = 0;
         const changes = diffCatalog(current, next);
         current = next;
         if (changes.length === 0 || stopped) continue;
         for (const listener of listeners) notify(listener, next, changes);
       } catch (error) {
-        if (!stopped) failed.warn({ reason: toErrorInfo(error).message, kinds });
+        if (stopped) break;
+        failed.warn({ reason: toErrorInfo(error).message, kinds });
+        // Still to list: the catalog would otherwise stay stale until the next notification.
+        for (const kind of kinds) dirty.add(kind);
+        await pause(Math.min(RETRY_CAP_MS, RETRY_FIRST_MS * 2 ** failures++));
       }
     }
     running = false;

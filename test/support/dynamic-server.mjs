@@ -1,5 +1,6 @@
 // An MCP server over stdio whose tool list changes: `add_tool({name})` adds a tool and
-// sends notifications/tools/list_changed (it advertises tools.listChanged).
+// sends notifications/tools/list_changed (it advertises tools.listChanged);
+// `add_tool({name, failLists: n})` makes the next n tools/list fail first.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -15,11 +16,19 @@ const tools = new Map([
     },
   ],
 ]);
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools.values()] }));
+let failLists = 0;
+server.setRequestHandler(ListToolsRequestSchema, async () => {
+  if (failLists > 0) {
+    failLists--;
+    throw new Error('tools/list failed on purpose');
+  }
+  return { tools: [...tools.values()] };
+});
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const { name, arguments: args } = request.params;
   if (name !== 'add_tool') return { content: [{ type: 'text', text: `called ${name}` }] };
   const added = String(args?.name ?? '');
+  failLists = Number(args?.failLists ?? 0);
   tools.set(added, tool(added, `Added at run time`));
   await server.sendToolListChanged();
   return { content: [{ type: 'text', text: `added ${added}` }] };

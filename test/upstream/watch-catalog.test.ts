@@ -39,6 +39,16 @@ describe('watchCatalog', () => {
     expect(upstream.counts.toolCount).toBe(2);
   });
 
+  it('tries a failed re-list again: the catalog does not stay stale until the next notification', async () => {
+    const upstream = await connectDynamic();
+    const changed = nextChange(upstream);
+    // Its next two tools/list fail: the list_changed's re-list, then the first retry.
+    await upstream.callTool({ name: 'add_tool', arguments: { name: 'late', failLists: 2 } });
+    const { catalog, changes } = await changed;
+    expect(changes).toEqual([{ kind: 'tools', added: ['late'], removed: [], changed: [] }]);
+    expect(catalog.tools.map((t) => t.name)).toEqual(['add_tool', 'late']);
+  });
+
   it('serializes overlapping re-lists and ends with every tool', async () => {
     const upstream = await connectDynamic();
     const seen: string[][] = [];
