@@ -4,6 +4,7 @@
  * @module
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { liveGroups } from './live-groups.js';
 import {
   isLiving,
   listDescendants,
@@ -35,6 +36,8 @@ export type KillProcessesOptions = {
   readonly pollMs?: number;
   /** Upper bound on the wait after SIGKILL (a process in uninterruptible sleep). */
   readonly killWaitMs?: number;
+  /** Processes found earlier ({@link treeOf}), with their start times: ended too, if still the same. */
+  readonly known?: ReadonlyMap<number, string>;
 };
 
 /**
@@ -48,9 +51,10 @@ export async function killProcesses({
   graceMs,
   pollMs = 50,
   killWaitMs = 2_000,
+  known,
 }: KillProcessesOptions): Promise<void> {
   // pid → start time: a pid that now shows another start time was reused, and is left alone.
-  const targets = new Map<number, string>();
+  const targets = new Map<number, string>(known ?? []);
   const collect = () => {
     const processes = listProcesses();
     const byPid = new Map(processes.map((p) => [p.pid, p]));
@@ -102,27 +106,44 @@ export async function killProcessTree({
   pid,
   graceMs,
   startTime,
+  known,
 }: {
   pid: number;
   graceMs: number;
   startTime?: string | undefined;
+  /** Its descendants found earlier ({@link treeOf}): ended too, though the child's end orphaned them. */
+  known?: ReadonlyMap<number, string> | undefined;
 }): Promise<void> {
   const current = readStartTime(pid);
   // A reused pid means our process and its group are both gone (Linux does not reuse a live pgid).
   if (startTime !== undefined && current !== null && current !== startTime) return;
-  await killProcesses({ pids: current === null ? [] : [pid], pgid: pid, graceMs });
+  await killProcesses({ pids: current === null ? [] : [pid], pgid: pid, graceMs, ...(known ? { known } : {}) });
+}
+
+/** The descendants of `pid` now, with their start times (to end them once `pid` is gone). */
+export function treeOf(pid: number): Map<number, string> {
+  const processes = listProcesses();
+  const byPid = new Map(processes.map((p) => [p.pid, p.startTime]));
+  const tree = new Map<number, string>();
+  for (const child of listDescendants(pid, processes)) {
+    const startTime = byPid.get(child);
+    if (startTime !== undefined) tree.set(child, startTime);
+  }
+  return tree;
 }
 
 /**
  * SIGKILL, at once and synchronously, every process below `pid` and the process groups they
- * lead (a stdio child is one, through `setsid`, with whatever it started): for a process
+ * lead (a stdio child is one, through `setsid`, with whatever it started), and the members of
+ * `groups` (those of stdio children that have exited, leaving orphans): for a process
  * about to exit without its drain, so that it leaves no child behind (S6). Returns how many
  * processes were signalled.
  */
-export function killAllBelowNow(pid: number): number {
+export function killAllBelowNow(pid: number, groups: ReadonlySet<number> = liveGroups()): number {
   const processes = listProcesses();
   const below = new Set(listDescendants(pid, processes));
-  for (const stat of processes) if (below.has(stat.pgrp) && stat.pid !== pid) below.add(stat.pid);
+  for (const stat of processes)
+    if ((below.has(stat.pgrp) || groups.has(stat.pgrp)) && stat.pid !== pid) below.add(stat.pid);
   for (const target of below) trySignal(target, 'SIGKILL');
   return below.size;
 }

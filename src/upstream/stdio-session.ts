@@ -6,7 +6,8 @@
 import type { StdioServerConfig } from '../config/schema.js';
 import { ProgressBeforeAnswer } from '../protocol/progress-before-answer.js';
 import { connectFailed, describeConnectError, withStderr } from './connect-error.js';
-import { killProcessTree } from './process-tree.js';
+import { forgetGroup, noteGroup } from './live-groups.js';
+import { killProcessTree, treeOf } from './process-tree.js';
 import { raceSignal } from './race-signal.js';
 import { type OpenSessionOptions, once, type Session, type SessionPhase, trackClose } from './session.js';
 import type { SpawnedUpstream, StdioChild } from './spawn-stdio.js';
@@ -38,6 +39,7 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
   if (pid !== null && startTime !== null) {
     record('ledger spawn record failed', (l) => l.recordSpawn({ serverId, pid, startTime }));
   }
+  if (pid !== null) noteGroup(pid);
   const { floodReadBytesPerSecond } = config.notificationRate;
   const transport = new ChildStdioTransport(spawned, {
     server: serverId,
@@ -45,6 +47,7 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
     maxMessageBytes: config.maxMessageBytes,
     gate,
     floodReadBytesPerSecond,
+    killGraceMs: graceMs,
   });
   const client = newClient();
   let phase: SessionPhase = 'connecting';
@@ -58,11 +61,17 @@ export async function openStdioSession(options: OpenStdioSessionOptions): Promis
       connectFailed(withStderr(describeExit(spawned) ?? 'upstream process exited', stderr), lastError ?? undefined),
   });
 
-  const endTree = () => (pid === null ? null : killProcessTree({ pid, graceMs, startTime: startTime ?? undefined }));
+  const endTree = (known?: Map<number, string>) =>
+    pid === null ? null : killProcessTree({ pid, graceMs, startTime: startTime ?? undefined, known });
   const close = once(async () => {
     phase = 'closing';
-    // The SDK's close() ends only the direct child; the tree kill covers everything it forked.
-    await Promise.allSettled([endTree(), client.close()]);
+    // The child first, as MCP's stdio shutdown has it (the transport's close: stdin ended, a
+    // chance to exit and save, then SIGTERM, then SIGKILL after `graceMs`); a SIGTERM sent
+    // with the end of stdin cut short a server that saves on it. Then what it forked and left.
+    const forked = pid === null ? undefined : treeOf(pid);
+    await client.close().catch(() => undefined);
+    await Promise.allSettled([endTree(forked)]);
+    if (pid !== null) forgetGroup(pid);
     if (pid !== null) record('ledger exit record failed', (l) => l.recordExit(pid));
     await ledgerWork;
   });

@@ -21,7 +21,7 @@ import { cancelledRequestId, PendingAnswers } from './pending-answers.js';
 import type { StdioChild } from './spawn-stdio.js';
 import { LineSplitter } from './split-lines.js';
 
-/** How long `close()` waits for the child after ending its stdin, and again after SIGTERM (the SDK's). */
+/** How long `close()` waits for the child after ending its stdin (the SDK's), and by default after SIGTERM. */
 const CLOSE_WAIT_MS = 2_000;
 /** How much of an unreadable line its error quotes. */
 const EXCERPT_CHARS = 80;
@@ -41,6 +41,8 @@ export type ChildStdioOptions = {
    * flooding child waits on its pipe instead of being read and dropped as fast as it writes.
    */
   readonly floodReadBytesPerSecond?: number | undefined;
+  /** Between SIGTERM and SIGKILL on close (`shutdown.graceMs`); default 2 s. */
+  readonly killGraceMs?: number | undefined;
 };
 
 /**
@@ -62,6 +64,7 @@ export class ChildStdioTransport implements Transport {
   readonly #gate: NotificationGate | null;
   readonly #floodReadBytesPerSecond: number;
   readonly #limit: OutgoingLimit | null;
+  readonly #killGraceMs: number;
   readonly #onLine = (line: string | CutLine): void => this.#read(line);
   #live = false;
   #ending = false;
@@ -81,6 +84,7 @@ export class ChildStdioTransport implements Transport {
       : new LineSplitter();
     this.#gate = options?.gate ?? null;
     this.#floodReadBytesPerSecond = options?.floodReadBytesPerSecond ?? 1024 * 1024;
+    this.#killGraceMs = options?.killGraceMs ?? CLOSE_WAIT_MS;
     const maxBytes = options?.maxMessageBytes;
     this.#limit = options && maxBytes !== undefined ? { server: options.server, maxBytes } : null;
   }
@@ -255,17 +259,20 @@ export class ChildStdioTransport implements Transport {
         if (this.#child.hasClosed()) resolve();
         else child.once('close', () => resolve());
       });
-      const wait = () =>
-        Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+      const wait = (ms: number) =>
+        Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+      // MCP's stdio shutdown: stdin closed first, SIGTERM if it has not exited, SIGKILL after the grace.
       try {
         child.stdin?.end();
       } catch {
         // Already gone: the waits below see it.
       }
-      await wait();
+      await wait(CLOSE_WAIT_MS);
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
-        await wait();
+        // A stopped child acts on it only once it runs again.
+        child.kill('SIGCONT');
+        await wait(this.#killGraceMs);
       }
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }

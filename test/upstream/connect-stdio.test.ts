@@ -1,3 +1,7 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StdioServerConfig } from '../../src/config/schema.js';
 import { connectUpstream } from '../../src/upstream/connect-upstream.js';
@@ -91,7 +95,7 @@ describe('connectUpstream over stdio', () => {
     for (const p of tree) expect({ pid: p, alive: isAlive(p) }).toEqual({ pid: p, alive: false });
   });
 
-  it('sends SIGKILL after graceMs to a server that ignores SIGTERM', async () => {
+  it('ends stdin, then sends SIGTERM, then SIGKILL after graceMs to a server that ignores both', async () => {
     const upstream = await connect(
       stdioConfig({ command: node, args: [TINY_SERVER], env: { TINY_IGNORE_SIGTERM: '1' } }),
       {
@@ -102,10 +106,29 @@ describe('connectUpstream over stdio', () => {
     const started = Date.now();
     await upstream.close();
     const took = Date.now() - started;
-    expect(took).toBeGreaterThanOrEqual(450);
-    expect(took).toBeLessThan(2_500);
+    // 2 s for it to exit on the end of its input (MCP's stdio shutdown), then graceMs after SIGTERM.
+    expect(took).toBeGreaterThanOrEqual(2_450);
+    expect(took).toBeLessThan(4_500);
     expect(isAlive(pid)).toBe(false);
     expect(upstream.stderr.lines()).toContain('ignoring SIGTERM');
+  });
+
+  it('lets a server that saves on the end of its input do so: no SIGTERM comes with it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bnity-save-'));
+    const saved = join(dir, 'saved.txt');
+    // Saves (after a pause, as a real write would take) once stdin ends; killed at once by SIGTERM.
+    const script = [
+      `process.stdin.on('end', () => setTimeout(() => { require('fs').writeFileSync(${JSON.stringify(saved)}, 'ok'); process.exit(0); }, 300));`,
+      `process.on('SIGTERM', () => process.exit(1));`,
+      `import(${JSON.stringify(pathToFileURL(TINY_SERVER).href)});`,
+    ].join('\n');
+    try {
+      const upstream = await connect(stdioConfig({ command: node, args: ['-e', script] }), { graceMs: 2_000 });
+      await upstream.close();
+      expect(await readFile(saved, 'utf8')).toBe('ok');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('ends a SIGSTOPped child on close', async () => {
