@@ -33,13 +33,17 @@ export async function mcpLogsCommand(
     process.stdout.write(`${JSON.stringify({ server: name, lines: seen.slice(-tail) }, null, 2)}\n`);
     return 0;
   }
-  print(seen.slice(-tail));
-  if (!flags.follow) return 0;
+  if (!flags.follow) {
+    print(seen.slice(-tail));
+    return 0;
+  }
+  // Listened for before the first line is printed: a Ctrl-C as soon as it shows is a clean stop.
   const stop = new AbortController();
   const quit = () => stop.abort();
   process.once('SIGINT', quit);
   process.once('SIGTERM', quit);
   try {
+    print(seen.slice(-tail));
     for (;;) {
       await sleep(FOLLOW_EVERY_MS, undefined, { signal: stop.signal });
       const now = await read();
