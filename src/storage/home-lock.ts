@@ -2,9 +2,15 @@
  * One service per home directory: two would share the process ledger and end each
  * other's stdio children. The lock file holds the owner's pid and /proc start time, so a
  * lock left by a crashed run (or a reused pid) is recognised as stale and taken over.
+ *
+ * Two starts at once never both get it: the lock file appears whole (written beside it, then
+ * hard-linked into place, which fails if it exists), so no one reads an empty lock and takes
+ * it for a stale one; and a stale lock is moved aside (an atomic rename) and let go only if
+ * what was moved is the stale lock that was read, not one another start made meanwhile.
  * @module
  */
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HubError } from '../errors.js';
 import { isAlive, readStartTime } from '../upstream/process-tree.js';
@@ -25,19 +31,53 @@ const readOwner = async (path: string): Promise<Owner | null> => {
   }
 };
 
+const lives = (owner: Owner | null): owner is Owner =>
+  owner !== null && isAlive(owner.pid) && readStartTime(owner.pid) === owner.startTime;
+
+const same = (a: Owner | null, b: Owner | null) => a?.pid === b?.pid && a?.startTime === b?.startTime;
+
 /** The live process that holds the lock of `home`, or null (no lock, or a stale one). */
 export async function readHomeOwner(home: string): Promise<{ pid: number } | null> {
   const owner = await readOwner(join(home, LOCK_FILE));
-  return owner && isAlive(owner.pid) && readStartTime(owner.pid) === owner.startTime ? { pid: owner.pid } : null;
+  return lives(owner) ? { pid: owner.pid } : null;
+}
+
+/** Make `path` holding `text` unless it exists: false if it did. Whole from its first moment. */
+async function createWhole(path: string, text: string): Promise<boolean> {
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(temp, text, { flag: 'wx', mode: 0o600 });
+  try {
+    await link(temp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
+/** Let go of the stale lock `read` at `path`; a lock found there that is not it is put back. */
+async function dropStale(path: string, read: Owner | null): Promise<void> {
+  const aside = `${path}.${process.pid}.stale`;
+  try {
+    await rename(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const moved = await readOwner(aside);
+  // Another start's lock, made since the stale one was read: back in place (unless a third came).
+  if (!same(moved, read) && lives(moved)) await link(aside, path).catch(() => undefined);
+  await unlink(aside).catch(() => undefined);
 }
 
 /** Take the lock of `home`, or throw naming the process that holds it. */
 export async function acquireHomeLock(home: string): Promise<HomeLock> {
   const path = join(home, LOCK_FILE);
   const me: Owner = { pid: process.pid, startTime: readStartTime(process.pid) };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      await writeFile(path, `${JSON.stringify(me)}\n`, { flag: 'wx', mode: 0o600 });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await createWhole(path, `${JSON.stringify(me)}\n`)) {
       return {
         path,
         async release() {
@@ -45,18 +85,16 @@ export async function acquireHomeLock(home: string): Promise<HomeLock> {
           if (owner?.pid === me.pid) await unlink(path).catch(() => undefined);
         },
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = await readOwner(path);
-    if (owner && owner.pid !== me.pid && isAlive(owner.pid) && readStartTime(owner.pid) === owner.startTime) {
+    if (owner && owner.pid !== me.pid && lives(owner)) {
       throw new HubError(
         'home_in_use',
         `another boternity (pid ${owner.pid}) is using ${home}: stop it, or give this one its own --home`,
       );
     }
     // Stale: its owner is gone or the pid now belongs to another process.
-    await unlink(path).catch(() => undefined);
+    await dropStale(path, owner);
   }
   throw new HubError('home_in_use', `could not take the lock ${path}: remove it if no boternity is running`);
 }
