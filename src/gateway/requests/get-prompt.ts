@@ -39,6 +39,7 @@ export async function getPrompt(
     serverName: routed.ok ? routed.value.server : null,
     toolName: routed.ok ? routed.value.name : params.name.length <= MAX_CALLED_NAME ? params.name : null,
     input: params,
+    sanitized: outcome.ok && outcome.value.sanitized,
   };
-  return finishRequest(path, ctx, started, fields, outcome);
+  return finishRequest(path, ctx, started, fields, andThen(outcome, (done) => done.result));
 }

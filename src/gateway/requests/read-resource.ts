@@ -31,8 +31,9 @@ export async function readResource(
     serverName: routed.ok ? routed.value.server : null,
     toolName: params.uri,
     input: params,
+    sanitized: outcome.ok && outcome.value.sanitized,
   };
-  return finishRequest(path, ctx, started, fields, outcome);
+  return finishRequest(path, ctx, started, fields, andThen(outcome, (done) => done.result));
 }
 
 /** The text sanitized (X4), and every URI named as the agent sees it in its view now. */
@@ -41,8 +42,9 @@ function publicResult(
   ctx: SessionContext,
   server: string,
   result: ReadResourceResult,
-): ReadResourceResult {
-  const safe = path.sanitizer.resourceResult(server, result, () => requestLog(path, ctx));
+): { result: ReadResourceResult; sanitized: boolean } {
+  const { result: safe, sanitized } = path.sanitizer.resourceResult(server, result, () => requestLog(path, ctx));
   const current = path.views.view(ctx.session.spec).view;
-  return { ...safe, contents: safe.contents.map((c) => ({ ...c, uri: current.publicUri(server, c.uri) })) };
+  const contents = safe.contents.map((c) => ({ ...c, uri: current.publicUri(server, c.uri) }));
+  return { result: { ...safe, contents }, sanitized };
 }

@@ -130,12 +130,19 @@ export function createGatewaySanitizer({
       if (r.changed || r.flags.length > 0) report('result', `${server}/${tool}`, r.flags, result, r.result, requestLog);
       return { result: r.result, sanitized: r.changed || r.flags.length > 0 };
     },
-    /** Text of the messages a prompt expands to: upstream text the model will read. */
-    promptResult(server: string, name: string, result: GetPromptResult, requestLog?: () => Logger): GetPromptResult {
+    /** Text of the messages a prompt expands to: upstream text the model will read; `sanitized` for the audit row. */
+    promptResult(
+      server: string,
+      name: string,
+      result: GetPromptResult,
+      requestLog?: () => Logger,
+    ): { result: GetPromptResult; sanitized: boolean } {
       let flagged: string[] = [];
+      let changed = false;
       const clean = (text: string) => {
         const r = sanitizeText(text, { kind: 'result', maxLength: limits().resultMaxLength });
         if (r.changed || r.flags.length > 0) flagged = [...flagged, ...r.flags];
+        changed ||= r.changed;
         return r.text;
       };
       const messages = result.messages.map((m) => {
@@ -151,21 +158,28 @@ export function createGatewaySanitizer({
       });
       if (flagged.length > 0) report('prompt', `${server}/${name}`, flagged, result.messages, messages, requestLog);
       const description = result.description === undefined ? undefined : clean(result.description);
-      return { ...result, messages, ...(description === undefined ? {} : { description }) };
+      const sanitized = flagged.length > 0 || changed;
+      return { result: { ...result, messages, ...(description === undefined ? {} : { description }) }, sanitized };
     },
-    /** Text contents of a resource read. */
-    resourceResult(server: string, result: ReadResourceResult, requestLog?: () => Logger): ReadResourceResult {
+    /** Text contents of a resource read; `sanitized` for the audit row. */
+    resourceResult(
+      server: string,
+      result: ReadResourceResult,
+      requestLog?: () => Logger,
+    ): { result: ReadResourceResult; sanitized: boolean } {
       let flagged: string[] = [];
+      let changed = false;
       const contents = result.contents.map((c) => {
         if (!('text' in c) || typeof c.text !== 'string') return c;
         const r = sanitizeText(c.text, { kind: 'result', maxLength: limits().resultMaxLength });
         if (!r.changed && r.flags.length === 0) return c;
         flagged = [...flagged, ...r.flags];
+        changed ||= r.changed;
         return { ...c, text: r.text };
       });
       if (flagged.length > 0)
         report('resource', `${server}/${result.contents[0]?.uri ?? ''}`, flagged, result, contents, requestLog);
-      return { ...result, contents };
+      return { result: { ...result, contents }, sanitized: changed || flagged.length > 0 };
     },
   };
 }

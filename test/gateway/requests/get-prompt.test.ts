@@ -35,9 +35,12 @@ describe('prompts/get', () => {
     expect(gw.audit.at(-1)).toMatchObject({ eventType: 'prompt_get', serverName: 'alpha', toolName: 'greet' });
   });
 
-  it('sanitizes the messages a prompt expands to (X4)', async () => {
+  it('sanitizes the messages a prompt expands to (X4) and marks the audit row', async () => {
     const prompt = await agent.getPrompt({ name: 'alpha__poisoned' });
     expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'hi' } }]);
+    expect(gw.audit.at(-1)).toMatchObject({ eventType: 'prompt_get', sanitized: true });
+    await agent.getPrompt({ name: 'alpha__greet', arguments: { name: 'Ada' } });
+    expect(gw.audit.at(-1)).toMatchObject({ eventType: 'prompt_get', sanitized: false });
   });
 
   it('refuses an unknown name with -32602, and a name over 128 characters without echoing it', async () => {

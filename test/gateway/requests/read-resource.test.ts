@@ -36,10 +36,13 @@ describe('resources/read', () => {
     ]);
   });
 
-  it('sanitizes resource text (X4)', async () => {
+  it('sanitizes resource text (X4) and marks the audit row; a clean read is not marked', async () => {
     expect((await ready.agent.readResource({ uri: 'fixture://a_poisoned' })).contents).toEqual([
       { uri: 'fixture://a_poisoned', text: 'note' },
     ]);
+    expect(ready.gw.audit.at(-1)).toMatchObject({ eventType: 'resource_read', sanitized: true });
+    await ready.agent.readResource({ uri: 'fixture://b_readme' });
+    expect(ready.gw.audit.at(-1)).toMatchObject({ eventType: 'resource_read', sanitized: false });
   });
 
   it('refuses a URI outside the view with -32602, without echoing a huge one', async () => {
