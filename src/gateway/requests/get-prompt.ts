@@ -41,5 +41,11 @@ export async function getPrompt(
     input: params,
     sanitized: outcome.ok && outcome.value.sanitized,
   };
-  return finishRequest(path, ctx, started, fields, andThen(outcome, (done) => done.result));
+  return finishRequest(
+    path,
+    ctx,
+    started,
+    fields,
+    andThen(outcome, (done) => done.result),
+  );
 }

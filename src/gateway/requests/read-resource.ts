@@ -33,7 +33,13 @@ export async function readResource(
     input: params,
     sanitized: outcome.ok && outcome.value.sanitized,
   };
-  return finishRequest(path, ctx, started, fields, andThen(outcome, (done) => done.result));
+  return finishRequest(
+    path,
+    ctx,
+    started,
+    fields,
+    andThen(outcome, (done) => done.result),
+  );
 }
 
 /** The text sanitized (X4), and every URI named as the agent sees it in its view now. */
