@@ -7,11 +7,12 @@
  */
 import { dirname } from 'node:path';
 import { checkKeys } from './check-keys.js';
+import { checkNestedKeys } from './check-nested-keys.js';
 import { invalidConfigError, type LocatePath, type PathIssue, prefixIssues } from './config-issues.js';
 import { interpolateEnv } from './interpolate-env.js';
 import { isJsonObject } from './json-object.js';
 import { parseServerEntry } from './parse-server.js';
-import { type AppConfig, BotConfigSchema, ConfigRestSchema, type ServerConfig } from './schema.js';
+import { type AppConfig, ConfigRestSchema, type ServerConfig } from './schema.js';
 import { configErrorMap, describeValue, fromZodIssues } from './zod-messages.js';
 
 /** A valid config, its warnings (unknown keys kept), and whether the file names its servers key at all. */
@@ -57,14 +58,6 @@ export function parseConfigDetailed(
   const keys = checkKeys(raw, known, FOREIGN_TOP_KEYS, []);
   const issues: PathIssue[] = [...keys.issues];
   const warnings: PathIssue[] = [...keys.warnings];
-  if (isJsonObject(raw.bots)) {
-    for (const [slug, bot] of Object.entries(raw.bots)) {
-      if (!isJsonObject(bot)) continue;
-      const botKeys = checkKeys(bot, Object.keys(BotConfigSchema.shape), [], ['bots', slug]);
-      issues.push(...botKeys.issues);
-      warnings.push(...botKeys.warnings);
-    }
-  }
   if (Object.hasOwn(raw, 'mcpServers') && Object.hasOwn(raw, 'servers')) {
     issues.push({ path: ['servers'], message: 'the file has both "mcpServers" and "servers" (VS Code): keep one' });
   }
@@ -84,9 +77,13 @@ export function parseConfigDetailed(
   // Only known sections are read: an unknown key is kept in the file, never interpolated.
   const knownRest = Object.fromEntries(Object.entries(rawRest).filter(([name]) => known.includes(name)));
   const rest = interpolateEnv(knownRest, env);
+  // Keys inside the sections (the bots' too): near misses are errors, others warnings, left out.
+  const sections = checkNestedKeys(rest.value, ConfigRestSchema, []);
+  issues.push(...sections.issues);
+  warnings.push(...sections.warnings);
   // jitless: a config is parsed once per load, where compiling zod's fast path for each
   // object schema costs more than it saves (10–20 ms of the start before the first spawn).
-  const parsedRest = ConfigRestSchema.safeParse(rest.value, { error: configErrorMap, jitless: true });
+  const parsedRest = ConfigRestSchema.safeParse(sections.value, { error: configErrorMap, jitless: true });
   issues.push(...rest.issues);
   if (!parsedRest.success) issues.push(...fromZodIssues(parsedRest.error.issues, rest.issues));
   if (!parsedRest.success || issues.length > 0) throw invalidConfigError(file, issues, locate);

@@ -6,6 +6,7 @@
  */
 
 import { checkKeys } from './check-keys.js';
+import { checkNestedKeys } from './check-nested-keys.js';
 import type { PathIssue } from './config-issues.js';
 import { adoptForeignKeys, FOREIGN_SERVER_KEYS } from './foreign-keys.js';
 import { interpolateEnv } from './interpolate-env.js';
@@ -68,11 +69,17 @@ export function parseServerEntry(
   if (picked.transport === null) return { server: null, issues, warnings };
 
   const transport = picked.transport;
-  const input = { ...entry, type: transport };
-  const result =
-    transport === 'stdio'
-      ? StdioServerSchema.safeParse(input, { error: configErrorMap, jitless: true })
-      : RemoteServerSchema.safeParse(input, { error: configErrorMap, jitless: true });
+  const schema = transport === 'stdio' ? StdioServerSchema : RemoteServerSchema;
+  const input: Record<string, unknown> = { ...entry, type: transport };
+  // Keys inside its sections (`backoff`, `timeouts` …): near misses are errors, others warnings, left out.
+  for (const [key, child] of Object.entries(schema.shape)) {
+    if (!isJsonObject(input[key])) continue;
+    const nested = checkNestedKeys(input[key], child, [key]);
+    issues.push(...nested.issues);
+    warnings.push(...nested.warnings);
+    input[key] = nested.value;
+  }
+  const result = schema.safeParse(input, { error: configErrorMap, jitless: true });
   if (!result.success) issues.push(...fromZodIssues(result.error.issues, interpolated.issues));
   if (!result.success || issues.length > 0) return { server: null, issues, warnings };
   return { server: { ...result.data, transport } as ServerConfig, issues, warnings };

@@ -53,6 +53,45 @@ describe('strict keys', () => {
     expect(parsed.warnings).toEqual([{ path: ['bots', 'scout', 'colour'], message: 'unknown key, kept but not used' }]);
   });
 
+  it('checks the keys inside sections the same way: a near miss refused, any other kept and reported', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ gateway: { maxSesions: 5 } }, 'gateway.maxSesions: unknown key; did you mean "maxSessions"?'],
+      [{ logs: { stderrLine: 5 } }, 'logs.stderrLine: unknown key; did you mean "stderrLines"?'],
+      [
+        { limits: { perClient: { request: 5, perSeconds: 1 } } },
+        'limits.perClient.request: unknown key; did you mean "requests"?',
+      ],
+      [
+        { mcpServers: { s: { command: 'node', backoff: { baseMz: 5 } } } },
+        'mcpServers.s.backoff.baseMz: unknown key; did you mean "baseMs"?',
+      ],
+      [
+        { mcpServers: { s: { command: 'node', toolOverrides: { t: { hiden: true } } } } },
+        'mcpServers.s.toolOverrides.t.hiden: unknown key; did you mean "hidden"?',
+      ],
+    ];
+    for (const [raw, message] of cases) expect(refusal({ mcpServers: {}, ...raw }).message).toContain(message);
+    const parsed = parseConfigDetailed(
+      {
+        mcpServers: { s: { command: 'node', backoff: { baseMs: 50, fromTheFuture: 1 } } },
+        gateway: { maxSessions: 7, newerSetting: true },
+        bots: { b: { toolPermissions: { s: { allowed: ['x'], note: 'why' } } } },
+        // Not a schema: an unknown key like any other.
+        sanitize: { constructor: {} },
+      },
+      FILE,
+      {},
+    );
+    expect(parsed.config.gateway.maxSessions).toBe(7);
+    expect(parsed.config.mcpServers.s?.backoff.baseMs).toBe(50);
+    expect(parsed.warnings).toEqual([
+      { path: ['mcpServers', 's', 'backoff', 'fromTheFuture'], message: 'unknown key, kept but not used' },
+      { path: ['gateway', 'newerSetting'], message: 'unknown key, kept but not used' },
+      { path: ['bots', 'b', 'toolPermissions', 's', 'note'], message: 'unknown key, kept but not used' },
+      { path: ['sanitize', 'constructor'], message: 'unknown key, kept but not used' },
+    ]);
+  });
+
   it('keeps any other unknown key and reports it once as a warning', () => {
     const parsed = parseConfigDetailed(
       { mcpServers: { s: { command: 'node', myNotes: 'hi' } }, someOtherTool: { x: 1 }, $schema: 'x' },
