@@ -166,7 +166,13 @@ export function eventsRoute({
           await stream.writeSSE({
             event: 'snapshot',
             id: sseId(snapshotId),
-            data: JSON.stringify({ servers: snapshot.map((s) => ({ ...s, replica })), replica }),
+            // Shaped as every event is (`type`, `server`: null, as a config-wide event's), plus the list.
+            data: JSON.stringify({
+              type: 'snapshot',
+              server: null,
+              servers: snapshot.map((s) => ({ ...s, replica })),
+              replica,
+            }),
           });
         // The replay is the client's to take whatever its size (it is bounded by the bus's window).
         for (const envelope of missed ?? []) if (wanted(envelope.event)) push(frameOf(envelope));

@@ -60,7 +60,9 @@ describe('GET /api/events', () => {
     bus.publish(removed('a'));
     bus.publish(removed('b'));
     const text = await read(response, (t) => t.includes('event: removed'));
-    expect(text).toMatch(/^event: snapshot\ndata: \{"servers":\[\],"replica":null\}\nid: [a-z0-9]+-0\n\n/);
+    expect(text).toMatch(
+      /^event: snapshot\ndata: \{"type":"snapshot","server":null,"servers":\[\],"replica":null\}\nid: [a-z0-9]+-0\n\n/,
+    );
     expect(text).toContain('"server":"b"');
     expect(text).not.toContain('"server":"a"');
     expect(text).toMatch(
@@ -73,7 +75,9 @@ describe('GET /api/events', () => {
     const response = await app.request('/api/events', { headers: { authorization: 'Bearer t' } });
     bus.publish(removed('a'));
     const text = await read(response, (t) => t.includes('event: removed'));
-    expect(text).toMatch(/^event: snapshot\ndata: \{"servers":\[\],"replica":"replica-7"\}\n/);
+    expect(text).toMatch(
+      /^event: snapshot\ndata: \{"type":"snapshot","server":null,"servers":\[\],"replica":"replica-7"\}\n/,
+    );
     expect(text).toMatch(/data: \{"type":"removed","server":"a","at":"[^"]+","replica":"replica-7"\}/);
     const ready = await app.request('/readyz', { headers: { authorization: 'Bearer t' } });
     expect(await ready.json()).toEqual({ status: 'ready', servers: 0, replica: 'replica-7' });

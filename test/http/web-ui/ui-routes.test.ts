@@ -130,6 +130,8 @@ describe('the web UI routes', () => {
     const events = await openSse(`${origin}/api/events`, { cookie: `${cookieName}=${cookie}` });
     try {
       expect((await events.next((e) => e.event === 'snapshot')).data).toEqual({
+        type: 'snapshot',
+        server: null,
         servers: [],
         replica: expect.any(String),
       });
