@@ -33,16 +33,26 @@ export function createTokenVerifier(
 ): TokenVerifier {
   const touched = new Map<string, number>();
   const remembered = new Map<string, Remembered>();
+  // Refused tokens too, for as long: a client retrying a revoked or mistyped token in a loop
+  // costs one query a second, not one a request. No token can become valid meanwhile (a new
+  // one is random; a revoked one stays revoked).
+  const refused = new Map<string, number>();
   const verify = async (token: string): Promise<Caller | null> => {
     if (!token.startsWith('bnt_')) return null;
     const at = now();
     const known = remembered.get(token);
     if (known && at - known.at < REMEMBER_MS) return known.caller;
+    const refusedAt = refused.get(token);
+    if (refusedAt !== undefined && at - refusedAt < REMEMBER_MS) return null;
     const row = await findLiveToken(db, token);
     if (!row) {
       remembered.delete(token);
+      refused.delete(token);
+      if (refused.size >= MAX_REMEMBERED) refused.delete(refused.keys().next().value as string);
+      refused.set(token, at);
       return null;
     }
+    refused.delete(token);
     if ((touched.get(row.id) ?? 0) < at - 60_000) {
       touched.set(row.id, at);
       void touchToken(db, row.id, new Date(at)).catch((error: unknown) => onError?.(error));
@@ -68,6 +78,7 @@ export function createTokenVerifier(
     /** Forget every token: revocations may have been missed (a fleet bus that listens again). */
     clear() {
       remembered.clear();
+      refused.clear();
     },
   });
 }
