@@ -47,6 +47,9 @@ export function createSessionUpstreams({
   peerFor(session: AgentSession): UpstreamPeer;
 }): SessionUpstreams {
   const resolved = new WeakMap<Promise<OwnedUpstream>, OwnedUpstream>();
+  // Sessions whose connections were closed: a request that races the end opens none for them
+  // (it would be stored where nobody closes it: a child process left running).
+  const ended = new WeakSet<AgentSession>();
 
   const open = (session: AgentSession, server: string, config: ServerConfig): Promise<OwnedUpstream> => {
     // Opened outside the calling request's context: the connection outlives the call.
@@ -75,6 +78,7 @@ export function createSessionUpstreams({
         const status = hub.getServer(server);
         throw new UpstreamUnavailableError(server, status.state, status.attempt);
       }
+      if (ended.has(session)) throw new SessionUpstreamError(server, { cause: new Error('the session has ended') });
       try {
         return await (session.ownUpstreams.get(server) ?? open(session, server, config));
       } catch (error) {
@@ -87,6 +91,7 @@ export function createSessionUpstreams({
     },
     openOf: (session) => [...session.ownUpstreams.values()].flatMap((o) => resolved.get(o) ?? []),
     async closeAll(session) {
+      ended.add(session);
       const openings = [...session.ownUpstreams.values()];
       session.ownUpstreams.clear();
       await Promise.allSettled(openings.map(async (o) => (await o).close()));
