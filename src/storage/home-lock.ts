@@ -5,13 +5,13 @@
  *
  * Two starts at once never both get it: the lock file appears whole (written beside it, then
  * hard-linked into place, which fails if it exists), so no one reads an empty lock and takes
- * it for a stale one; and a stale lock is moved aside (an atomic rename) and let go only if
- * what was moved is the stale lock that was read, not one another start made meanwhile.
+ * it for a stale one; and a stale lock is removed by one start at a time ({@link takeOver}).
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../errors.js';
 import { isAlive, readStartTime } from '../upstream/process-tree.js';
 
@@ -57,26 +57,34 @@ async function createWhole(path: string, text: string): Promise<boolean> {
   }
 }
 
-/** Let go of the stale lock `read` at `path`; a lock found there that is not it is put back. */
-async function dropStale(path: string, read: Owner | null): Promise<void> {
-  const aside = `${path}.${process.pid}.stale`;
-  try {
-    await rename(path, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+/**
+ * Remove the stale lock `read` from `path`, one start at a time: the takeover is itself a lock
+ * (`<path>.takeover`, made whole as the lock is), and its holder removes the lock only if it
+ * still holds what was read. While a stale lock is in place no start can make a new one, and
+ * only the takeover's holder removes it, so no start ever removes another's fresh lock.
+ * Resolves once this start may try again.
+ */
+async function takeOver(path: string, read: Owner | null, me: Owner): Promise<void> {
+  const takeover = `${path}.takeover`;
+  if (await createWhole(takeover, `${JSON.stringify(me)}\n`)) {
+    try {
+      const still = await readOwner(path);
+      if (same(still, read) && !lives(still)) await unlink(path).catch(() => undefined);
+    } finally {
+      await unlink(takeover).catch(() => undefined);
+    }
+    return;
   }
-  const moved = await readOwner(aside);
-  // Another start's lock, made since the stale one was read: back in place (unless a third came).
-  if (!same(moved, read) && lives(moved)) await link(aside, path).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
+  // Another start is taking it over; one that died doing so left its takeover behind.
+  if (!lives(await readOwner(takeover))) await unlink(takeover).catch(() => undefined);
+  else await sleep(5);
 }
 
 /** Take the lock of `home`, or throw naming the process that holds it. */
 export async function acquireHomeLock(home: string): Promise<HomeLock> {
   const path = join(home, LOCK_FILE);
   const me: Owner = { pid: process.pid, startTime: readStartTime(process.pid) };
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < 200; attempt++) {
     if (await createWhole(path, `${JSON.stringify(me)}\n`)) {
       return {
         path,
@@ -94,7 +102,7 @@ export async function acquireHomeLock(home: string): Promise<HomeLock> {
       );
     }
     // Stale: its owner is gone or the pid now belongs to another process.
-    await dropStale(path, owner);
+    await takeOver(path, owner, me);
   }
   throw new HubError('home_in_use', `could not take the lock ${path}: remove it if no boternity is running`);
 }
