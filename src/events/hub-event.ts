@@ -182,8 +182,26 @@ export type BotEvent =
   | WorkflowFinishedEvent;
 
 /** Every event type the bus carries. */
+/**
+ * A tool call made through the gateway (SPEC S5's `tool_call`), as its audit row has it: by an
+ * agent (`client`: its token id, `admin`, `stdio`) or a bot (`bot`). Published after the answer
+ * has left, a loop turn later, never on the call's own path.
+ */
+export type ToolCallEvent = {
+  readonly type: 'tool_call';
+  readonly server: string | null;
+  readonly tool: string | null;
+  readonly bot: string | null;
+  readonly client: string | null;
+  readonly success: boolean;
+  readonly durationMs: number | null;
+  readonly sanitized: boolean;
+  readonly error: string | null;
+};
+
 export type HubEvent =
   | ServerEvent
+  | ToolCallEvent
   | ConfigErrorEvent
   | ConfigAppliedEvent
   | ToolQuarantinedEvent

@@ -45,6 +45,7 @@ import {
   lastActiveAt,
   type OpenSessionUpstream,
   openAgentSession,
+  publishToolCalls,
   requestsSettled,
   type TransportSessionOptions,
 } from './session/index.js';
@@ -140,7 +141,7 @@ export function createGateway({
   openUpstream,
   pins,
   fleet,
-  audit,
+  audit: auditSink,
   undelivered,
   budget,
   bots: serveBots,
@@ -153,6 +154,8 @@ export function createGateway({
   fleetFlows = (local) => local,
 }: GatewayDeps): Gateway {
   const gatewayLog = log.child({ mod: 'gateway' });
+  // Every tool call is a `tool_call` event on the bus too (S5), published off the call's path.
+  const audit = auditSink && publishToolCalls(auditSink, bus);
   let stopping = false;
   const sanitizer = createGatewaySanitizer({
     log: gatewayLog,

@@ -74,6 +74,12 @@ export function LiveProvider({
           refreshHeld();
         },
         onEvent: (event) => {
+          // A tool call changes no server's state nor any read (one may come per call, many a
+          // second): only the pages that listen for it hear of it.
+          if (event.type === 'tool_call') {
+            for (const listener of listeners.current) listener(event);
+            return;
+          }
           // A held count read after a tool was approved elsewhere must not be the answer of a
           // read that started before it (the badge stayed at 1).
           forget.current();

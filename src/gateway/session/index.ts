@@ -24,6 +24,7 @@ export { createServersSettled } from './servers-settled.js';
 export type { SessionContext } from './session-context.js';
 export type { OpenSessionUpstream, SessionUpstreams } from './session-upstreams.js';
 export { createSessionUpstreams } from './session-upstreams.js';
+export { publishToolCalls } from './tool-call-events.js';
 export {
   ANSWER_WITHIN_MS,
   closeSessions,

@@ -57,6 +57,12 @@ const namesBot = (event: HubEvent, slug: string): boolean => {
   return fields.bot === slug || fields.slug === slug;
 };
 
+/** Whether `event` names a bot other than `slug` (a `tool_call` made by or for it). */
+const namesOtherBot = (event: HubEvent, slug: string): boolean => {
+  const named = (event as { bot?: unknown }).bot;
+  return typeof named === 'string' && named !== slug;
+};
+
 /** Options of {@link eventsRoute}. */
 export type EventsRouteOptions = {
   hub: Hub;
@@ -108,9 +114,10 @@ export function eventsRoute({
     };
     const serverWanted = (server: string | null) =>
       server !== null && (servers.length === 0 || servers.includes(server)) && inBotView(server);
+    // With ?bot=, an event of another bot (its tool call on a server this one sees too) is not this one's.
     const wanted = (event: HubEvent) =>
       (servers.length === 0 && bot === undefined) ||
-      serverWanted(event.server) ||
+      (bot === undefined || !namesOtherBot(event, bot) ? serverWanted(event.server) : false) ||
       (bot !== undefined && namesBot(event, bot));
     const lastId = parseLastId(c.req.header('last-event-id') ?? c.req.query('lastEventId'), bus.bootId);
     const sseId = (seq: number) => `${bus.bootId}-${seq}`;
