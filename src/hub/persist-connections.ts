@@ -58,7 +58,8 @@ export async function persistConnections({
   await markAllDisconnected(db, new Date(), replica);
   let queue: Promise<void> = Promise.resolve();
   const unsubscribe = bus.subscribe(({ event, at }) => {
-    if (event.server === null) return;
+    // A tool call changes no connection's row (and would write one a call).
+    if (event.server === null || event.type === 'tool_call') return;
     if (event.type === 'removed') {
       const id = globalConnectionId(event.server, replica);
       enqueue(() => deleteConnection(db, id), event.server);
