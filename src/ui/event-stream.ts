@@ -15,6 +15,7 @@ const EVENT_TYPES: Readonly<Record<HubEventType, true>> = {
   disabled: true,
   removed: true,
   catalog_changed: true,
+  tool_call: true,
   health: true,
   config_error: true,
   config_applied: true,
