@@ -5,7 +5,7 @@
  */
 
 import { traceIdOf } from '../../telemetry/index.js';
-import type { Outcome } from '../relay/index.js';
+import { andThen, type Outcome } from '../relay/index.js';
 import type { SessionContext } from '../session/index.js';
 import { type AuditFields, auditRow, requestLog } from '../session/index.js';
 import type { CallPath } from './call-path.js';
@@ -13,6 +13,27 @@ import { answerFailure, type WireError } from './wire-error.js';
 
 /** What the audit row says besides the outcome. */
 export type RequestFields = Omit<AuditFields, 'output' | 'error' | 'success'>;
+
+/**
+ * {@link finishRequest} of an answer the sanitizer went over (X4): its row is marked
+ * `sanitized` when the sanitizer changed or flagged it.
+ */
+export function finishSanitized<T>(
+  path: CallPath,
+  ctx: SessionContext,
+  started: number,
+  fields: RequestFields,
+  outcome: Outcome<{ result: T; sanitized: boolean }>,
+): T {
+  const sanitized = outcome.ok && outcome.value.sanitized;
+  return finishRequest(
+    path,
+    ctx,
+    started,
+    { ...fields, sanitized },
+    andThen(outcome, (done) => done.result),
+  );
+}
 
 /** Audit `outcome` of the request of `ctx` that began at `started`; return its value or throw its wire error. */
 export function finishRequest<T>(

@@ -10,7 +10,7 @@ import { botsFor, getBotPrompt } from '../bots/index.js';
 import { andThen, relayRouted } from '../relay/index.js';
 import { requestLog, type SessionContext } from '../session/index.js';
 import type { CallPath } from './call-path.js';
-import { finishRequest } from './finish-request.js';
+import { finishSanitized } from './finish-request.js';
 import { MAX_CALLED_NAME, routeName } from './route-request.js';
 
 /** Get the prompt `params.name` of the caller's view. */
@@ -39,13 +39,6 @@ export async function getPrompt(
     serverName: routed.ok ? routed.value.server : null,
     toolName: routed.ok ? routed.value.name : params.name.length <= MAX_CALLED_NAME ? params.name : null,
     input: params,
-    sanitized: outcome.ok && outcome.value.sanitized,
   };
-  return finishRequest(
-    path,
-    ctx,
-    started,
-    fields,
-    andThen(outcome, (done) => done.result),
-  );
+  return finishSanitized(path, ctx, started, fields, outcome);
 }

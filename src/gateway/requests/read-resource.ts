@@ -9,7 +9,7 @@ import { activityOf, readBotActivity } from '../bots/index.js';
 import { andThen, relayRouted } from '../relay/index.js';
 import { requestLog, type SessionContext } from '../session/index.js';
 import type { CallPath } from './call-path.js';
-import { finishRequest } from './finish-request.js';
+import { finishSanitized } from './finish-request.js';
 import { routeResource } from './route-request.js';
 
 /** Read the resource `params.uri` of the caller's view. */
@@ -31,15 +31,8 @@ export async function readResource(
     serverName: routed.ok ? routed.value.server : null,
     toolName: params.uri,
     input: params,
-    sanitized: outcome.ok && outcome.value.sanitized,
   };
-  return finishRequest(
-    path,
-    ctx,
-    started,
-    fields,
-    andThen(outcome, (done) => done.result),
-  );
+  return finishSanitized(path, ctx, started, fields, outcome);
 }
 
 /** The text sanitized (X4), and every URI named as the agent sees it in its view now. */
