@@ -40,6 +40,18 @@ const toRow = (s: ServerStatus, at: number, replica: string | undefined) => ({
   updatedAt: new Date(at),
 });
 
+/** The supervisor's events about a connection (S5): each may change what its row holds. */
+const CONNECTION_EVENTS: ReadonlySet<string> = new Set([
+  'connecting',
+  'connected',
+  'reconnecting',
+  'needs_authorization',
+  'disabled',
+  'removed',
+  'catalog_changed',
+  'health',
+]);
+
 /** Start mirroring; `flush()` waits for the writes queued so far. */
 export async function persistConnections({
   hub,
@@ -58,8 +70,9 @@ export async function persistConnections({
   await markAllDisconnected(db, new Date(), replica);
   let queue: Promise<void> = Promise.resolve();
   const unsubscribe = bus.subscribe(({ event, at }) => {
-    // A tool call changes no connection's row (and would write one a call).
-    if (event.server === null || event.type === 'tool_call') return;
+    // The connections' own events only: another that names a server (a tool call, one a
+    // call) changes nothing a row holds, and would write one.
+    if (!CONNECTION_EVENTS.has(event.type) || event.server === null) return;
     if (event.type === 'removed') {
       const id = globalConnectionId(event.server, replica);
       enqueue(() => deleteConnection(db, id), event.server);
