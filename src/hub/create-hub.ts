@@ -14,6 +14,7 @@ import { type AppConfig, ConfigRestSchema, type ServerConfig } from '../config/s
 import { UnknownServerError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { NotificationLimits } from '../upstream/notification-limits.js';
+import { isAlive } from '../upstream/process-tree.js';
 import { createStderrLog, type StderrSink } from '../upstream/stderr-log.js';
 import type { LiveUpstream, UpstreamSession } from '../upstream/types.js';
 import { connectionSpecs } from './connection-spec.js';
@@ -156,7 +157,7 @@ export function createHub({
     const snapshot = ref.getSnapshot();
     const state = topState(snapshot.value);
     if (state === 'removed' || snapshot.status !== 'active') return null;
-    return toServerStatus(
+    const status = toServerStatus(
       name,
       server,
       state as PublicState,
@@ -164,6 +165,9 @@ export function createHub({
       retryAt.get(name) ?? null,
       floods?.status(name),
     );
+    // A stdio child runs while it connects (its initialize, a slow start): its pid then too.
+    const spawned = state === 'connecting' ? (stderrLogs.get(name)?.startedPid() ?? null) : null;
+    return spawned !== null && status.pid === null && isAlive(spawned) ? { ...status, pid: spawned } : status;
   };
 
   const requireServer = (name: string): ServerConfig => {

@@ -77,7 +77,7 @@ export function createPrespawned(children: ReadonlyMap<string, PrespawnedChild>)
       waiting.delete(serverId);
       const sink = stderr ?? fresh();
       // As a spawn into a kept log marks where this process's lines start.
-      if (stderr && early.child.pid !== null) stderr.mark(`[boternity] started pid ${early.child.pid}`);
+      if (stderr && early.child.pid !== null) stderr.started(early.child.pid);
       early.relay.adopt(sink);
       return { stderr: sink, spawned: early.child };
     },

@@ -165,7 +165,7 @@ export type SpawnUpstreamOptions = {
 export function spawnUpstream({ config, stderr: kept, stderrLines }: SpawnUpstreamOptions): SpawnedUpstream {
   const stderr = kept ?? createStderrLog(stderrLines);
   try {
-    const onSpawn = (pid: number) => kept?.mark(`[boternity] started pid ${pid}`);
+    const onSpawn = (pid: number) => kept?.started(pid);
     return { stderr, spawned: spawnStdio({ config, stderr, onSpawn }) };
   } catch (error) {
     return { stderr, spawned: error instanceof Error ? error : new Error(String(error)) };

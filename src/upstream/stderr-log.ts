@@ -18,6 +18,10 @@ export type StderrSink = StderrLog & {
   tail(options?: { lines?: number; chars?: number }): string;
   /** Ends a partial last line and adds `line`: marks where the next process's output starts. */
   mark(line: string): void;
+  /** Marks the start of process `pid` (`[boternity] started pid N`) and keeps its pid. */
+  started(pid: number): void;
+  /** The pid of the last process {@link started}, or null. */
+  startedPid(): number | null;
 };
 
 /** Options of {@link createStderrLog}. */
@@ -57,6 +61,14 @@ export function createStderrLog(maxLines: number, { maxLineLength = 4_096 }: Std
     return [...ring, partialCut ? partial + TRUNCATED : partial].slice(-maxLines);
   };
 
+  let startedPid: number | null = null;
+  const mark = (line: string) => {
+    if (partial !== '' || partialCut) push(partial, partialCut);
+    partial = '';
+    partialCut = false;
+    push(line, false);
+    own = 0;
+  };
   return {
     lines,
     last: () => lines().at(-1) ?? '',
@@ -69,13 +81,12 @@ export function createStderrLog(maxLines: number, { maxLineLength = 4_096 }: Std
         .join(' | ');
       return text.length > chars ? `…${text.slice(text.length - chars)}` : text;
     },
-    mark(line) {
-      if (partial !== '' || partialCut) push(partial, partialCut);
-      partial = '';
-      partialCut = false;
-      push(line, false);
-      own = 0;
+    mark,
+    started(pid) {
+      mark(`[boternity] started pid ${pid}`);
+      startedPid = pid;
     },
+    startedPid: () => startedPid,
     write(chunk) {
       let start = 0;
       for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {

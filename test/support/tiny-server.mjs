@@ -1,7 +1,8 @@
 // A minimal MCP server over stdio with one `echo` tool, for upstream tests.
 // Env knobs: TINY_STDERR_LINES=N writes N numbered lines to stderr at start;
 // TINY_IGNORE_SIGTERM=1 ignores SIGTERM and stays alive after stdin closes;
-// TINY_START_DELAY_MS=N waits N ms before it answers anything (a server slow to start).
+// TINY_START_DELAY_MS=N waits N ms before it answers anything (a server slow to start);
+// TINY_START_AFTER_FILE=PATH answers nothing until PATH exists.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -25,4 +26,10 @@ if (process.env.TINY_IGNORE_SIGTERM === '1') {
 }
 const delay = Number(process.env.TINY_START_DELAY_MS ?? 0);
 if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+// TINY_START_AFTER_FILE=PATH: answers nothing (not even initialize) until PATH exists.
+const startAfter = process.env.TINY_START_AFTER_FILE;
+if (startAfter) {
+  const { existsSync } = await import('node:fs');
+  while (!existsSync(startAfter)) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 await server.connect(new StdioServerTransport());
