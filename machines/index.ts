@@ -18,6 +18,7 @@ export type {
 } from './connection-types.js';
 export { isAuthorizationError, toErrorInfo } from './error-info.js';
 export { diffServers, type ServerDiff, sameSpec } from './reconcile.js';
+export { SERVER_EVENT_TYPES, SERVER_STATE_EVENT_TYPES } from './server-event-types.js';
 export {
   childId,
   type SupervisorContext,

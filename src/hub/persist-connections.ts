@@ -4,6 +4,7 @@
  * @module
  */
 import type { Logger } from 'pino';
+import { SERVER_EVENT_TYPES } from '../../machines/index.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { HubEvent } from '../events/hub-event.js';
 import {
@@ -40,18 +41,6 @@ const toRow = (s: ServerStatus, at: number, replica: string | undefined) => ({
   updatedAt: new Date(at),
 });
 
-/** The supervisor's events about a connection (S5): each may change what its row holds. */
-const CONNECTION_EVENTS: ReadonlySet<string> = new Set([
-  'connecting',
-  'connected',
-  'reconnecting',
-  'needs_authorization',
-  'disabled',
-  'removed',
-  'catalog_changed',
-  'health',
-]);
-
 /** Start mirroring; `flush()` waits for the writes queued so far. */
 export async function persistConnections({
   hub,
@@ -72,7 +61,7 @@ export async function persistConnections({
   const unsubscribe = bus.subscribe(({ event, at }) => {
     // The connections' own events only: another that names a server (a tool call, one a
     // call) changes nothing a row holds, and would write one.
-    if (!CONNECTION_EVENTS.has(event.type) || event.server === null) return;
+    if (!SERVER_EVENT_TYPES.has(event.type) || event.server === null) return;
     if (event.type === 'removed') {
       const id = globalConnectionId(event.server, replica);
       enqueue(() => deleteConnection(db, id), event.server);

@@ -13,6 +13,7 @@
  * default), whatever its backoff: at most eight a minute, flapping or not.
  * @module
  */
+import { SERVER_STATE_EVENT_TYPES } from '../../machines/index.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { AuditEntry } from './audit-row.js';
 
@@ -106,15 +107,7 @@ function rowOf(event: ServerEvent, wasConnected: boolean): LifecycleRow[] {
   }
 }
 
-const SERVER_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'connecting',
-  'connected',
-  'reconnecting',
-  'needs_authorization',
-  'disabled',
-  'removed',
-]);
-const isServerEvent = (event: HubEvent): event is ServerEvent => SERVER_EVENT_TYPES.has(event.type);
+const isServerEvent = (event: HubEvent): event is ServerEvent => SERVER_STATE_EVENT_TYPES.has(event.type);
 
 /** The lifecycle audit: `observe` each server event; `close()` writes what is held. */
 export function createLifecycleAudit({ audit, windowMs, now = Date.now, setTimer = realTimer }: LifecycleAuditOptions) {
