@@ -232,7 +232,8 @@ export function createGateway({
       if (stopping) throw new ShuttingDownError();
       await assertBot(options.spec);
       // Over a cap, the opener's oldest idle session makes room, or this one is refused (X8).
-      return openAgentSession({ path, now }, options, () => admit(options.owner ?? null));
+      // A sealed session rebuilt here was admitted where it opened (ADR 039): it is no new session.
+      return openAgentSession({ path, now }, options, () => (options.restored ? null : admit(options.owner ?? null)));
     },
     checkView: assertBot,
     async openModernView(options) {

@@ -49,11 +49,14 @@ export async function startSealedCluster(
     upstream: newSession,
     scope = 'shared',
     allowedHosts,
+    gateway,
   }: {
     upstream?: UpstreamSession;
     scope?: 'shared' | 'session';
     /** `http.allowedHosts` of every replica (a balancer in front forwarding its own Host). */
     allowedHosts?: string[];
+    /** The `gateway` settings of every replica (its session caps). */
+    gateway?: Record<string, unknown>;
   } = {},
 ): Promise<SealedCluster> {
   const upstream = await startAskingUpstream(newSession ? { newSession } : {});
@@ -88,6 +91,7 @@ export async function startSealedCluster(
     const config = {
       mcpServers: { up: { url: upstream.url, scope } },
       ...(allowedHosts ? { http: { allowedHosts } } : {}),
+      ...(gateway ? { gateway } : {}),
     };
     await writeFile(join(home, 'boternity.json'), JSON.stringify(config));
     homes.push(home);

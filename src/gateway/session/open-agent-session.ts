@@ -47,6 +47,11 @@ export type TransportSessionOptions = SessionOptions & {
   owner?: string | null;
   /** False for a session that lives as long as its process (stdio): never closed as idle. */
   idles?: boolean;
+  /**
+   * A session the fleet admitted when it opened, rebuilt here from its sealed id (ADR 039):
+   * not counted again against the caps, which count it already (its row in `fleet_sessions`).
+   */
+  restored?: boolean;
   onClose?: () => void;
 };
 

@@ -158,7 +158,7 @@ export function createMcpEndpoint({
     open: async (id, path, caller, initialize) => {
       const route = routeOf(path);
       if (!route) return null;
-      const opened = await openHttpSession(id, path, route, caller, initialize.clientInfo);
+      const opened = await openHttpSession(id, path, route, caller, initialize.clientInfo, true);
       if ('status' in opened.session) return opened.session;
       opened.transport.restore(id, initialize);
       // What its client changed since it opened (log level, subscriptions) holds here too.

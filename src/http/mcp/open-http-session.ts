@@ -58,6 +58,8 @@ export function createHttpSessionOpener({
     route: Route,
     caller: Caller,
     clientInfo: { name: string; version: string } | undefined,
+    /** A sealed session of the fleet rebuilt here: admitted where it opened. */
+    restored = false,
   ) => {
     const owner = ownerOf(caller);
     const { maxBufferBytesPerSession } = config().gateway;
@@ -96,6 +98,7 @@ export function createHttpSessionOpener({
         clientId: caller.kind === 'admin' ? 'admin' : caller.tokenId,
         // Named from the start, so the session's first audit row says which client opened it.
         clientInfo: clientInfo ?? null,
+        restored,
       })
       .catch((error: unknown) => {
         eventLog.dispose();

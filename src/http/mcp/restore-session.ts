@@ -99,6 +99,8 @@ export function createSessionRestorer({ sealing, open }: { sealing: Sealing | nu
       if (await sealing.closed.isClosed(digest)) return null;
       if (req.method === 'DELETE') {
         await sealing.closed.close(digest);
+        // The replicas that hold it end their copies at once, as for a DELETE on a holder.
+        sealing.notices?.publish(digest);
         res.writeHead(200, { 'mcp-session-id': id }).end();
         return 'answered';
       }

@@ -1,7 +1,9 @@
 /**
  * The open agent sessions of every replica, counted for the session caps (issue 22 part 6,
- * ADR 042) in `fleet_sessions`. A replica writes a row when it registers a capped session,
- * deletes it when the session ends, and on each heartbeat makes its rows exactly its
+ * ADR 042) in `fleet_sessions`, one row a session. A replica writes a row when it registers a
+ * capped session (a sealed session held by several replicas keeps the row of the first that
+ * still lives: the others' copies count as the same session), deletes its own row when the
+ * session ends here, and on each heartbeat makes its rows exactly its
  * registry's (so rows missed during a database outage come back) with `seen_at` from the
  * database clock. Rows not refreshed within `ttlMs` (their replica died) do not count and
  * are deleted. Every statement passes the fleet store's health gate; a failed count
@@ -20,7 +22,7 @@ export type FleetSessionRows = {
   count(owner: string): Promise<FleetSessionCounts>;
   /** A capped session registered here. */
   put(id: string, owner: string): Promise<void>;
-  /** A session ended here. */
+  /** A session ended here: its row goes if this process holds it. */
   drop(id: string): Promise<void>;
   /** Heartbeat: the rows held here become `open`, refreshed; the fleet's expired rows are deleted. */
   sync(open: readonly { id: string; owner: string }[]): Promise<void>;
@@ -50,12 +52,17 @@ export function createFleetSessionRows({
       }),
     put: (id, owner) =>
       health.run(async () => {
+        // A live row of another process stays its: a copy of a sealed session rebuilt here
+        // does not take the row of the replica that holds it too (ADR 039); an expired one is taken over.
         await sql`insert into fleet_sessions (session_id, owner, holder) values (${id}, ${owner}, ${holder})
-          on conflict (session_id) do update set holder = excluded.holder, seen_at = excluded.seen_at`;
+          on conflict (session_id) do update set holder = excluded.holder, seen_at = excluded.seen_at
+          where fleet_sessions.holder = excluded.holder or fleet_sessions.seen_at < ${now()} - ${ttlMs()}`;
       }),
     drop: (id) =>
       health.run(async () => {
-        await sql`delete from fleet_sessions where session_id = ${id}`;
+        // Only if this process holds the row: a copy of a sealed session ending here leaves
+        // the row of the replica that still holds it (ADR 039).
+        await sql`delete from fleet_sessions where session_id = ${id} and holder = ${holder}`;
       }),
     sync: (open) =>
       health.run(async () => {
@@ -66,7 +73,8 @@ export function createFleetSessionRows({
         // outage is when that happens. Its parts touch disjoint rows, so one snapshot is enough.
         await sql`with live as (select * from unnest(${ids}::text[], ${owners}::text[]) as s(id, owner)),
           kept as (insert into fleet_sessions (session_id, owner, holder) select id, owner, ${holder}::text from live
-            on conflict (session_id) do update set holder = excluded.holder, seen_at = excluded.seen_at returning 1),
+            on conflict (session_id) do update set holder = excluded.holder, seen_at = excluded.seen_at
+            where fleet_sessions.holder = excluded.holder or fleet_sessions.seen_at < ${now()} - ${ttlMs()} returning 1),
           gone as (delete from fleet_sessions where holder = ${holder} and not (session_id = any(${ids}::text[])) returning 1),
           expired as (delete from fleet_sessions where seen_at < ${now()} - ${ttlMs()}
             and holder <> ${holder} and not (session_id = any(${ids}::text[])) returning 1)
