@@ -83,6 +83,7 @@ export async function openCallParts({
     db: store.db,
     budgetOf: (server) => config().mcpServers[server]?.samplingBudgetTokens,
     log,
+    shared: store.postgres !== null,
   }).catch(async (error: unknown) => {
     await audit.close();
     throw error;

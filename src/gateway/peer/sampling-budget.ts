@@ -29,26 +29,44 @@ export type SamplingHold = { settle(result: { content: unknown }, tokens?: numbe
 /** The budgets of one service. */
 export type SamplingBudget = Awaited<ReturnType<typeof createSamplingBudget>>;
 
-/** Load the usage so far and start accounting. */
+/**
+ * Load the usage so far and start accounting. `shared` (a fleet on one PostgreSQL, K4): the
+ * other replicas spend the same budgets, so each reservation and each read of the spend
+ * reads the totals every replica wrote (after this replica's own charges are written), and a
+ * reset anywhere holds everywhere.
+ */
 export async function createSamplingBudget({
   db,
   budgetOf,
   log,
+  shared = false,
 }: {
   db: Db;
   budgetOf: (server: string) => number | undefined;
   log: Logger;
+  shared?: boolean;
 }) {
-  const used = await samplingTotals(db);
+  let used = await samplingTotals(db);
   const inFlight = new Map<string, number>();
   let writes: Promise<void> = Promise.resolve();
+  /** The fleet's totals read again (own charges written first); what was known is kept if the read fails. */
+  const refresh = async (): Promise<void> => {
+    if (!shared) return;
+    await writes;
+    try {
+      used = await samplingTotals(db);
+    } catch (error) {
+      log.warn({ err: error }, "sampling usage not read from the fleet's store; this replica's count is used");
+    }
+  };
   return {
     /**
      * Reserve what a request may cost (its prompt and `maxTokens`) before it is forwarded,
-     * so parallel requests cannot overrun the budget together; throws the error the
+     * so parallel requests cannot overrun the budget together; rejects with the error the
      * upstream gets when it would not fit. Settle with the real cost, or release.
      */
-    reserve(server: string, request: CreateMessageRequest['params']): SamplingHold {
+    async reserve(server: string, request: CreateMessageRequest['params']): Promise<SamplingHold> {
+      await refresh();
       const budget = budgetOf(server);
       const held = estimateSamplingTokens(request, { content: '' }) + Math.max(0, request.maxTokens ?? 0);
       const spent = used.get(server) ?? 0;
@@ -78,7 +96,9 @@ export async function createSamplingBudget({
         release,
       };
     },
+    /** What `server` has spent, as last read (see `refresh`). */
     used: (server: string): number => used.get(server) ?? 0,
+    refresh,
     async reset(server: string): Promise<void> {
       used.delete(server);
       // Queued behind earlier charges, and ahead of later ones, so none is lost or undone.

@@ -121,7 +121,7 @@ export function createUpstreamPeer({
           `server "${server}" has its sampling answered by a bot ("sampling": "bot"), but the session that caused it has no bot: call it on /mcp/bots/{slug} or with a bot's token`,
         );
       if (!sampling?.answer) throw new SamplingRefusedError(`server "${server}": no bots answer sampling here`);
-      const hold: SamplingHold | null = budget?.reserve(server, params) ?? null;
+      const hold: SamplingHold | null = (await budget?.reserve(server, params)) ?? null;
       try {
         const { result, usage } = await sampling.answer({
           slug: session.bot,
@@ -170,7 +170,7 @@ export function createUpstreamPeer({
       }
       if (route === 'bot' || (route === 'auto' && causedByBot(server))) return byBot(server, params, signal);
       return toAgent(server, 'sampling_request', 'sampling', params, async ({ channel, trace }) => {
-        const hold: SamplingHold | null = budget?.reserve(server, params) ?? null;
+        const hold: SamplingHold | null = (await budget?.reserve(server, params)) ?? null;
         try {
           // To the agent boternity is one server: "thisServer" or "allServers" context would
           // hand one upstream what the others said. Upstream text is untrusted (X4).

@@ -10,7 +10,12 @@ import type { Hub } from '../../hub/create-hub.js';
 import type { ServerStatus } from '../../hub/server-status.js';
 
 /** Sampling spent per server (X6), and its reset. */
-export type SamplingUsage = { used(server: string): number; reset(server: string): Promise<void> };
+export type SamplingUsage = {
+  used(server: string): number;
+  reset(server: string): Promise<void>;
+  /** Read the spend again where other replicas spend the same budgets (K4); absent or a no-op alone. */
+  refresh?(): Promise<void>;
+};
 
 /** Whether a server's tool catalog churns (X5): its changes summarized once per window. */
 export type CatalogChurn = { churning?(server: string): boolean };

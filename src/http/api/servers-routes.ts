@@ -127,8 +127,16 @@ export function serversRoutes({
 }: ServersRoutesDeps): OpenAPIHono {
   const routes = createApi();
   const views = createServerViews(hub, config, sampling, pins, replica);
-  routes.openapi(list, (c) => c.json({ servers: views.all() }, 200));
-  routes.openapi(get, (c) => c.json({ server: views.one(c.req.valid('param').name) }, 200));
+  // A fleet's sampling spend is every replica's: read again before it is shown (K4).
+  routes.openapi(list, async (c) => {
+    await sampling?.refresh?.();
+    return c.json({ servers: views.all() }, 200);
+  });
+  routes.openapi(get, async (c) => {
+    const { name } = c.req.valid('param');
+    await sampling?.refresh?.();
+    return c.json({ server: views.one(name) }, 200);
+  });
   if (!writer) return routes;
 
   routes.openapi(add, async (c) => {
