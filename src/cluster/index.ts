@@ -22,5 +22,5 @@ export {
   type SharedRevocations,
   shareRevocations,
 } from './share-revocations.js';
-export { type Heartbeat, startHeartbeat } from './start-heartbeat.js';
+export { assertReplicaIdFree, type Heartbeat, startHeartbeat } from './start-heartbeat.js';
 export { DATABASE_CONFIG, type WrittenConfig, writeConfigVersion } from './write-config-version.js';

@@ -5,9 +5,12 @@
  * calls it stale once its heartbeat is older than `replicas.staleAfterMs`.
  * @module
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { ConfigError } from '../errors.js';
 import type { Db } from '../storage/create-db.js';
-import { beatReplica, markReplicaStopped } from '../storage/replica-repo.js';
+import { beatReplica, markReplicaStopped, readReplica } from '../storage/replica-repo.js';
+import { REPLICA_ID_ENV } from './replica-id.js';
 
 /** Options of {@link startHeartbeat}. */
 export type HeartbeatOptions = {
@@ -71,4 +74,34 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
       await markReplicaStopped(db, id, now());
     },
   };
+}
+
+/**
+ * On a fleet's database (K5), before this replica joins: throws when another live process
+ * beats with its id (two replicas with one id would take each other's messages for their
+ * own) — its row written within two beats and not marked stopped, and beating again while
+ * this one waits a beat and a half. A row that does not (its process was killed) is taken
+ * over after that wait.
+ */
+export async function assertReplicaIdFree({
+  db,
+  id,
+  everyMs,
+  log,
+  now = Date.now,
+}: Pick<HeartbeatOptions, 'db' | 'id' | 'everyMs' | 'log' | 'now'>): Promise<void> {
+  const row = await readReplica(db, id);
+  const beatAt = row?.lastHeartbeat.getTime() ?? 0;
+  if (!row || row.stoppedAt || now() - beatAt > 2 * everyMs()) return;
+  log.info(
+    { lastHeartbeat: row.lastHeartbeat.toISOString() },
+    'a replica with this id beat moments ago; waiting a beat to tell a live one from one that was killed',
+  );
+  await sleep(Math.round(1.5 * everyMs()));
+  const again = await readReplica(db, id);
+  if (again && !again.stoppedAt && again.lastHeartbeat.getTime() !== beatAt)
+    throw new ConfigError(
+      `${REPLICA_ID_ENV} "${id}" is in use: a live replica beats with it (at ${again.lastHeartbeat.toISOString()}${again.address ? `, ${again.address}` : ''}); give each replica its own id`,
+      null,
+    );
 }

@@ -48,6 +48,7 @@ export async function openCluster({
 }: OpenClusterOptions): Promise<Cluster> {
   const db = store.db;
   const clusterLog = log.child({ mod: 'cluster', replica });
+  const everyMs = () => config().replicas.heartbeatMs;
   const leadership = store.openSession
     ? await holdLeadership({
         openSession: store.openSession,
@@ -60,7 +61,7 @@ export async function openCluster({
     id: replica,
     version: replicaVersion(),
     address,
-    everyMs: () => config().replicas.heartbeatMs,
+    everyMs,
     leader: leadership.isLeader,
     log: clusterLog,
   });

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { replicaIdFor } from '../cluster/index.js';
+import { assertReplicaIdFree, replicaIdFor } from '../cluster/index.js';
 import type { AppConfig } from '../config/schema.js';
 import { createDb, databaseUrlFor, type OpenDb } from '../storage/create-db.js';
 import { checkKeystoreKey, requireClusterKey } from '../storage/db-keystore.js';
@@ -30,8 +30,8 @@ export async function openStorage({
 }: {
   home: string;
   env: NodeJS.ProcessEnv;
-  /** `database.url` (`BOTERNITY_DATABASE_URL` wins over it) and the grace of the orphans' ending. */
-  config: Pick<AppConfig, 'database' | 'shutdown'>;
+  /** `database.url` (`BOTERNITY_DATABASE_URL` wins over it), the grace of the orphans' ending, the replicas' beat. */
+  config: Pick<AppConfig, 'database' | 'shutdown' | 'replicas'>;
   log: Logger;
 }): Promise<Storage> {
   const graceMs = config.shutdown.graceMs;
@@ -41,6 +41,9 @@ export async function openStorage({
   try {
     // Cluster mode: a replica given another keystore key stops here, before it reads or writes a secret.
     if (store.postgres) await checkKeystoreKey(store.db, requireClusterKey(parseEnvKey(env[KEYSTORE_KEY_ENV])));
+    // And one given the id of a live replica, before it reaps that replica's children as its own (K5).
+    if (store.postgres)
+      await assertReplicaIdFree({ db: store.db, id: replica, everyMs: () => config.replicas.heartbeatMs, log });
     // Only this replica's children: on a shared database the others' pids are not ours to end.
     const ledger = createProcessLedger(store.db, { replica });
     await reapLeftovers(ledger, graceMs, log);

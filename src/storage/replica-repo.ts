@@ -54,6 +54,12 @@ export async function claimLeader(db: Db, id: string): Promise<void> {
   await withBusyRetry(() => db.update(t).set({ leader: sql`case when ${t.id} = ${id} then 1 else 0 end` }));
 }
 
+/** The row of replica `id`, or null. */
+export async function readReplica(db: Db, id: string): Promise<ReplicaRow | null> {
+  const [row] = await db.select().from(replicasTable).where(eq(replicasTable.id, id));
+  return row ?? null;
+}
+
 /** Every replica row, by id. */
 export function listReplicas(db: Db): Promise<ReplicaRow[]> {
   return db.select().from(replicasTable).orderBy(asc(replicasTable.id));

@@ -80,7 +80,7 @@ const tinyOf = async (serve: ServeProcess) =>
 
 describe('replicas on one PostgreSQL database', () => {
   it('say who they are, share a fleet view, hand leadership over on kill -9, and reap only their own', async () => {
-    const { start, sql } = await fleet({ tiny: { command: process.execPath, args: [TINY_SERVER] } });
+    const { start, run, sql } = await fleet({ tiny: { command: process.execPath, args: [TINY_SERVER] } });
     let a = await start('a');
     const b = await start('b');
     const [tinyA, tinyB] = [await tinyOf(a), await tinyOf(b)];
@@ -114,6 +114,14 @@ describe('replicas on one PostgreSQL database', () => {
     expect(printed.stdout).toMatch(/^a\s+alive\s+yes\s/m);
     expect(printed.stdout).toMatch(/^b \*\s+alive\s/m);
     expect(printed.stdout).toMatch(new RegExp(`^b\\s+tiny\\s+connected\\s+${tinyB.pid}\\s`, 'm'));
+    // A third process given b's id (another home) is refused in one line; b goes on.
+    const twin = await run('b-twin', { BOTERNITY_REPLICA_ID: 'b' });
+    expect(twin.code).toBe(1);
+    expect(twin.stderr.trim().split('\n')).toHaveLength(1);
+    expect(twin.stderr).toMatch(
+      /BOTERNITY_REPLICA_ID "b" is in use: a live replica beats with it .*; give each replica its own id/,
+    );
+    expect((await cluster(b)).replicas.find((r) => r.id === 'b')?.status).toBe('alive');
 
     // The leader dies without a word: its session ends, and b takes the lock.
     const killedAt = Date.now();
