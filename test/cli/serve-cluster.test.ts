@@ -206,6 +206,12 @@ describe('replicas on one PostgreSQL database', () => {
       'bnity: keystore: cannot decrypt "api" in the database: BOTERNITY_KEYSTORE_KEY is not the key it was sealed with (give every replica the same key)',
     ]);
     expect(await get(a, '/api/credentials')).toEqual({ credentials: [{ name: 'api' }] });
+    // Nor another admin token than the live replicas' (K5): admin requests through a balancer would fail on some.
+    const otherAdmin = await run('c', { BOTERNITY_ADMIN_TOKEN: 'another-admin-token' });
+    expect(otherAdmin.code).toBe(1);
+    expect(otherAdmin.stderr.trim().split('\n')).toEqual([
+      'bnity: BOTERNITY_ADMIN_TOKEN is not the one the live replicas were given (a, b): give every replica the same BOTERNITY_ADMIN_TOKEN',
+    ]);
     // The CLI with no service writes where the replicas read: the database, not a home's file.
     const home = join(dir, 'cli');
     const set = await runBnity(['mcp', 'credential', 'set', 'cli-set', '--home', home], env, undefined, 'from-cli\n');

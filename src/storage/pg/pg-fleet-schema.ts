@@ -4,7 +4,8 @@
  * `RateLimiterPostgres` table, made here by the migrations (the library is told it exists);
  * `fleet_sessions` counts the open agent sessions of every replica for the session caps;
  * `stream_events` keeps the GET streams' recent events for a resumption on another replica
- * (ADR 039 §5; one process on SQLite resumes from its memory).
+ * (ADR 039 §5; one process on SQLite resumes from its memory); `cluster_checks` the
+ * fingerprints of the secrets every replica must share (K5).
  * @module
  */
 import { sql } from 'drizzle-orm';
@@ -57,3 +58,14 @@ export const streamEventsTable = pgTable(
   },
   (t) => [index('idx_stream_events_session').on(t.session, t.eventId), index('idx_stream_events_at').on(t.at)],
 );
+
+/**
+ * The fingerprint (an HMAC of a fixed text under the secret, never the secret) of each
+ * secret every replica must be given alike: `cluster-key`, `admin-token`. The first replica
+ * writes it; one started with another is refused while a replica that has it lives.
+ */
+export const clusterChecksTable = pgTable('cluster_checks', {
+  name: text('name').primaryKey(),
+  fingerprint: text('fingerprint').notNull(),
+  updatedAt: createdAt('updated_at'),
+});

@@ -41,7 +41,7 @@ describe('the PostgreSQL schema against the SQLite one', () => {
    * A fleet's tables: a single replica on SQLite keeps its limits in memory (ADR 042), and
    * resumes its GET streams from memory (ADR 039 §5).
    */
-  const PG_ONLY = ['fleet_sessions', 'rate_limits', 'stream_events'];
+  const PG_ONLY = ['cluster_checks', 'fleet_sessions', 'rate_limits', 'stream_events'];
 
   it('has the same tables, besides the fleet tables of PostgreSQL alone', async () => {
     const pgTables = (
