@@ -1,5 +1,6 @@
 /**
- * A server's commands, the same on its row and on its own page: connect (when disabled) or
+ * A server's commands, the same on its row and on its own page: connect (when disabled),
+ * connect now (while it waits on its backoff: a retry at once, as `bnity mcp connect` does) or
  * disconnect, and remove after a confirmation. What a command set going is said next to the
  * buttons for as long as it is true: "Disconnecting memory…" goes when the server's state
  * changes, a failure stays until the next command.
@@ -35,6 +36,7 @@ export function ServerCommands({
   };
   const connect = state === 'disabled';
   const verb = connect ? 'Connect' : 'Disconnect';
+  const connectNow = () => run(`Connecting ${name}…`, `connect ${name}`, () => api.connect(name));
   const [authorization, setAuthorization] = useState<{ url: string; asks: string } | null>(null);
   // Issue 23: what the authorization asks for is shown first; the page opens only from the link.
   const authorize = () => {
@@ -63,13 +65,16 @@ export function ServerCommands({
           </a>
         </span>
       )}
+      {state === 'reconnecting' && (
+        <button type="button" aria-label={`Connect ${name} now`} onClick={connectNow}>
+          Connect now
+        </button>
+      )}
       <button
         type="button"
         aria-label={`${verb} ${name}`}
         onClick={() =>
-          connect
-            ? run(`Connecting ${name}…`, `connect ${name}`, () => api.connect(name))
-            : run(`Disconnecting ${name}…`, `disconnect ${name}`, () => api.disconnect(name))
+          connect ? connectNow() : run(`Disconnecting ${name}…`, `disconnect ${name}`, () => api.disconnect(name))
         }
       >
         {verb}
