@@ -79,15 +79,16 @@ function ServerSummary({ api, server, held }: { api: ApiClient; server: LiveServ
         )}
         {server.lastError && <span class="error"> · {server.lastError}</span>}
       </p>
-      <p class="commands">
+      <div class="commands">
         <ServerCommands
           api={api}
           server={server}
+          onPage
           onRemoved={() => {
             location.hash = hrefOf({ page: 'servers' });
           }}
         />
-      </p>
+      </div>
     </>
   );
 }
