@@ -6,11 +6,11 @@
  * after one same-origin hop, so the flow finishes in this UI session and the server connects.
  * With `UPDATE_SCREENSHOTS=1` it writes docs/ui/server-authorize.png and docs/ui/server-authorized.png.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
 import { WCAG_22_AA } from '../../support/axe-run.js';
 import { approve, type OAuthPair, startOAuthPair } from '../../support/oauth-servers.js';
 import { openSignedInPage } from '../../support/signed-in-page.js';
