@@ -40,6 +40,7 @@ import type {
   WorkflowRun,
 } from './api-types.js';
 import { readEventStream } from './read-event-stream.js';
+import { createServerActions } from './server-actions-api.js';
 
 /** An answer of `/api` that is not a success, with the API's code, message and the fields it names. */
 export class ApiError extends Error {
@@ -121,9 +122,7 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
     removeServer: (name: string) => call<{ removed: string }>('DELETE', server(name)),
     connect: (name: string) => call<{ server: Server }>('POST', server(name, 'connect')),
     disconnect: (name: string) => call<{ server: Server }>('POST', server(name, 'disconnect')),
-    /** Start an OAuth authorization (issue 23): the page to open and what it asks for. */
-    authorize: (name: string) =>
-      call<{ url: string; authorizationServer: string; scopes: string[] }>('POST', server(name, 'authorize')),
+    ...createServerActions(call, server),
     tools: (name: string) => read<{ tools: Tool[] }>(server(name, 'tools')),
     resources: (name: string) => read<{ resources: Resource[] }>(server(name, 'resources')),
     resourceTemplates: (name: string) =>

@@ -10,6 +10,7 @@
  */
 import type { Server, ServerPatch } from './api-types.js';
 import { lines, pairLines, pairs } from './entry-lines.js';
+import { extraValues, patchExtras } from './settings-extras.js';
 
 /** What `GET` shows in place of a secret. */
 export const MASKED = '********';
@@ -54,6 +55,7 @@ export function settingsValues(server: Server): SettingsValues {
     allowAll: String(server.allowedTools === undefined),
     allowedTools: (server.allowedTools ?? []).join('\n'),
     deniedTools: (server.deniedTools ?? []).join('\n'),
+    ...extraValues(server),
   };
   for (const key of TEXT_FIELDS) values[key] = String(server[key] ?? '');
   for (const key of NUMBER_FIELDS) values[key] = numberText(server[key]);
@@ -136,6 +138,7 @@ export function settingsPatch(server: Server, values: SettingsValues): SettingsP
     );
     patch[group] = Object.keys(nested).length ? nested : null;
   }
+  patchExtras(before, values, patch, errors);
   return { patch: patch as ServerPatch, errors };
 }
 
@@ -146,5 +149,6 @@ export function settingsPatch(server: Server, values: SettingsValues): SettingsP
 export function fieldOfIssue(field: string): string {
   const path = field.replace(/^(mcpServers|servers)\.[^.[]+\.?/, '').split(/[.[]/);
   const [first = '', second] = path;
-  return first in NESTED_FIELDS && second ? `${first}.${second}` : first;
+  if (first === 'toolOverrides') return first;
+  return (first in NESTED_FIELDS || first === 'timeouts' || first === 'oauth') && second ? `${first}.${second}` : first;
 }

@@ -122,7 +122,10 @@ export function toArguments(fields: readonly Field[], values: FormValues): FormR
       continue;
     }
     if (value.trim() === '') {
-      if (field.required) errors[field.name] = 'required';
+      // An empty string may be what is meant: it is sent only when asked for, from the JSON mode.
+      if (field.required)
+        errors[field.name] =
+          field.kind === 'text' ? 'required (to send an empty string, use Edit as JSON)' : 'required';
       continue;
     }
     try {

@@ -82,7 +82,7 @@ describe('the generated tool form', () => {
     expect(toArguments(fields, values)).toEqual({
       ok: false,
       errors: {
-        path: 'required',
+        path: 'required (to send an empty string, use Edit as JSON)',
         count: 'expected a whole number',
         ratio: 'expected a number',
         options: 'expected JSON',

@@ -8,6 +8,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { GetPromptResult, Prompt } from '../api-types.js';
+import { useCatalogOff } from '../catalog-live.js';
 import { useSuggestions } from '../use-suggestions.js';
 import { ArgumentField } from './argument-field.js';
 import { ErrorNote } from './error-note.js';
@@ -30,6 +31,7 @@ function PromptCard({
   completes: boolean;
 }) {
   const args = prompt.arguments ?? [];
+  const off = useCatalogOff();
   const [values, setValues] = useState<Record<string, string>>({});
   const [missing, setMissing] = useState<string[]>([]);
   const [state, setState] = useState<{ running: boolean; error: string | null; result: GetPromptResult | null }>({
@@ -92,7 +94,7 @@ function PromptCard({
             )}
           </div>
         ))}
-        <button type="submit" disabled={state.running}>
+        <button type="submit" disabled={state.running || off !== null}>
           {state.running ? 'Getting…' : `Get ${prompt.name}`}
         </button>
       </form>

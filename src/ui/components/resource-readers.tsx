@@ -9,6 +9,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { ResourceContents as Contents, Resource, ResourceTemplate } from '../api-types.js';
+import { useCatalogOff } from '../catalog-live.js';
 import { expandTemplate, templateVariables } from '../uri-template.js';
 import { useSuggestions } from '../use-suggestions.js';
 import { ArgumentField } from './argument-field.js';
@@ -34,12 +35,13 @@ function useRead(api: ApiClient, server: string) {
 /** A listed resource and its Read button. */
 function ResourceItem({ api, server, resource }: { api: ApiClient; server: string; resource: Resource }) {
   const { read, run } = useRead(api, server);
+  const off = useCatalogOff();
   return (
     <li class="catalog-item" data-resource={resource.uri}>
       <code>{resource.uri}</code>
       <span class="prose"> — {resource.description ?? resource.title ?? resource.name}</span>
       {resource.mimeType && <span class="note"> · {resource.mimeType}</span>}{' '}
-      <button type="button" disabled={read.running} onClick={() => run(resource.uri)}>
+      <button type="button" disabled={read.running || off !== null} onClick={() => run(resource.uri)}>
         {read.running ? 'Reading…' : 'Read'}
         <span class="visually-hidden"> {resource.uri}</span>
       </button>
@@ -82,6 +84,7 @@ function TemplateForm({
   const variables = useMemo(() => templateVariables(template.uriTemplate), [template.uriTemplate]);
   const [values, setValues] = useState<Record<string, string>>({});
   const { read, run } = useRead(api, server);
+  const off = useCatalogOff();
   const ask = completes
     ? async (name: string, value: string, context: Record<string, string>) =>
         (
@@ -130,7 +133,7 @@ function TemplateForm({
         <p class="note">
           Reads <code class="template-uri">{uri}</code>
         </p>
-        <button type="submit" disabled={read.running}>
+        <button type="submit" disabled={read.running || off !== null}>
           {read.running ? 'Reading…' : 'Read'}
           <span class="visually-hidden"> from {template.name}</span>
         </button>

@@ -1,8 +1,10 @@
 /**
- * A server's commands, the same on its row and on its own page: connect (when disabled) or
+ * A server's commands, the same on its row and on its own page: connect (when disabled),
+ * connect now (while it waits on its backoff: a retry at once, as `bnity mcp connect` does) or
  * disconnect, and remove after a confirmation. What a command set going is said next to the
  * buttons for as long as it is true: "Disconnecting memory…" goes when the server's state
- * changes, a failure stays until the next command.
+ * changes, a failure stays until the next command. The OAuth commands are in
+ * `server-authorization.tsx`.
  * @module
  */
 import { useState } from 'preact/hooks';
@@ -10,23 +12,29 @@ import type { ApiClient } from '../api.js';
 import type { LiveServer } from '../server-list.js';
 import { type Notice, noticeShown } from '../server-list.js';
 import { ConfirmButton } from './confirm-button.js';
+import { ServerAuthorization } from './server-authorization.js';
 
 /** The buttons; `onRemoved` runs once the API removed the server. */
 export function ServerCommands({
   api,
   server,
   onRemoved,
+  onPage = false,
 }: {
   api: ApiClient;
   server: LiveServer;
   onRemoved?: () => void;
+  /** On the server's own page: the OAuth commands beyond Authorize are offered too. */
+  onPage?: boolean;
 }) {
   const { name, state } = server;
   const [notice, setNotice] = useState<Notice | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [said, setSaid] = useState<string | null>(null);
   // The notice is set before the request: the event that ends it may come before the answer.
   const run = (text: string, label: string, command: () => Promise<unknown>, then?: () => void) => {
     setError(null);
+    setSaid(null);
     setNotice({ server: name, text, while: [state] });
     command().then(then, (failure: Error) => {
       setNotice(null);
@@ -35,41 +43,32 @@ export function ServerCommands({
   };
   const connect = state === 'disabled';
   const verb = connect ? 'Connect' : 'Disconnect';
-  const [authorization, setAuthorization] = useState<{ url: string; asks: string } | null>(null);
-  // Issue 23: what the authorization asks for is shown first; the page opens only from the link.
-  const authorize = () => {
-    setError(null);
-    api.authorize(name).then(
-      (started) =>
-        setAuthorization({
-          url: started.url,
-          asks: `${started.authorizationServer} asks for: ${started.scopes.join(' ') || '(no scope named)'}`,
-        }),
-      (failure: Error) => setError(`Could not authorize ${name}: ${failure.message}`),
-    );
-  };
+  const connectNow = () => run(`Connecting ${name}…`, `connect ${name}`, () => api.connect(name));
   return (
     <>
-      {state === 'needs_authorization' && (
-        <button type="button" aria-label={`Authorize ${name}`} onClick={authorize}>
-          Authorize
+      <ServerAuthorization
+        api={api}
+        server={server}
+        onPage={onPage}
+        say={(text) => {
+          setError(null);
+          setSaid(text);
+        }}
+        fail={(text) => {
+          setSaid(null);
+          setError(text || null);
+        }}
+      />
+      {state === 'reconnecting' && (
+        <button type="button" aria-label={`Connect ${name} now`} onClick={connectNow}>
+          Connect now
         </button>
-      )}
-      {state === 'needs_authorization' && authorization && (
-        <span class="note">
-          {authorization.asks}{' '}
-          <a href={authorization.url} target="_blank" rel="noopener noreferrer">
-            Open the authorization page
-          </a>
-        </span>
       )}
       <button
         type="button"
         aria-label={`${verb} ${name}`}
         onClick={() =>
-          connect
-            ? run(`Connecting ${name}…`, `connect ${name}`, () => api.connect(name))
-            : run(`Disconnecting ${name}…`, `disconnect ${name}`, () => api.disconnect(name))
+          connect ? connectNow() : run(`Disconnecting ${name}…`, `disconnect ${name}`, () => api.disconnect(name))
         }
       >
         {verb}
@@ -80,7 +79,7 @@ export function ServerCommands({
         onConfirm={() => run(`Removing ${name}…`, `remove ${name}`, () => api.removeServer(name), onRemoved)}
       />
       <span class="note" role="status">
-        {noticeShown(notice, [server])}
+        {said ?? noticeShown(notice, [server])}
       </span>
       {error && (
         <span class="error" role="alert">

@@ -9,6 +9,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { Server } from '../api-types.js';
+import { toolOfIssue } from '../settings-extras.js';
 import { fieldOfIssue, type SettingsValues, settingsPatch, settingsValues } from '../settings-patch.js';
 import { useLoad } from '../use-load.js';
 import { ErrorNote } from './error-note.js';
@@ -70,7 +71,8 @@ function SettingsForm({
       const known = new Set(Object.keys(values));
       for (const issue of saved.issues) {
         const field = fieldOfIssue(issue.field);
-        if (known.has(field) && !byField[field]) byField[field] = issue.message;
+        const tool = field === 'toolOverrides' ? toolOfIssue(issue.field) : null;
+        if (known.has(field) && !byField[field]) byField[field] = tool ? `${tool}: ${issue.message}` : issue.message;
       }
       setErrors(byField);
       setError(

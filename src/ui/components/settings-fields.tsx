@@ -1,10 +1,11 @@
 /**
  * Every field of a server entry in the settings form, grouped: how it is reached (for its
- * transport), the tools agents see, sampling, timeouts and limits, reconnect backoff and the
- * notification rate. Each field shows the API's error for it right under it.
+ * transport), the tools agents see, sampling, timeouts and limits, tool-call timeouts, tool
+ * overrides, the OAuth client, reconnect backoff and the notification rate. Each field shows the API's error for it right under it.
  * @module
  */
 import { NESTED_FIELDS, NUMBER_FIELDS, type SettingsValues } from '../settings-patch.js';
+import { SettingsExtrasFields } from './settings-extras-fields.js';
 import { TextField } from './text-field.js';
 import { ToolNamesField } from './tool-names-field.js';
 
@@ -193,6 +194,7 @@ export function SettingsFields(props: Props) {
         />
       </fieldset>
       <Numbers {...props} legend="Timeouts and limits" keys={NUMBER_FIELDS} />
+      <SettingsExtrasFields {...props} />
       <Numbers {...props} legend="Reconnect backoff" keys={NESTED_FIELDS.backoff.map((k) => `backoff.${k}`)} />
       <Numbers
         {...props}

@@ -2,16 +2,20 @@
  * One server: its live state (held tools counted) and commands (connect or disconnect, remove
  * after a confirmation, which leads back to the list), its settings (a form), its tools
  * (filtered, one line each until opened: description, input schema as a table, a test form
- * generated from it), resources, resource templates, prompts, and its stderr. The catalog is
- * read again when the stream says it changed.
+ * generated from it), resources, resource templates, prompts, its sampling spend and its stderr.
+ * The catalog is read again when the stream says it changed; while the server is not
+ * connected it is marked stale (the last list read) and its forms are off, and an error
+ * reading it is always said, even over the list read before.
  * @module
  */
 import type { ApiClient } from '../api.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../api-types.js';
+import { CatalogOff } from '../catalog-live.js';
 import { CatalogSections } from '../components/catalog-sections.js';
 import { Countdown } from '../components/countdown.js';
 import { ErrorNote } from '../components/error-note.js';
 import { ServerCommands } from '../components/server-commands.js';
+import { ServerSampling } from '../components/server-sampling.js';
 import { ServerSettings } from '../components/server-settings.js';
 import { ServerTools } from '../components/server-tools.js';
 import { StateBadge } from '../components/state-badge.js';
@@ -75,15 +79,16 @@ function ServerSummary({ api, server, held }: { api: ApiClient; server: LiveServ
         )}
         {server.lastError && <span class="error"> · {server.lastError}</span>}
       </p>
-      <p class="commands">
+      <div class="commands">
         <ServerCommands
           api={api}
           server={server}
+          onPage
           onRemoved={() => {
             location.hash = hrefOf({ page: 'servers' });
           }}
         />
-      </p>
+      </div>
     </>
   );
 }
@@ -102,13 +107,30 @@ export function ServerPage({ api, name }: { api: ApiClient; name: string }) {
   );
   if (live.loaded && !server) return <p role="alert">No server named {name} is configured.</p>;
   const data = catalog.data;
+  const state = server?.state ?? 'connecting';
+  const off = state === 'connected' ? null : `${name} is ${state.replace('_', ' ')}: connect it to run these.`;
   return (
     <>
       {server && <ServerSummary api={api} server={server} held={live.held.get(name) ?? 0} />}
       <ServerSettings api={api} name={name} />
-      {catalog.error && !data && <ErrorNote error={`${catalog.error}: what it offers shows once it is connected.`} />}
+      <ServerSampling api={api} name={name} />
+      {catalog.error && (
+        <ErrorNote
+          error={
+            data
+              ? `Could not read what ${name} offers now (${catalog.error}): the lists below are the last ones read.`
+              : `${catalog.error}: what it offers shows once it is connected.`
+          }
+        />
+      )}
+      {data && off && (
+        <p class="note stale" data-stale="true">
+          Stale: {name} is not connected ({state.replace('_', ' ')}); what follows is what it offered when last read,
+          and running, reading and getting are off until it connects.
+        </p>
+      )}
       {data && (
-        <>
+        <CatalogOff.Provider value={off}>
           <ServerTools api={api} server={name} tools={data.tools} held={data.held} />
           <CatalogSections
             key={name}
@@ -118,7 +140,7 @@ export function ServerPage({ api, name }: { api: ApiClient; name: string }) {
             resourceTemplates={data.resourceTemplates}
             prompts={data.prompts}
           />
-        </>
+        </CatalogOff.Provider>
       )}
       <StderrLog api={api} server={name} />
     </>

@@ -6,7 +6,9 @@
  * server restarted with them; masked secrets (an env value, a bearer header) kept as they are
  * in the file when another field is saved; a bad timeout and a URL that is not http shown next
  * to their fields with the file unchanged; allowed and denied tools and the sampling mode
- * edited; a stdio server switched to Streamable HTTP; no sideways scroll
+ * edited; tool-call timeouts and tool overrides (a tool picked from the server's list, a
+ * name the API refuses shown under the table) with the env secret kept; an OAuth client set
+ * on a remote server; a stdio server switched to Streamable HTTP; no sideways scroll
  * at 390 px; no axe violations in the open form. With `UPDATE_SCREENSHOTS=1` it writes docs/ui/server-settings.png.
  */
 import { readFile } from 'node:fs/promises';
@@ -262,6 +264,71 @@ describe("a server's settings in a real browser", { timeout: 90_000 }, () => {
     expect(scroll).toBeLessThanOrEqual(client);
     await closeSettings();
     await page.setViewportSize({ width: 1280, height: 800 });
+    expect(pageErrors).toEqual([]);
+  });
+  it('edits the tool-call timeouts and a tool override, keeping the masked env values; a bad override name is refused under the table', async () => {
+    const before = await fileText();
+    await openSettings('envy');
+    await field('Every tool call (ms)').fill('-5');
+    await save();
+    await page.locator('#settings-timeouts-callMs-error').waitFor();
+    expect(await fileText()).toBe(before);
+    await field('Every tool call (ms)').fill('4000');
+    await field('Per tool (ms)').fill('env=9000');
+    await field('Progress restarts the limit').selectOption({ label: 'No' });
+    await page.getByRole('button', { name: 'Add a tool override' }).click();
+    const row = page.getByRole('group', { name: 'Override 1' });
+    // The server's own tools are offered for the name.
+    expect(
+      await page.locator('#settings-override-tools option').evaluateAll((o) => o.map((x) => x.getAttribute('value'))),
+    ).toContain('env');
+    await row.getByLabel("Tool (the server's name)").fill('env');
+    await row.getByLabel('Name agents see').fill('bad name!');
+    await save();
+    const error = page.locator('#settings-toolOverrides-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/^env: /);
+    expect(
+      await page
+        .getByRole('group', { name: 'Tool overrides: what agents see of a tool' })
+        .getAttribute('aria-describedby'),
+    ).toBe('settings-toolOverrides-error');
+    expect(await fileText()).toBe(before);
+    await row.getByLabel('Name agents see').fill('read_env');
+    await row.getByLabel('Description').fill('Reads one variable of the environment');
+    await save();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const saved = await entry('envy');
+    expect(saved.timeouts).toEqual({ callMs: 4000, perTool: { env: 9000 }, resetOnProgress: false });
+    expect(saved.toolOverrides).toEqual({
+      env: { name: 'read_env', description: 'Reads one variable of the environment' },
+    });
+    expect(saved.env?.API_KEY).toBe('real-key-123');
+    // Prefilled afresh from GET: the row as saved.
+    expect(await page.getByRole('group', { name: 'Override 1: env' }).getByLabel('Name agents see').inputValue()).toBe(
+      'read_env',
+    );
+    // Removed: the entry loses its overrides.
+    await page.getByRole('button', { name: 'Remove override 1' }).click();
+    await save();
+    await waitFor(async () => (await entry('envy')).toolOverrides === undefined, { what: 'the overrides removed' });
+    await closeSettings();
+  });
+
+  it("sets a remote server's OAuth client in place of its bearer header", async () => {
+    await openSettings('mover');
+    await field('Headers').fill('');
+    await field('Client ID').fill('boternity-ui');
+    await field('Client secret (keystore name)').fill('mover-client-secret');
+    await field('Scopes').fill('mcp:tools  read');
+    await save();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await entry('mover')).toEqual({
+      type: 'http',
+      url: remote.url,
+      oauth: { clientId: 'boternity-ui', clientSecretKey: 'mover-client-secret', scopes: ['mcp:tools', 'read'] },
+    });
+    expect(await field('Scopes').inputValue()).toBe('mcp:tools read');
     expect(pageErrors).toEqual([]);
   });
 });
