@@ -69,5 +69,7 @@ export const ERROR_TABLE: Readonly<Record<HubErrorCode, ErrorRow>> = Object.free
   session_limit: row(429, RPC.ConnectionClosed),
   shutting_down: row(503, RPC.ConnectionClosed),
   request_ended: row(409, RPC.ConnectionClosed),
+  // The database does not answer what a request needs (a token never seen, a session's end): retry shortly.
+  store_unavailable: row(503, RPC.InternalError),
   internal: row(500, null),
 });

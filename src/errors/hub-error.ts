@@ -29,6 +29,7 @@ export type HubErrorCode =
   | 'session_limit'
   | 'shutting_down'
   | 'request_ended'
+  | 'store_unavailable'
   | 'internal';
 
 /** Base class of every error boternity throws on purpose. */

@@ -31,3 +31,14 @@ export class DatabaseError extends HubError {
     super('internal', message, options);
   }
 }
+
+/**
+ * The database did not answer, within its time, what a request needs and memory cannot
+ * stand in for (a token this replica has not seen lately, whether a session was ended): the
+ * request is refused (503) rather than let through or failed as our bug.
+ */
+export class StoreUnavailableError extends HubError {
+  constructor(what: string, options?: { cause?: unknown }) {
+    super('store_unavailable', `the database does not answer (${what}): retry in a few seconds`, options);
+  }
+}

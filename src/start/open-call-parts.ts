@@ -23,6 +23,7 @@ import type { CallTracker } from '../gateway/relay/call-tracker.js';
 import type { SessionRegistry } from '../gateway/session/session-registry.js';
 import { type AuditWriter, createAuditWriter } from '../storage/audit-writer.js';
 import type { Db } from '../storage/create-db.js';
+import { createTokenVerifier, type TokenVerifier } from '../storage/token-verifier.js';
 import type { UpstreamPeer } from '../upstream/types.js';
 import type { Storage } from './open-storage.js';
 
@@ -45,6 +46,8 @@ export type CallParts = {
   /** Who answers each server's sampling (G6), and the bots' answerer. */
   sampling: { route(server: string): SamplingRoute; answer: AnswerSampling };
   peer: UpstreamPeer;
+  /** The API tokens' verifier (X1): a bot deleted revokes its tokens; a brief database outage fails no token seen lately. */
+  tokens: TokenVerifier;
 };
 
 /** Build the parts over the open `storage`. */
@@ -114,5 +117,10 @@ export async function openCallParts({
     undelivered,
     sampling,
   });
-  return { audit, undelivered, budget, botBase, sampling, peer };
+  const tokens = createTokenVerifier(store.db, {
+    botChanges: changes,
+    timeoutMs: () => config().limits.fleet.storeTimeoutMs,
+    log,
+  });
+  return { audit, undelivered, budget, botBase, sampling, peer, tokens };
 }

@@ -34,7 +34,6 @@ import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.
 import { createLifecycleAudit } from '../storage/audit-server-lifecycle.js';
 import { findBotBySlug } from '../storage/bot-repo.js';
 import type { Keystore } from '../storage/keystore.js';
-import { createTokenVerifier } from '../storage/token-verifier.js';
 import type { Tracing } from '../telemetry/start-tracing.js';
 import { connectUpstream } from '../upstream/connect-upstream.js';
 import type { CallParts } from './open-call-parts.js';
@@ -75,7 +74,7 @@ export type Started = {
 export async function serveService(
   started: Started,
   { store, replica }: Storage,
-  { audit, undelivered, budget, botBase, sampling }: CallParts,
+  { audit, undelivered, budget, botBase, sampling, tokens }: CallParts,
 ): Promise<{ gateway: Gateway; webUi: WebUi }> {
   const { env, log, bus, hub, config, configPath, http, undo } = started;
   // The fleet first (ADR 041): the run-once jobs below ask it whether this replica leads them.
@@ -170,10 +169,6 @@ export async function serveService(
     ...(modernFleet?.flows ? { fleetFlows: modernFleet.flows } : {}),
   });
   undo.push(() => gateway.close());
-  const tokens = createTokenVerifier(store.db, {
-    onError: (error) => log.warn({ err: error }, 'token use not recorded'),
-    botChanges: botBase.changes,
-  });
   // Cluster mode: revocations, quarantines and bot changes told to every replica (issue 22 part 7).
   const fleet = desired
     ? await (await import('./open-fleet-state.js')).openFleetState({

@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+import { StoreUnavailableError } from '../errors/storage-errors.js';
 import type { Caller } from '../guard/caller.js';
 import type { Db } from './create-db.js';
 import { findLiveToken, touchToken } from './token-repo.js';
@@ -6,6 +8,11 @@ import { findLiveToken, touchToken } from './token-repo.js';
 const REMEMBER_MS = 1_000;
 /** Tokens remembered at most (the oldest go first past it). */
 const MAX_REMEMBERED = 1_000;
+/**
+ * While the database does not answer, a token found live this recently is taken as it was
+ * (K4: a brief outage fails no request of a client already seen); an unseen token is refused (503).
+ */
+const OUTAGE_GRACE_MS = 10 * 60_000;
 
 /** The verifier and its memory: `forget` one token (revoked just now), `clear` them all. */
 export type TokenVerifier = ((token: string) => Promise<Caller | null>) & { forget(id: string): void; clear(): void };
@@ -29,8 +36,41 @@ export function createTokenVerifier(
     now = Date.now,
     onError,
     botChanges,
-  }: { now?: () => number; onError?: (e: unknown) => void; botChanges?: BotChanges } = {},
+    timeoutMs = () => 2_000,
+    log,
+  }: {
+    now?: () => number;
+    onError?: (e: unknown) => void;
+    botChanges?: BotChanges;
+    /** How long a lookup may take before the database counts as not answering. */
+    timeoutMs?: () => number;
+    /** Where the start and the end of an outage are said, once each (and a use not recorded, without `onError`). */
+    log?: Pick<Logger, 'warn' | 'info'>;
+  } = {},
 ): TokenVerifier {
+  let outage = false;
+  /** The token's row, or a rejection with StoreUnavailableError when the database fails or is slow. */
+  const lookUp = async (token: string) => {
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs()} ms`)), timeoutMs());
+    });
+    try {
+      const row = await Promise.race([findLiveToken(db, token), slow]);
+      if (outage) log?.info('the database answers token lookups again');
+      outage = false;
+      return row;
+    } catch (error) {
+      if (!outage)
+        log?.warn(
+          `the database does not answer token lookups: tokens seen in the last ${OUTAGE_GRACE_MS / 60_000} minutes are taken as they were, others refused (503), until it answers`,
+        );
+      outage = true;
+      throw new StoreUnavailableError('checking a token', { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const touched = new Map<string, number>();
   const remembered = new Map<string, Remembered>();
   // Refused tokens too, for as long: a client retrying a revoked or mistyped token in a loop
@@ -44,7 +84,13 @@ export function createTokenVerifier(
     if (known && at - known.at < REMEMBER_MS) return known.caller;
     const refusedAt = refused.get(token);
     if (refusedAt !== undefined && at - refusedAt < REMEMBER_MS) return null;
-    const row = await findLiveToken(db, token);
+    let row: Awaited<ReturnType<typeof findLiveToken>>;
+    try {
+      row = await lookUp(token);
+    } catch (error) {
+      if (known && at - known.at < OUTAGE_GRACE_MS) return known.caller;
+      throw error;
+    }
     if (!row) {
       remembered.delete(token);
       refused.delete(token);
@@ -55,7 +101,9 @@ export function createTokenVerifier(
     refused.delete(token);
     if ((touched.get(row.id) ?? 0) < at - 60_000) {
       touched.set(row.id, at);
-      void touchToken(db, row.id, new Date(at)).catch((error: unknown) => onError?.(error));
+      void touchToken(db, row.id, new Date(at)).catch((error: unknown) =>
+        onError ? onError(error) : log?.warn({ err: error }, 'token use not recorded'),
+      );
     }
     const caller: Caller = row.bot
       ? { kind: 'bot', slug: row.bot, tokenId: row.id }

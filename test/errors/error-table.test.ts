@@ -80,6 +80,7 @@ const ROWS: Record<string, [make: () => errors.HubError, expected: Expected]> = 
     () => new errors.SessionLimitError('per_token', 2),
     { rpc: -32000, status: 429, headers: { 'Retry-After': '1' } },
   ],
+  StoreUnavailableError: [() => new errors.StoreUnavailableError('checking a token'), { rpc: -32603, status: 503 }],
   ShuttingDownError: [
     () => new errors.ShuttingDownError(),
     { rpc: -32000, status: 503, headers: { Connection: 'close' } },

@@ -7,6 +7,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StoreUnavailableError } from '../../errors.js';
 import type { Caller } from '../../guard/caller.js';
 import { type RpcRefusal, writeRefusal } from '../io/index.js';
 import { type HttpSession, ownerOf } from './open-http-session.js';
@@ -66,6 +67,12 @@ export function sealedInitialize(params: {
   return { protocolVersion, capabilities, clientInfo };
 }
 
+/** Whether the closed list has `digest`; a database that fails to say is a 503 (retry), not our bug. */
+const isClosed = (closed: ClosedSessions, digest: string): Promise<boolean> =>
+  closed.isClosed(digest).catch((error: unknown) => {
+    throw new StoreUnavailableError('whether the session was ended', { cause: error });
+  });
+
 /** The restorer of an endpoint; `take` resolves to the session, `'answered'` (the response is written), or null (no such session). */
 export function createSessionRestorer({ sealing, open }: { sealing: Sealing | null; open: OpenHere }) {
   const building = new Map<string, Promise<HttpSession | (RpcRefusal & { data?: unknown }) | null>>();
@@ -82,7 +89,7 @@ export function createSessionRestorer({ sealing, open }: { sealing: Sealing | nu
       const now = Date.now();
       if (now - (checked.get(session) ?? 0) < CHECK_EVERY_MS) return false;
       checked.set(session, now);
-      return sealing.closed.isClosed(sessionIdDigest(id));
+      return isClosed(sealing.closed, sessionIdDigest(id));
     },
     async take(
       req: IncomingMessage,
@@ -96,7 +103,7 @@ export function createSessionRestorer({ sealing, open }: { sealing: Sealing | nu
       if (!state || state.path !== path || state.owner !== ownerOf(caller)) return null;
       if (Date.now() - state.openedAt > sealing.maxAgeMs) return null;
       const digest = sessionIdDigest(id);
-      if (await sealing.closed.isClosed(digest)) return null;
+      if (await isClosed(sealing.closed, digest)) return null;
       if (req.method === 'DELETE') {
         await sealing.closed.close(digest);
         // The replicas that hold it end their copies at once, as for a DELETE on a holder.
