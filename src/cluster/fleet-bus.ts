@@ -83,23 +83,41 @@ export function createFleetBus({
     return JSON.parse(row.payload);
   };
 
+  const send = async (topic: string, payload: unknown): Promise<void> => {
+    const channel = channelOf(topic);
+    const inline = JSON.stringify({ f: replica, p: payload } satisfies Envelope);
+    if (Buffer.byteLength(inline) <= inlineBytes) {
+      await sql.notify(channel, inline);
+      return;
+    }
+    const id = randomUUID();
+    // One statement, its own transaction: old large messages go as new ones come (no job of
+    // its own, one indexed delete), and the notification is sent at commit, so a subscriber
+    // always finds the row. Not `sql.begin`: postgres.js 3.4.9 can crash the process when the
+    // backend of a reserved connection dies (porsager/postgres#1208), as in an outage.
+    await sql`with gone as (delete from fleet_messages where created_at < ${Date.now() - keepMs} returning 1),
+      kept as (insert into fleet_messages (id, topic, payload) values (${id}, ${topic}, ${JSON.stringify(payload)}) returning id)
+      select pg_notify(${channel}, ${JSON.stringify({ f: replica, ref: id } satisfies Envelope)}) from kept`;
+  };
+  // Said once when messages stop going out, once when they go again: every publisher may ignore the rejection.
+  let failing = false;
+
   return {
     replica,
     async publish(topic, payload) {
-      const channel = channelOf(topic);
-      const inline = JSON.stringify({ f: replica, p: payload } satisfies Envelope);
-      if (Buffer.byteLength(inline) <= inlineBytes) {
-        await sql.notify(channel, inline);
-        return;
+      try {
+        await send(topic, payload);
+      } catch (error) {
+        if (!failing)
+          log.warn(
+            { err: error, topic },
+            'fleet bus: a message could not be sent; the other replicas miss what this one publishes until it can',
+          );
+        failing = true;
+        throw error;
       }
-      const id = randomUUID();
-      await sql.begin(async (tx) => {
-        // Old large messages go as new ones come: no job of its own, one indexed delete.
-        await tx`delete from fleet_messages where created_at < ${Date.now() - keepMs}`;
-        await tx`insert into fleet_messages (id, topic, payload) values (${id}, ${topic}, ${JSON.stringify(payload)})`;
-        // Sent at commit, so a subscriber always finds the row.
-        await tx`select pg_notify(${channel}, ${JSON.stringify({ f: replica, ref: id } satisfies Envelope)})`;
-      });
+      if (failing) log.warn({ topic }, 'fleet bus: messages go out again');
+      failing = false;
     },
     async subscribe(topic, handler, options = {}) {
       const channel = channelOf(topic);

@@ -26,6 +26,8 @@ export type ShareLocalBusOptions<T> = {
   local: EventBus<T>;
   /** Which of its events are shared (default: all). */
   only?: (event: T) => boolean;
+  /** What an event from another replica becomes here: by default itself; `from` is that replica's id. */
+  stamp?: (event: T, from: string) => T;
   log: Pick<Logger, 'warn'>;
 };
 
@@ -35,15 +37,16 @@ export async function shareLocalBus<T>({
   topic,
   local,
   only = () => true,
+  stamp = (event) => event,
   log,
 }: ShareLocalBusOptions<T>): Promise<() => Promise<void>> {
   // Set while an event from another replica is published here (the bus delivers synchronously).
   let relaying = false;
-  const unsubscribe = await fleet.subscribe(topic, ({ self, payload }) => {
+  const unsubscribe = await fleet.subscribe(topic, ({ self, payload, from }) => {
     if (self) return;
     relaying = true;
     try {
-      local.publish(payload as T);
+      local.publish(stamp(payload as T, from));
     } finally {
       relaying = false;
     }

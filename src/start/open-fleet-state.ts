@@ -77,7 +77,9 @@ export async function openFleetState(options: OpenFleetStateOptions): Promise<Fl
     );
     stops.push(await shareLocalBus({ fleet, topic: BOTS_TOPIC, local: options.botChanges, log }));
     // A bot's activity on one replica reaches the agents whose GET streams the others hold.
-    stops.push(await shareLocalBus({ fleet, topic: BOT_EVENTS_TOPIC, local: events, only: isBotEvent, log }));
+    // A bot event from another replica names it (`relayedFrom`): `/api/events` shows it as that replica's.
+    const stamp = (event: HubEvent, from: string): HubEvent => ({ ...event, relayedFrom: from }) as HubEvent;
+    stops.push(await shareLocalBus({ fleet, topic: BOT_EVENTS_TOPIC, local: events, only: isBotEvent, stamp, log }));
     // A revocation through this replica answers once every replica forgot the token.
     const verifyToken = Object.assign((token: string) => tokens(token), {
       forget: async (id: string) => {

@@ -8,6 +8,7 @@ import pino from 'pino';
 import postgres, { type Sql } from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFleetBus, type FleetBus, type FleetMessage } from '../../src/cluster/index.js';
+import { captureLog } from '../support/capture-log.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import { createPostgresDatabase } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
@@ -102,7 +103,8 @@ describe('the fleet bus', () => {
       return sql;
     };
     const a = createFleetBus({ sql: pool(url), replica: 'a', log });
-    const b = createFleetBus({ sql: pool(through.href), replica: 'b', log });
+    const captured = captureLog();
+    const b = createFleetBus({ sql: pool(through.href), replica: 'b', log: captured.log });
     cleanup.push(
       () => a.close(),
       () => b.close(),
@@ -118,11 +120,19 @@ describe('the fleet bus', () => {
     const downAt = Date.now();
     await waitFor(() => proxy.refused() >= 2 && Date.now() - downAt > OUTAGE_MS, { what: 'an outage of 1.5 s' });
     await a.publish('outage', 'lost while down');
+    // What b publishes meanwhile fails, said once however many fail.
+    await expect(b.publish('outage', 'from b, down')).rejects.toThrow();
+    await expect(b.publish('outage', 'from b, still down')).rejects.toThrow();
     proxy.up();
     await waitFor(() => ready >= 2, { what: 'listening again after the outage' });
     await a.publish('outage', 2);
     await waitFor(() => onB.got.some((m) => m.payload === 2), { what: 'the message after the outage' });
     expect(onB.got.map((m) => m.payload)).toEqual([1, 2]);
+    await b.publish('outage', 'from b, back');
+    expect(captured.lines.filter((line) => line.msg.startsWith('fleet bus:')).map((line) => line.msg)).toEqual([
+      'fleet bus: a message could not be sent; the other replicas miss what this one publishes until it can',
+      'fleet bus: messages go out again',
+    ]);
   });
 
   it('stops delivering once a subscription is stopped', async () => {

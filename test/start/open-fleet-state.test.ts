@@ -133,11 +133,19 @@ describe('tokens, bots and the audit across two replicas', () => {
       },
       { what: "B's session's GET stream open", intervalMs: 250 },
     );
+    const eventsOfB = await b.events('?lastEventId=0');
     expect((await a.send('POST', '/api/bots', { slug: 'faraway', name: 'Far away' })).status).toBe(201);
     await waitFor(() => heard.some((h) => h.bot === 'faraway'), { what: "A's bot_created on B's session" });
     expect(heard.filter((h) => h.bot === 'faraway')).toEqual([
       expect.objectContaining({ event: 'bot_created', bot: 'faraway' }),
     ]);
+    // B's own event stream names the replica it happened on: A.
+    const replicaOfA = (await a.api<{ replica: string }>('/api/cluster')).body.replica;
+    const told = await eventsOfB.next(
+      (e) => e.event === 'bot_created' && (e.data as { bot?: string }).bot === 'faraway',
+    );
+    expect(told.data).toMatchObject({ bot: 'faraway', replica: replicaOfA, relayedFrom: replicaOfA });
+    expect(replicaOfA).not.toBe((await b.api<{ replica: string }>('/api/cluster')).body.replica);
     await admin.close();
   });
 

@@ -207,7 +207,10 @@ export function eventsRoute({
 
   /** One bus event as an SSE frame (its JSON has no line breaks: one `data:` line). */
   function frameOf(envelope: Envelope<HubEvent>): string {
-    const data = JSON.stringify({ ...envelope.event, at: new Date(envelope.at).toISOString(), replica });
+    const event = envelope.event;
+    // One another replica saw and relayed is that replica's (a pin change, a bot's activity).
+    const from = 'relayedFrom' in event && typeof event.relayedFrom === 'string' ? event.relayedFrom : replica;
+    const data = JSON.stringify({ ...event, at: new Date(envelope.at).toISOString(), replica: from });
     return `event: ${envelope.event.type}\ndata: ${data}\nid: ${bus.bootId}-${envelope.id}\n\n`;
   }
 }
