@@ -28,8 +28,8 @@ import {
   type ResolvedTransportOptions,
   resolveTransportOptions,
 } from './mcp-transport-options.js';
-import { readMcpPost } from './read-mcp-post.js';
-import { resumption } from './resumption.js';
+import { readMcpPost, refusal } from './read-mcp-post.js';
+import { followedElsewhere, resumption } from './resumption.js';
 import { textOf } from './serialize-message.js';
 import type { SessionRelay } from './session-relay.js';
 
@@ -38,7 +38,6 @@ export type { McpHttpTransportOptions } from './mcp-transport-options.js';
 const isAnswer = (m: JSONRPCMessage): boolean => 'result' in m || 'error' in m;
 const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId; method: string } =>
   'method' in m && 'id' in m;
-const refusal = (status: number, code: number, message: string): RpcRefusal => ({ status, code, message });
 
 /** One agent session's transport; the endpoint hands it each HTTP request of the session. */
 export class McpHttpTransport implements Transport {
@@ -255,6 +254,7 @@ export class McpHttpTransport implements Transport {
     const last = req.headers['last-event-id'];
     const lastEventId = typeof last === 'string' && last !== '' ? last : null;
     const resumed = lastEventId ? resumption(this.#o.log, lastEventId) : 'fresh';
+    if (lastEventId && (await followedElsewhere(resumed, lastEventId, this.#relay, res, this.#built()))) return null;
     if (resumed !== 'fresh') return 'status' in resumed ? resumed : this.#resume(resumed, res);
     // Another replica's GET stream: what it kept of it is replayed here first (ADR 039 §5).
     const missed = lastEventId && this.#relay ? await this.#relay.missed(lastEventId) : '';

@@ -63,11 +63,13 @@ export function createHttpSessionOpener({
   ) => {
     const owner = ownerOf(caller);
     const { maxBufferBytesPerSession } = config().gateway;
+    const sessionRelay = relay?.forSession(id);
     const eventLog = createSseEventLog({
       maxBytes: maxBufferBytesPerSession,
       ...(buffers ? { pool: buffers } : {}),
-      // Cluster mode: event ids name this replica, so another tells them from its own (ADR 039 §5).
-      ...(relay ? { tag: relay.tag } : {}),
+      // Cluster mode: event ids name this replica, so another tells them from its own, and a
+      // POST's stream is kept for a resumption there (ADR 039 §5).
+      ...(relay && sessionRelay ? { tag: relay.tag, onRequestEvent: sessionRelay.loggedInRequest } : {}),
     });
     const transport: McpHttpTransport = new McpHttpTransport({
       maxBodyBytes: config().gateway.maxBodyBytes,
@@ -75,7 +77,7 @@ export function createHttpSessionOpener({
       newSessionId: () => id,
       eventLog,
       writeGuard,
-      ...(relay ? { relay: relay.forSession(id) } : {}),
+      ...(sessionRelay ? { relay: sessionRelay } : {}),
       // Reachable by its id once its initialize is accepted, until it closes (however it closes).
       onSessionInitialized: () => {
         sessions.set(id, { transport, path, owner });

@@ -18,7 +18,8 @@ export const MAX_BATCH_SIZE = 100;
 /** The refusal of a body over `maxBytes` (the perimeter's table); the rest is never read, the connection closed after it (`closeAfterLinger`). */
 export const tooLarge = (maxBytes: number): RpcRefusal => rpcRefusalOf(PERIMETER_ANSWERS.tooLarge(maxBytes));
 
-const refusal = (status: number, code: number, message: string): RpcRefusal => ({ status, code, message });
+/** A refusal of the transport's: its status, JSON-RPC code and message. */
+export const refusal = (status: number, code: number, message: string): RpcRefusal => ({ status, code, message });
 const NOT_ACCEPTABLE = refusal(
   406,
   -32000,

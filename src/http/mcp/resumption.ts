@@ -2,14 +2,19 @@
  * What a GET with `Last-Event-ID` resumes (SPEC G1, X8; issue 22 part 3, ADR 039 §5): the
  * stream the event was sent on and the frames it missed, from the session's log. In cluster
  * mode an id sent by another replica is not in this replica's log: the standalone stream
- * starts afresh here (what the other replica sent after that event is not replayed); a POST's
- * stream is only where its request is served, so the GET is refused with a 503 that the
- * client (and a balancer told to, such as nginx's `proxy_next_upstream http_503`) retries
- * elsewhere, until it reaches that replica.
+ * starts with what the fleet's store kept of it after that event (`session-relay.ts`); a
+ * POST's stream is followed from what its replica keeps of it, to its answer
+ * (`follow-request-stream.ts`); without a store (or once it no longer has the event), the GET
+ * is refused with a 503 that the client (and a balancer told to, such as nginx's
+ * `proxy_next_upstream http_503`) retries elsewhere, until it reaches that replica.
  * @module
  */
+import type { ServerResponse } from 'node:http';
 import type { RpcRefusal } from '../io/index.js';
+import { followRequestStream } from './follow-request-stream.js';
+import type { McpHeaders } from './mcp-headers.js';
 import { streamFrame } from './mcp-stream.js';
+import type { SessionRelay } from './session-relay.js';
 import type { SseEventLog } from './sse-event-log.js';
 
 /** Where a resumption goes: a stream and what it missed, a new standalone stream, or a refusal. */
@@ -36,4 +41,22 @@ export function resumption(log: SseEventLog, lastEventId: string): Resumption {
     .map((e) => streamFrame(e.id, e.data))
     .join('');
   return { streamId, missed };
+}
+
+/**
+ * Whether a resumption refused here with a 503 (an event of another replica's POST stream)
+ * was answered instead by following what that replica kept of the stream on `res`.
+ */
+export async function followedElsewhere(
+  resumed: Resumption,
+  lastEventId: string,
+  relay: SessionRelay | undefined,
+  res: ServerResponse,
+  headers: McpHeaders,
+): Promise<boolean> {
+  if (!relay || resumed === 'fresh' || !('status' in resumed) || resumed.status !== 503) return false;
+  const kept = await relay.requestEvents(lastEventId);
+  if (!kept) return false;
+  followRequestStream(res, headers.sse, kept, relay.requestEvents);
+  return true;
 }

@@ -24,6 +24,7 @@
 import { createHash } from 'node:crypto';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import { keptRequestEvents, type RequestEvents } from './follow-request-stream.js';
 import { streamFrame } from './mcp-stream.js';
 import { type AskNote, type AskTarget, createRelayAsks } from './relay-asks.js';
 import { type ChangeNote, createRelayChanges } from './relay-changes.js';
@@ -60,8 +61,9 @@ export type SessionStates = {
  * replica holding a stream, replayed by another that a resumption reaches (ADR 039 §5).
  */
 export type KeptEvents = {
-  record(digest: string, id: string, data: string): void;
+  record(digest: string, id: string, data: string, stream?: string | null): void;
   after(digest: string, id: string): Promise<readonly { readonly id: string; readonly data: string }[] | null>;
+  afterInRequest(digest: string, id: string): Promise<readonly { readonly id: string; readonly data: string }[] | null>;
 };
 
 /**
@@ -88,6 +90,10 @@ export type SessionRelay = {
   logged(id: string, data: string): void;
   /** The frames of the GET stream after another replica's event `id`, as kept; '' when none are. */
   missed(id: string): Promise<string>;
+  /** An event of a POST's stream served here (`stream`: its id), kept for a resumption on another replica. */
+  loggedInRequest(stream: string, id: string, data: string | null): void;
+  /** What another replica's POST stream kept after its event `id`; null when it is not kept (or no store). */
+  requestEvents(id: string): Promise<RequestEvents | null>;
 };
 
 /** The relay of an endpoint's sessions. */
@@ -250,6 +256,8 @@ export function createFleetRelay({
           });
           return (kept ?? []).map((e) => streamFrame(e.id, e.data)).join('');
         },
+        loggedInRequest: (stream, id, data) => events?.record(s, id, data ?? '', stream),
+        requestEvents: (id) => keptRequestEvents(events, s, id, log),
       };
     },
     hold: (sessionId, target) => held.set(sessionIdDigest(sessionId), target),

@@ -40,6 +40,11 @@ export type SseEventLogOptions = {
    * stream) or `p` (a POST's), so that another replica tells an id of this one's from its own.
    */
   tag?: string;
+  /**
+   * Cluster mode: each event of a POST's stream (its request's stream id, its id, its text;
+   * null for the priming event), kept for a resumption on another replica (ADR 039 §5).
+   */
+  onRequestEvent?: (stream: string, id: string, data: string | null) => void;
 };
 
 /** The id of the standalone (GET) stream in a log. */
@@ -59,6 +64,7 @@ export function createSseEventLog({
   maxEvents = 1_000,
   pool,
   tag = '',
+  onRequestEvent,
 }: SseEventLogOptions = {}): SseEventLog {
   let entries: Entry[] = [];
   let head = 0;
@@ -111,7 +117,9 @@ export function createSseEventLog({
       evict();
       // After this log's own bound: the shared budget may then take the oldest of anyone's.
       lease.add(size);
-      return idOf(stream, seq);
+      const id = idOf(stream, seq);
+      if (onRequestEvent && stream !== STANDALONE) onRequestEvent(stream, id, data);
+      return id;
     },
     streamOf: (eventId) => entries[indexOf(eventId)]?.stream,
     after(eventId) {

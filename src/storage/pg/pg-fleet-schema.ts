@@ -54,6 +54,8 @@ export const streamEventsTable = pgTable(
     session: text('session').notNull(),
     eventId: text('event_id').notNull(),
     data: text('data').notNull(),
+    /** Null: the GET stream's; else the POST stream (its request's stream id) the event was sent on. */
+    stream: text('stream'),
     at: createdAt('at'),
   },
   (t) => [index('idx_stream_events_session').on(t.session, t.eventId), index('idx_stream_events_at').on(t.at)],

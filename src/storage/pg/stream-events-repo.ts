@@ -5,8 +5,10 @@
  * another replica is replayed what followed. Writes are not awaited by the stream (an event
  * leaves at once; a resumption may miss what was written in the same millisecond). They
  * leave in order, one statement at a time (what came meanwhile in one `INSERT`), so `n` is
- * the stream's order; rows older than `keepMs` are deleted now and then by the writes. Plain calls write nothing: a
- * POST's stream is resumed only where its request is served.
+ * the stream's order; rows older than `keepMs` are deleted now and then by the writes. A POST
+ * answered as SSE (progress, notifications, requests before its answer) keeps its events too,
+ * under its stream, so a resumption on another replica follows it to its answer; a plain
+ * JSON answer writes nothing.
  * @module
  */
 import type { Logger } from 'pino';
@@ -15,12 +17,14 @@ import type { Sql } from 'postgres';
 /** One event a resumption replays: its id as the client saw it, and its JSON text. */
 export type KeptStreamEvent = { readonly id: string; readonly data: string };
 
-/** The kept events of GET streams. */
+/** The kept events of GET streams, and of POST streams. */
 export type StreamEvents = {
-  /** Keep event `id` of session `digest`'s GET stream (not awaited). */
-  record(digest: string, id: string, data: string): void;
+  /** Keep event `id` of session `digest`'s GET stream, or with `stream` of that POST stream (not awaited). */
+  record(digest: string, id: string, data: string, stream?: string | null): void;
   /** The events of `digest`'s GET stream after `id`, oldest first (at most `max`); null when `id` is not kept. */
   after(digest: string, id: string): Promise<KeptStreamEvent[] | null>;
+  /** The events of the POST stream that sent `digest`'s event `id`, after it (at most `max`); null when `id` is not kept. */
+  afterInRequest(digest: string, id: string): Promise<KeptStreamEvent[] | null>;
 };
 
 /** How long an event is kept: a client that was away longer lists again. */
@@ -44,7 +48,7 @@ export function createStreamEvents({
 }): StreamEvents {
   const now = () => sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
   let writes = 0;
-  let pending: { session: string; event_id: string; data: string }[] = [];
+  let pending: { session: string; event_id: string; data: string; stream: string | null }[] = [];
   let flushing = false;
   /** Write what is pending, then what came meanwhile, until nothing is left: one statement at a time, in order. */
   const flush = async () => {
@@ -59,23 +63,32 @@ export function createStreamEvents({
         await sql`delete from stream_events where at < ${now()} - ${keepMs}`.catch((error: unknown) =>
           log.warn({ err: error }, 'stream events: expired ones not deleted'),
         );
-      await sql`insert into stream_events ${sql(rows, 'session', 'event_id', 'data')}`.catch((error: unknown) =>
-        log.warn({ err: error }, 'stream events not kept: a resumption on another replica misses them'),
+      await sql`insert into stream_events ${sql(rows, 'session', 'event_id', 'data', 'stream')}`.catch(
+        (error: unknown) =>
+          log.warn({ err: error }, 'stream events not kept: a resumption on another replica misses them'),
       );
     }
     flushing = false;
   };
   return {
-    record(digest, id, data) {
-      pending.push({ session: digest, event_id: id, data });
+    record(digest, id, data, stream = null) {
+      pending.push({ session: digest, event_id: id, data, stream });
       if (!flushing) void flush();
     },
     async after(digest, id) {
       const [anchor] = await sql`select n from stream_events
-        where session = ${digest} and event_id = ${id} and at >= ${now()} - ${keepMs}`;
+        where session = ${digest} and event_id = ${id} and stream is null and at >= ${now()} - ${keepMs}`;
       if (!anchor) return null;
       const rows = await sql`select event_id, data from stream_events
-        where session = ${digest} and n > ${anchor.n} order by n limit ${max}`;
+        where session = ${digest} and stream is null and n > ${anchor.n} order by n limit ${max}`;
+      return rows.map((r) => ({ id: String(r.event_id), data: String(r.data) }));
+    },
+    async afterInRequest(digest, id) {
+      const [anchor] = await sql`select n, stream from stream_events
+        where session = ${digest} and event_id = ${id} and stream is not null and at >= ${now()} - ${keepMs}`;
+      if (!anchor) return null;
+      const rows = await sql`select event_id, data from stream_events
+        where session = ${digest} and stream = ${anchor.stream} and n > ${anchor.n} order by n limit ${max}`;
       return rows.map((r) => ({ id: String(r.event_id), data: String(r.data) }));
     },
   };

@@ -174,7 +174,7 @@ const raw = (base: string, sessionId: string, init: { method: string; body?: unk
   });
 
 describe('resuming a stream with Last-Event-ID across replicas', () => {
-  it('resumes on the replica that sent the event; another starts a fresh GET stream or says to retry (503)', async () => {
+  it('resumes on the replica that sent the event and on another, from what it kept; a fresh GET stream; a 503 for an event not kept', async () => {
     const [zero, one] = cluster.replicas.map((r) => r.url) as [string, string];
     const transport = new StreamableHTTPClientTransport(new URL(`${zero}/mcp`), { requestInit: { headers: auth } });
     const client = new Client({ name: 'resumer', version: '1.0.0' });
@@ -200,12 +200,25 @@ describe('resuming a stream with Last-Event-ID across replicas', () => {
     const here = await raw(zero, id, { method: 'GET', lastEventId: first });
     expect(here.status).toBe(200);
     expect(await here.text()).toContain('"id":7');
-    // Another replica does not serve that request: a 503 to retry elsewhere, in one line.
-    const there = await raw(one, id, { method: 'GET', lastEventId: first });
-    expect(there.status).toBe(503);
-    expect(there.headers.get('retry-after')).toBe('1');
-    expect(((await there.json()) as { error: { message: string } }).error.message).toBe(
-      `Event ${first} was sent by another replica, which serves its request: retry, the balancer will send the retry to another replica`,
+    // Another replica replays it too, from what zero kept of the stream (up to its answer: it ends).
+    const there = await waitFor(
+      async () => {
+        const resumed = await raw(one, id, { method: 'GET', lastEventId: first });
+        return resumed.status === 200 ? resumed : (await resumed.body?.cancel(), null);
+      },
+      { what: "zero's stream kept" },
+    );
+    expect(there.headers.get('content-type')).toContain('text/event-stream');
+    const replayed = await there.text();
+    expect(replayed).toContain('"id":7');
+    expect(replayed).not.toContain(`id: ${first}\n`);
+    // An event of another replica's POST stream that is not kept (or no longer): a 503 to retry elsewhere, in one line.
+    const unknown = first.replace(/p\d+$/, 'p999999');
+    const notKept = await raw(one, id, { method: 'GET', lastEventId: unknown });
+    expect(notKept.status).toBe(503);
+    expect(notKept.headers.get('retry-after')).toBe('1');
+    expect(((await notKept.json()) as { error: { message: string } }).error.message).toBe(
+      `Event ${unknown} was sent by another replica, which serves its request: retry, the balancer will send the retry to another replica`,
     );
     // An id of another replica's GET stream: a fresh GET stream here (nothing replayed).
     const standalone = first.replace(/p(\d+)$/, 'g$1');

@@ -1,0 +1,1 @@
+ALTER TABLE "stream_events" ADD COLUMN "stream" text;
