@@ -253,6 +253,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     expect(hidden.status).toBe(404);
     await shoot('quarantines');
     await held.getByRole('button', { name: 'Approve the new calc' }).click();
+    await held.getByRole('button', { name: 'Approve calc as it is now?' }).click();
     await page.getByText('Nothing is held.').waitFor();
     const back = await api<{ result: { content: { text: string }[] } }>('/api/servers/rug/tools/calc/call', {
       method: 'POST',
