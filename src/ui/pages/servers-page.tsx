@@ -2,7 +2,7 @@
  * Every server with its live state (from `/api/events`, no polling): state, attempt and the
  * countdown to the next retry (the attempt only while it is still trying), the last error, ping
  * latency (only while connected), what it offers and how many of its tools are held; connect,
- * disconnect and remove each; add one. Fixed column widths: an error appearing in a row wraps
+ * disconnect and remove each; add one, or import several from another client's config. Fixed column widths: an error appearing in a row wraps
  * in its cell instead of moving the columns.
  * @module
  */
@@ -13,9 +13,12 @@ import { Countdown } from '../components/countdown.js';
 import { DataTable } from '../components/data-table.js';
 import { ServerCommands } from '../components/server-commands.js';
 import { StateBadge } from '../components/state-badge.js';
+import { lazyPage } from '../lazy-page.js';
 import { useLive } from '../live.js';
 import { attemptShown, type LiveServer, type Notice, noticeShown, pingShown } from '../server-list.js';
 import { hrefOf } from '../use-route.js';
+
+const ImportServers = lazyPage(() => import('../components/import-servers.js').then((m) => m.ImportServers));
 
 /** One server's row; its data attributes let tests and tools read the state without parsing text. */
 function ServerRow({ api, server, held }: { api: ApiClient; server: LiveServer; held: number }) {
@@ -69,6 +72,7 @@ function ServerRow({ api, server, held }: { api: ApiClient; server: LiveServer; 
 export function ServersPage({ api }: { api: ApiClient }) {
   const live = useLive();
   const [added, setAdded] = useState<Notice | null>(null);
+  const [importing, setImporting] = useState(false);
   const connected = live.servers.filter((s) => s.state === 'connected').length;
   return (
     <>
@@ -105,6 +109,13 @@ export function ServersPage({ api }: { api: ApiClient }) {
           setAdded({ server: name, text: `Added ${name}: it is connecting…`, while: [null, 'connecting'] })
         }
       />
+      <section aria-labelledby="import-title">
+        <h2 id="import-title">Import servers</h2>
+        <button type="button" aria-expanded={importing} onClick={() => setImporting(!importing)}>
+          {importing ? 'Close import' : 'Import from Claude Desktop, Cursor or VS Code'}
+        </button>
+        {importing && <ImportServers api={api} />}
+      </section>
     </>
   );
 }
