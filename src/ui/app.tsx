@@ -6,6 +6,7 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, createApiClient, currentSession } from './api.js';
+import { ConfigErrorBanner } from './components/config-error-banner.js';
 import { lazyPage } from './lazy-page.js';
 import { LiveProvider, useLive } from './live.js';
 import { ServersPage } from './pages/servers-page.js';
@@ -135,6 +136,7 @@ function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void })
         </button>
       </header>
       <StreamNote />
+      <ConfigErrorBanner />
       <main id="main">
         <h1 ref={heading} tabIndex={-1}>
           {crumb ? (
