@@ -17,6 +17,7 @@ import { hrefOf, type Route, useRoute } from './use-route.js';
 // loaded when first visited (ADR 027): the first load stays small however many pages there are.
 const AuditPage = lazyPage(() => import('./pages/audit-page.js').then((m) => m.AuditPage));
 const BotPage = lazyPage(() => import('./pages/bot-page.js').then((m) => m.BotPage));
+const ConfigPage = lazyPage(() => import('./pages/config-page.js').then((m) => m.ConfigPage));
 const BotsPage = lazyPage(() => import('./pages/bots-page.js').then((m) => m.BotsPage));
 const CredentialsPage = lazyPage(() => import('./pages/credentials-page.js').then((m) => m.CredentialsPage));
 const QuarantinesPage = lazyPage(() => import('./pages/quarantines-page.js').then((m) => m.QuarantinesPage));
@@ -30,6 +31,7 @@ const NAV: readonly { route: Route; label: string }[] = [
   { route: { page: 'audit' }, label: 'Audit' },
   { route: { page: 'tokens' }, label: 'Tokens' },
   { route: { page: 'credentials' }, label: 'Credentials' },
+  { route: { page: 'config' }, label: 'Config' },
 ];
 
 /** The list page a detail page belongs to, and the detail's name (for the heading's breadcrumb). */
@@ -59,6 +61,8 @@ function Page({ api, route }: { api: ApiClient; route: Route }) {
       return <TokensPage api={api} />;
     case 'credentials':
       return <CredentialsPage api={api} />;
+    case 'config':
+      return <ConfigPage api={api} />;
     default:
       return <ServersPage api={api} />;
   }

@@ -15,6 +15,7 @@ export type Route =
   | { readonly page: 'audit'; readonly query?: Readonly<Record<string, string>> }
   | { readonly page: 'tokens' }
   | { readonly page: 'credentials' }
+  | { readonly page: 'config' }
   | { readonly page: 'bots' }
   | { readonly page: 'bot'; readonly slug: string }
   | { readonly page: 'link-refused' };
@@ -26,7 +27,14 @@ export function parseRoute(hash: string): Route {
   const [first, second] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   if (first === 'servers' && second) return { page: 'server', name: second };
   if (first === 'bots' && second) return { page: 'bot', slug: second };
-  if (first === 'quarantines' || first === 'audit' || first === 'tokens' || first === 'credentials' || first === 'bots')
+  if (
+    first === 'quarantines' ||
+    first === 'audit' ||
+    first === 'tokens' ||
+    first === 'credentials' ||
+    first === 'config' ||
+    first === 'bots'
+  )
     return { page: first };
   if (first === 'sign-in' && second === 'link-refused') return { page: 'link-refused' };
   return { page: 'servers' };
