@@ -16,6 +16,8 @@ export type Route =
   | { readonly page: 'tokens' }
   | { readonly page: 'credentials' }
   | { readonly page: 'config' }
+  /** The fleet's replicas (cluster mode; on a lone service, says it runs alone). */
+  | { readonly page: 'cluster' }
   | { readonly page: 'bots' }
   | { readonly page: 'bot'; readonly slug: string }
   | { readonly page: 'link-refused' };
@@ -33,6 +35,7 @@ export function parseRoute(hash: string): Route {
     first === 'tokens' ||
     first === 'credentials' ||
     first === 'config' ||
+    first === 'cluster' ||
     first === 'bots'
   )
     return { page: first };
