@@ -40,11 +40,6 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
   const loaded = useLoad(() => api.bot(slug), [slug]);
   const [bot, setBot] = useState<Bot | null>(null);
   useEffect(() => setBot(loaded.data?.bot ?? null), [loaded.data]);
-  useLiveEvent((event) => event.type === 'config_applied', loaded.reload);
-  useLiveEvent(
-    (event) => (event.type === 'bot_created' || event.type === 'bot_updated') && event.bot === slug,
-    loaded.reload,
-  );
   // An edit's answer is shown at once, and the bot read again: a reading the live events
   // started before the edit, answered after it, is then dropped as out of date (useLoad keeps
   // the latest), instead of putting the bot as it was back on the page.
@@ -52,28 +47,39 @@ export function BotPage({ api, slug }: { api: ApiClient; slug: string }) {
     setBot(next);
     loaded.reload();
   };
+  // Deleted elsewhere (the API, `bnity`, another tab, a hand edit of the file dropping a
+  // config-only bot): said, with the way back, rather than a page of a bot that no longer is.
+  // A bot still in the config file (only its profile gone) reads back and stays.
+  const [gone, setGone] = useState<string | null>(null);
+  useEffect(() => setGone(null), [slug]);
+  const reread = () =>
+    api.bot(slug).then(
+      (answer) => {
+        setGone(null);
+        changed(answer.bot);
+      },
+      (error: Error) => (error instanceof ApiError && error.status === 404 ? setGone(slug) : loaded.reload()),
+    );
+  useLiveEvent(
+    (event) => event.type === 'config_applied' || (event.type === 'bot_deleted' && event.bot === slug),
+    reread,
+  );
+  useLiveEvent(
+    (event) => (event.type === 'bot_created' || event.type === 'bot_updated') && event.bot === slug,
+    () => {
+      setGone(null);
+      loaded.reload();
+    },
+  );
   const hasProfile = bot?.profile != null;
   const audit = useLoad(() => api.audit({ bot: slug, limit: '50' }), [slug]);
   const auditSoon = useSettled(audit.reload, AUDIT_SETTLE_MS);
   useLiveEvent((event) => auditMayChange(event, slug, bot?.servers ?? []), auditSoon);
-  // Deleted elsewhere (the API, `bnity`, another tab): said, with the way back, rather than
-  // a page of a bot that no longer is. A bot still in the config file (only its profile gone)
-  // reads back and stays.
-  const [gone, setGone] = useState<string | null>(null);
-  useEffect(() => setGone(null), [slug]);
-  useLiveEvent(
-    (event) => event.type === 'bot_deleted' && event.bot === slug,
-    () =>
-      api.bot(slug).then(
-        (answer) => changed(answer.bot),
-        (error: Error) => (error instanceof ApiError && error.status === 404 ? setGone(slug) : loaded.reload()),
-      ),
-  );
   if (gone === slug)
     return (
       <div class="gone">
         <p class="error" role="alert">
-          Bot {slug} was deleted (by the API, the CLI or another tab).
+          Bot {slug} was deleted elsewhere (the API, the CLI, another tab or the config file).
         </p>
         <p>
           <a href="#/bots">Back to the bots</a>

@@ -3,9 +3,11 @@
  * spend reset from the page (`POST /api/bots/{slug}/sampling/reset`, asked twice; the spend is
  * written to the service's own database first, as an answered sampling request leaves it); a
  * reload that fails while the bot is on the page is said; a bot deleted elsewhere (here by the
- * API) is said to be gone, with the way back to the list; one whose profile alone is deleted
- * (its view stays in the config file) stays on the page. No axe violations on the gone page.
+ * API, or by a hand edit of the config file) is said to be gone, with the way back to the
+ * list; one whose profile alone is deleted (its view stays in the config file) stays on the
+ * page. No axe violations on the gone page.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,11 +102,28 @@ describe("a bot's tab: sampling reset, reload errors, deleted elsewhere", { time
     expect((await svc.send('POST', '/api/bots', { slug: 'scout', name: 'Scout' })).status).toBe(201);
     await page.getByRole('button', { name: 'Edit profile' }).waitFor();
     expect((await svc.api('/api/bots/scout?withView=true', { method: 'DELETE' })).status).toBe(200);
-    await page.getByRole('alert').getByText('Bot scout was deleted (by the API, the CLI or another tab).').waitFor();
+    await page
+      .getByRole('alert')
+      .getByText('Bot scout was deleted elsewhere (the API, the CLI, another tab or the config file).')
+      .waitFor();
     expect(await page.locator('p.summary').count()).toBe(0);
     expect((await runAxe(page)).violations).toEqual([]);
     await page.getByRole('link', { name: 'Back to the bots' }).click();
     await page.getByRole('heading', { name: 'Bots', level: 1 }).waitFor();
+  });
+
+  it('a config-only bot dropped by a hand edit of the config file is said gone too', async () => {
+    // A view and no profile: made with the API, its profile then deleted (the view stays).
+    expect((await svc.send('POST', '/api/bots', { slug: 'helper', name: 'Helper' })).status).toBe(201);
+    expect((await svc.api('/api/bots/helper/servers/tiny', { method: 'DELETE' })).status).toBe(200);
+    expect((await svc.api('/api/bots/helper', { method: 'DELETE' })).status).toBe(200);
+    await go('#/bots/helper');
+    await page.getByRole('button', { name: 'Give it a profile' }).waitFor();
+    const file = JSON.parse(await readFile(svc.configPath, 'utf8')) as { bots?: unknown };
+    expect(Object.keys(file.bots ?? {})).toEqual(['helper']);
+    delete file.bots;
+    await svc.writeConfig(file);
+    await page.getByRole('alert').getByText('Bot helper was deleted elsewhere').waitFor();
     expect(pageErrors).toEqual([]);
   });
 });
