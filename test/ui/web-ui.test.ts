@@ -405,8 +405,8 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     await page.keyboard.press('Enter');
     await until("document.activeElement.tagName === 'H1'", 'the heading focused');
     expect(await heading()).toBe('Tokens');
-    // Back from the heading: Sign out, Credentials, Tokens, Audit, Quarantines, Bots, Servers.
-    for (let i = 0; i < 7; i++) await page.keyboard.press('Shift+Tab');
+    // Back from the heading: Sign out, Config, Credentials, Tokens, Audit, Quarantines, Bots, Servers.
+    for (let i = 0; i < 8; i++) await page.keyboard.press('Shift+Tab');
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Servers');
     await page.keyboard.press('Enter');
     await page.locator('tr[data-server]').first().waitFor();
