@@ -73,7 +73,11 @@ export type { Prompt, Resource, ResourceTemplate, Tool };
 export type LiveEvent = HubEvent & { readonly at: string };
 export type { HubEventType };
 /** The first event of the stream. */
-export type Snapshot = { servers: ServerStatus[] };
+export type Snapshot = {
+  servers: ServerStatus[];
+  /** The replica whose connections these are (ADR 041; every replica names itself, on SQLite too). */
+  replica?: string | null;
+};
 /** A bot as `/api/bots` shows it: its profile, its view, the servers it sees. */
 export type Bot = z.infer<typeof BotDetailSchema>;
 /** A bot's view as the config file holds it, the body that replaces it, and an allow/deny edit. */

@@ -39,6 +39,7 @@ import type {
   WorkflowInput,
   WorkflowRun,
 } from './api-types.js';
+import { operatorRoutes } from './operator-api.js';
 import { readEventStream } from './read-event-stream.js';
 import { createServerActions } from './server-actions-api.js';
 
@@ -263,13 +264,13 @@ export function createApiClient(csrfToken: string, onSignedOut: () => void) {
       throw new ApiError(502, 'error', 'the call ended without an answer');
     },
     // (end of tools)
-
     // ---- audit
     /** A page of the log; `filters.before` is the previous page's `nextCursor`. */
     auditLog: (filters: AuditQuery) => read<import('./api-types.js').AuditLog>(`/api/audit${query(filters)}`),
     // (end of audit)
 
     signOut: () => call<undefined>('POST', '/ui/sign-out'),
+    ...operatorRoutes({ call, read }),
   };
 }
 

@@ -6,16 +6,20 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, createApiClient, currentSession } from './api.js';
+import { ConfigErrorBanner } from './components/config-error-banner.js';
 import { lazyPage } from './lazy-page.js';
 import { LiveProvider, useLive } from './live.js';
 import { ServersPage } from './pages/servers-page.js';
 import { SignInPage } from './pages/sign-in-page.js';
+import { useFleet } from './use-fleet.js';
 import { hrefOf, type Route, useRoute } from './use-route.js';
 
 // Every page but the servers list (the first one shown) and the sign-in is its own file,
 // loaded when first visited (ADR 027): the first load stays small however many pages there are.
 const AuditPage = lazyPage(() => import('./pages/audit-page.js').then((m) => m.AuditPage));
 const BotPage = lazyPage(() => import('./pages/bot-page.js').then((m) => m.BotPage));
+const ClusterPage = lazyPage(() => import('./pages/cluster-page.js').then((m) => m.ClusterPage));
+const ConfigPage = lazyPage(() => import('./pages/config-page.js').then((m) => m.ConfigPage));
 const BotsPage = lazyPage(() => import('./pages/bots-page.js').then((m) => m.BotsPage));
 const CredentialsPage = lazyPage(() => import('./pages/credentials-page.js').then((m) => m.CredentialsPage));
 const QuarantinesPage = lazyPage(() => import('./pages/quarantines-page.js').then((m) => m.QuarantinesPage));
@@ -29,6 +33,9 @@ const NAV: readonly { route: Route; label: string }[] = [
   { route: { page: 'audit' }, label: 'Audit' },
   { route: { page: 'tokens' }, label: 'Tokens' },
   { route: { page: 'credentials' }, label: 'Credentials' },
+  { route: { page: 'config' }, label: 'Config' },
+  // Shown only when the service runs as a fleet (cluster mode).
+  { route: { page: 'cluster' }, label: 'Cluster' },
 ];
 
 /** The list page a detail page belongs to, and the detail's name (for the heading's breadcrumb). */
@@ -58,19 +65,24 @@ function Page({ api, route }: { api: ApiClient; route: Route }) {
       return <TokensPage api={api} />;
     case 'credentials':
       return <CredentialsPage api={api} />;
+    case 'config':
+      return <ConfigPage api={api} />;
+    case 'cluster':
+      return <ClusterPage api={api} />;
     default:
       return <ServersPage api={api} />;
   }
 }
 
 /** The pages; Quarantines says how many tools are held, live. */
-function Nav({ current }: { current: Route['page'] }) {
+function Nav({ api, current }: { api: ApiClient; current: Route['page'] }) {
   const { held } = useLive();
+  const fleet = useFleet(api);
   let total = 0;
   for (const count of held.values()) total += count;
   return (
     <nav aria-label="Pages">
-      {NAV.map(({ route: target, label }) => (
+      {NAV.filter(({ route: target }) => target.page !== 'cluster' || fleet).map(({ route: target, label }) => (
         <a key={label} href={hrefOf(target)} aria-current={current === target.page ? 'page' : undefined}>
           {label}
           {target.page === 'quarantines' && total > 0 && (
@@ -129,12 +141,13 @@ function Shell({ csrf, onSignedOut }: { csrf: string; onSignedOut: () => void })
         <a class="brand" href="#/servers">
           boternity
         </a>
-        <Nav current={current} />
+        <Nav api={api} current={current} />
         <button type="button" class="quiet" onClick={signOut}>
           Sign out
         </button>
       </header>
       <StreamNote />
+      <ConfigErrorBanner />
       <main id="main">
         <h1 ref={heading} tabIndex={-1}>
           {crumb ? (

@@ -18,6 +18,8 @@ export type Live = {
   /** Held (quarantined) tools per server; a server with none is absent. */
   readonly held: ReadonlyMap<string, number>;
   readonly stream: StreamState;
+  /** The replica this page's stream comes from, whose connections the list shows (null: not said). */
+  readonly replica: string | null;
   subscribe(listener: (event: LiveEvent) => void): () => void;
 };
 
@@ -47,6 +49,7 @@ export function LiveProvider({
   const [loaded, setLoaded] = useState(false);
   const [held, setHeld] = useState<ReadonlyMap<string, number>>(new Map());
   const [stream, setStream] = useState<StreamState>('reconnecting');
+  const [replica, setReplica] = useState<string | null>(null);
   const listeners = useRef(new Set<(event: LiveEvent) => void>());
   const closed = useRef(onClosed);
   closed.current = onClosed;
@@ -70,6 +73,7 @@ export function LiveProvider({
         onSnapshot: (snapshot) => {
           forget.current();
           setServers(fromSnapshot(snapshot.servers));
+          setReplica(snapshot.replica ?? null);
           setLoaded(true);
           refreshHeld();
         },
@@ -100,12 +104,13 @@ export function LiveProvider({
       loaded,
       held,
       stream,
+      replica,
       subscribe(listener) {
         listeners.current.add(listener);
         return () => listeners.current.delete(listener);
       },
     }),
-    [servers, loaded, held, stream],
+    [servers, loaded, held, stream, replica],
   );
   return <LiveContext.Provider value={live}>{children}</LiveContext.Provider>;
 }

@@ -15,6 +15,9 @@ export type Route =
   | { readonly page: 'audit'; readonly query?: Readonly<Record<string, string>> }
   | { readonly page: 'tokens' }
   | { readonly page: 'credentials' }
+  | { readonly page: 'config' }
+  /** The fleet's replicas (cluster mode; on a lone service, says it runs alone). */
+  | { readonly page: 'cluster' }
   | { readonly page: 'bots' }
   | { readonly page: 'bot'; readonly slug: string }
   | { readonly page: 'link-refused' };
@@ -26,7 +29,15 @@ export function parseRoute(hash: string): Route {
   const [first, second] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   if (first === 'servers' && second) return { page: 'server', name: second };
   if (first === 'bots' && second) return { page: 'bot', slug: second };
-  if (first === 'quarantines' || first === 'audit' || first === 'tokens' || first === 'credentials' || first === 'bots')
+  if (
+    first === 'quarantines' ||
+    first === 'audit' ||
+    first === 'tokens' ||
+    first === 'credentials' ||
+    first === 'config' ||
+    first === 'cluster' ||
+    first === 'bots'
+  )
     return { page: first };
   if (first === 'sign-in' && second === 'link-refused') return { page: 'link-refused' };
   return { page: 'servers' };

@@ -47,6 +47,9 @@ const VISITS: Readonly<Record<string, Visit>> = {
   audit: { hash: '#/audit', ready: 'table.audit tbody tr' },
   tokens: { hash: '#/tokens', ready: 'tr[data-token]' },
   credentials: { hash: '#/credentials', ready: 'tr[data-credential]' },
+  config: { hash: '#/config', ready: 'pre.json' },
+  // On SQLite the one replica (a fleet's page, offered in the navigation only in cluster mode).
+  cluster: { hash: '#/cluster', ready: 'tr[data-replica]' },
   bots: { hash: '#/bots', ready: 'tr[data-bot="scout"]', opens: ['New bot'] },
   bot: { hash: '#/bots/scout', ready: 'label.switch', opens: ['Edit profile', 'New skill', 'New workflow'] },
 };

@@ -253,6 +253,7 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     expect(hidden.status).toBe(404);
     await shoot('quarantines');
     await held.getByRole('button', { name: 'Approve the new calc' }).click();
+    await held.getByRole('button', { name: 'Approve calc as it is now?' }).click();
     await page.getByText('Nothing is held.').waitFor();
     const back = await api<{ result: { content: { text: string }[] } }>('/api/servers/rug/tools/calc/call', {
       method: 'POST',
@@ -404,8 +405,8 @@ describe('the web UI in a real browser', { timeout: 60_000 }, () => {
     await page.keyboard.press('Enter');
     await until("document.activeElement.tagName === 'H1'", 'the heading focused');
     expect(await heading()).toBe('Tokens');
-    // Back from the heading: Sign out, Credentials, Tokens, Audit, Quarantines, Bots, Servers.
-    for (let i = 0; i < 7; i++) await page.keyboard.press('Shift+Tab');
+    // Back from the heading: Sign out, Config, Credentials, Tokens, Audit, Quarantines, Bots, Servers.
+    for (let i = 0; i < 8; i++) await page.keyboard.press('Shift+Tab');
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Servers');
     await page.keyboard.press('Enter');
     await page.locator('tr[data-server]').first().waitFor();

@@ -73,6 +73,7 @@ function SkillPreview({ api, slug, skill }: { api: ApiClient; slug: string; skil
 /** The skills of bot `slug`. */
 export function BotSkills({ api, slug }: { api: ApiClient; slug: string }) {
   const skills = useLoad(async () => (await api.skills(slug)).skills, [slug]);
+  const names = skills.data?.map((s) => s.name) ?? [];
   // The skill whose form is open: a name, `''` for a new one, null for none.
   const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -98,7 +99,14 @@ export function BotSkills({ api, slug }: { api: ApiClient; slug: string }) {
         {skills.data?.map((skill) => (
           <li key={skill.name} data-skill={skill.name}>
             {editing === skill.name ? (
-              <SkillForm api={api} slug={slug} skill={skill} onSaved={saved} onCancel={() => setEditing(null)} />
+              <SkillForm
+                api={api}
+                slug={slug}
+                skill={skill}
+                taken={names}
+                onSaved={saved}
+                onCancel={() => setEditing(null)}
+              />
             ) : (
               <>
                 <code>{skill.name}</code>
@@ -124,7 +132,7 @@ export function BotSkills({ api, slug }: { api: ApiClient; slug: string }) {
         ))}
       </ul>
       {editing === '' ? (
-        <SkillForm api={api} slug={slug} onSaved={saved} onCancel={() => setEditing(null)} />
+        <SkillForm api={api} slug={slug} taken={names} onSaved={saved} onCancel={() => setEditing(null)} />
       ) : (
         <button type="button" onClick={() => setEditing('')}>
           New skill

@@ -58,6 +58,7 @@ export function BotWorkflows({ api, bot }: { api: ApiClient; bot: Bot }) {
       slug={slug}
       {...(name === undefined ? {} : { workflow: workflows.data?.find((w) => w.name === name) })}
       tools={tools.data ?? []}
+      taken={workflows.data?.map((w) => w.name) ?? []}
       onSaved={saved}
       onCancel={() => setEditing(null)}
     />

@@ -9,6 +9,7 @@ import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { Skill, SkillArgument } from '../api-types.js';
 import { errorUnder, type FieldErrors, fieldErrors } from '../field-errors.js';
+import { nameTaken } from '../name-taken.js';
 import { ErrorNote } from './error-note.js';
 import { FormField } from './form-field.js';
 
@@ -40,12 +41,15 @@ export function SkillForm({
   api,
   slug,
   skill,
+  taken,
   onSaved,
   onCancel,
 }: {
   api: ApiClient;
   slug: string;
   skill?: Skill;
+  /** The names the bot has now: a new one may not take one of them (a save would replace it). */
+  taken: readonly string[];
   onSaved: (skill: Skill) => void;
   onCancel: () => void;
 }) {
@@ -61,6 +65,8 @@ export function SkillForm({
   const submit = async (event: Event) => {
     event.preventDefault();
     if (!name.trim()) return setErrors({ name: 'a skill needs a name' });
+    const clash = nameTaken(name, taken, 'skill', skill?.name);
+    if (clash) return setErrors({ name: clash });
     setBusy(true);
     setErrors({});
     try {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { useRef } from 'preact/hooks';
 import { lines } from '../entry-lines.js';
 import type { SettingsValues } from '../settings-patch.js';
 import { TextField } from './text-field.js';
@@ -17,7 +18,26 @@ type Props = {
   set: (key: string) => (value: string) => void;
 };
 
-/** Ticks for the listed tools and a field for the others, editing the list `key` (names one a line). */
+/** What a list's ticks and its field hold: the names ticked, and the field's text as typed. */
+type Split = { value: string; toolsKey: string; ticked: string[]; others: string };
+
+/** `value` read into ticks for `tools` and the text of the other names. */
+function split(value: string, tools: readonly string[]): Split {
+  const names = lines(value);
+  return {
+    value,
+    toolsKey: tools.join('\n'),
+    ticked: names.filter((n) => tools.includes(n)),
+    others: names.filter((n) => !tools.includes(n)).join('\n'),
+  };
+}
+
+/**
+ * Ticks for the listed tools and a field for the others, editing the list `key` (names one a
+ * line). The field keeps its text as typed (an empty line, a name half typed): the form's value
+ * is the ticked names followed by that text, read into names only when it is saved. It is split
+ * afresh only when the value changes from outside (the form reset) or the server's tools do.
+ */
 function NameList({
   tools,
   values,
@@ -26,9 +46,16 @@ function NameList({
   id,
   label,
 }: Props & { id: 'allowedTools' | 'deniedTools'; label: string }) {
-  const names = lines(values[id] ?? '');
-  const others = names.filter((n) => !tools.includes(n));
-  const write = (next: string[]) => set(id)(next.join('\n'));
+  const value = values[id] ?? '';
+  const held = useRef<Split | null>(null);
+  if (!held.current || held.current.value !== value || held.current.toolsKey !== tools.join('\n'))
+    held.current = split(value, tools);
+  const { ticked, others, toolsKey } = held.current;
+  const write = (nextTicked: string[], nextOthers: string) => {
+    const next = [...nextTicked, ...(nextOthers ? [nextOthers] : [])].join('\n');
+    held.current = { value: next, toolsKey, ticked: nextTicked, others: nextOthers };
+    set(id)(next);
+  };
   return (
     <>
       {tools.length > 0 && (
@@ -37,8 +64,13 @@ function NameList({
             <label key={tool} class="choice">
               <input
                 type="checkbox"
-                checked={names.includes(tool)}
-                onChange={(e) => write(e.currentTarget.checked ? [...names, tool] : names.filter((n) => n !== tool))}
+                checked={ticked.includes(tool)}
+                onChange={(e) =>
+                  write(
+                    tools.filter((t) => (t === tool ? e.currentTarget.checked : ticked.includes(t))),
+                    others,
+                  )
+                }
               />{' '}
               {tool}
             </label>
@@ -50,9 +82,9 @@ function NameList({
         label={label}
         area
         hint="one name a line"
-        value={others.join('\n')}
+        value={others}
         error={errors[id]}
-        onInput={(text) => write([...names.filter((n) => tools.includes(n)), ...lines(text)])}
+        onInput={(text) => write(ticked, text)}
       />
     </>
   );

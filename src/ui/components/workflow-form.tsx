@@ -9,6 +9,7 @@ import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api.js';
 import type { Workflow, WorkflowInput, WorkflowStep } from '../api-types.js';
 import { errorUnder, type FieldErrors, fieldErrors } from '../field-errors.js';
+import { nameTaken } from '../name-taken.js';
 import { ErrorNote } from './error-note.js';
 import { FormField } from './form-field.js';
 
@@ -50,6 +51,7 @@ export function WorkflowForm({
   api,
   slug,
   workflow,
+  taken,
   tools,
   onSaved,
   onCancel,
@@ -57,6 +59,8 @@ export function WorkflowForm({
   api: ApiClient;
   slug: string;
   workflow?: Workflow;
+  /** The names the bot has now: a new one may not take one of them (a save would replace it). */
+  taken: readonly string[];
   tools: readonly string[];
   onSaved: (workflow: Workflow) => void;
   onCancel: () => void;
@@ -104,6 +108,8 @@ export function WorkflowForm({
   const submit = async (event: Event) => {
     event.preventDefault();
     if (!name.trim()) return setErrors({ name: 'a workflow needs a name' });
+    const clash = nameTaken(name, taken, 'workflow', workflow?.name);
+    if (clash) return setErrors({ name: clash });
     setErrors({});
     const made = body();
     if (!made) return;
