@@ -240,6 +240,26 @@ describe('the web UI at WCAG 2.2 AA', { timeout: 300_000 }, () => {
     expect(await page.evaluate('window.loadingShown')).toBe(true);
   });
 
+  it("the live updates banner's text is 4.5:1 on its background, light and dark", async () => {
+    await open('#/servers');
+    for (const colorScheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme });
+      // The banner as the page draws it when the event stream drops (app.tsx's StreamNote), with the real style sheet.
+      const [color, behind] = (await page.evaluate(`(() => {
+        const note = document.createElement('p');
+        note.className = 'banner';
+        note.textContent = 'Live updates interrupted: reconnecting…';
+        document.querySelector('main').prepend(note);
+        const s = getComputedStyle(note);
+        const pair = [s.color, s.backgroundColor];
+        note.remove();
+        return pair;
+      })()`)) as [string, string];
+      expect(contrastRatio(color, behind), colorScheme).toBeGreaterThanOrEqual(4.5);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
   it('the breadcrumb link is 4.5:1 on its background and underlined; the focus ring 3:1 on what is around it', async () => {
     const figures: Record<string, number> = {};
     for (const colorScheme of SCHEMES) {

@@ -112,11 +112,17 @@ export function BotSkills({ api, slug }: { api: ApiClient; slug: string }) {
                 <code>{skill.name}</code>
                 {skill.description && <span class="prose"> — {skill.description}</span>}
                 <span class="item-actions">
-                  <button type="button" class="quiet" onClick={() => setEditing(skill.name)}>
+                  <button
+                    type="button"
+                    class="quiet"
+                    aria-label={`Edit skill ${skill.name}`}
+                    onClick={() => setEditing(skill.name)}
+                  >
                     Edit skill
                   </button>
                   <ConfirmButton
                     label="Delete skill"
+                    what={skill.name}
                     question={`Delete ${skill.name}?`}
                     onConfirm={() => remove(skill.name)}
                   />

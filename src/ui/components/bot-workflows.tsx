@@ -79,11 +79,17 @@ export function BotWorkflows({ api, bot }: { api: ApiClient; bot: Bot }) {
                 <span class="prose"> — {workflow.steps.map((step) => step.tool).join(' → ')}</span>
                 {workflow.description && <span class="note"> {workflow.description}</span>}
                 <span class="item-actions">
-                  <button type="button" class="quiet" onClick={() => setEditing(workflow.name)}>
+                  <button
+                    type="button"
+                    class="quiet"
+                    aria-label={`Edit workflow ${workflow.name}`}
+                    onClick={() => setEditing(workflow.name)}
+                  >
                     Edit workflow
                   </button>
                   <ConfirmButton
                     label="Delete workflow"
+                    what={workflow.name}
                     question={`Delete ${workflow.name}?`}
                     onConfirm={() => remove(workflow.name)}
                   />

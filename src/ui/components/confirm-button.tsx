@@ -6,22 +6,33 @@
  */
 import { useState } from 'preact/hooks';
 
-/** The button; `question` is what the second press confirms. */
+/**
+ * The button; `question` is what the second press confirms. `what`: the item it acts on, in
+ * its accessible name ("Remove memory", not one of many "Remove" buttons in a table, WCAG 2.4.6).
+ */
 export function ConfirmButton({
   label,
   question,
   onConfirm,
   disabled = false,
+  what,
 }: {
   label: string;
   question: string;
   onConfirm: () => void;
   disabled?: boolean;
+  what?: string;
 }) {
   const [asking, setAsking] = useState(false);
   if (!asking)
     return (
-      <button type="button" class="danger" disabled={disabled} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        class="danger"
+        disabled={disabled}
+        aria-label={what ? `${label} ${what}` : undefined}
+        onClick={() => setAsking(true)}
+      >
         {label}
       </button>
     );

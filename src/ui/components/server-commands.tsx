@@ -75,6 +75,7 @@ export function ServerCommands({
       </button>
       <ConfirmButton
         label="Remove"
+        what={name}
         question={`Remove ${name}?`}
         onConfirm={() => run(`Removing ${name}…`, `remove ${name}`, () => api.removeServer(name), onRemoved)}
       />

@@ -122,6 +122,7 @@ export function CredentialsPage({ api }: { api: ApiClient }) {
             <td>
               <ConfirmButton
                 label="Remove"
+                what={credential.name}
                 question={`Remove ${credential.name}?`}
                 onConfirm={() => remove(credential.name)}
               />

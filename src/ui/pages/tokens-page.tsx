@@ -105,7 +105,12 @@ export function TokensPage({ api }: { api: ApiClient }) {
               {token.revokedAt ? (
                 `revoked ${new Date(token.revokedAt).toLocaleString()}`
               ) : (
-                <ConfirmButton label="Revoke" question={`Revoke ${token.name}?`} onConfirm={() => revoke(token.id)} />
+                <ConfirmButton
+                  label="Revoke"
+                  what={token.name}
+                  question={`Revoke ${token.name}?`}
+                  onConfirm={() => revoke(token.id)}
+                />
               )}
             </td>
           </tr>

@@ -244,11 +244,11 @@ describe('the servers pages in a real browser', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Connect tiny' }).click();
     await summary.and(page.locator('[data-state="connected"]')).waitFor();
     expect((await svc.server('tiny'))?.state).toBe('connected');
-    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove tiny', exact: true }).click();
     // The first press only asks; Cancel steps back, and nothing is removed.
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await svc.server('tiny')).toBeDefined();
-    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove tiny', exact: true }).click();
     await page.getByRole('button', { name: 'Remove tiny?' }).click();
     await waitFor(async () => (await page.locator('h1').textContent()) === 'Servers', { what: 'back on the list' });
     expect(page.url()).toMatch(/#\/servers$/);
