@@ -33,6 +33,11 @@ export const STREAM_EVENTS_KEEP_MS = 5 * 60_000;
 export const STREAM_EVENTS_MAX = 1_000;
 /** Writes between two deletions of expired rows. */
 const PRUNE_EVERY = 200;
+/**
+ * The most event text waiting for the database (X8): while it stalls, the oldest waiting
+ * events go past this (a resumption elsewhere misses them, as it would miss any not written).
+ */
+export const STREAM_EVENTS_MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
 /** The kept events over `sql`. */
 export function createStreamEvents({
@@ -40,22 +45,32 @@ export function createStreamEvents({
   log,
   keepMs = STREAM_EVENTS_KEEP_MS,
   max = STREAM_EVENTS_MAX,
+  maxPendingBytes = STREAM_EVENTS_MAX_PENDING_BYTES,
 }: {
   sql: Sql;
   log: Pick<Logger, 'warn'>;
   keepMs?: number;
   max?: number;
+  maxPendingBytes?: number;
 }): StreamEvents {
   const now = () => sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
   let writes = 0;
   let pending: { session: string; event_id: string; data: string; stream: string | null }[] = [];
+  let pendingBytes = 0;
   let flushing = false;
+  /** Said once a stall (a failed write, events dropped), not for every batch. */
+  let failing = false;
+  const failed = (error: unknown, what: string) => {
+    if (!failing) log.warn({ err: error }, what);
+    failing = true;
+  };
   /** Write what is pending, then what came meanwhile, until nothing is left: one statement at a time, in order. */
   const flush = async () => {
     flushing = true;
     while (pending.length > 0) {
       const rows = pending;
       pending = [];
+      pendingBytes = 0;
       // At the first write, then each time the writes pass another PRUNE_EVERY.
       const due = writes === 0 || Math.floor((writes + rows.length) / PRUNE_EVERY) > Math.floor(writes / PRUNE_EVERY);
       writes += rows.length;
@@ -63,16 +78,24 @@ export function createStreamEvents({
         await sql`delete from stream_events where at < ${now()} - ${keepMs}`.catch((error: unknown) =>
           log.warn({ err: error }, 'stream events: expired ones not deleted'),
         );
-      await sql`insert into stream_events ${sql(rows, 'session', 'event_id', 'data', 'stream')}`.catch(
-        (error: unknown) =>
-          log.warn({ err: error }, 'stream events not kept: a resumption on another replica misses them'),
+      const kept = await sql`insert into stream_events ${sql(rows, 'session', 'event_id', 'data', 'stream')}`.then(
+        () => true,
+        (error: unknown) => failed(error, 'stream events not kept: a resumption on another replica misses them'),
       );
+      if (kept) failing = false;
     }
     flushing = false;
   };
   return {
     record(digest, id, data, stream = null) {
       pending.push({ session: digest, event_id: id, data, stream });
+      pendingBytes += data.length;
+      // The database stalls: the oldest waiting go (X8), said once.
+      if (pendingBytes > maxPendingBytes) {
+        while (pendingBytes > maxPendingBytes / 2 && pending.length > 1)
+          pendingBytes -= (pending.shift() as { data: string }).data.length;
+        failed(null, 'stream events: the database is slow to take them; the oldest waiting were dropped');
+      }
       if (!flushing) void flush();
     },
     async after(digest, id) {

@@ -13,9 +13,11 @@ import { waitFor } from '../../support/wait-for.js';
 const log = { warn: () => undefined };
 let sql: postgres.Sql;
 let drop: () => Promise<void>;
+let databaseUrl: string;
 beforeAll(async () => {
   const database = await createPostgresDatabase();
   drop = database.drop;
+  databaseUrl = database.url;
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
 });
 afterAll(async () => {
@@ -57,5 +59,53 @@ describe('createStreamEvents', () => {
         what: 'the expired rows deleted',
       },
     );
+  });
+});
+
+describe('createStreamEvents while the database stalls', () => {
+  it('bounds what waits (X8): the oldest waiting go, said once; the newest are written when it answers', async () => {
+    const warned: string[] = [];
+    const events = createStreamEvents({
+      sql,
+      log: { warn: ((_: unknown, message: string) => void warned.push(message)) as never },
+      maxPendingBytes: 100_000,
+    });
+    // Another connection holds the table: every insert waits behind it.
+    let release: () => void = () => undefined;
+    const holder = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    const held = holder.begin(async (tx) => {
+      await tx`lock table stream_events in access exclusive mode`;
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    await waitFor(
+      async () =>
+        (await sql`select count(*)::int as n from pg_locks where mode = 'AccessExclusiveLock' and granted`)[0]?.n > 0,
+      {
+        what: 'the table held',
+      },
+    );
+    const text = 'x'.repeat(10_000);
+    // The first goes to the database (and waits there); the next 49, 490 KB, wait here.
+    for (let i = 0; i < 50; i++) events.record('stall', `ccccccccccg${i}`, `{"i":${i},"t":"${text}"}`);
+    expect(warned).toEqual(['stream events: the database is slow to take them; the oldest waiting were dropped']);
+    release();
+    await held;
+    await holder.end();
+    await waitFor(
+      async () => (await sql`select count(*)::int as n from stream_events where session = 'stall'`)[0]?.n >= 5,
+      {
+        what: 'the kept ones written',
+      },
+    );
+    const ids = (await sql`select event_id from stream_events where session = 'stall' order by n`).map(
+      (r) => r.event_id,
+    );
+    // The first (already sent) and the newest, within the bound; the oldest of those that waited dropped.
+    expect(ids[0]).toBe('ccccccccccg0');
+    expect(ids.at(-1)).toBe('ccccccccccg49');
+    expect(ids.length).toBeLessThanOrEqual(11);
+    expect(ids).not.toContain('ccccccccccg1');
   });
 });
