@@ -21,6 +21,12 @@ export async function latestConfigVersion(sql: Sql): Promise<ConfigVersion | nul
   return row ?? null;
 }
 
+/** The number of the latest version, or 0 when none is written: one index read. */
+export async function latestConfigVersionNumber(sql: Sql): Promise<number> {
+  const [row] = await sql<{ version: number | null }[]>`select max(version) as version from config_versions`;
+  return Number(row?.version ?? 0);
+}
+
 /** Write `next` unless its number is taken; false: another writer took it first (nothing written). */
 export async function insertConfigVersion(
   sql: Sql,

@@ -19,7 +19,7 @@ import { parseConfigTextDetailed } from '../config/load-config.js';
 import { openConfigDocument } from '../config/open-config-document.js';
 import type { AppConfig } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
-import { latestConfigVersion } from './config-version-repo.js';
+import { latestConfigVersion, latestConfigVersionNumber } from './config-version-repo.js';
 import type { FleetBus } from './fleet-bus.js';
 import { DATABASE_CONFIG, writeConfigVersion } from './write-config-version.js';
 
@@ -34,6 +34,8 @@ export type DesiredConfigDeps = {
   log: Logger;
   /** The version put in force at start. */
   version: number;
+  /** How often the latest version's number is checked without a notice (default `CONFIG_CATCH_UP_MS`). */
+  catchUpMs?: number;
   /** Puts a config in force: the applier a file change goes through. */
   apply(config: AppConfig, warnings: readonly PathIssue[]): void;
   /** Reports a version this replica cannot use (the one in force stays). */
@@ -53,6 +55,13 @@ export type DesiredConfig = {
   close(): Promise<void>;
 };
 
+/**
+ * How often a replica checks the latest version's number without a notice (K2): a notice
+ * lost (its NOTIFY failed after the version was written, a listening connection dropped
+ * without a word) delays an edit by this much at most, not until the next edit.
+ */
+export const CONFIG_CATCH_UP_MS = 2_000;
+
 /** The desired config of one replica, with `version` in force. */
 export function createDesiredConfig(deps: DesiredConfigDeps): DesiredConfig {
   const { sql, bus, env, log } = deps;
@@ -60,6 +69,7 @@ export function createDesiredConfig(deps: DesiredConfigDeps): DesiredConfig {
   let applied = deps.version;
   let stop: (() => Promise<void>) | null = null;
   let refreshing = false;
+  let catchUp: NodeJS.Timeout | undefined;
 
   /** Put the latest version in force if it is newer than the one in force. */
   const refresh = async () => {
@@ -135,8 +145,18 @@ export function createDesiredConfig(deps: DesiredConfigDeps): DesiredConfig {
     writer,
     async follow() {
       stop ??= await bus.subscribe(CONFIG_TOPIC, scheduleRefresh, { onReady: scheduleRefresh });
+      // A notice lost is made up for: a newer number than the one in force reads it (one index read a beat).
+      catchUp ??= setInterval(() => {
+        void latestConfigVersionNumber(sql).then(
+          (latest) => latest > applied && scheduleRefresh(),
+          () => undefined,
+        );
+      }, deps.catchUpMs ?? CONFIG_CATCH_UP_MS);
+      catchUp.unref();
     },
     async close() {
+      clearInterval(catchUp);
+      catchUp = undefined;
       await stop?.();
       stop = null;
     },

@@ -5,7 +5,7 @@
  * @module
  */
 export { type ConfigVersion, latestConfigVersion } from './config-version-repo.js';
-export { CONFIG_TOPIC, createDesiredConfig, type DesiredConfig } from './create-desired-config.js';
+export { CONFIG_CATCH_UP_MS, CONFIG_TOPIC, createDesiredConfig, type DesiredConfig } from './create-desired-config.js';
 export { createFleetBus, type FleetBus, type FleetMessage, type SubscribeOptions } from './fleet-bus.js';
 export { holdLeadership, LEADER_LOCK, type Leadership, soleLeadership } from './hold-leadership.js';
 export { liveReplicas } from './live-replicas.js';

@@ -8,6 +8,7 @@ import pino from 'pino';
 import postgres, { type Sql } from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  CONFIG_CATCH_UP_MS,
   createDesiredConfig,
   createFleetBus,
   type DesiredConfig,
@@ -100,6 +101,19 @@ describe('createDesiredConfig', () => {
     expect(a.servers()).toEqual(['one']);
     await a.desired.follow();
     await waitFor(() => a.servers().join() === 'later', { what: 'the missed version applied' });
+  });
+
+  it('applies a version whose notice was lost while it listens, within the catch-up interval (K2)', async () => {
+    const { url, drop } = await createPostgresDatabase();
+    cleanup.push(drop);
+    const a = await replica(url, 'a', doc({ one: entry('one') }));
+    await a.desired.follow();
+    // Written while a listens, with no notice (a NOTIFY that failed after the write): no
+    // reconnect will come to read it; only the catch-up does.
+    await writeConfigVersion({ sql: a.sql, env: {}, change: () => doc({ quiet: entry('q') }), writtenBy: 'x' });
+    const written = Date.now();
+    await waitFor(() => a.servers().join() === 'quiet', { what: 'the unannounced version applied', timeoutMs: 5_000 });
+    expect(Date.now() - written).toBeLessThan(CONFIG_CATCH_UP_MS + 1_000);
   });
 
   it('reports a version it cannot use and keeps the one in force; applies the next good one', async () => {
