@@ -27,7 +27,16 @@ export async function latestConfigVersionNumber(sql: Sql): Promise<number> {
   return Number(row?.version ?? 0);
 }
 
-/** Write `next` unless its number is taken; false: another writer took it first (nothing written). */
+/**
+ * Versions kept: each holds the whole document, and an edit adds one, so the oldest go as
+ * new ones come (only the latest is ever read; the few before it show what changed).
+ */
+export const CONFIG_VERSIONS_KEPT = 100;
+
+/**
+ * Write `next` unless its number is taken; false: another writer took it first (nothing
+ * written). Versions more than {@link CONFIG_VERSIONS_KEPT} behind it are deleted with it.
+ */
 export async function insertConfigVersion(
   sql: Sql,
   next: { version: number; document: string; writtenBy: string },
@@ -35,5 +44,7 @@ export async function insertConfigVersion(
   const rows = await sql`insert into config_versions (version, document, written_by, written_at)
     values (${next.version}, ${next.document}, ${next.writtenBy}, ${Date.now()})
     on conflict (version) do nothing returning version`;
-  return rows.length === 1;
+  if (rows.length !== 1) return false;
+  await sql`delete from config_versions where version <= ${next.version - CONFIG_VERSIONS_KEPT}`;
+  return true;
 }

@@ -45,6 +45,16 @@ describe('writeConfigVersion', () => {
     expect(await latestConfigVersion(sql)).toMatchObject({ version: 2, writtenBy: 'u', document: second.text });
   });
 
+  it('keeps the last 100 versions: each holds the whole document, so the oldest go as edits come', async () => {
+    const sql = await database();
+    for (let i = 1; i <= 103; i++)
+      await writeConfigVersion({ sql, env: {}, change: () => doc({ [`s${i}`]: entry }), writtenBy: 't' });
+    expect(await count(sql)).toBe(100);
+    const [range] = await sql`select min(version)::int as low, max(version)::int as high from config_versions`;
+    expect(range).toEqual({ low: 4, high: 103 });
+    expect(await latestConfigVersion(sql)).toMatchObject({ version: 103 });
+  });
+
   it('refuses an edit made on a version that is no longer the latest, writing nothing', async () => {
     const sql = await database();
     await writeConfigVersion({ sql, env: {}, change: () => doc({ one: entry }), writtenBy: 't' });
