@@ -18,6 +18,7 @@ import { RequestEndedError, ShuttingDownError, UnknownBotError } from '../errors
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
 import { createBotToolCaller, wireBots } from './bots/index.js';
+import { linearRegex } from './linear-regex.js';
 import type { InputFlows, ModernViewOptions } from './modern/index.js';
 import { createInputFlows, type ModernView, serveModernView } from './modern/index.js';
 import type { SamplingBudget, UndeliveredTally } from './peer/index.js';
@@ -190,7 +191,7 @@ export function createGateway({
     config,
     hub,
     views,
-    toolSearch: createViewIndexes(),
+    toolSearch: createViewIndexes({ regex: linearRegex }),
     upstreams,
     tracker,
     admission: createCallAdmission({ limits: () => config().limits.inFlight }),

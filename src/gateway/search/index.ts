@@ -9,7 +9,7 @@ export { nameWords } from './name-words.js';
 export type { OwnerOf } from './search-listing.js';
 export { isSearchOn, listingTokens, searchModeListing, toolSearchMode } from './search-listing.js';
 export { toTerm } from './search-terms.js';
-export type { IndexedTool, ToolHit, ToolIndex } from './tool-index.js';
+export type { IndexedTool, RegexMatcher, ToolHit, ToolIndex } from './tool-index.js';
 export { createToolIndex, MAX_QUERY, summaryOf } from './tool-index.js';
 export type { ViewIndexes } from './view-indexes.js';
 export { createViewIndexes } from './view-indexes.js';

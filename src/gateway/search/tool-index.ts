@@ -7,8 +7,11 @@
  * rebuild it.
  *
  * Queries: `select:a,b` picks tools by exact name, in the order given; `regex:<pattern>`
- * matches names and titles (case-insensitive; names and titles are short, so a pattern
- * cannot run long over them); anything else is ranked, best first.
+ * matches names and titles (case-insensitive) with the index's `regex` (the service gives
+ * `linear-regex.ts`: an agent's pattern in RE2's syntax and linear time, for V8's engine
+ * backtracks — `(\w+)*!` over a 30-character name held the loop for seconds, every
+ * client's with it, X8; the web UI's own filter keeps the browser's); anything else is
+ * ranked, best first.
  * @module
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -158,7 +161,16 @@ function unchanged({ indexed, signatures }: Listing, name: string, entry: Indexe
 }
 
 /** An index, empty until its first {@link ToolIndex.sync}. */
-export function createToolIndex(): ToolIndex {
+/** A `regex:` query's matcher of `source`, case-insensitive; throws (one line first) on a bad pattern. */
+export type RegexMatcher = (source: string) => (text: string) => boolean;
+
+/** The browser's engine: for the web UI, whose filter runs the operator's own pattern in their own tab. */
+const backtrackingRegex: RegexMatcher = (source) => {
+  const pattern = new RegExp(source, 'iu');
+  return (text) => pattern.test(text);
+};
+
+export function createToolIndex({ regex = backtrackingRegex }: { regex?: RegexMatcher } = {}): ToolIndex {
   const listing = createListing();
   const { byName, search } = listing;
   const hit = (name: string, score: number): ToolHit => {
@@ -185,14 +197,14 @@ export function createToolIndex(): ToolIndex {
           .map((n) => hit(n, 1));
       }
       if (asked.startsWith('regex:')) {
-        let pattern: RegExp;
+        let matches: (text: string) => boolean;
         try {
-          pattern = new RegExp(asked.slice('regex:'.length), 'iu');
+          matches = regex(asked.slice('regex:'.length));
         } catch (error) {
           return new Error(`not a regular expression: ${(error as Error).message.split('\n')[0]}`);
         }
         return [...byName.values()]
-          .filter((tool) => pattern.test(tool.name) || pattern.test(titleOf(tool)))
+          .filter((tool) => matches(tool.name) || matches(titleOf(tool)))
           .slice(0, limit)
           .map((tool) => hit(tool.name, 1));
       }

@@ -5,7 +5,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { OwnerOf } from './search-listing.js';
-import { createToolIndex, type ToolIndex } from './tool-index.js';
+import { createToolIndex, type RegexMatcher, type ToolIndex } from './tool-index.js';
 
 /** The indexes; `of` is the index of the view `key` as of `listing`. */
 export type ViewIndexes = { of(key: string, listing: readonly Tool[], ownerOf: OwnerOf): ToolIndex };
@@ -14,13 +14,14 @@ export type ViewIndexes = { of(key: string, listing: readonly Tool[], ownerOf: O
 const MAX_VIEWS = 256;
 
 /** Create the indexes. */
-export function createViewIndexes(): ViewIndexes {
+/** `regex`: the `regex:` queries' engine (the gateway gives a linear-time one; default the browser's). */
+export function createViewIndexes({ regex }: { regex?: RegexMatcher } = {}): ViewIndexes {
   const indexes = new Map<string, { listing: readonly Tool[]; index: ToolIndex }>();
   return {
     of(key, listing, ownerOf) {
       const held = indexes.get(key);
       if (held?.listing === listing) return held.index;
-      const index = held?.index ?? createToolIndex();
+      const index = held?.index ?? createToolIndex(regex ? { regex } : {});
       index.sync(
         listing.map((tool) => {
           const owner = ownerOf(tool.name);

@@ -129,7 +129,7 @@ describe('search mode through the SDK client', () => {
       [
         'search_tools',
         { query: 'regex:(' },
-        'search_tools: not a regular expression: Invalid regular expression: /(/iu: Unterminated group',
+        'search_tools: not a regular expression: error parsing regexp: missing closing ): `(`',
       ],
       ['describe_tools', { names: [] }, 'describe_tools: "names" must be a non-empty array of tool names'],
       ['call_tool', { arguments: {} }, 'call_tool: "name" must be a tool name (a string)'],

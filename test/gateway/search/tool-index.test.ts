@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { linearRegex } from '../../../src/gateway/linear-regex.js';
 import { nameWords } from '../../../src/gateway/search/name-words.js';
 import { createToolIndex, type ToolHit } from '../../../src/gateway/search/tool-index.js';
 import { fixtureQueries, fixtureView } from '../../support/tool-catalog.js';
@@ -90,6 +91,31 @@ describe('ranking on the fixture catalog (real servers, 400 tools)', () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/^not a regular expression: Invalid regular expression/);
     expect((error as Error).message).not.toContain('\n');
+  });
+
+  it("regex: with the service's engine runs in linear time: a pattern that backtracks forever in V8 answers at once (X8)", () => {
+    const many = createToolIndex({ regex: linearRegex });
+    many.sync(
+      Array.from({ length: 200 }, (_, i) => ({
+        tool: { name: `github__${'a'.repeat(40)}${i}`, inputSchema: { type: 'object' as const } },
+        server: 'github',
+        ownName: `${'a'.repeat(40)}${i}`,
+      })),
+    );
+    const started = performance.now();
+    // V8's own engine takes hours on one 48-character name with this (2^n backtracking).
+    expect(names(many.search('regex:(\\w+)*!', 10))).toEqual([]);
+    expect(names(many.search('regex:^GITHUB__a{40}1$', 10))).toEqual([
+      'github__aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1',
+    ]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect((many.search('regex:([a-', 5) as Error).message).toBe(
+      'not a regular expression: error parsing regexp: missing closing ]: `[a-`',
+    );
+    // RE2's syntax: no lookaround, said in one line.
+    expect((many.search('regex:(?<=a)b', 5) as Error).message).toMatch(
+      /^not a regular expression: error parsing regexp: /,
+    );
   });
 
   it('a query of common words only finds nothing rather than everything', () => {
