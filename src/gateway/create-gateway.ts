@@ -27,7 +27,7 @@ import type { CallTracker } from './relay/call-tracker.js';
 import { createCallAdmission, createLossWatch, renewSubscriptions, type ServerAdmission } from './relay/index.js';
 import type { BotSurface, CallPath } from './requests/index.js';
 import { createInProcessRequests, type InProcessRequests, searchView, type ViewSearch } from './requests/index.js';
-import { createViewIndexes } from './search/index.js';
+import { createViewIndexes, searchListingKey } from './search/index.js';
 import type { AuditSink } from './session/index.js';
 import {
   type AgentSession,
@@ -217,7 +217,14 @@ export function createGateway({
     if (spec.kind === 'bot' && !Object.hasOwn(config().bots, spec.slug) && !(await botExists?.(spec.slug)))
       throw new UnknownBotError(spec.slug);
   };
-  const stopNotifying = notifyListChanges({ bus, sessions, views, log: gatewayLog });
+  const stopNotifying = notifyListChanges({
+    bus,
+    sessions,
+    views,
+    log: gatewayLog,
+    config,
+    listingKey: searchListingKey,
+  });
   const stopRenewing = renewSubscriptions({ hub, bus, sessions, log: gatewayLog });
   const admitting = { sessions, limits: () => config().gateway, log: gatewayLog, now };
   // A single service admits synchronously, as before; a fleet asks the database first.

@@ -27,13 +27,17 @@ const firstText = (result: CallToolResult): string | null => {
   return item && 'text' in item ? String(item.text).slice(0, 500) : null;
 };
 
-/** Call the tool `params.name` of the caller's view. */
+/**
+ * Call the tool `params.name` of the caller's view. `direct`: asked by `call_tool`, so the name
+ * is a tool's even where it is a meta-tool's (an upstream tool the meta-tool hides).
+ */
 export async function callTool(
   path: CallPath,
   ctx: SessionContext,
   params: CallToolRequest['params'],
+  direct = false,
 ): Promise<CallToolResult> {
-  const meta = await serveMetaTool(path, ctx, params, (inner) => callTool(path, ctx, inner));
+  const meta = direct ? null : await serveMetaTool(path, ctx, params, (inner) => callTool(path, ctx, inner, true));
   if (meta) return meta;
   const started = performance.now();
   const served = path.views.view(ctx.session.spec);

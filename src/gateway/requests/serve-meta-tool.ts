@@ -40,7 +40,10 @@ export async function serveMetaTool(
   if (params.name === CALL_TOOL) {
     const { name, arguments: inner } = args;
     if (typeof name !== 'string' || name === '') return refused('call_tool: "name" must be a tool name (a string)');
-    if (isMetaTool(name)) return refused(`call_tool: "${name}" is a meta-tool: call it directly`);
+    // An upstream tool named like a meta-tool (a server endpoint keeps upstream names) is hidden
+    // by it in the listing, and reached here; a meta-tool itself is called directly.
+    if (isMetaTool(name) && served.view.tool(name) === null)
+      return refused(`call_tool: "${name}" is a meta-tool: call it directly`);
     if (inner !== undefined && (typeof inner !== 'object' || inner === null || Array.isArray(inner)))
       return refused('call_tool: "arguments" must be an object');
     return call({ ...params, name, ...(inner === undefined ? {} : { arguments: inner as Record<string, unknown> }) });

@@ -7,7 +7,7 @@ export { CHARS_PER_TOKEN, estimateTokens } from './estimate-tokens.js';
 export { CALL_TOOL, DESCRIBE_TOOLS, isMetaTool, metaTools, SEARCH_TOOLS } from './meta-tools.js';
 export { nameWords } from './name-words.js';
 export type { OwnerOf } from './search-listing.js';
-export { isSearchOn, listingTokens, searchModeListing, toolSearchMode } from './search-listing.js';
+export { isSearchOn, listingTokens, searchListingKey, searchModeListing, toolSearchMode } from './search-listing.js';
 export { toTerm } from './search-terms.js';
 export type { IndexedTool, RegexMatcher, ToolHit, ToolIndex } from './tool-index.js';
 export { createToolIndex, MAX_QUERY, summaryOf } from './tool-index.js';

@@ -63,3 +63,15 @@ export function searchModeListing(config: AppConfig, listing: readonly Tool[], o
   reduced.set(listing, { key, tools });
   return tools;
 }
+
+/**
+ * What of `config` decides how `session`'s tools are listed besides its view: its search
+ * mode and the search settings (a change is a `tools/list_changed` for it).
+ */
+export function searchListingKey(config: AppConfig, session: { bot: string | null; clientId: string | null }): string {
+  const mode = toolSearchMode(config, session.bot, session.clientId);
+  // Off, the search settings do not touch its list.
+  if (mode === 'off') return mode;
+  const { alwaysLoad, maxResults, autoThresholdTokens } = config.gateway.toolSearch;
+  return JSON.stringify([mode, alwaysLoad, maxResults, mode === 'auto' ? autoThresholdTokens : null]);
+}

@@ -5,11 +5,18 @@
  * `call_tool` refuses it; `auto` switches at the threshold; a bot's own mode wins.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listingTokens } from '../../../src/gateway/search/index.js';
 import { fixtureServer } from '../../support/fixture-server.js';
 import { type GatewayHarness, startGateway } from '../../support/gateway-harness.js';
 import { catalogServer } from '../../support/tool-catalog.js';
+import { waitFor } from '../../support/wait-for.js';
 
 type Structured = {
   tools: { name: string; description?: string; inputSchema?: { properties?: object } }[];
@@ -202,5 +209,93 @@ describe('search mode through the SDK client', () => {
     expect((await call(client, 'call_tool', { name: 'fx__weather_report' })).content[0]?.text).toBe(
       'I am weather_report',
     );
+  });
+});
+
+describe('search mode switched by a config change', () => {
+  it("tells a session tools/list_changed when its search mode or search settings change, and not for another token's", async () => {
+    gw = await startGateway({
+      servers: { github: catalogServer('github'), memory: catalogServer('memory') },
+      config: { gateway: { toolSearch: { mode: 'off' } } },
+    });
+    const { client } = await gw.agent();
+    const other = await gw.agent({ kind: 'all' }, {}, 'other-token');
+    let told = 0;
+    let otherTold = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      told += 1;
+    });
+    other.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      otherTold += 1;
+    });
+    const full = (await client.listTools()).tools.map((t) => t.name);
+    expect(full).not.toContain('search_tools');
+    // Search on for this token only: its session is told, its list is the meta-tools; the other's stays.
+    gw.reload({ config: { gateway: { toolSearch: { mode: 'off', tokens: { test: 'on' } } } } });
+    await waitFor(() => told === 1, { what: 'tools/list_changed for the switched token' });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'search_tools',
+      'describe_tools',
+      'call_tool',
+    ]);
+    expect((await other.client.listTools()).tools.map((t) => t.name)).toEqual(full);
+    // A tool loaded always: a change of how its list is made, told again.
+    gw.reload({
+      config: {
+        gateway: { toolSearch: { mode: 'off', tokens: { test: 'on' }, alwaysLoad: { memory: ['read_graph'] } } },
+      },
+    });
+    await waitFor(() => told === 2, { what: 'tools/list_changed for alwaysLoad' });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('memory__read_graph');
+    // The same config again: nothing to tell.
+    gw.reload({
+      config: {
+        gateway: { toolSearch: { mode: 'off', tokens: { test: 'on' }, alwaysLoad: { memory: ['read_graph'] } } },
+      },
+    });
+    await client.listTools();
+    expect(told).toBe(2);
+    // The other token's session, not in search mode, was told nothing of it.
+    expect(otherTold).toBe(0);
+  });
+});
+
+describe('an upstream tool named like a meta-tool', () => {
+  it('is hidden by the meta-tool on a server endpoint, and still reached with call_tool', async () => {
+    const calls: string[] = [];
+    gw = await startGateway({
+      servers: {
+        finder: {
+          make: () => {
+            const server = new McpServer({ name: 'finder', version: '1.0.0' }, { capabilities: { tools: {} } });
+            server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+              tools: [
+                { name: 'search_tools', description: 'Searches the finder', inputSchema: { type: 'object' } },
+                { name: 'locate', description: 'Locates a file', inputSchema: { type: 'object' } },
+              ],
+            }));
+            server.server.setRequestHandler(CallToolRequestSchema, (request) => {
+              calls.push(request.params.name);
+              return { content: [{ type: 'text', text: `finder ran ${request.params.name}` }] };
+            });
+            return server;
+          },
+        },
+      },
+      config: { gateway: { toolSearch: { mode: 'on' } } },
+    });
+    const { client } = await gw.agent({ kind: 'server', server: 'finder' });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'search_tools',
+      'describe_tools',
+      'call_tool',
+    ]);
+    const reached = await call(client, 'call_tool', { name: 'search_tools', arguments: { q: 'x' } });
+    expect(reached.isError).toBeFalsy();
+    expect(reached.content[0]?.text).toBe('finder ran search_tools');
+    expect(calls).toEqual(['search_tools']);
+    // A meta-tool no upstream tool shares a name with is still called directly.
+    const refusal = await call(client, 'call_tool', { name: 'describe_tools' });
+    expect(refusal.content[0]?.text).toBe('call_tool: "describe_tools" is a meta-tool: call it directly');
   });
 });
