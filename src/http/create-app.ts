@@ -77,7 +77,11 @@ export type AppDeps = {
   /** The home's keystore: turns on `/api/credentials`. */
   keystore?: CredentialStore;
   /** The web UI at `/` and its sign-in; its session cookie then also opens `/api`. */
-  ui?: { sessions: UiSessions; assets: UiAssets };
+  ui?: {
+    sessions: UiSessions;
+    assets: UiAssets;
+    newSignInLink?: (baseUrl: string) => { url: string; expiresAt: number };
+  };
   /** OAuth to upstreams (issue 23): turns on `/oauth/*` and the authorize routes. */
   oauth?: OAuth;
   /** The replica this process is (ADR 041): `replica` in servers, events and `/readyz`. */

@@ -12,9 +12,9 @@ export type UiSession = { readonly id: string; readonly csrfToken: string; reado
 
 /** The store. */
 export type UiSessions = {
-  /** A new one-time sign-in code; it opens one session, once. */
-  issueCode(): string;
-  /** Open a session with a code, which is then spent; null for an unknown or spent code. */
+  /** A new one-time sign-in code; it opens one session, once, within `codeTtlMs`. */
+  issueCode(): { code: string; expiresAt: number };
+  /** Open a session with a code, which is then spent; null for an unknown, spent or expired code. */
   redeem(code: string): UiSession | null;
   /** Open a session (after the admin token was checked). */
   open(): UiSession;
@@ -33,7 +33,15 @@ export type UiSessionsOptions = {
   maxSessions?: number;
   /** At most this many unspent codes; the oldest is dropped first (default 8). */
   maxCodes?: number;
+  /**
+   * How long a sign-in code is good for (default an hour): a link left in a terminal's
+   * scrollback or a log does not stay a way in (`bnity ui` prints a new one).
+   */
+  codeTtlMs?: number;
 };
+
+/** How long a sign-in link is good for. */
+export const SIGN_IN_CODE_TTL_MS = 60 * 60 * 1000;
 
 const secret = () => randomBytes(32).toString('base64url');
 const keyOf = (value: string) => createHash('sha256').update(value, 'utf8').digest('base64url');
@@ -44,10 +52,12 @@ export function createUiSessions({
   idleMs = 12 * 60 * 60 * 1000,
   maxSessions = 32,
   maxCodes = 8,
+  codeTtlMs = SIGN_IN_CODE_TTL_MS,
 }: UiSessionsOptions = {}): UiSessions {
   // Map order is insertion order: re-inserting on use keeps the least recently used first.
   const sessions = new Map<string, { id: string; csrfToken: string; expiresAt: number }>();
-  const codes = new Set<string>();
+  /** Unspent codes by their hash, with when each expires. */
+  const codes = new Map<string, number>();
 
   const open = (): UiSession => {
     const session = { id: secret(), csrfToken: secret(), expiresAt: now() + idleMs };
@@ -62,15 +72,19 @@ export function createUiSessions({
   return {
     issueCode() {
       const code = secret();
-      codes.add(keyOf(code));
-      for (const key of codes) {
+      const expiresAt = now() + codeTtlMs;
+      codes.set(keyOf(code), expiresAt);
+      for (const key of codes.keys()) {
         if (codes.size <= maxCodes) break;
         codes.delete(key);
       }
-      return code;
+      return { code, expiresAt };
     },
     redeem(code) {
-      return codes.delete(keyOf(code)) ? open() : null;
+      const key = keyOf(code);
+      const expiresAt = codes.get(key);
+      codes.delete(key);
+      return expiresAt !== undefined && expiresAt > now() ? open() : null;
     },
     open,
     find(id) {

@@ -9,17 +9,28 @@ import { packageRoot } from '../../package-root.js';
 import { createUiSessions, type UiSessions } from '../perimeter/ui-sessions.js';
 import { loadUiAssets, type UiAssets } from './ui-assets.js';
 
-/** What `createApp` takes as `ui`, and the sign-in link for a base URL. */
-export type WebUi = { sessions: UiSessions; assets: UiAssets; signInUrl(baseUrl: string): string };
+/** What `createApp` takes as `ui`, the start's sign-in link for a base URL, and a new one. */
+export type WebUi = {
+  sessions: UiSessions;
+  assets: UiAssets;
+  signInUrl(baseUrl: string): string;
+  /** A new one-time link (`bnity ui`), its code masked in the log from now on. */
+  newSignInLink(baseUrl: string): { url: string; expiresAt: number };
+};
 
 /** Create the UI's parts; `secrets` is the logger's set of values to mask. */
 export function createWebUi(secrets: Set<string>): WebUi {
   const sessions = createUiSessions();
-  const code = sessions.issueCode();
-  secrets.add(code);
+  const issue = (baseUrl: string) => {
+    const { code, expiresAt } = sessions.issueCode();
+    secrets.add(code);
+    return { url: `${baseUrl}/ui/sign-in?code=${code}`, expiresAt };
+  };
+  const first = issue('');
   return {
     sessions,
     assets: loadUiAssets(join(packageRoot(), 'dist', 'ui')),
-    signInUrl: (baseUrl) => `${baseUrl}/ui/sign-in?code=${code}`,
+    signInUrl: (baseUrl) => `${baseUrl}${first.url}`,
+    newSignInLink: issue,
   };
 }

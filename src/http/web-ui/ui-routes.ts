@@ -25,6 +25,8 @@ export type UiRoutesDeps = {
   adminToken: string;
   /** The session cookie's name (see `admit-request.ts`). */
   cookieName: () => string;
+  /** A new one-time sign-in link on a base URL (`create-web-ui.ts`); absent: none is made here. */
+  newSignInLink?: (baseUrl: string) => { url: string; expiresAt: number };
 };
 
 /** Where the UI sends a browser whose sign-in link was spent or wrong (a route of the page, no secret). */
@@ -49,7 +51,7 @@ const ASK_AGAIN = 'no-cache';
 const unauthorized = (c: Context, message: string) => c.json({ error: { code: 'unauthorized', message } }, 401);
 
 /** The UI's routes, mounted at `/`. */
-export function uiRoutes({ sessions, assets, adminToken, cookieName }: UiRoutesDeps): Hono {
+export function uiRoutes({ sessions, assets, adminToken, cookieName, newSignInLink }: UiRoutesDeps): Hono {
   const routes = new Hono();
   const serve = (c: Context, name: string) => {
     const asset = assets.get(name);
@@ -94,6 +96,16 @@ export function uiRoutes({ sessions, assets, adminToken, cookieName }: UiRoutesD
     if (session) signedIn(c, session);
     else c.header('cache-control', 'no-store');
     return c.redirect(session ? '/' : LINK_REFUSED_PATH, 303);
+  });
+  // A new one-time link (`bnity ui`), for the admin token only: the start's link was used,
+  // lost or expired. Built on the address the request came to.
+  routes.post('/ui/sign-in-link', (c) => {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    if (!bearer || !sameSecret(bearer, adminToken)) return unauthorized(c, 'a new sign-in link needs the admin token');
+    if (!newSignInLink) return c.json({ error: { code: 'not_found', message: 'no sign-in links here' } }, 404);
+    const { url, expiresAt } = newSignInLink(new URL(c.req.url).origin);
+    c.header('cache-control', 'no-store');
+    return c.json({ url, expiresAt: new Date(expiresAt).toISOString() }, 201);
   });
   routes.post('/ui/sign-in', bodyLimit({ maxSize: 4096 }), async (c) => {
     const body = (await c.req.json().catch(() => null)) as { token?: unknown } | null;

@@ -28,8 +28,8 @@ export function SignInPage({ linkRefused, onSignedIn }: { linkRefused: boolean; 
       <h1>Sign in to boternity</h1>
       {linkRefused && (
         <p class="error" role="alert">
-          That sign-in link was used already, or is not one this service printed. Links work once; sign in with the
-          admin token instead, or restart the service for a new link.
+          That sign-in link was used already, has expired (a link is good for an hour), or is not one this service
+          printed. Sign in with the admin token instead, or run <code>bnity ui</code> for a new link.
         </p>
       )}
       <p>
