@@ -63,10 +63,9 @@ export function buildProgram(env: NodeJS.ProcessEnv, run: Run, launch: Launch = 
   withTarget(
     program.command('cluster').description('the fleet: replicas, their heartbeats and leader, each server on each'),
   ).action((opts) => run(async () => (await import('./cluster-command.js')).clusterCommand(opts, env)));
-  withTarget(
-    program.command('ui').description('a new one-time sign-in link for the web UI (good once, for an hour)'),
-    { config: false },
-  ).action((opts) => run(async () => (await import('./ui-command.js')).uiCommand(opts, env)));
+  withTarget(program.command('ui').description('a new one-time sign-in link for the web UI (good once, for an hour)'), {
+    config: false,
+  }).action((opts) => run(async () => (await import('./ui-command.js')).uiCommand(opts, env)));
 
   const token = program.command('token').description('bearer tokens for agents');
   withTarget(
