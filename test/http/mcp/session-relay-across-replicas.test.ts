@@ -204,7 +204,9 @@ describe('resuming a stream with Last-Event-ID across replicas', () => {
     const there = await waitFor(
       async () => {
         const resumed = await raw(one, id, { method: 'GET', lastEventId: first });
-        return resumed.status === 200 ? resumed : (await resumed.body?.cancel(), null);
+        if (resumed.status === 200) return resumed;
+        await resumed.body?.cancel();
+        return null;
       },
       { what: "zero's stream kept" },
     );
