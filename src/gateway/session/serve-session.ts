@@ -14,6 +14,7 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  PingRequestSchema,
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
   type ServerCapabilities,
@@ -128,8 +129,21 @@ export function serveSession(
   if (capabilities.logging) {
     // The SDK answers logging/setLevel itself when it declares logging: ours relays it upstream.
     server.removeRequestHandler('logging/setLevel');
-    on('logging/setLevel', SetLevelRequestSchema.shape.params, (params, ctx) => setLevel(path, ctx, params));
+    on('logging/setLevel', SetLevelRequestSchema.shape.params, async (params, ctx) => {
+      const started = performance.now();
+      const answer = await setLevel(path, ctx, params);
+      path.audit?.commit(
+        auditRow('server', session, started, { eventType: 'set_level', serverName: null, input: params }),
+      );
+      return answer;
+    });
   }
+  // The SDK answers ping itself: ours answers the same, and audits it (X7: every MCP event).
+  server.removeRequestHandler('ping');
+  on('ping', PingRequestSchema.shape.params, async () => {
+    path.audit?.record(auditRow('server', session, null, { eventType: 'ping', serverName: null, input: null }));
+    return {};
+  });
   server.fallbackRequestHandler = async (request, extra) => {
     const handler = handlers.get(request.method);
     if (!handler) throw new WireError(ErrorCode.MethodNotFound, 'Method not found');
@@ -137,6 +151,9 @@ export function serveSession(
   };
   // The agent's roots are its own: only its own upstream connections hear that they changed.
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    path.audit?.record(
+      auditRow('server', session, null, { eventType: 'roots_list_changed', serverName: null, input: null }),
+    );
     await Promise.allSettled(path.upstreams.openOf(session).map((upstream) => upstream.rootsChanged()));
   });
 }
