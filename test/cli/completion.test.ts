@@ -29,6 +29,7 @@ describe('bnity completion', () => {
       'bot',
       'config',
       'cluster',
+      'ui',
       'token',
       'completion',
     ]);

@@ -231,8 +231,9 @@ describe('/api/servers', { timeout: 60_000 }, () => {
   });
 
   it('replaces (PUT), updates (PATCH, null removes a key) and removes (DELETE) servers', async () => {
+    // A PUT that creates answers 200 too (SPEC §7: PUT → 200 with the entry).
     const created = await send<ServerBody>('PUT', '/api/servers/putme', tiny({ enabled: false }));
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     expect(created.body.server).toMatchObject({ name: 'putme', state: 'disabled', enabled: false });
     const replaced = await send<ServerBody>('PUT', '/api/servers/putme', tiny());
     expect(replaced.status).toBe(200);

@@ -82,8 +82,7 @@ const replace = createRoute({
     headers: IfMatchHeaders,
   },
   responses: {
-    200: jsonResponse('Replaced and applied', OneServerSchema),
-    201: jsonResponse('Created and applied', OneServerSchema),
+    200: jsonResponse('Replaced (or created) and applied', OneServerSchema),
     ...EDIT_ERRORS,
   },
 });
@@ -149,15 +148,9 @@ export function serversRoutes({
     const { name } = c.req.valid('param');
     const entry = c.req.valid('json');
     requirePreset(entry, env);
-    let created = false;
-    await writer.edit(
-      (doc) => {
-        created = !doc.serverNames().includes(name);
-        doc.setServer(name, entry);
-      },
-      baseOf(c.req.valid('header')),
-    );
-    return created ? c.json({ server: views.one(name) }, 201) : c.json({ server: views.one(name) }, 200);
+    await writer.edit((doc) => doc.setServer(name, entry), baseOf(c.req.valid('header')));
+    // 200 whether it replaced or created: the external contract (SPEC §7) names 200 for PUT.
+    return c.json({ server: views.one(name) }, 200);
   });
   routes.openapi(update, async (c) => {
     const { name } = c.req.valid('param');
