@@ -30,7 +30,14 @@ export function notifyListChanges({
   return bus.subscribe(({ event }) => {
     if (!VIEW_EVENTS.has(event.type)) return;
     for (const session of sessions.all()) {
-      const next = views.view(session.spec).view.fingerprint;
+      // One view that cannot be built must not keep every later session from its list_changed.
+      let next: typeof session.fingerprint;
+      try {
+        next = views.view(session.spec).view.fingerprint;
+      } catch (error) {
+        log.error({ err: error, session: session.id }, 'list_changed not checked: the view failed');
+        continue;
+      }
       const before = session.fingerprint;
       session.fingerprint = next;
       if (!before) continue;
