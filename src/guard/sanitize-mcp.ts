@@ -5,7 +5,11 @@
  * @module
  */
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_JSON_DEPTH } from './json-depth.js';
 import { type SanitizeOptions, sanitizeText } from './sanitize-text.js';
+
+/** A value nested past {@link MAX_JSON_DEPTH}: the walk stops there rather than overflow the stack. */
+class TooDeepError extends Error {}
 
 /** Options of an object walker: the maximum length of each string (default per kind). */
 export interface WalkOptions {
@@ -39,10 +43,13 @@ class Walk {
   }
 
   /** Every string inside a JSON value, keys excepted. */
-  deep(value: unknown): unknown {
+  deep(value: unknown, depth = 1): unknown {
     if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) return value.map((v) => this.deep(v));
-    if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.deep(v)]));
+    if (value === null || typeof value !== 'object') return value;
+    // Counted here, in the walk a result gets anyway: no pass of its own on the call path.
+    if (depth > MAX_JSON_DEPTH) throw new TooDeepError();
+    if (Array.isArray(value)) return value.map((v) => this.deep(v, depth + 1));
+    if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.deep(v, depth + 1)]));
     return value;
   }
 
@@ -118,6 +125,17 @@ export function sanitizeResource<T extends Resource | ResourceTemplate>(
   return { resource: w.fields(resource, ['description', 'title']), ...w.summary() };
 }
 
+/** What a result whose structuredContent nests past {@link MAX_JSON_DEPTH} is answered with. */
+export const TOO_DEEP_RESULT: CallToolResult = {
+  content: [
+    {
+      type: 'text',
+      text: `the tool's structuredContent is nested deeper than ${MAX_JSON_DEPTH} levels: it was not relayed`,
+    },
+  ],
+  isError: true,
+};
+
 /** Sanitizes a tool result: text items, embedded resource text, link descriptions, structured content. */
 export function sanitizeCallResult(
   result: CallToolResult,
@@ -133,6 +151,14 @@ export function sanitizeCallResult(
     if (item.type === 'resource_link') return w.fields(item, ['description', 'title']);
     return item;
   });
-  if (result.structuredContent) out.structuredContent = w.deep(result.structuredContent) as Record<string, unknown>;
+  if (result.structuredContent) {
+    try {
+      out.structuredContent = w.deep(result.structuredContent) as Record<string, unknown>;
+    } catch (error) {
+      if (!(error instanceof TooDeepError)) throw error;
+      // Nothing of it reaches the agent: it could be neither sanitized nor written (X8).
+      return { result: TOO_DEEP_RESULT, changed: true, flags: [] };
+    }
+  }
   return { result: out, ...w.summary() };
 }

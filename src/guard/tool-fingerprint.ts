@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { canonicalJson as canonicalText } from './canonical-json.js';
 
 /** The fields a pin's fingerprint covers, in full. */
 export type PinnedFields = {
@@ -38,13 +39,11 @@ export function toolFingerprint(tool: Pick<Tool, 'description' | 'inputSchema'> 
     .digest('hex');
 }
 
-/** JSON with object keys sorted at every depth; `undefined` members are dropped, as JSON.stringify does. */
+/**
+ * JSON with object keys sorted (by code unit) at every depth; `undefined` members are
+ * dropped, as JSON.stringify does. Written without recursion: a tool nested thousands of
+ * levels deep must not overflow the stack in the pin check (discovery refuses those anyway).
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.keys(value)
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(',')}}`;
+  return canonicalText(value, 'code-unit') ?? 'null';
 }

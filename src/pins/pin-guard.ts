@@ -175,34 +175,43 @@ export function createPinGuard({
     });
   };
 
-  /** Check a server's catalog; `counted`: its new names count as changes (a re-list, not a connect). */
+  /**
+   * Check a server's catalog; `counted`: its new names count as changes (a re-list, not a
+   * connect). Never rejects: it is started with `void` from the bus, where a failure would
+   * leave a server unpinned without a word, so whatever throws is logged here.
+   */
   const check = (server: string, counted: boolean): Promise<void> =>
-    queue.run(server, async () => {
-      const tools = catalogs.listed(server);
-      if (!tools) return;
-      const at = now();
-      const others = shadows.othersOf(server);
-      // First sights by name: a name listed twice is pinned as first listed, then checked as pinned.
-      const listed = new Set<string>();
-      const fresh = new Map<string, Tool>();
-      const again: Tool[] = [];
-      for (const tool of tools) {
-        listed.add(tool.name);
-        if (pins.get(server, tool.name) || fresh.has(tool.name)) again.push(tool);
-        else fresh.set(tool.name, tool);
+    queue.run(server, () =>
+      checkNow(server, counted).catch((error: unknown) => {
+        guardLog.error({ err: error, server }, 'could not check the pins of a server');
+      }),
+    );
+  const checkNow = async (server: string, counted: boolean): Promise<void> => {
+    const tools = catalogs.listed(server);
+    if (!tools) return;
+    const at = now();
+    const others = shadows.othersOf(server);
+    // First sights by name: a name listed twice is pinned as first listed, then checked as pinned.
+    const listed = new Set<string>();
+    const fresh = new Map<string, Tool>();
+    const again: Tool[] = [];
+    for (const tool of tools) {
+      listed.add(tool.name);
+      if (pins.get(server, tool.name) || fresh.has(tool.name)) again.push(tool);
+      else fresh.set(tool.name, tool);
+    }
+    await firstSight.pinNew({ server, fresh: [...fresh.values()], listed, counted, at, others });
+    for (const tool of again) {
+      const pin = pins.get(server, tool.name);
+      if (!pin) continue;
+      try {
+        await checkPinned(server, tool, pin, at, others);
+      } catch (error) {
+        guardLog.error({ err: error, server, tool: tool.name }, 'could not check a tool pin');
       }
-      await firstSight.pinNew({ server, fresh: [...fresh.values()], listed, counted, at, others });
-      for (const tool of again) {
-        const pin = pins.get(server, tool.name);
-        if (!pin) continue;
-        try {
-          await checkPinned(server, tool, pin, at, others);
-        } catch (error) {
-          guardLog.error({ err: error, server, tool: tool.name }, 'could not check a tool pin');
-        }
-      }
-      await upkeep.keepUp(server, listed, at);
-    });
+    }
+    await upkeep.keepUp(server, listed, at);
+  };
 
   /** A server stopped churning: write the changes only counted meanwhile (one transaction), then pin what was held. */
   const settle = (server: string): Promise<void> =>

@@ -7,7 +7,7 @@ import { createHash, hash } from 'node:crypto';
 import type { InValue } from '@libsql/client';
 import { getTableColumns } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { canonicalJsonParts } from './canonical-json.js';
+import { canonicalJsonParts } from '../guard/canonical-json.js';
 import { createListHasher } from './list-hasher.js';
 import { mcpAuditTable } from './schema.js';
 import { createTimeOrderedUuid } from './time-ordered-uuid.js';

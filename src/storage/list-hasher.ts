@@ -7,7 +7,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../guard/canonical-json.js';
 
 /** Create a hasher; its caches live as long as the items do. */
 export function createListHasher(): (list: readonly unknown[]) => string {

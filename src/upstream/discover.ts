@@ -5,7 +5,10 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Logger } from 'pino';
 import type { CatalogCounts, CatalogDiff, CatalogKind } from '../../machines/index.js';
+import { canonicalJson } from '../guard/canonical-json.js';
+import { createCatalogSieve } from './catalog-bounds.js';
 import type { Catalog } from './types.js';
 
 /** A catalog with nothing in it. */
@@ -17,9 +20,12 @@ export const CATALOG_KINDS: readonly CatalogKind[] = ['tools', 'resources', 'res
 // A server that keeps handing out cursors must not keep us listing forever.
 const MAX_PAGES = 1_000;
 
-/** List every kind the server advertises (unadvertised kinds are empty). */
-export async function listCatalog(client: Client, options?: RequestOptions): Promise<Catalog> {
-  return { ...EMPTY_CATALOG, ...(await listKinds(client, CATALOG_KINDS, options)) };
+/**
+ * List every kind the server advertises (unadvertised kinds are empty). Items past the bounds
+ * of `catalog-bounds.ts` are left out, with one warning on `log` per kind.
+ */
+export async function listCatalog(client: Client, options?: RequestOptions, log?: Logger): Promise<Catalog> {
+  return { ...EMPTY_CATALOG, ...(await listKinds(client, CATALOG_KINDS, options, log)) };
 }
 
 /** List only `kinds`, skipping those whose capability the server does not advertise. */
@@ -27,28 +33,37 @@ export async function listKinds(
   client: Client,
   kinds: readonly CatalogKind[],
   options?: RequestOptions,
+  log?: Logger,
 ): Promise<Partial<Catalog>> {
   const caps = client.getServerCapabilities() ?? {};
   const listers: Record<CatalogKind, () => Promise<readonly unknown[]>> = {
     tools: () =>
       paginate(
+        'tools',
         (cursor) => client.listTools(page(cursor), options),
         (r) => r.tools,
+        log,
       ),
     resources: () =>
       paginate(
+        'resources',
         (cursor) => client.listResources(page(cursor), options),
         (r) => r.resources,
+        log,
       ),
     resourceTemplates: () =>
       paginate(
+        'resourceTemplates',
         (cursor) => client.listResourceTemplates(page(cursor), options),
         (r) => r.resourceTemplates,
+        log,
       ),
     prompts: () =>
       paginate(
+        'prompts',
         (cursor) => client.listPrompts(page(cursor), options),
         (r) => r.prompts,
+        log,
       ),
   };
   const advertised = (kind: CatalogKind) => (kind === 'resourceTemplates' ? caps.resources : caps[kind]) !== undefined;
@@ -96,29 +111,27 @@ function page(cursor: string | undefined): { cursor: string } | undefined {
 }
 
 async function paginate<R extends { nextCursor?: string | undefined }, T>(
+  kind: CatalogKind,
   fetchPage: (cursor: string | undefined) => Promise<R>,
   items: (result: R) => readonly T[],
+  log: Logger | undefined,
 ): Promise<T[]> {
   const all: T[] = [];
+  const sieve = createCatalogSieve<T>(kind, (item) => catalogKey(kind, item));
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let n = 0; n < MAX_PAGES; n++) {
     const result = await fetchPage(cursor);
-    all.push(...items(result));
+    for (const item of sieve.keep(items(result))) all.push(item);
     cursor = result.nextCursor;
     if (cursor === undefined || seen.has(cursor)) break;
     seen.add(cursor);
   }
+  sieve.report(log);
   return all;
 }
 
 // Key order must not count as a change: serialize objects with sorted keys.
 function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        )
-      : v,
-  );
+  return canonicalJson(value) ?? 'null';
 }

@@ -84,7 +84,7 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
           });
     // The deadline is raced rather than passed down: the SDK never removes a request's abort
     // listener, and a long paginated listing would pile them onto one signal.
-    const listing = listCatalog(session.client, { timeout: config.requestTimeoutMs }).catch((error: unknown) => {
+    const listing = listCatalog(session.client, { timeout: config.requestTimeoutMs }, log).catch((error: unknown) => {
       if (!(error instanceof McpError && error.code === ErrorCode.RequestTimeout)) throw error;
       throw connectFailed(
         `listing the catalog timed out after ${config.requestTimeoutMs} ms (requestTimeoutMs)`,

@@ -81,7 +81,7 @@ export function createCatalogWatch({ log, requestTimeoutMs, minIntervalMs = 0 }:
       dirty.clear();
       try {
         const options = requestTimeoutMs === undefined ? undefined : { timeout: requestTimeoutMs };
-        const next = { ...current, ...(await listKinds(client, kinds, options)) };
+        const next = { ...current, ...(await listKinds(client, kinds, options, log)) };
         failures = 0;
         const changes = diffCatalog(current, next);
         current = next;

@@ -7,9 +7,9 @@
  * 64 KiB window).
  */
 import { describe, expect, it } from 'vitest';
+import { canonicalJsonParts } from '../../src/guard/canonical-json.js';
 import { NATIVE_SCAN_LENGTH } from '../../src/guard/is-plain-ascii.js';
 import { createMessageSerializer, textOf } from '../../src/http/mcp/serialize-message.js';
-import { canonicalJsonParts } from '../../src/storage/canonical-json.js';
 import { LineSplitter } from '../../src/upstream/split-lines.js';
 
 const sentence = 'The forecast for Paris: sunny, 21 degrees.';

@@ -61,6 +61,12 @@ export async function startTransportSession(options: McpHttpTransportOptions = {
     );
     return { content: [{ type: 'text', text: `sampled: ${JSON.stringify(answer.content)}` }] };
   });
+  // A result `_meta` nested deeper than JSON.stringify can write: the answer cannot be serialized.
+  server.registerTool('deep', { inputSchema: {} }, async () => {
+    let meta: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) meta = { a: meta };
+    return { content: [{ type: 'text', text: 'deep' }], _meta: meta };
+  });
   server.registerTool('held', { inputSchema: {} }, async (_args, extra) => {
     const mine = current;
     await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: 'holding' } });

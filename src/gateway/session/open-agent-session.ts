@@ -100,8 +100,10 @@ export function registerSession(
     idles: options.idles,
     close: () => close(session),
   };
-  path.sessions.add(session);
+  // Everything that can throw runs before the session is registered: one registered and then
+  // abandoned could never be closed and would count toward the session caps for ever.
   session.fingerprint = path.views.view(spec).view.fingerprint;
+  path.sessions.add(session);
   path.audit?.record(
     auditRow('server', session, null, {
       eventType: 'session_start',

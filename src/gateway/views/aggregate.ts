@@ -22,6 +22,7 @@
 import { createHash } from 'node:crypto';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { canonicalJson } from '../../guard/canonical-json.js';
 import type { Catalog } from '../../upstream/types.js';
 import { type Naming, namePublicItems, type Owned, parseRewrittenUri, toRewrittenUri } from './public-names.js';
 import { isToolAllowed, type ServerToolLists, type ToolPermission } from './tool-filter.js';
@@ -190,12 +191,13 @@ function toMatcher(uriTemplate: string): (uri: string) => boolean {
   }
 }
 
-/** sha256 of canonical JSON (object keys sorted), so key order never counts as a change. */
+/**
+ * sha256 of canonical JSON (object keys sorted), so key order never counts as a change.
+ * Written without recursion: a deeply nested item must not make every list_changed check
+ * and session open throw (discovery refuses such items anyway).
+ */
 function fingerprintOf(value: unknown): string {
-  const json = JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-  return createHash('sha256').update(json).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(value) ?? 'null')
+    .digest('hex');
 }

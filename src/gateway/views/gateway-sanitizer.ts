@@ -18,7 +18,13 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { excerptChange } from '../../guard/excerpt-change.js';
-import { sanitizeCallResult, sanitizePrompt, sanitizeResource, sanitizeTool } from '../../guard/sanitize-mcp.js';
+import {
+  sanitizeCallResult,
+  sanitizePrompt,
+  sanitizeResource,
+  sanitizeTool,
+  TOO_DEEP_RESULT,
+} from '../../guard/sanitize-mcp.js';
 import { sanitizeText } from '../../guard/sanitize-text.js';
 
 /** Characters of each before/after excerpt in the log. */
@@ -127,6 +133,11 @@ export function createGatewaySanitizer({
       requestLog?: () => Logger,
     ): { result: CallToolResult; sanitized: boolean } {
       const r = sanitizeCallResult(result, results());
+      // The original cannot be quoted: writing it is what overflows the stack.
+      if (r.result === TOO_DEEP_RESULT) {
+        (requestLog?.() ?? log).warn({ what: 'result', name: `${server}/${tool}` }, firstLine(TOO_DEEP_RESULT));
+        return { result: r.result, sanitized: true };
+      }
       if (r.changed || r.flags.length > 0) report('result', `${server}/${tool}`, r.flags, result, r.result, requestLog);
       return { result: r.result, sanitized: r.changed || r.flags.length > 0 };
     },
@@ -182,4 +193,10 @@ export function createGatewaySanitizer({
       return { result: { ...result, contents }, sanitized: changed || flagged.length > 0 };
     },
   };
+}
+
+/** The text of a result's first block. */
+function firstLine(result: CallToolResult): string {
+  const first = result.content[0];
+  return first?.type === 'text' ? first.text : 'tool result refused';
 }

@@ -47,7 +47,14 @@ export function notifyListChanges({
     const now = event.type === 'config_applied' ? config?.() : undefined;
     if (now) before = now;
     for (const session of sessions.all()) {
-      const next = views.view(session.spec).view.fingerprint;
+      // One view that cannot be built must not keep every later session from its list_changed.
+      let next: typeof session.fingerprint;
+      try {
+        next = views.view(session.spec).view.fingerprint;
+      } catch (error) {
+        log.error({ err: error, session: session.id }, 'list_changed not checked: the view failed');
+        continue;
+      }
       const was = session.fingerprint;
       session.fingerprint = next;
       if (!was) continue;

@@ -57,18 +57,35 @@ export function resolvePublicNames(pairs: readonly Owned[], naming: Naming): str
     else winners.add(name);
   }
   const taken = new Set(names);
+  // Per base, the first n not yet known to be taken: thousands of names that collide (`x一`,
+  // `x丁`… all `srv__x_`) would otherwise each probe from 2 again, quadratic in their number.
+  const nextFree = new Map<string, number>();
   for (const i of losers) {
     const pair = pairs[i];
     if (!pair) continue;
-    for (let n = 2; ; n++) {
+    const base = toPublicName(pair.server, `${pair.name}#`);
+    const skipTo = nextFree.get(base) ?? 2;
+    for (let n = Math.min(skipTo, firstHashed(base)); ; n++) {
       const candidate = toPublicName(pair.server, `${pair.name}#${n}`);
       if (taken.has(candidate)) continue;
       taken.add(candidate);
       names[i] = candidate;
+      nextFree.set(base, n + 1);
       break;
     }
   }
   return names;
+}
+
+/**
+ * The first n whose `{base}{n}` is too long and so ends in a hash of the pair's own original:
+ * from there two pairs with the same base no longer share candidates, so what one took says
+ * nothing of the other's. Below it the candidate is `{base}{n}` for every pair of that base.
+ */
+function firstHashed(base: string): number {
+  // `base` is the `#`-ended name made safe; a hashed base never fits in any case.
+  // `{base}{n}` fits while n has at most MAX_NAME - base.length digits.
+  return base.length > MAX_NAME ? 2 : Math.max(2, 10 ** (MAX_NAME - base.length));
 }
 
 /** Listed copies of `{server, item}` entries renamed per `naming`, and public name → owner. */

@@ -222,11 +222,22 @@ export class McpStream {
 
   #answerJson(): void {
     const res = this.#res as ServerResponse;
-    this.#res = null;
     const held = this.#held;
     const { serialize } = this.#options;
-    const body =
-      held.length === 1 ? serialize(held[0] as JSONRPCMessage) : `[${held.map((m) => textOf(serialize(m))).join(',')}]`;
+    let body: Serialized;
+    try {
+      body =
+        held.length === 1
+          ? serialize(held[0] as JSONRPCMessage)
+          : `[${held.map((m) => textOf(serialize(m))).join(',')}]`;
+    } catch (error) {
+      // Only a message no one answers can still fail here (answer-unwritable.ts): the response
+      // must end all the same, or the client waits on it for ever.
+      this.#res = null;
+      res.writeHead(500).end();
+      throw error;
+    }
+    this.#res = null;
     // Encoded once: its length is then known, with no second pass over a large answer.
     const bytes = bodyBytes(body);
     res.writeHead(200, withLength(this.#options.jsonHeaders, bytes.length));

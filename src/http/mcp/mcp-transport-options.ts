@@ -4,6 +4,7 @@
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createSseWriteGuard, type SseWriteGuard } from '../io/index.js';
+import { answerUnwritable } from './answer-unwritable.js';
 import type { Serialized } from './serialize-message.js';
 import type { SessionRelay } from './session-relay.js';
 import { createSseEventLog, type SseEventLog } from './sse-event-log.js';
@@ -57,6 +58,7 @@ export function resolveTransportOptions(options: McpHttpTransportOptions): Resol
     keepAliveMs: options.keepAliveMs ?? 15_000,
     retryMs: options.retryMs ?? 1_000,
     now: options.now ?? Date.now,
-    serialize: options.serialize ?? JSON.stringify,
+    // A response that cannot be written answers -32603 rather than leave its request open.
+    serialize: answerUnwritable(options.serialize ?? JSON.stringify),
   };
 }

@@ -1,9 +1,9 @@
 /** Canonical JSON for audit hashes: the old recursive text, without recursion. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { canonicalJson, canonicalJsonParts } from '../../src/guard/canonical-json.js';
 import { NATIVE_SCAN_LENGTH } from '../../src/guard/is-plain-ascii.js';
 import { auditHash } from '../../src/storage/audit-row.js';
-import { canonicalJson, canonicalJsonParts } from '../../src/storage/canonical-json.js';
 
 /** What the audit hashed before (JSON.stringify with a key-sorting replacer): the reference. */
 const reference = (value: unknown) =>

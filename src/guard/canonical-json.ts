@@ -1,11 +1,13 @@
 /**
- * Canonical JSON for audit hashes (SPEC X7): `JSON.stringify` with object keys sorted at
- * every depth, written without recursion, so an agent's deeply nested arguments cannot
- * overflow the stack. For JSON values the text is exactly what
- * `JSON.stringify(value, sortKeys)` gives, so hashes are stable across versions.
+ * Canonical JSON for audit hashes (SPEC X7), view fingerprints (G5) and pin fingerprints (X5):
+ * `JSON.stringify` with object keys sorted at every depth, written without recursion, so an
+ * agent's deeply nested arguments or a server's deeply nested tool cannot overflow the
+ * stack. For JSON values the text is exactly what `JSON.stringify(value, sortKeys)` gives, so
+ * hashes are stable across versions; `keys: 'code-unit'` sorts every key by UTF-16 code unit
+ * (integer-like keys too), the order pins have always been hashed in.
  * @module
  */
-import { isJsonPlain, jsonString } from '../guard/json-string.js';
+import { isJsonPlain, jsonString } from './json-string.js';
 
 type Frame =
   | { readonly array: readonly unknown[]; index: number }
@@ -26,12 +28,19 @@ const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * keys first, ascending (JS puts them there whatever the insertion order), then the rest
  * sorted by UTF-16 code unit.
  */
-function sortedKeys(object: object): string[] {
+function sortedKeys(object: object, order: KeyOrder): string[] {
   const keys = Object.keys(object);
+  if (order === 'code-unit') return keys.sort(byCodeUnit);
   let indexes = 0;
   while (indexes < keys.length && isIndex(keys[indexes] as string)) indexes += 1;
   return indexes === 0 ? keys.sort(byCodeUnit) : [...keys.slice(0, indexes), ...keys.slice(indexes).sort(byCodeUnit)];
 }
+
+/**
+ * How object keys are ordered: `js`, as an object rebuilt from sorted entries enumerates them
+ * (audit and view hashes); `code-unit`, all by UTF-16 code unit (pin fingerprints).
+ */
+export type KeyOrder = 'js' | 'code-unit';
 
 const skipped = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
@@ -39,8 +48,8 @@ const skipped = (value: unknown) => value === undefined || typeof value === 'fun
  * The canonical JSON text of `value`; undefined for a bare `undefined`, function or symbol.
  * Throws TypeError on a cycle or a BigInt, as `JSON.stringify` does.
  */
-export function canonicalJson(value: unknown): string | undefined {
-  return writeCanonical(value, false)?.[0];
+export function canonicalJson(value: unknown, keys: KeyOrder = 'js'): string | undefined {
+  return writeCanonical(value, false, keys)?.[0];
 }
 
 /**
@@ -51,10 +60,10 @@ export function canonicalJson(value: unknown): string | undefined {
  * Latin-1 bytes are their UTF-8 ones); the pieces joined are {@link canonicalJson}'s text.
  */
 export function canonicalJsonParts(value: unknown): string[] | undefined {
-  return writeCanonical(value, true);
+  return writeCanonical(value, true, 'js');
 }
 
-function writeCanonical(value: unknown, split: boolean): string[] | undefined {
+function writeCanonical(value: unknown, split: boolean, order: KeyOrder): string[] | undefined {
   const root = prepare(value, '');
   if (skipped(root)) return undefined;
   const parts: string[] = [];
@@ -87,7 +96,7 @@ function writeCanonical(value: unknown, split: boolean): string[] | undefined {
       stack.push({ array: item, index: 0 });
     } else {
       out += '{';
-      stack.push({ object: item as Record<string, unknown>, keys: sortedKeys(item), index: 0, wrote: false });
+      stack.push({ object: item as Record<string, unknown>, keys: sortedKeys(item, order), index: 0, wrote: false });
     }
   };
 
