@@ -10,6 +10,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RpcRefusal } from '../io/index.js';
 import { followRequestStream } from './follow-request-stream.js';
 import type { McpHeaders } from './mcp-headers.js';
@@ -43,6 +44,10 @@ export function resumption(log: SseEventLog, lastEventId: string): Resumption {
   return { streamId, missed };
 }
 
+/** How long a resumption of another replica's POST stream waits for the event it names to be kept. */
+const KEPT_WAIT_MS = 1_000;
+const KEPT_POLL_MS = 100;
+
 /**
  * Whether a resumption refused here with a 503 (an event of another replica's POST stream)
  * was answered instead by following what that replica kept of the stream on `res`.
@@ -55,7 +60,13 @@ export async function followedElsewhere(
   headers: McpHeaders,
 ): Promise<boolean> {
   if (!relay || resumed === 'fresh' || !('status' in resumed) || resumed.status !== 503) return false;
-  const kept = await relay.requestEvents(lastEventId);
+  // The serving replica writes its events in the background: a client back at once may be a
+  // moment ahead of the write of the event it names.
+  let kept = await relay.requestEvents(lastEventId);
+  for (let waited = 0; !kept && waited < KEPT_WAIT_MS; waited += KEPT_POLL_MS) {
+    await sleep(KEPT_POLL_MS);
+    kept = await relay.requestEvents(lastEventId);
+  }
   if (!kept) return false;
   followRequestStream(res, headers.sse, kept, relay.requestEvents);
   return true;
