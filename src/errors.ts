@@ -129,8 +129,11 @@ export class UpstreamTimeoutError extends HubError {
     readonly timeoutMs: number,
     /** Where the limit is set (`mcpServers.x.timeouts.perTool.y`), named in the message. */
     readonly setBy?: string,
+    /** The limit ran out though the upstream sent progress (`timeouts.maxTotalMs`). */
+    readonly inAll = false,
   ) {
-    super('upstream_timeout', `server "${server}" did not answer within ${timeoutMs} ms${setBy ? ` (${setBy})` : ''}`);
+    const limit = inAll ? `${timeoutMs} ms in all, though it sent progress` : `${timeoutMs} ms`;
+    super('upstream_timeout', `server "${server}" did not answer within ${limit}${setBy ? ` (${setBy})` : ''}`);
   }
 }
 
