@@ -218,6 +218,22 @@ export class InFlightCapError extends RateLimitedError {
   }
 }
 
+/**
+ * A request of an upstream (sampling, elicitation, roots) refused at once: its connection
+ * already has `limit` waiting for an agent's answer (X8). -32000 to the upstream; never relayed.
+ */
+export class PeerRequestCapError extends RateLimitedError {
+  constructor(
+    readonly server: string,
+    readonly limit: number,
+  ) {
+    super(
+      1,
+      `too many requests: server "${server}" already has ${limit} sampling, elicitation or roots requests waiting for an answer on this connection; this one was not relayed, retry once some have answered`,
+    );
+  }
+}
+
 /** A request that waited its whole `requestTimeoutMs` for a place under an in-flight cap; never sent (ADR 022). */
 export class InFlightWaitTimeoutError extends HubError {
   constructor(
