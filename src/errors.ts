@@ -129,8 +129,11 @@ export class UpstreamTimeoutError extends HubError {
     readonly timeoutMs: number,
     /** Where the limit is set (`mcpServers.x.timeouts.perTool.y`), named in the message. */
     readonly setBy?: string,
+    /** The limit ran out though the upstream sent progress (`timeouts.maxTotalMs`). */
+    readonly inAll = false,
   ) {
-    super('upstream_timeout', `server "${server}" did not answer within ${timeoutMs} ms${setBy ? ` (${setBy})` : ''}`);
+    const limit = inAll ? `${timeoutMs} ms in all, though it sent progress` : `${timeoutMs} ms`;
+    super('upstream_timeout', `server "${server}" did not answer within ${limit}${setBy ? ` (${setBy})` : ''}`);
   }
 }
 
@@ -211,6 +214,22 @@ export class InFlightCapError extends RateLimitedError {
     super(
       1,
       `too many requests: ${cap.what} ${stateOf(cap, 'is')} (${cap.setting}) and ${cap.what === 'this token' ? 'it' : 'this token'} already has ${queueLimit} waiting (limits.inFlight.queuePerToken); retry once some have answered`,
+    );
+  }
+}
+
+/**
+ * A request of an upstream (sampling, elicitation, roots) refused at once: its connection
+ * already has `limit` waiting for an agent's answer (X8). -32000 to the upstream; never relayed.
+ */
+export class PeerRequestCapError extends RateLimitedError {
+  constructor(
+    readonly server: string,
+    readonly limit: number,
+  ) {
+    super(
+      1,
+      `too many requests: server "${server}" already has ${limit} sampling, elicitation or roots requests waiting for an answer on this connection; this one was not relayed, retry once some have answered`,
     );
   }
 }

@@ -13,8 +13,7 @@
  * is overwritten.
  * @module
  */
-import { readFileSync } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { HubError } from '../errors.js';
 import { checkEditBase } from './check-edit-base.js';
@@ -22,6 +21,7 @@ import type { EditQueue } from './edit-queue.js';
 import { parseConfigTextDetailed, unreadableConfigError } from './load-config.js';
 import { type ConfigDocument, openConfigDocument } from './open-config-document.js';
 import type { ParsedConfig } from './parse-config.js';
+import { readRegularFile, readRegularFileSync } from './read-regular-file.js';
 import type { AppConfig } from './schema.js';
 import { withFileLock } from './with-file-lock.js';
 import { writeFileAtomic } from './write-file-atomic.js';
@@ -139,7 +139,7 @@ async function configFileMode(path: string): Promise<number> {
 /** The file's text, or null when there is none; a file that cannot be read is a `config_unreadable` error. */
 async function readOrNull(path: string): Promise<string | null> {
   try {
-    return await readFile(path, 'utf8');
+    return await readRegularFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw unreadableConfigError(path, error);
@@ -148,7 +148,7 @@ async function readOrNull(path: string): Promise<string | null> {
 
 function readNowOrNull(path: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

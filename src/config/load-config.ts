@@ -3,10 +3,10 @@
  * 2.4). Every failure is a `ConfigError` whose message starts with the file's path.
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
 import { type ParsedConfig, parseConfigDetailed } from './parse-config.js';
 import { parseConfigJson } from './parse-config-json.js';
+import { readRegularFile } from './read-regular-file.js';
 import type { AppConfig } from './schema.js';
 
 const READ_FAILURES: Readonly<Record<string, string>> = Object.freeze({
@@ -15,12 +15,13 @@ const READ_FAILURES: Readonly<Record<string, string>> = Object.freeze({
   EPERM: 'permission denied',
   EISDIR: 'it is a directory',
   ENOTDIR: 'a parent of it is not a directory',
+  ENXIO: 'it is a socket, not a regular file',
 });
 
-/** The file's text; throws a `ConfigError` with code `config_unreadable` naming the path. */
+/** The file's text; throws a `ConfigError` with code `config_unreadable` naming the path (also for a FIFO or device). */
 export async function readConfigText(file: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return await readRegularFile(file);
   } catch (error) {
     throw unreadableConfigError(file, error);
   }

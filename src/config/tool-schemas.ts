@@ -48,13 +48,20 @@ export const ToolTimeoutsSchema = z
     perTool: z.record(z.string().min(1), Ms).default({}),
     /** A progress notification from the upstream starts the limit again. */
     resetOnProgress: z.boolean().optional(),
+    /** The most a request may take in all, progress or not (default the gateway's). */
+    maxTotalMs: Ms.optional(),
   })
   .strict();
 export type ToolTimeouts = z.infer<typeof ToolTimeoutsSchema>;
 
 /** The gateway's default for servers that set no `timeouts.callMs` (else their `requestTimeoutMs`). */
 export const GatewayTimeoutsSchema = z
-  .object({ callMs: Ms.optional(), resetOnProgress: z.boolean().default(true) })
+  .object({
+    callMs: Ms.optional(),
+    resetOnProgress: z.boolean().default(true),
+    /** Progress restarts a limit, never this one: an upstream reporting progress cannot hold a call for ever (G4). */
+    maxTotalMs: Ms.default(60 * 60 * 1000),
+  })
   .strict();
 
 /** What an operator changes of one upstream tool, by its upstream name. */

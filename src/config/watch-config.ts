@@ -6,16 +6,17 @@
  * run in the writer's queue, so a read never lands in the middle of an edit. A file that names
  * no servers at all cannot stop every running server (it is refused), and nothing that goes
  * wrong while reloading can end the process: it becomes an `onError`, the config in force stays.
+ * Only a regular file is read (a FIFO put in its place would block the read, and so the queue,
+ * forever), and a read that still takes longer than `readTimeoutMs` gives the queue back.
  * @module
  */
 import { realpathSync, watch } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../errors.js';
 import type { PathIssue } from './config-issues.js';
 import type { EditQueue } from './edit-queue.js';
-import { loadConfigDetailed } from './load-config.js';
+import { loadConfigDetailed, readConfigText } from './load-config.js';
 import { refuseReload } from './refuse-reload.js';
 import type { AppConfig } from './schema.js';
 
@@ -33,6 +34,8 @@ export type WatchConfigOptions = {
   readonly inForce?: () => AppConfig;
   /** The config writer's queue: each read runs there, between edits. */
   readonly queue?: EditQueue;
+  /** A read not done by then is given up (an error; a late result is ignored), so edits are never held (default 10 s). */
+  readonly readTimeoutMs?: number;
   /** A valid config that differs from the one in force. */
   onChange(config: AppConfig): void;
   /** The file is unreadable or invalid, or reloading it failed; the caller keeps its config in force. */
@@ -51,16 +54,17 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
   const path = resolve(file);
   const name = basename(path);
   const debounceMs = options.debounceMs ?? 200;
+  const readTimeoutMs = options.readTimeoutMs ?? 10_000;
   let lastGood: AppConfig | null = options.initial ?? null;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let reading = false;
   let dirty = false;
 
-  const check = async () => {
+  const check = async (givenUp: { value: boolean }) => {
     if (closed) return;
     const loaded = await loadConfigDetailed(path, options.env);
-    if (closed) return;
+    if (closed || givenUp.value) return;
     const current = options.inForce?.() ?? lastGood;
     if (isDeepStrictEqual(loaded.config, current)) return options.onUnchanged?.();
     const refusal = refuseReload(loaded, current, path);
@@ -91,7 +95,8 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
       do {
         dirty = false;
         try {
-          await (options.queue ? options.queue.run(check) : check());
+          const bounded = () => withinDeadline(check, readTimeoutMs, path);
+          await (options.queue ? options.queue.run(bounded) : bounded());
         } catch (error) {
           fail(error);
         }
@@ -122,7 +127,7 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
   targetWatcher?.on('error', () => targetWatcher.close());
   if (options.readText !== undefined) {
     const readText = options.readText;
-    void readFile(path, 'utf8').then(
+    void readConfigText(path).then(
       (text) => text !== readText && schedule(),
       () => schedule(),
     );
@@ -145,6 +150,32 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
       targetWatcher?.close();
     },
   };
+}
+
+/** Run `check`; if it has not settled within `ms`, reject (so the queue moves on) and tell it its result no longer counts. */
+async function withinDeadline(
+  check: (givenUp: { value: boolean }) => Promise<void>,
+  ms: number,
+  path: string,
+): Promise<void> {
+  const givenUp = { value: false };
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      givenUp.value = true;
+      const reason = `reading it took longer than ${ms} ms; given up, the config in force stays`;
+      reject(
+        new ConfigError(`${path}: ${reason}`, path, [{ server: null, field: '', message: reason }], {
+          code: 'config_unreadable',
+        }),
+      );
+    }, ms);
+  });
+  try {
+    await Promise.race([check(givenUp), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Any error of a reload as a `ConfigError` naming the file (a parser, the validator or the apply failing unexpectedly). */

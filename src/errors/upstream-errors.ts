@@ -73,3 +73,16 @@ export class OAuthFlowError extends HubError {
     super('bad_request', message, options);
   }
 }
+
+/** The upstream redirected a request to another origin: not followed, so its body and headers went nowhere else (X8). */
+export class UpstreamRedirectError extends HubError {
+  constructor(
+    readonly server: string,
+    readonly target: string,
+  ) {
+    super(
+      'upstream_failed',
+      `server "${server}" redirected to ${target}, another origin: not followed (the request's body and the config's headers would go there); if the server moved, set its url to the new address`,
+    );
+  }
+}

@@ -36,6 +36,7 @@ export function extraValues(server: Server): Record<string, string> {
   return {
     'timeouts.callMs': t?.callMs === undefined ? '' : String(t.callMs),
     'timeouts.resetOnProgress': t?.resetOnProgress === undefined ? '' : String(t.resetOnProgress),
+    'timeouts.maxTotalMs': t?.maxTotalMs === undefined ? '' : String(t.maxTotalMs),
     'timeouts.perTool': Object.entries(t?.perTool ?? {})
       .map(([tool, ms]) => `${tool}=${ms}`)
       .join('\n'),
@@ -48,7 +49,7 @@ export function extraValues(server: Server): Record<string, string> {
 
 /** The keys of each group. */
 const GROUPS = {
-  timeouts: ['timeouts.callMs', 'timeouts.resetOnProgress', 'timeouts.perTool'],
+  timeouts: ['timeouts.callMs', 'timeouts.resetOnProgress', 'timeouts.perTool', 'timeouts.maxTotalMs'],
   toolOverrides: ['toolOverrides'],
   oauth: ['oauth.clientId', 'oauth.clientSecretKey', 'oauth.scopes'],
 } as const;
@@ -64,6 +65,7 @@ function groupValue(group: keyof typeof GROUPS, v: Record<string, string>): unkn
     const out: Record<string, unknown> = {};
     if (v['timeouts.callMs']?.trim()) out.callMs = numberOf(v['timeouts.callMs']);
     if (v['timeouts.resetOnProgress']) out.resetOnProgress = v['timeouts.resetOnProgress'] === 'true';
+    if (v['timeouts.maxTotalMs']?.trim()) out.maxTotalMs = numberOf(v['timeouts.maxTotalMs']);
     const perTool: Record<string, unknown> = {};
     for (const line of lines(v['timeouts.perTool'] ?? '')) {
       const at = line.indexOf('=');

@@ -3,6 +3,10 @@
  * response body is counted as it streams ({@link boundBody}) and the request is aborted at
  * the bound, so the socket closes and nothing more is downloaded; a request made for a
  * call is also aborted when that call ends, and the end of its answer stream is told to it.
+ * Redirects are followed only within the origin ({@link withinOrigin}): one to another origin
+ * fails a request of the MCP transport itself (a POST, DELETE or event stream) with one line
+ * naming the target, and is handed back unfollowed to anything else (OAuth discovery moves
+ * on to its next URL), so the config's headers and a JSON-RPC body never go to another host.
  * @module
  */
 
@@ -10,6 +14,7 @@ import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { boundBody } from './bound-body.js';
 import { linkSignals } from './link-signals.js';
+import { keepsMethod, redirectTarget, shownTarget, withinOrigin } from './redirect-target.js';
 
 /** The call a request is made for: ending it aborts the request; it hears how the answer stream ended. */
 export type FetchOwner = {
@@ -33,10 +38,21 @@ export type BoundedFetchOptions = {
   readonly owner: () => FetchOwner | undefined;
   /** An event stream no call owns (the session's own stream) ended or failed. */
   readonly onStreamEnd?: ((error: Error | null) => void) | undefined;
+  /** The error a request of the transport redirected to another origin (`target`, shown) fails with. */
+  readonly redirected?: ((target: string) => Error) | undefined;
 };
 
+/** As fetch's own limit would be far too many here: a moved endpoint needs one or two. */
+const MAX_REDIRECTS = 5;
+
 /** A fetch that bounds what it reads and follows its owner's end. */
-export function createBoundedFetch({ maxBytes, tooLarge, owner, onStreamEnd }: BoundedFetchOptions): FetchLike {
+export function createBoundedFetch({
+  maxBytes,
+  tooLarge,
+  owner,
+  onStreamEnd,
+  redirected = (target) => new Error(`redirected to ${target}, another origin: not followed`),
+}: BoundedFetchOptions): FetchLike {
   return async (url, init) => {
     const call = owner();
     // A resumption asked for after its call ended: nothing to fetch for it.
@@ -45,13 +61,31 @@ export function createBoundedFetch({ maxBytes, tooLarge, owner, onStreamEnd }: B
     // and each request's listener on it is removed when its body is done (ADR 009).
     const controller = new AbortController();
     const linked = linkSignals([init?.signal ?? undefined, call?.signal, controller.signal]);
+    // Redirects are looked at here, whatever the caller asked: `manual` (the SDK follows
+    // within the origin itself) gets them back, anyone else has them followed within it.
+    const follow = init?.redirect === undefined || init.redirect === 'follow';
+    const request: RequestInit = {
+      ...init,
+      ...(call?.traceparent ? { headers: withTraceparent(init?.headers, call.traceparent) } : {}),
+      redirect: init?.redirect === 'error' ? 'error' : 'manual',
+      signal: linked.signal,
+    };
     let response: Response;
     try {
-      response = await fetch(url, {
-        ...init,
-        ...(call?.traceparent ? { headers: withTraceparent(init?.headers, call.traceparent) } : {}),
-        signal: linked.signal,
-      });
+      let at = new URL(url);
+      for (let hops = 0; ; hops++) {
+        response = await fetch(at, request);
+        const to = redirectTarget(response, at);
+        if (to === null) break;
+        if (!withinOrigin(at, to) && ownRequest(init)) {
+          await response.body?.cancel();
+          throw redirected(shownTarget(to));
+        }
+        if (!follow || hops === MAX_REDIRECTS || !withinOrigin(at, to) || !keepsMethod(response.status, init?.method))
+          break;
+        await response.body?.cancel();
+        at = to;
+      }
     } catch (error) {
       linked.unlink();
       call?.failed(error instanceof Error ? error : new Error(String(error)));
@@ -81,6 +115,12 @@ export function createBoundedFetch({ maxBytes, tooLarge, owner, onStreamEnd }: B
     });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/** A request of the MCP transport itself (not OAuth discovery): a POST or DELETE, or the GET of an event stream. */
+function ownRequest(init: RequestInit | undefined): boolean {
+  if ((init?.method ?? 'GET').toUpperCase() !== 'GET') return true;
+  return new Headers(init?.headers).get('accept')?.includes('text/event-stream') ?? false;
 }
 
 /** `headers` with the W3C `traceparent` header set (the one in the message's `_meta`, issue 21). */

@@ -18,7 +18,7 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { AnswerStreamError, UpstreamAnswerTooLargeError } from '../errors.js';
+import { AnswerStreamError, UpstreamAnswerTooLargeError, UpstreamRedirectError } from '../errors.js';
 import { describeStreamFailure } from './answer-errors.js';
 import { createBoundedFetch } from './bounded-fetch.js';
 import { Exchange } from './exchange.js';
@@ -66,6 +66,7 @@ export class RemoteTransport implements Transport {
       tooLarge: () => new UpstreamAnswerTooLargeError(server, maxAnswerBytes, kind === 'sse'),
       owner: () => exchangeScope.getStore(),
       onStreamEnd: (error) => this.#streamEnded(error),
+      redirected: (target) => new UpstreamRedirectError(server, target),
     });
     this.inner = create(fetch);
   }

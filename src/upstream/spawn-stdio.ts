@@ -8,9 +8,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, resolve } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import type { StdioServerConfig } from '../config/schema.js';
 import { readStartTime } from './proc-stat.js';
+import { readStderr } from './read-stderr.js';
 import { createStderrLog, type StderrSink } from './stderr-log.js';
 
 /** How much of a child's stdout is held before a transport reads it (issue 17: a flood at spawn). */
@@ -90,9 +90,7 @@ export function spawnStdio({
   });
   const pid = child.pid ?? null;
   if (pid !== null) onSpawn(pid);
-  // A decoder keeps multi-byte characters split across chunks intact.
-  const decoder = new StringDecoder('utf8');
-  child.stderr?.on('data', (chunk: Buffer) => stderr.write(decoder.write(chunk)));
+  if (child.stderr) readStderr(child.stderr, stderr);
   return {
     process: child,
     pid,

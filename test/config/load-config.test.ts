@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is config syntax under test, not a template
+import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +47,19 @@ describe('loadConfig', () => {
     const error = await rejection(loadConfig(dir, {}));
     expect(error.code).toBe('config_unreadable');
     expect(error.message).toContain(dir);
+  });
+
+  it('refuses a named pipe (FIFO) at once with one line, instead of waiting for a writer forever', async () => {
+    const fifo = join(await tempDir(), 'boternity.json');
+    execFileSync('mkfifo', [fifo]);
+    const error = await rejection(loadConfig(fifo, {}));
+    expect(error.code).toBe('config_unreadable');
+    expect(error.message).toBe(`${fifo}: cannot read config: it is a named pipe (FIFO), not a regular file`);
+  });
+
+  it('refuses a character device (one that never ends, /dev/zero) without reading it', async () => {
+    const error = await rejection(loadConfig('/dev/zero', {}));
+    expect(error.message).toBe('/dev/zero: cannot read config: it is a character device, not a regular file');
   });
 
   it('reports bad JSON with the file, line and column', async () => {

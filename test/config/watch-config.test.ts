@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { editConfigFile } from '../../src/config/edit-config.js';
+import { createEditQueue } from '../../src/config/edit-queue.js';
 import { loadConfig, parseConfigText } from '../../src/config/load-config.js';
 import type { AppConfig } from '../../src/config/schema.js';
 import { type ConfigWatcher, watchConfig } from '../../src/config/watch-config.js';
@@ -269,6 +272,27 @@ describe('watchConfig', () => {
     // Not applied, so the same file is still a change when read again.
     await writeFile(file, `${configText({ b: { command: 'node' } })}\n`);
     expect(Object.keys((await next('change')).mcpServers)).toEqual(['b']);
+  });
+
+  it('refuses a FIFO put in place of the file with one line, and edits and reloads go on (the queue is not held)', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'boternity.json');
+    await writeFile(file, configText({ a: { command: 'node' } }));
+    const queue = createEditQueue();
+    const rec = recorder();
+    const initial = await loadConfig(file, {});
+    watchers.push(watchConfig(file, { debounceMs: 50, initial, env: {}, queue, ...rec.callbacks }));
+    await rm(file);
+    execFileSync('mkfifo', [file]);
+    const error = await rec.next('error');
+    expect(error.message).toBe(`${file}: cannot read config: it is a named pipe (FIFO), not a regular file`);
+    // An edit queued behind that read is answered (refused: there is no config file to build on), not held.
+    const edit = editConfigFile(file, (doc) => doc.addServer('b', { command: 'node' }), { queue, env: {} });
+    await expect(edit).rejects.toThrow(`${file}: cannot read config: it is a named pipe (FIFO), not a regular file`);
+    await rm(file);
+    await writeFile(file, configText({ a: { command: 'node' }, restored: { command: 'node' } }));
+    expect(Object.keys((await rec.next('change')).mcpServers)).toEqual(['a', 'restored']);
+    expect(rec.events.change).toHaveLength(1);
   });
 
   it('refuses "mcpServers": null while servers run (it is not an object of servers)', async () => {

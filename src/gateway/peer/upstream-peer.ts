@@ -10,7 +10,12 @@ import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { AnswerSampling } from '../../bots/ports.js';
-import { AgentUnsupportedError, SamplingRefusedError, UnattributedRequestError } from '../../errors.js';
+import {
+  AgentUnsupportedError,
+  PeerRequestCapError,
+  SamplingRefusedError,
+  UnattributedRequestError,
+} from '../../errors.js';
 import { carryTrace } from '../../telemetry/index.js';
 import type { UpstreamPeer } from '../../upstream/types.js';
 import { type CallTracker, connectionKey } from '../relay/call-tracker.js';
@@ -18,6 +23,7 @@ import { answerFailure, sanitizeElicitation, sanitizeSampling } from '../request
 import type { AgentChannel, AgentSession } from '../session/index.js';
 import { type AuditSink, auditRow } from '../session/index.js';
 import type { SessionRegistry } from '../session/session-registry.js';
+import { capPending } from './cap-pending.js';
 import { PEER_CAPABILITIES } from './peer-capabilities.js';
 import type { SamplingBudget, SamplingHold } from './sampling-budget.js';
 import type { UndeliveredTally } from './undelivered-tally.js';
@@ -72,6 +78,13 @@ export function createUpstreamPeer({
   sampling,
 }: UpstreamPeerDeps): UpstreamPeer {
   const keyOf = (server: string) => connectionKey(server, fixed?.id ?? null);
+  const cap = capPending(log);
+  /** `work` under the cap of pending requests of `server`'s connection; over it, the upstream gets -32000 at once. */
+  const capped = <T>(server: string, method: string, work: () => Promise<T>): Promise<T> =>
+    cap.run(keyOf(server), server, method, work).catch((error: unknown) => {
+      if (!(error instanceof PeerRequestCapError)) throw error;
+      throw answerFailure(error, false).error;
+    });
 
   /** The agent this request belongs to, or the error that says why there is none; `capability` null: not asked of the agent. */
   const targetFor = (server: string, what: string, capability: Capability | null): Target => {
@@ -149,50 +162,62 @@ export function createUpstreamPeer({
     }
   };
 
+  /** Relay a sampling request to whoever answers it (its `sampling` route). */
+  const createMessage = (
+    server: string,
+    params: SamplingParams,
+    signal: AbortSignal,
+  ): ReturnType<UpstreamPeer['createMessage']> => {
+    const route = sampling?.route(server) ?? 'client';
+    if (route === 'deny') {
+      const refusal = new SamplingRefusedError(
+        `server "${server}" may not ask for sampling: its "sampling" setting is "deny"`,
+      );
+      audit?.record(
+        auditRow('client', null, null, {
+          eventType: 'sampling_request',
+          serverName: server,
+          input: params,
+          error: refusal,
+        }),
+      );
+      const answer = answerFailure(refusal, false);
+      return Promise.reject(answer.error);
+    }
+    if (route === 'bot' || (route === 'auto' && causedByBot(server))) return byBot(server, params, signal);
+    return toAgent(server, 'sampling_request', 'sampling', params, async ({ channel, trace }) => {
+      const hold: SamplingHold | null = (await budget?.reserve(server, params)) ?? null;
+      try {
+        // To the agent boternity is one server: "thisServer" or "allServers" context would
+        // hand one upstream what the others said. Upstream text is untrusted (X4).
+        const value = await channel.createMessage(
+          carryTrace({ ...sanitizeSampling(params), includeContext: 'none' }, trace),
+          options(signal),
+        );
+        return { value, tokenUsage: hold?.settle(value) ?? null };
+      } catch (error) {
+        hold?.release();
+        throw error;
+      }
+    });
+  };
+
   return {
     capabilities: PEER_CAPABILITIES,
-    createMessage(server, params, signal) {
-      const route = sampling?.route(server) ?? 'client';
-      if (route === 'deny') {
-        const refusal = new SamplingRefusedError(
-          `server "${server}" may not ask for sampling: its "sampling" setting is "deny"`,
-        );
-        audit?.record(
-          auditRow('client', null, null, {
-            eventType: 'sampling_request',
-            serverName: server,
-            input: params,
-            error: refusal,
-          }),
-        );
-        const answer = answerFailure(refusal, false);
-        return Promise.reject(answer.error);
-      }
-      if (route === 'bot' || (route === 'auto' && causedByBot(server))) return byBot(server, params, signal);
-      return toAgent(server, 'sampling_request', 'sampling', params, async ({ channel, trace }) => {
-        const hold: SamplingHold | null = (await budget?.reserve(server, params)) ?? null;
-        try {
-          // To the agent boternity is one server: "thisServer" or "allServers" context would
-          // hand one upstream what the others said. Upstream text is untrusted (X4).
-          const value = await channel.createMessage(
-            carryTrace({ ...sanitizeSampling(params), includeContext: 'none' }, trace),
-            options(signal),
-          );
-          return { value, tokenUsage: hold?.settle(value) ?? null };
-        } catch (error) {
-          hold?.release();
-          throw error;
-        }
-      });
-    },
+    createMessage: (server, params, signal) =>
+      capped(server, 'sampling/createMessage', () => createMessage(server, params, signal)),
     elicit: (server, params, signal) =>
-      toAgent(server, 'elicitation_request', 'elicitation', params, async ({ channel, trace }) => ({
-        value: await channel.elicit(carryTrace(sanitizeElicitation(params), trace), options(signal)),
-      })),
+      capped(server, 'elicitation/create', () =>
+        toAgent(server, 'elicitation_request', 'elicitation', params, async ({ channel, trace }) => ({
+          value: await channel.elicit(carryTrace(sanitizeElicitation(params), trace), options(signal)),
+        })),
+      ),
     listRoots: (server, params, signal) =>
-      toAgent(server, 'roots_request', 'roots', params ?? {}, async ({ channel, trace }) => ({
-        value: await channel.listRoots(carryTrace(params ?? {}, trace), options(signal)),
-      })),
+      capped(server, 'roots/list', () =>
+        toAgent(server, 'roots_request', 'roots', params ?? {}, async ({ channel, trace }) => ({
+          value: await channel.listRoots(carryTrace(params ?? {}, trace), options(signal)),
+        })),
+      ),
     async logged(server, params) {
       // Only to the agent it belongs to: a message no call can be tied to is only counted
       // rather than reach agents who did not cause it (other tokens, other bots).

@@ -15,6 +15,7 @@ import type { CallPath } from '../requests/index.js';
 import { requestLog, type SessionContext } from '../session/index.js';
 import type { Place } from './call-admission.js';
 import { connectionKey } from './call-tracker.js';
+import { limitTotal } from './limit-total.js';
 import { type RequestLimit, requestLimit } from './request-limit.js';
 import { watchSilence } from './watch-silence.js';
 
@@ -88,12 +89,21 @@ async function relayAdmitted<T>(
     return { ok: false, error };
   }
   const sink = ctx.progress;
+  // Only a request that progress can keep alive needs a total limit (never below its own).
+  const total =
+    limit.resetOnProgress && (sink || limit.askProgress)
+      ? limitTotal(
+          ctx.signal,
+          Math.max(limit.maxTotalMs, limit.ms),
+          (ms) => new UpstreamTimeoutError(server, ms, limit.maxTotalSetBy, true),
+        )
+      : null;
   // A connection answering other requests is alive, however long this one takes.
   const silence = watchSilence(upstream, config.livenessCheckAfterMs, () => path.admission.quietFor(key));
   // Progress goes out in order and before the result: the response closes the call's stream.
   let progressSent: Promise<void> = Promise.resolve();
   const options: UpstreamRequestOptions = {
-    signal: ctx.signal,
+    signal: total?.signal ?? ctx.signal,
     timeout,
     resetTimeoutOnProgress: limit.resetOnProgress,
     trace: ctx.trace,
@@ -102,10 +112,14 @@ async function relayAdmitted<T>(
     onprogress: sink
       ? (progress) => {
           silence.heard();
+          total?.progressed();
           progressSent = progressSent.then(() => sink(progress)).catch(() => undefined);
         }
       : limit.askProgress
-        ? () => silence.heard()
+        ? () => {
+            silence.heard();
+            total?.progressed();
+          }
         : undefined,
   };
   const watch = path.losses.watch(server, upstream, config.scope !== 'session');
@@ -127,6 +141,7 @@ async function relayAdmitted<T>(
     // Ended on purpose (shutdown, revocation, the client's cancel): the SDK hands the reason
     // back wrapped as a timeout, so the true one is taken from the signal (X7).
     if (ctx.signal.aborted && ctx.signal.reason instanceof HubError) return { ok: false, error: ctx.signal.reason };
+    if (total?.over) return { ok: false, error: total.over };
     if (
       error instanceof McpError &&
       error.code !== ErrorCode.ConnectionClosed &&
@@ -146,6 +161,7 @@ async function relayAdmitted<T>(
     return { ok: false, error: new UpstreamLostError(server, 'failed', { cause: error }) };
   } finally {
     silence.stop();
+    total?.stop();
     watch.dispose();
   }
 }

@@ -52,6 +52,7 @@ export const SERVER_ENTRY_SHAPE = {
       callMs: Millis.optional(),
       perTool: z.record(z.string(), Millis).optional(),
       resetOnProgress: z.boolean().optional(),
+      maxTotalMs: Millis.optional(),
     })
     .strict()
     .optional()

@@ -62,6 +62,7 @@ export function SettingsExtrasFields(props: Props) {
             <option value="false">No</option>
           </select>
         </div>
+        <Field props={props} name="timeouts.maxTotalMs" label="In all, however much progress (ms)" />
       </fieldset>
       <ToolOverridesField
         value={values.toolOverrides}
