@@ -72,12 +72,13 @@ export function createTokenKeeper({ store, secrets, config, fetchFor, now = Date
     try {
       const client = (await configuredClient(entry, secrets)) ?? record.client;
       if (!client) throw new InvalidClientError('no client is registered');
-      const resource = discovery.resourceMetadata?.resource;
       tokens = await refreshAuthorization(discovery.authorizationServerUrl, {
         metadata: discovery.authorizationServerMetadata,
         clientInformation: client,
         refreshToken,
-        resource: resource ? new URL(resource) : undefined,
+        // The metadata's string as given, as `auth()` sent it (SDK #1968): `new URL(…).href`
+        // turns `https://mcp.example.com` into `…com/`, which an exact-matching server refuses.
+        resource: discovery.resourceMetadata?.resource,
         fetchFn: fetchFor(entry.url),
       });
     } catch (error) {

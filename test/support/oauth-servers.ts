@@ -11,7 +11,7 @@ import { createServer, type Server as HttpServer, type IncomingMessage, type Ser
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
+import Provider, { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { serveStreamableHttp } from './serve-streamable-http.mjs';
 
 /** Every stored object of the provider, by model: the test can see and destroy refresh tokens. */
@@ -61,6 +61,12 @@ export type OAuthPairOptions = {
   readonly tools?: readonly string[];
   /** Override the RFC 9728 metadata's `authorization_servers` (an SSRF test). */
   readonly authorizationServers?: readonly string[];
+  /**
+   * The RFC 9728 `resource`: the MCP URL (default) or its bare origin with no path
+   * (`http://127.0.0.1:port`, no trailing slash). The provider then takes that exact string
+   * only, as an exact-matching server does (anything else is `invalid_target`).
+   */
+  readonly resource?: 'url' | 'origin';
 };
 
 /** The running pair. */
@@ -70,6 +76,10 @@ export type OAuthPair = {
   readonly provider: Provider;
   /** Requests the MCP server answered 401, and tool calls it answered. */
   readonly counts: { unauthorized: number; calls: number; registrations: number; refreshes: number };
+  /** The RFC 9728 `resource` the MCP server names (and the only one the provider accepts when it is the origin). */
+  readonly resource: string;
+  /** Destroy every access token at the provider: the next request meets a 401 and refreshes. */
+  revokeAccessTokens(): number;
   /** Destroy every refresh token at the provider (as an admin revoking the grant would). */
   revokeRefreshTokens(): number;
   /** How many refresh tokens the provider holds now. */
@@ -82,6 +92,7 @@ export async function startOAuthPair({
   accessTokenTtl = 60,
   tools = ['echo', 'add'],
   authorizationServers,
+  resource: resourceKind = 'url',
 }: OAuthPairOptions = {}): Promise<OAuthPair> {
   MapAdapter.stores = new Map();
   const asHttp = createServer();
@@ -98,6 +109,7 @@ export async function startOAuthPair({
     });
   });
   const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
+  const resource = resourceKind === 'origin' ? `http://127.0.0.1:${mcpPort}` : mcpUrl;
   const provider = new Provider(issuer, {
     adapter: MapAdapter,
     clients: [],
@@ -109,13 +121,16 @@ export async function startOAuthPair({
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => mcpUrl,
+        defaultResource: () => resource,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({
-          scope: 'mcp:tools',
-          accessTokenFormat: 'opaque',
-          accessTokenTTL: accessTokenTtl,
-        }),
+        getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+          if (resourceKind === 'origin' && indicator !== resource) throw new errors.InvalidTarget();
+          return {
+            scope: 'mcp:tools',
+            accessTokenFormat: 'opaque',
+            accessTokenTTL: accessTokenTtl,
+          };
+        },
       },
     },
     pkce: { required: () => true },
@@ -133,7 +148,7 @@ export async function startOAuthPair({
   asHttp.on('request', provider.callback());
 
   const metadata = {
-    resource: mcpUrl,
+    resource,
     authorization_servers: authorizationServers ?? [issuer],
     scopes_supported: ['mcp:tools'],
     bearer_methods_supported: ['header'],
@@ -147,7 +162,7 @@ export async function startOAuthPair({
     }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const found = token ? await provider.AccessToken.find(token) : undefined;
-    if (found && !found.isExpired && found.aud === mcpUrl) return true;
+    if (found && !found.isExpired && found.aud === resource) return true;
     counts.unauthorized += 1;
     res
       .writeHead(401, {
@@ -180,6 +195,13 @@ export async function startOAuthPair({
     mcpUrl,
     provider,
     counts,
+    resource,
+    revokeAccessTokens: () => {
+      const store = MapAdapter.stores.get('AccessToken') ?? new Map();
+      const n = store.size;
+      store.clear();
+      return n;
+    },
     revokeRefreshTokens: () => {
       const store = models();
       const n = store.size;
