@@ -5,6 +5,7 @@
  * again, so no call fails for an expired token. A 401 with no token stored, when the upstream
  * names its resource metadata (RFC 9728) or its entry has `oauth`, discovers the authorization
  * server and fails with {@link NeedsAuthorizationError}; any other 401 is answered as before.
+ * Tokens go only to the URL they were issued for (`checkBinding`).
  * @module
  */
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -38,14 +39,14 @@ export function createBearerFetch({ server, serverUrl, keeper, configured, onLos
   };
   return (inner: FetchLike): FetchLike =>
     async (url, init) => {
-      const token = await keeper.accessToken(server).catch(lost);
+      const token = await keeper.accessToken(server, serverUrl).catch(lost);
       const response = await inner(url, withBearer(init, token));
       if (response.status !== 401) return response;
       const { resourceMetadataUrl } = extractWWWAuthenticateParams(response);
       if (token === null && resourceMetadataUrl === undefined && !configured) return response;
       await response.body?.cancel().catch(() => undefined);
       if (token !== null) {
-        const fresh = await keeper.refreshAfter(server, token).catch(lost);
+        const fresh = await keeper.refreshAfter(server, token, serverUrl).catch(lost);
         return inner(url, withBearer(init, fresh));
       }
       let authorizationServer: string;

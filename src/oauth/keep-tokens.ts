@@ -14,6 +14,7 @@ import {
   UnauthorizedClientError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/schema.js';
 import { HubError, NeedsAuthorizationError } from '../errors.js';
@@ -33,10 +34,13 @@ export type TokenKeeperDeps = {
 
 /** The tokens of every OAuth upstream. */
 export type TokenKeeper = {
-  /** The access token to send now (refreshed first when due); null when none is stored. */
-  accessToken(server: string): Promise<string | null>;
+  /**
+   * The access token to send to `serverUrl` now (refreshed first when due); null when none is
+   * stored. Tokens issued for another URL fail with {@link NeedsAuthorizationError}.
+   */
+  accessToken(server: string, serverUrl: string): Promise<string | null>;
   /** After a 401 to `used`: the token refreshed (once, whoever asked first). */
-  refreshAfter(server: string, used: string): Promise<string>;
+  refreshAfter(server: string, used: string, serverUrl: string): Promise<string>;
   /** Discover the authorization server the upstream names; keeps the metadata URL for the flow. */
   discover(server: string, serverUrl: string, resourceMetadataUrl: URL | undefined): Promise<string>;
 };
@@ -51,6 +55,26 @@ export function tokenFields(tokens: OAuthTokens, issuer: string, at: number): Pa
   };
 }
 
+/**
+ * Refuse a record issued for another upstream URL than `serverUrl`. A record written before
+ * the URL was kept is judged by its RFC 9728 `resource` (it must cover the URL, as the SDK
+ * checks at the authorization); one with neither is refused.
+ */
+export function checkBinding(server: string, record: OAuthRecord, serverUrl: string): void {
+  const resource = record.discovery?.resourceMetadata?.resource;
+  const bound =
+    record.serverUrl !== undefined
+      ? record.serverUrl === serverUrl
+      : resource !== undefined &&
+        checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(serverUrl), configuredResource: resource });
+  if (!bound)
+    throw new NeedsAuthorizationError(
+      server,
+      record.discovery?.authorizationServerUrl ?? null,
+      `its stored authorization was given for ${record.serverUrl ?? resource ?? 'another URL'}, not ${serverUrl}`,
+    );
+}
+
 /** Refresh this long before expiry: a quarter of the token's life, at most 60 s. */
 const earlyBy = (lifetimeMs: number | undefined) => Math.min(60_000, (lifetimeMs ?? 0) / 4);
 
@@ -60,9 +84,10 @@ const REFUSED_FOR_GOOD = [InvalidGrantError, InvalidClientError, UnauthorizedCli
 export function createTokenKeeper({ store, secrets, config, fetchFor, now = Date.now }: TokenKeeperDeps): TokenKeeper {
   const refreshing = new Map<string, Promise<string>>();
 
-  const refreshNow = async (server: string): Promise<string> => {
+  const refreshNow = async (server: string, serverUrl: string): Promise<string> => {
     const entry = config(server);
     const record = await store.read(server);
+    if (record.tokens) checkBinding(server, record, serverUrl);
     const discovery = record.discovery;
     const refreshToken = record.tokens?.refresh_token;
     const issuer = discovery?.authorizationServerUrl ?? null;
@@ -96,36 +121,39 @@ export function createTokenKeeper({ store, secrets, config, fetchFor, now = Date
     return saved.tokens?.access_token ?? tokens.access_token;
   };
 
-  const refresh = (server: string): Promise<string> => {
+  const refresh = (server: string, serverUrl: string): Promise<string> => {
     const running = refreshing.get(server);
     if (running) return running;
-    const started = refreshNow(server).finally(() => refreshing.delete(server));
+    const started = refreshNow(server, serverUrl).finally(() => refreshing.delete(server));
     refreshing.set(server, started);
     return started;
   };
 
   return {
-    async accessToken(server) {
+    async accessToken(server, serverUrl) {
       const running = refreshing.get(server);
       if (running) return running;
       const record = await store.read(server);
       const tokens = record.tokens;
       if (!tokens) return null;
+      checkBinding(server, record, serverUrl);
       const due = record.expiresAt !== undefined && now() >= record.expiresAt - earlyBy(record.lifetimeMs);
-      return due && tokens.refresh_token ? refresh(server) : tokens.access_token;
+      return due && tokens.refresh_token ? refresh(server, serverUrl) : tokens.access_token;
     },
-    async refreshAfter(server, used) {
+    async refreshAfter(server, used, serverUrl) {
       const running = refreshing.get(server);
       if (running) return running;
-      const current = (await store.read(server)).tokens?.access_token;
+      const record = await store.read(server);
+      if (record.tokens) checkBinding(server, record, serverUrl);
+      const current = record.tokens?.access_token;
       // Another request refreshed it meanwhile: use that one, spend nothing.
       if (current && current !== used) return current;
-      return refresh(server);
+      return refresh(server, serverUrl);
     },
     async discover(server, serverUrl, resourceMetadataUrl) {
       const info = await discoverOAuthServerInfo(serverUrl, { resourceMetadataUrl, fetchFn: fetchFor(serverUrl) });
-      if (resourceMetadataUrl)
-        await store.update(server, (record) => ({ ...record, resourceMetadataUrl: resourceMetadataUrl.href }));
+      // What this upstream names now (none: the well-known one), never another URL's of the same name.
+      await store.update(server, (record) => ({ ...record, resourceMetadataUrl: resourceMetadataUrl?.href }));
       return String(info.authorizationServerUrl);
     },
   };

@@ -25,6 +25,11 @@ export type OAuthRecord = {
   readonly lifetimeMs?: number | undefined;
   readonly client?: OAuthClientInformationMixed | undefined;
   readonly discovery?: OAuthDiscoveryState | undefined;
+  /**
+   * The upstream URL the tokens were issued for: they are sent to that URL only (a server
+   * whose URL changed, or a new server given a removed one's name, must not get them).
+   */
+  readonly serverUrl?: string | undefined;
   /** The resource metadata URL the upstream's last 401 named (RFC 9728 `resource_metadata`). */
   readonly resourceMetadataUrl?: string | undefined;
 };

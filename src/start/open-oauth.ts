@@ -27,6 +27,13 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
   /** OAuth whose every method loads it first (the HTTP side's routes). */
   lazy: OAuth;
   authorize: UpstreamAuthorizer;
+  /**
+   * Servers removed from the config: their tokens are revoked (when offered) and forgotten, so
+   * a later server of the same name starts with none. Only when OAuth is loaded: an HTTP server
+   * that ran since the start loaded it; one that never connected is still guarded by the
+   * record's URL binding, and `bnity mcp auth NAME --revoke` forgets it.
+   */
+  forgetRemoved(servers: readonly string[]): Promise<Array<{ server: string; error: unknown }>>;
 } {
   let built: Promise<OAuth> | null = null;
   let loaded: OAuth | null = null;
@@ -80,7 +87,18 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
     },
     clientMetadata: async () => (await load()).clientMetadata(),
   };
-  return { lazy, authorize };
+  const forgetRemoved = async (servers: readonly string[]) => {
+    if (built === null) return [];
+    const oauth = await built;
+    const failed: Array<{ server: string; error: unknown }> = [];
+    for (const server of servers) {
+      // Added back meanwhile: its record is bound to its URL, and kept.
+      if (config().mcpServers[server] !== undefined) continue;
+      await oauth.revoke(server).catch((error: unknown) => failed.push({ server, error }));
+    }
+    return failed;
+  };
+  return { lazy, authorize, forgetRemoved };
 }
 
 /** The tokens and client secret inside a stored record (a JSON text), each masked on its own. */

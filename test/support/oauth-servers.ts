@@ -78,6 +78,8 @@ export type OAuthPair = {
   readonly counts: { unauthorized: number; calls: number; registrations: number; refreshes: number };
   /** The RFC 9728 `resource` the MCP server names (and the only one the provider accepts when it is the origin). */
   readonly resource: string;
+  /** Every bearer token the MCP server was sent, valid or not (a token sent to the wrong host shows here). */
+  readonly presented: string[];
   /** Destroy every access token at the provider: the next request meets a 401 and refreshes. */
   revokeAccessTokens(): number;
   /** Destroy every refresh token at the provider (as an admin revoking the grant would). */
@@ -99,6 +101,7 @@ export async function startOAuthPair({
   const asPort = await listen(asHttp);
   const issuer = `http://127.0.0.1:${asPort}`;
   const counts = { unauthorized: 0, calls: 0, registrations: 0, refreshes: 0 };
+  const presented: string[] = [];
   // The MCP server's port first: the provider names it as the resource.
   let mcpHttp: HttpServer | null = null;
   const mcpPort = await new Promise<number>((resolve) => {
@@ -161,6 +164,7 @@ export async function startOAuthPair({
       return false;
     }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (token) presented.push(token);
     const found = token ? await provider.AccessToken.find(token) : undefined;
     if (found && !found.isExpired && found.aud === resource) return true;
     counts.unauthorized += 1;
@@ -196,6 +200,7 @@ export async function startOAuthPair({
     provider,
     counts,
     resource,
+    presented,
     revokeAccessTokens: () => {
       const store = MapAdapter.stores.get('AccessToken') ?? new Map();
       const n = store.size;
