@@ -68,7 +68,9 @@ export type AuthorizeFlows = {
   start(options: { server: string; owner: string }): Promise<AuthorizationStart>;
   finish(redirect: Redirect, by: Finisher): Promise<{ server: string }>;
   /** True when the pending flow of `state` was started from a web UI session (its callback needs that session). */
-  startedInUi(state: string): boolean;
+  startedInUi(state: string): boolean | Promise<boolean>;
+  /** Whether this process holds the flow of `state`: `pending`, `spent` (finished or refused, not yet expired), or null. */
+  holds(state: string): 'pending' | 'spent' | null;
   /** Resolves with the server once the flow of `state` (its owner's) finished well; rejects with why not. */
   wait(state: string, owner: string, signal: AbortSignal): Promise<string>;
 };
@@ -248,5 +250,10 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
 
   const startedInUi = (state: string) => flows.get(state)?.owner.startsWith('ui:') === true;
 
-  return { start, finish, wait, startedInUi };
+  const holds: AuthorizeFlows['holds'] = (state) => {
+    sweep();
+    return flows.has(state) ? 'pending' : spent.has(state) ? 'spent' : null;
+  };
+
+  return { start, finish, wait, startedInUi, holds };
 }

@@ -4,7 +4,10 @@
  * token must never be spent twice). A refresh the authorization server refuses for good
  * (`invalid_grant`, `invalid_client`, `unauthorized_client`) forgets the tokens and fails with
  * {@link NeedsAuthorizationError}; any other failure is a connect failure, retried with backoff.
- * The token requests are the SDK's (`refreshAuthorization`), over the guarded fetch.
+ * The token requests are the SDK's (`refreshAuthorization`), over the guarded fetch. In cluster
+ * mode a refresh runs in a fleet-wide section (`exclusive`) and reads the record afresh in it: a
+ * replica that waited uses the token another one just got instead of spending the refresh token
+ * again (a rotating server revokes the grant on a reuse).
  * @module
  */
 import { discoverOAuthServerInfo, refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -30,7 +33,15 @@ export type TokenKeeperDeps = {
   /** The guarded fetch for an upstream at this URL. */
   readonly fetchFor: (serverUrl: string) => FetchLike;
   readonly now?: (() => number) | undefined;
+  /**
+   * The section one refresh of a server runs in (cluster mode: a PostgreSQL advisory lock, so
+   * one replica refreshes at a time fleet-wide); null or absent: this process's single flight only.
+   */
+  readonly exclusive?: (() => Exclusive | null) | undefined;
 };
+
+/** Run `work` while no other holder of `server`'s section runs (resolves with what it did). */
+export type Exclusive = <T>(server: string, work: () => Promise<T>) => Promise<T>;
 
 /** The tokens of every OAuth upstream. */
 export type TokenKeeper = {
@@ -81,13 +92,25 @@ const earlyBy = (lifetimeMs: number | undefined) => Math.min(60_000, (lifetimeMs
 const REFUSED_FOR_GOOD = [InvalidGrantError, InvalidClientError, UnauthorizedClientError];
 
 /** Create the keeper. */
-export function createTokenKeeper({ store, secrets, config, fetchFor, now = Date.now }: TokenKeeperDeps): TokenKeeper {
+export function createTokenKeeper(deps: TokenKeeperDeps): TokenKeeper {
+  const { store, secrets, config, fetchFor, now = Date.now } = deps;
   const refreshing = new Map<string, Promise<string>>();
+  const isDue = (record: OAuthRecord) =>
+    record.expiresAt !== undefined && now() >= record.expiresAt - earlyBy(record.lifetimeMs);
 
-  const refreshNow = async (server: string, serverUrl: string): Promise<string> => {
+  /** Refresh `server`'s tokens unless the record read in the section holds another token than `stale`. */
+  const refreshNow = (server: string, serverUrl: string, stale: string | null): Promise<string> => {
+    const run: Exclusive = deps.exclusive?.() ?? ((_server, work) => work());
+    return run(server, () => refreshIn(server, serverUrl, stale));
+  };
+
+  const refreshIn = async (server: string, serverUrl: string, stale: string | null): Promise<string> => {
     const entry = config(server);
-    const record = await store.read(server);
+    // Read afresh: another replica may have refreshed while this one waited for the section.
+    const record = await store.reload(server);
     if (record.tokens) checkBinding(server, record, serverUrl);
+    const current = record.tokens?.access_token;
+    if (current && current !== stale && !isDue(record)) return current;
     const discovery = record.discovery;
     const refreshToken = record.tokens?.refresh_token;
     const issuer = discovery?.authorizationServerUrl ?? null;
@@ -108,7 +131,13 @@ export function createTokenKeeper({ store, secrets, config, fetchFor, now = Date
       });
     } catch (error) {
       if (REFUSED_FOR_GOOD.some((kind) => error instanceof kind)) {
-        await store.update(server, ({ tokens: _t, expiresAt: _e, lifetimeMs: _l, ...rest }) => rest);
+        // Only the tokens that were refused are forgotten: newer ones written meanwhile stay.
+        const after = await store.update(server, (old) => {
+          if (old.tokens?.refresh_token !== refreshToken) return old;
+          const { tokens: _t, expiresAt: _e, lifetimeMs: _l, ...rest } = old;
+          return rest;
+        });
+        if (after.tokens?.access_token) return after.tokens.access_token;
         const why = error instanceof Error ? error.message : String(error);
         throw new NeedsAuthorizationError(server, issuer, `the refresh was refused: ${why}`, { cause: error });
       }
@@ -121,10 +150,10 @@ export function createTokenKeeper({ store, secrets, config, fetchFor, now = Date
     return saved.tokens?.access_token ?? tokens.access_token;
   };
 
-  const refresh = (server: string, serverUrl: string): Promise<string> => {
+  const refresh = (server: string, serverUrl: string, stale: string | null): Promise<string> => {
     const running = refreshing.get(server);
     if (running) return running;
-    const started = refreshNow(server, serverUrl).finally(() => refreshing.delete(server));
+    const started = refreshNow(server, serverUrl, stale).finally(() => refreshing.delete(server));
     refreshing.set(server, started);
     return started;
   };
@@ -137,8 +166,9 @@ export function createTokenKeeper({ store, secrets, config, fetchFor, now = Date
       const tokens = record.tokens;
       if (!tokens) return null;
       checkBinding(server, record, serverUrl);
-      const due = record.expiresAt !== undefined && now() >= record.expiresAt - earlyBy(record.lifetimeMs);
-      return due && tokens.refresh_token ? refresh(server, serverUrl) : tokens.access_token;
+      return isDue(record) && tokens.refresh_token
+        ? refresh(server, serverUrl, tokens.access_token)
+        : tokens.access_token;
     },
     async refreshAfter(server, used, serverUrl) {
       const running = refreshing.get(server);
@@ -148,7 +178,7 @@ export function createTokenKeeper({ store, secrets, config, fetchFor, now = Date
       const current = record.tokens?.access_token;
       // Another request refreshed it meanwhile: use that one, spend nothing.
       if (current && current !== used) return current;
-      return refresh(server, serverUrl);
+      return refresh(server, serverUrl, used);
     },
     async discover(server, serverUrl, resourceMetadataUrl) {
       const info = await discoverOAuthServerInfo(serverUrl, { resourceMetadataUrl, fetchFn: fetchFor(serverUrl) });
