@@ -52,8 +52,17 @@ export type TokenKeeper = {
   accessToken(server: string, serverUrl: string): Promise<string | null>;
   /** After a 401 to `used`: the token refreshed (once, whoever asked first). */
   refreshAfter(server: string, used: string, serverUrl: string): Promise<string>;
-  /** Discover the authorization server the upstream names; keeps the metadata URL for the flow. */
-  discover(server: string, serverUrl: string, resourceMetadataUrl: URL | undefined): Promise<string>;
+  /**
+   * Discover the authorization server the upstream names; keeps the metadata URL for the flow.
+   * `bare`: the 401 named no metadata and the entry has no `oauth`: resolves null unless the
+   * upstream serves RFC 9728 metadata at its well-known URL (no guessing from the origin).
+   */
+  discover(
+    server: string,
+    serverUrl: string,
+    resourceMetadataUrl: URL | undefined,
+    bare?: boolean,
+  ): Promise<string | null>;
 };
 
 /** The record's token fields for tokens that came `at`. */
@@ -180,8 +189,11 @@ export function createTokenKeeper(deps: TokenKeeperDeps): TokenKeeper {
       if (current && current !== used) return current;
       return refresh(server, serverUrl, used);
     },
-    async discover(server, serverUrl, resourceMetadataUrl) {
-      const info = await discoverOAuthServerInfo(serverUrl, { resourceMetadataUrl, fetchFn: fetchFor(serverUrl) });
+    async discover(server, serverUrl, resourceMetadataUrl, bare = false) {
+      const info = bare
+        ? await discoverOAuthServerInfo(serverUrl, { fetchFn: fetchFor(serverUrl) }).catch(() => null)
+        : await discoverOAuthServerInfo(serverUrl, { resourceMetadataUrl, fetchFn: fetchFor(serverUrl) });
+      if (info === null || (bare && !info.resourceMetadata?.authorization_servers?.length)) return null;
       // What this upstream names now (none: the well-known one), never another URL's of the same name.
       await store.update(server, (record) => ({ ...record, resourceMetadataUrl: resourceMetadataUrl?.href }));
       return String(info.authorizationServerUrl);

@@ -67,6 +67,8 @@ export type OAuthPairOptions = {
    * only, as an exact-matching server does (anything else is `invalid_target`).
    */
   readonly resource?: 'url' | 'origin';
+  /** The 401's `WWW-Authenticate`: naming the metadata and the scope (default), or a bare `Bearer`. */
+  readonly challenge?: 'metadata' | 'bare';
 };
 
 /** The running pair. */
@@ -95,6 +97,7 @@ export async function startOAuthPair({
   tools = ['echo', 'add'],
   authorizationServers,
   resource: resourceKind = 'url',
+  challenge = 'metadata',
 }: OAuthPairOptions = {}): Promise<OAuthPair> {
   MapAdapter.stores = new Map();
   const asHttp = createServer();
@@ -171,7 +174,10 @@ export async function startOAuthPair({
     res
       .writeHead(401, {
         'content-type': 'application/json',
-        'www-authenticate': `Bearer resource_metadata="http://127.0.0.1:${mcpPort}${prmPath}", scope="mcp:tools"`,
+        'www-authenticate':
+          challenge === 'bare'
+            ? 'Bearer'
+            : `Bearer resource_metadata="http://127.0.0.1:${mcpPort}${prmPath}", scope="mcp:tools"`,
       })
       .end('{"error":"invalid_token"}');
     return false;
