@@ -190,6 +190,15 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // OAuth to HTTP upstreams (issue 23), loaded at its first use; an authorization connects its server.
     const origin = () => loopbackUrl(http?.url ?? 'http://127.0.0.1');
     const oauth = openOAuth({ keystore, secrets, config: currentConfig, origin, connect: (n) => hub.connect(n) });
+    // A removed server's tokens are forgotten: a new server of that name must not inherit them.
+    undo.push(
+      bus.subscribe(({ event }) => {
+        if (event.type !== 'config_applied' || event.removed.length === 0) return;
+        void oauth.forgetRemoved(event.removed).then((failed) => {
+          for (const { server, error } of failed) log.warn({ server, err: error }, 'oauth: forgetting tokens failed');
+        });
+      }),
+    );
     const upstreamOptions = () => ({
       notifications,
       log,

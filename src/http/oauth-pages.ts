@@ -40,7 +40,7 @@ export function oauthPages({
     const ui = uiOwnerOf(c, cookieName);
     // The UI's cookie is SameSite=Strict: the authorization server's redirect (another site) comes
     // without it. One same-origin hop more brings it, so a UI flow is finished in its own session.
-    if (ui === null && !query.has('same_site') && redirect.state && oauth.flows.startedInUi(redirect.state)) {
+    if (ui === null && !query.has('same_site') && redirect.state && (await oauth.flows.startedInUi(redirect.state))) {
       query.set('same_site', '1');
       const next = `/oauth/callback?${query}`;
       return c.html(

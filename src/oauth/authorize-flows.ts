@@ -56,14 +56,21 @@ export type AuthorizeFlowsDeps = {
   readonly ttlMs?: number | undefined;
 };
 
-type Pending = Flow & { readonly settled: Promise<string>; settle(error: Error | null): void };
+/** A flow, the upstream URL it was started for (the tokens are bound to it), and its outcome. */
+type Pending = Flow & {
+  readonly serverUrl: string;
+  readonly settled: Promise<string>;
+  settle(error: Error | null): void;
+};
 
 /** The authorizations in progress. */
 export type AuthorizeFlows = {
   start(options: { server: string; owner: string }): Promise<AuthorizationStart>;
   finish(redirect: Redirect, by: Finisher): Promise<{ server: string }>;
   /** True when the pending flow of `state` was started from a web UI session (its callback needs that session). */
-  startedInUi(state: string): boolean;
+  startedInUi(state: string): boolean | Promise<boolean>;
+  /** Whether this process holds the flow of `state`: `pending`, `spent` (finished or refused, not yet expired), or null. */
+  holds(state: string): 'pending' | 'spent' | null;
   /** Resolves with the server once the flow of `state` (its owner's) finished well; rejects with why not. */
   wait(state: string, owner: string, signal: AbortSignal): Promise<string>;
 };
@@ -126,6 +133,7 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
       state: randomBytes(32).toString('base64url'),
       owner,
       expiresAt: now() + ttlMs,
+      serverUrl: entry.url,
       verifier: null,
       url: null,
       tokens: null,
@@ -133,7 +141,9 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
       settled,
       settle,
     };
-    const known = (await store.read(server)).resourceMetadataUrl;
+    const kept = await store.read(server);
+    // A resource metadata URL found for another URL of this name is not this upstream's.
+    const known = kept.serverUrl === undefined || kept.serverUrl === entry.url ? kept.resourceMetadataUrl : undefined;
     try {
       const result = await auth(providerFor(flow, entry), {
         serverUrl: entry.url,
@@ -208,6 +218,8 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
         `the redirect for "${server}" names no issuer, though ${metadata?.issuer} sends one: refused`,
       );
     const entry = entryOf(server);
+    if (entry.url !== flow.serverUrl)
+      throw new OAuthFlowError(`the URL of "${server}" changed during its authorization: start again`);
     await auth(providerFor(flow, entry), {
       serverUrl: entry.url,
       authorizationCode: redirect.code,
@@ -220,6 +232,7 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
       ...record,
       ...tokenFields(tokens, issuer, now()),
       discovery: flow.discovery ?? undefined,
+      serverUrl: flow.serverUrl,
     }));
     return server;
   };
@@ -237,5 +250,10 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
 
   const startedInUi = (state: string) => flows.get(state)?.owner.startsWith('ui:') === true;
 
-  return { start, finish, wait, startedInUi };
+  const holds: AuthorizeFlows['holds'] = (state) => {
+    sweep();
+    return flows.has(state) ? 'pending' : spent.has(state) ? 'spent' : null;
+  };
+
+  return { start, finish, wait, startedInUi, holds };
 }

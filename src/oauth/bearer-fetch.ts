@@ -3,8 +3,10 @@
  * each request carries the server's access token (refreshed first when due); a 401 to a token
  * refreshes it once (one refresh for all the requests that met it) and the request is sent
  * again, so no call fails for an expired token. A 401 with no token stored, when the upstream
- * names its resource metadata (RFC 9728) or its entry has `oauth`, discovers the authorization
- * server and fails with {@link NeedsAuthorizationError}; any other 401 is answered as before.
+ * names its resource metadata (RFC 9728), its entry has `oauth`, or (a bare 401) it serves the
+ * metadata at its well-known URL, discovers the authorization server and fails with
+ * {@link NeedsAuthorizationError}; any other 401 is answered as before.
+ * Tokens go only to the URL they were issued for (`checkBinding`).
  * @module
  */
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -38,20 +40,25 @@ export function createBearerFetch({ server, serverUrl, keeper, configured, onLos
   };
   return (inner: FetchLike): FetchLike =>
     async (url, init) => {
-      const token = await keeper.accessToken(server).catch(lost);
+      const token = await keeper.accessToken(server, serverUrl).catch(lost);
       const response = await inner(url, withBearer(init, token));
       if (response.status !== 401) return response;
       const { resourceMetadataUrl } = extractWWWAuthenticateParams(response);
-      if (token === null && resourceMetadataUrl === undefined && !configured) return response;
-      await response.body?.cancel().catch(() => undefined);
       if (token !== null) {
-        const fresh = await keeper.refreshAfter(server, token).catch(lost);
+        await response.body?.cancel().catch(() => undefined);
+        const fresh = await keeper.refreshAfter(server, token, serverUrl).catch(lost);
         return inner(url, withBearer(init, fresh));
       }
-      let authorizationServer: string;
+      // A bare 401 (no `resource_metadata`, no `oauth` entry): the MCP spec (2025-11-25) has the
+      // client look for RFC 9728 metadata at the well-known URL; none there: a plain 401.
+      const bare = resourceMetadataUrl === undefined && !configured;
+      let authorizationServer: string | null;
       try {
-        authorizationServer = await keeper.discover(server, serverUrl, resourceMetadataUrl);
+        authorizationServer = await keeper.discover(server, serverUrl, resourceMetadataUrl, bare);
+        if (authorizationServer === null) return response;
+        await response.body?.cancel().catch(() => undefined);
       } catch (error) {
+        await response.body?.cancel().catch(() => undefined);
         const why = error instanceof Error ? error.message : String(error);
         return lost(new NeedsAuthorizationError(server, null, `its OAuth discovery failed: ${why}`, { cause: error }));
       }

@@ -7,12 +7,13 @@
  * 1. `https:` only; `http:` only to a loopback host (127.0.0.0/8, ::1, localhost).
  * 2. No user name or password in the URL.
  * 3. A host that resolves to an internal address (loopback, private, link-local, CGNAT,
- *    unique-local, unspecified, multicast) is fetched only when the upstream's own URL is
+ *    unique-local, unspecified, multicast; IPv4 inside IPv6 unwrapped) is fetched only when the upstream's own URL is
  *    internal too: a public upstream cannot steer boternity into its own network.
  * @module
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { isInternalIp, isLoopbackIp } from './classify-address.js';
 
 /** Resolves a host name to its addresses (node:dns `lookup` with `all: true` in production). */
 export type LookupAll = (host: string) => Promise<readonly string[]>;
@@ -29,32 +30,14 @@ const bare = (host: string) => host.replace(/^\[|\]$/g, '').toLowerCase();
 /** True for a loopback host name or address. */
 export function isLoopbackHost(host: string): boolean {
   const name = bare(host);
-  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\./.test(name);
+  return name === 'localhost' || name.endsWith('.localhost') || isLoopbackIp(name);
 }
 
-/** True for an address a public upstream has no business sending boternity to. */
-export function isInternalAddress(address: string): boolean {
-  const ip = bare(address);
-  if (isIP(ip) === 4) {
-    const [a = 0, b = 0] = ip.split('.').map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    );
-  }
-  if (isIP(ip) === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
-    if (mapped?.[1]) return isInternalAddress(mapped[1]);
-    return ip === '::' || ip === '::1' || /^f[cd]/.test(ip) || /^fe[89ab]/.test(ip) || /^ff/.test(ip);
-  }
-  return false;
-}
+/**
+ * True for an address a public upstream has no business sending boternity to: judged by its
+ * bytes, so `::ffff:a00:1` (WHATWG URL's spelling of `::ffff:10.0.0.1`) and NAT64 count too.
+ */
+export const isInternalAddress = (address: string): boolean => isInternalIp(address);
 
 async function resolvesInternal(host: string, lookup: LookupAll): Promise<boolean> {
   const name = bare(host);

@@ -13,9 +13,21 @@ import { createBearerFetch } from './bearer-fetch.js';
 import type { LookupAll } from './check-oauth-url.js';
 import { clientMetadataOf } from './flow-provider.js';
 import { createGuardedFetch } from './guarded-fetch.js';
-import { createTokenKeeper } from './keep-tokens.js';
+import { createTokenKeeper, type Exclusive } from './keep-tokens.js';
 import { createOAuthStore, type SecretStore } from './oauth-store.js';
+import { type FlowBus, relayFlows } from './relay-flows.js';
 import { type Revocation, revokeAuthorization } from './revoke-authorization.js';
+
+/** What a fleet gives OAuth (cluster mode, SPEC K4); a single service has none. */
+export type OAuthFleet = {
+  readonly bus: FlowBus;
+  /** One refresh of a server at a time fleet-wide (a PostgreSQL advisory lock). */
+  readonly exclusive: Exclusive;
+  /** Another replica stored tokens for `server`: connect it here if it waits for them. */
+  readonly authorizedElsewhere: (server: string) => void;
+};
+
+const RECORDS_TOPIC = 'oauth.records';
 
 /** What {@link createOAuth} needs. */
 export type OAuthDeps = {
@@ -47,6 +59,12 @@ export type OAuth = {
   }): (inner: FetchLike) => FetchLike;
   /** The client ID metadata document served at `/oauth/client-metadata.json`. */
   clientMetadata(): Promise<ClientMetadataDocument> | ClientMetadataDocument;
+  /**
+   * Cluster mode: flows other replicas hold are reached over the bus, a refresh runs in the
+   * fleet's section, and a record another replica wrote is read again (the cache dropped; a
+   * server waiting for an authorization stored elsewhere connects). Resolves with the stop.
+   */
+  joinFleet(fleet: OAuthFleet): Promise<() => Promise<void>>;
 };
 
 /** Build it. */
@@ -58,10 +76,52 @@ export function createOAuth({ secrets, server, origin, onAuthorized, lookup, now
     if (entry === undefined) return undefined;
     return entry.transport === 'stdio' ? null : entry;
   };
-  const keeper = createTokenKeeper({ store, secrets, config: (name) => remote(name) ?? null, fetchFor, now });
-  const flows = createAuthorizeFlows({ store, secrets, config: remote, fetchFor, origin, onAuthorized, now });
+  let fleet: OAuthFleet | null = null;
+  const tell = (name: string, authorized: boolean) =>
+    void fleet?.bus.publish(RECORDS_TOPIC, { server: name, authorized }).catch(() => undefined);
+  const keeper = createTokenKeeper({
+    store,
+    secrets,
+    config: (name) => remote(name) ?? null,
+    fetchFor,
+    now,
+    exclusive: () => fleet?.exclusive ?? null,
+  });
+  const local = createAuthorizeFlows({
+    store,
+    secrets,
+    config: remote,
+    fetchFor,
+    origin,
+    onAuthorized: (name) => {
+      onAuthorized(name);
+      tell(name, true);
+    },
+    now,
+  });
+  let flows: AuthorizeFlows = local;
+  const joinFleet = async (given: OAuthFleet) => {
+    if (fleet) return async () => undefined;
+    fleet = given;
+    const relay = await relayFlows(local, given.bus);
+    flows = relay.flows;
+    store.onWrite((name) => tell(name, false));
+    const unsubscribe = await given.bus.subscribe(RECORDS_TOPIC, ({ self, payload }) => {
+      const { server: name, authorized } = payload as { server?: unknown; authorized?: unknown };
+      if (self || typeof name !== 'string') return;
+      store.drop(name);
+      if (authorized === true) given.authorizedElsewhere(name);
+    });
+    return async () => {
+      await unsubscribe();
+      await relay.stop();
+    };
+  };
   return {
-    flows,
+    get flows() {
+      return flows;
+    },
+    joinFleet,
     revoke: (name) => revokeAuthorization({ server: name, entry: remote(name), store, secrets, fetchFor }),
     authorize: ({ server: name, config, onLost }) =>
       createBearerFetch({

@@ -11,6 +11,8 @@ export {
   type LookupAll,
   OAuthUrlRefused,
 } from './check-oauth-url.js';
-export { createOAuth, type OAuth, type OAuthDeps } from './create-oauth.js';
+export { createOAuth, type OAuth, type OAuthDeps, type OAuthFleet } from './create-oauth.js';
+export type { Exclusive } from './keep-tokens.js';
 export { recordName } from './oauth-store.js';
+export type { FlowBus } from './relay-flows.js';
 export type { Revocation } from './revoke-authorization.js';

@@ -25,6 +25,11 @@ export type OAuthRecord = {
   readonly lifetimeMs?: number | undefined;
   readonly client?: OAuthClientInformationMixed | undefined;
   readonly discovery?: OAuthDiscoveryState | undefined;
+  /**
+   * The upstream URL the tokens were issued for: they are sent to that URL only (a server
+   * whose URL changed, or a new server given a removed one's name, must not get them).
+   */
+  readonly serverUrl?: string | undefined;
   /** The resource metadata URL the upstream's last 401 named (RFC 9728 `resource_metadata`). */
   readonly resourceMetadataUrl?: string | undefined;
 };
@@ -36,6 +41,12 @@ export type OAuthStore = {
   update(server: string, change: (record: OAuthRecord) => OAuthRecord): Promise<OAuthRecord>;
   /** Forget the record; false when there was none. */
   forget(server: string): Promise<boolean>;
+  /** The record as the keystore holds it now (another replica may have written it), kept as the cache. */
+  reload(server: string): Promise<OAuthRecord>;
+  /** Drop the cached record: another replica wrote a new one (cluster mode). */
+  drop(server: string): void;
+  /** Call `listener` after each write of this store (cluster mode tells the other replicas). */
+  onWrite(listener: (server: string) => void): void;
 };
 
 const KEYSTORE_NAME = /^[A-Za-z0-9_.-]{1,58}$/;
@@ -46,12 +57,19 @@ export function recordName(server: string): string {
   return `oauth.${createHash('sha256').update(server, 'utf8').digest('hex').slice(0, 40)}`;
 }
 
-/** Store records in `secrets`; one update at a time per server, so a refresh never loses a registration. */
+/**
+ * Store records in `secrets`; one update at a time per server in this process, so a refresh
+ * never loses a registration (across replicas, the keeper's fleet-wide lock orders refreshes).
+ */
 export function createOAuthStore({ secrets }: { secrets: SecretStore }): OAuthStore {
   const queues = new Map<string, Promise<unknown>>();
-  // Read once, then kept: the service is the records' one writer, and every request of an
-  // HTTP upstream asks for its token (no keystore read and decryption on the call path).
+  // Read once, then kept: every request of an HTTP upstream asks for its token (no keystore read
+  // and decryption on the call path). In cluster mode another replica's write drops it (`drop`).
   const cache = new Map<string, OAuthRecord>();
+  const listeners: ((server: string) => void)[] = [];
+  const written = (server: string) => {
+    for (const listener of listeners) listener(server);
+  };
   const load = async (server: string): Promise<OAuthRecord> => {
     const text = await secrets.get(recordName(server));
     if (!text) return {};
@@ -86,12 +104,26 @@ export function createOAuthStore({ secrets }: { secrets: SecretStore }): OAuthSt
         const next = change(await load(server));
         await secrets.set(recordName(server), JSON.stringify(next));
         cache.set(server, next);
+        written(server);
         return next;
       }),
     forget: (server) =>
       serial(server, async () => {
         cache.set(server, {});
-        return secrets.remove(recordName(server));
+        const had = await secrets.remove(recordName(server));
+        written(server);
+        return had;
       }),
+    reload: async (server) => {
+      const record = await load(server);
+      cache.set(server, record);
+      return record;
+    },
+    drop: (server) => {
+      cache.delete(server);
+    },
+    onWrite: (listener) => {
+      listeners.push(listener);
+    },
   };
 }

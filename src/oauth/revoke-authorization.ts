@@ -2,7 +2,8 @@
  * `bnity mcp auth NAME --revoke` (issue 23): the refresh token (then the access token) revoked
  * at the authorization server when it offers RFC 7009 revocation (oauth4webapi's request, over
  * the guarded fetch: the SDK has none), then the server's tokens forgotten whatever it answered.
- * The registered client is forgotten too, so the next authorization starts clean.
+ * The registered client is forgotten too, so the next authorization starts clean. A server no
+ * longer in the config (`entry` undefined) is revoked with the client and URL its record kept.
  * @module
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -40,13 +41,15 @@ export async function revokeAuthorization({
   const metadata = record.discovery?.authorizationServerMetadata as { revocation_endpoint?: string } | undefined;
   let revoked = false;
   let note: string | null = null;
-  if (tokens && metadata?.revocation_endpoint && entry) {
+  // The URL the tokens were issued for: a removed server's record is revoked with what it kept.
+  const serverUrl = record.serverUrl ?? entry?.url;
+  if (tokens && metadata?.revocation_endpoint && serverUrl) {
     try {
-      const client = (await configuredClient(entry, secrets)) ?? record.client;
+      const client = (entry ? await configuredClient(entry, secrets) : undefined) ?? record.client;
       if (!client) throw new Error('no registered client');
       const as = metadata as unknown as oauth.AuthorizationServer;
       const auth = client.client_secret ? oauth.ClientSecretPost(client.client_secret) : oauth.None();
-      const guarded = fetchFor(entry.url);
+      const guarded = fetchFor(serverUrl);
       const options = {
         [oauth.customFetch]: (url: string, init: RequestInit) => guarded(url, init),
         // The guarded fetch allows http only on loopback.

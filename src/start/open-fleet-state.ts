@@ -3,11 +3,12 @@
  * once the gateway is: token revocations (refused everywhere from the next request, the
  * token's sessions ended on every replica), rug-pull quarantines and approvals (each
  * replica's pins read again), the bots' change signal (every replica's bot caches move) and
- * the bots' activity (every replica's sessions told).
+ * the bots' activity (every replica's sessions told), OAuth to upstreams (`share-oauth.ts`).
  * The rest of the shared state is rows every replica reads (bots, memories, chats, the audit).
  * @module
  */
 import type { Logger } from 'pino';
+import type { Sql } from 'postgres';
 import type { BotChange } from '../bots/ports.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import {
@@ -22,9 +23,12 @@ import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
 import { type Gateway, isBotEvent } from '../gateway/index.js';
 import type { VerifyToken } from '../guard/caller.js';
+import type { Hub } from '../hub/create-hub.js';
+import type { OAuth } from '../oauth/index.js';
 import type { PinGuard } from '../pins/index.js';
 import type { Db } from '../storage/create-db.js';
 import type { TokenVerifier } from '../storage/token-verifier.js';
+import { shareOAuth } from './share-oauth.js';
 
 /** Options of {@link openFleetState}. */
 export type OpenFleetStateOptions = {
@@ -38,6 +42,8 @@ export type OpenFleetStateOptions = {
   gateway: Pick<Gateway, 'closeSessionsOf'>;
   pins: Pick<PinGuard, 'reload'>;
   botChanges: EventBus<BotChange>;
+  /** OAuth to upstreams, with what it needs of the fleet (absent: none is served). */
+  oauth?: { oauth: Pick<OAuth, 'joinFleet'>; sql: Sql; hub: Pick<Hub, 'getServer' | 'connect'> } | undefined;
 };
 
 /** The fleet's shared state on this replica: the verifier whose `forget` tells every replica, the stop. */
@@ -80,6 +86,8 @@ export async function openFleetState(options: OpenFleetStateOptions): Promise<Fl
     // A bot event from another replica names it (`relayedFrom`): `/api/events` shows it as that replica's.
     const stamp = (event: HubEvent, from: string): HubEvent => ({ ...event, relayedFrom: from }) as HubEvent;
     stops.push(await shareLocalBus({ fleet, topic: BOT_EVENTS_TOPIC, local: events, only: isBotEvent, stamp, log }));
+    // OAuth flows, records and refreshes across the replicas (K4).
+    if (options.oauth) stops.push(await shareOAuth({ ...options.oauth, fleet }));
     // A revocation through this replica answers once every replica forgot the token.
     const verifyToken = Object.assign((token: string) => tokens(token), {
       forget: async (id: string) => {

@@ -6,7 +6,7 @@
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AppConfig } from '../config/schema.js';
-import type { OAuth } from '../oauth/index.js';
+import type { OAuth, OAuthFleet } from '../oauth/index.js';
 import type { Keystore } from '../storage/keystore.js';
 import type { UpstreamAuthorizer } from '../upstream/remote-session.js';
 
@@ -27,9 +27,23 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
   /** OAuth whose every method loads it first (the HTTP side's routes). */
   lazy: OAuth;
   authorize: UpstreamAuthorizer;
+  /**
+   * Servers removed from the config: their tokens are revoked (when offered) and forgotten, so
+   * a later server of the same name starts with none. Only when OAuth is loaded: an HTTP server
+   * that ran since the start loaded it; one that never connected is still guarded by the
+   * record's URL binding, and `bnity mcp auth NAME --revoke` forgets it.
+   */
+  forgetRemoved(servers: readonly string[]): Promise<Array<{ server: string; error: unknown }>>;
 } {
   let built: Promise<OAuth> | null = null;
   let loaded: OAuth | null = null;
+  let fleet: OAuthFleet | null = null;
+  let leave: Promise<() => Promise<void>> | null = null;
+  // Joined once, by whichever comes second: the load or the fleet.
+  const join = (oauth: OAuth) => {
+    if (fleet) leave ??= oauth.joinFleet(fleet);
+    return leave;
+  };
   const mask = (value: string) => {
     secrets.add(value);
     for (const token of secretsIn(value)) secrets.add(token);
@@ -39,21 +53,26 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
     return value;
   };
   const load = () => {
-    built ??= import('../oauth/index.js').then(({ createOAuth }) =>
-      createOAuth({
-        secrets: {
-          get: async (name) => masked(await keystore.get(name)),
-          set: async (name, value) => {
-            mask(value);
-            await keystore.set(name, value);
+    built ??= import('../oauth/index.js')
+      .then(({ createOAuth }) =>
+        createOAuth({
+          secrets: {
+            get: async (name) => masked(await keystore.get(name)),
+            set: async (name, value) => {
+              mask(value);
+              await keystore.set(name, value);
+            },
+            remove: (name) => keystore.remove(name),
           },
-          remove: (name) => keystore.remove(name),
-        },
-        server: (name) => config().mcpServers[name],
-        origin,
-        onAuthorized: connect,
-      }),
-    );
+          server: (name) => config().mcpServers[name],
+          origin,
+          onAuthorized: connect,
+        }),
+      )
+      .then(async (oauth) => {
+        await join(oauth);
+        return oauth;
+      });
     void built.then((oauth) => {
       loaded = oauth;
     });
@@ -71,16 +90,37 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
       start: async (options) => (await load()).flows.start(options),
       finish: async (redirect, by) => (await load()).flows.finish(redirect, by),
       wait: async (state, owner, signal) => (await load()).flows.wait(state, owner, signal),
-      // Only a loaded OAuth has flows to ask about.
-      startedInUi: (state) => built !== null && loaded?.flows.startedInUi(state) === true,
+      // A callback loads OAuth: in cluster mode another replica may hold the flow.
+      startedInUi: async (state) => (await load()).flows.startedInUi(state),
+      holds: (state) => loaded?.flows.holds(state) ?? null,
     },
     revoke: async (server) => (await load()).revoke(server),
     authorize: () => {
       throw new Error('the upstream connections use the authorizer');
     },
     clientMetadata: async () => (await load()).clientMetadata(),
+    // Cluster mode: OAuth joins the fleet once loaded (at once when it is); a replica that never
+    // loads it holds no flow, no record and no server waiting for one.
+    joinFleet: async (given) => {
+      fleet = given;
+      if (built) await built.then(join);
+      return async () => {
+        await (await leave)?.();
+      };
+    },
   };
-  return { lazy, authorize };
+  const forgetRemoved = async (servers: readonly string[]) => {
+    if (built === null) return [];
+    const oauth = await built;
+    const failed: Array<{ server: string; error: unknown }> = [];
+    for (const server of servers) {
+      // Added back meanwhile: its record is bound to its URL, and kept.
+      if (config().mcpServers[server] !== undefined) continue;
+      await oauth.revoke(server).catch((error: unknown) => failed.push({ server, error }));
+    }
+    return failed;
+  };
+  return { lazy, authorize, forgetRemoved };
 }
 
 /** The tokens and client secret inside a stored record (a JSON text), each masked on its own. */

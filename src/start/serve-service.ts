@@ -181,6 +181,7 @@ export async function serveService(
         gateway,
         pins,
         botChanges: botBase.changes,
+        oauth: started.oauth && store.postgres ? { oauth: started.oauth, sql: store.postgres, hub } : undefined,
       })
     : null;
   if (fleet) undo.push(() => fleet.stop());

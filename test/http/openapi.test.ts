@@ -95,6 +95,7 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
               finish: () => Promise.reject(new Error('none')),
               wait: () => Promise.reject(new Error('none')),
               startedInUi: () => false,
+              holds: () => null,
             },
             revoke: () => Promise.reject(new Error('none')),
           },

@@ -77,4 +77,33 @@ describe('the SSRF rules of OAuth requests', () => {
     for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1'])
       expect(isInternalAddress(ip), ip).toBe(false);
   });
+
+  it('unwraps IPv4 carried in IPv6 (mapped, compatible, NAT64) in any spelling', async () => {
+    for (const ip of [
+      '::ffff:a00:1', // WHATWG URL's spelling of ::ffff:10.0.0.1
+      '::ffff:7f00:1',
+      '::ffff:a9fe:a9fe', // 169.254.169.254
+      '0:0:0:0:0:ffff:c0a8:0101',
+      '::a00:1', // IPv4-compatible
+      '64:ff9b::a9fe:a9fe', // NAT64 well-known prefix
+      '64:ff9b::10.0.0.1',
+      '64:ff9b:1::1', // local-use NAT64
+      'fec0::1',
+      'ff02::1',
+    ])
+      expect(isInternalAddress(ip), ip).toBe(true);
+    for (const ip of ['::ffff:5db8:d822', '64:ff9b::808:808', '2001:db8::1', '::ffff:8.8.8.8'])
+      expect(isInternalAddress(ip), ip).toBe(false);
+    // A literal as the URL parser rewrites it, named by a public upstream.
+    for (const target of [
+      'https://[::ffff:10.0.0.1]/token',
+      'https://[::ffff:169.254.169.254]/latest',
+      'https://[64:ff9b::10.0.0.1]/token',
+      'https://[::127.0.0.1]/token',
+    ])
+      await expect(check(target), target).rejects.toThrow(/internal address named by the public upstream .*SSRF rule/);
+    // Plain http to a mapped loopback is loopback; to a NAT64 one it is not (it leaves the host).
+    await expect(check('http://[::ffff:127.0.0.1]:9000/t', 'http://127.0.0.1:8000/mcp')).resolves.toBeInstanceOf(URL);
+    await expect(check('http://[64:ff9b::127.0.0.1]/t', 'http://127.0.0.1:8000/mcp')).rejects.toThrow(/https only/);
+  });
 });

@@ -11,7 +11,7 @@ import { createServer, type Server as HttpServer, type IncomingMessage, type Ser
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
+import Provider, { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { serveStreamableHttp } from './serve-streamable-http.mjs';
 
 /** Every stored object of the provider, by model: the test can see and destroy refresh tokens. */
@@ -61,6 +61,14 @@ export type OAuthPairOptions = {
   readonly tools?: readonly string[];
   /** Override the RFC 9728 metadata's `authorization_servers` (an SSRF test). */
   readonly authorizationServers?: readonly string[];
+  /**
+   * The RFC 9728 `resource`: the MCP URL (default) or its bare origin with no path
+   * (`http://127.0.0.1:port`, no trailing slash). The provider then takes that exact string
+   * only, as an exact-matching server does (anything else is `invalid_target`).
+   */
+  readonly resource?: 'url' | 'origin';
+  /** The 401's `WWW-Authenticate`: naming the metadata and the scope (default), or a bare `Bearer`. */
+  readonly challenge?: 'metadata' | 'bare';
 };
 
 /** The running pair. */
@@ -70,6 +78,12 @@ export type OAuthPair = {
   readonly provider: Provider;
   /** Requests the MCP server answered 401, and tool calls it answered. */
   readonly counts: { unauthorized: number; calls: number; registrations: number; refreshes: number };
+  /** The RFC 9728 `resource` the MCP server names (and the only one the provider accepts when it is the origin). */
+  readonly resource: string;
+  /** Every bearer token the MCP server was sent, valid or not (a token sent to the wrong host shows here). */
+  readonly presented: string[];
+  /** Destroy every access token at the provider: the next request meets a 401 and refreshes. */
+  revokeAccessTokens(): number;
   /** Destroy every refresh token at the provider (as an admin revoking the grant would). */
   revokeRefreshTokens(): number;
   /** How many refresh tokens the provider holds now. */
@@ -82,12 +96,15 @@ export async function startOAuthPair({
   accessTokenTtl = 60,
   tools = ['echo', 'add'],
   authorizationServers,
+  resource: resourceKind = 'url',
+  challenge = 'metadata',
 }: OAuthPairOptions = {}): Promise<OAuthPair> {
   MapAdapter.stores = new Map();
   const asHttp = createServer();
   const asPort = await listen(asHttp);
   const issuer = `http://127.0.0.1:${asPort}`;
   const counts = { unauthorized: 0, calls: 0, registrations: 0, refreshes: 0 };
+  const presented: string[] = [];
   // The MCP server's port first: the provider names it as the resource.
   let mcpHttp: HttpServer | null = null;
   const mcpPort = await new Promise<number>((resolve) => {
@@ -98,6 +115,7 @@ export async function startOAuthPair({
     });
   });
   const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
+  const resource = resourceKind === 'origin' ? `http://127.0.0.1:${mcpPort}` : mcpUrl;
   const provider = new Provider(issuer, {
     adapter: MapAdapter,
     clients: [],
@@ -109,13 +127,16 @@ export async function startOAuthPair({
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => mcpUrl,
+        defaultResource: () => resource,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({
-          scope: 'mcp:tools',
-          accessTokenFormat: 'opaque',
-          accessTokenTTL: accessTokenTtl,
-        }),
+        getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+          if (resourceKind === 'origin' && indicator !== resource) throw new errors.InvalidTarget();
+          return {
+            scope: 'mcp:tools',
+            accessTokenFormat: 'opaque',
+            accessTokenTTL: accessTokenTtl,
+          };
+        },
       },
     },
     pkce: { required: () => true },
@@ -133,7 +154,7 @@ export async function startOAuthPair({
   asHttp.on('request', provider.callback());
 
   const metadata = {
-    resource: mcpUrl,
+    resource,
     authorization_servers: authorizationServers ?? [issuer],
     scopes_supported: ['mcp:tools'],
     bearer_methods_supported: ['header'],
@@ -146,13 +167,17 @@ export async function startOAuthPair({
       return false;
     }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (token) presented.push(token);
     const found = token ? await provider.AccessToken.find(token) : undefined;
-    if (found && !found.isExpired && found.aud === mcpUrl) return true;
+    if (found && !found.isExpired && found.aud === resource) return true;
     counts.unauthorized += 1;
     res
       .writeHead(401, {
         'content-type': 'application/json',
-        'www-authenticate': `Bearer resource_metadata="http://127.0.0.1:${mcpPort}${prmPath}", scope="mcp:tools"`,
+        'www-authenticate':
+          challenge === 'bare'
+            ? 'Bearer'
+            : `Bearer resource_metadata="http://127.0.0.1:${mcpPort}${prmPath}", scope="mcp:tools"`,
       })
       .end('{"error":"invalid_token"}');
     return false;
@@ -180,6 +205,14 @@ export async function startOAuthPair({
     mcpUrl,
     provider,
     counts,
+    resource,
+    presented,
+    revokeAccessTokens: () => {
+      const store = MapAdapter.stores.get('AccessToken') ?? new Map();
+      const n = store.size;
+      store.clear();
+      return n;
+    },
     revokeRefreshTokens: () => {
       const store = models();
       const n = store.size;

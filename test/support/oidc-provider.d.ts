@@ -12,6 +12,7 @@ declare module 'oidc-provider' {
     revokeByGrantId(grantId: string): Promise<void>;
   }
   type AccessToken = { isExpired: boolean; aud?: string | string[]; scope?: string };
+  export const errors: { InvalidTarget: new (description?: string) => Error };
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     callback(): (req: IncomingMessage, res: ServerResponse) => void;

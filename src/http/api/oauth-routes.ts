@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { OAuthFlowError } from '../../errors.js';
+import { OAuthFlowError, UnknownServerError } from '../../errors.js';
 import type { Caller } from '../../guard/caller.js';
 import type { Hub } from '../../hub/create-hub.js';
 import type { OAuth, Redirect } from '../../oauth/index.js';
@@ -75,7 +75,7 @@ const revoke = createRoute({
   method: 'delete',
   path: '/{name}/authorization',
   tags,
-  summary: "Revoke (RFC 7009, when offered) and forget the server's OAuth tokens",
+  summary: "Revoke (RFC 7009, when offered) and forget the server's OAuth tokens (a removed server's too)",
   request: { params: ServerParams },
   responses: {
     200: jsonResponse(
@@ -113,6 +113,16 @@ export function redirectOf(query: URLSearchParams): Redirect {
   };
 }
 
+const isConfigured = (hub: Pick<Hub, 'getServer'>, name: string): boolean => {
+  try {
+    hub.getServer(name);
+    return true;
+  } catch (error) {
+    if (error instanceof UnknownServerError) return false;
+    throw error;
+  }
+};
+
 /** Routes mounted at `/api/servers`. */
 export function oauthRoutes({ hub, oauth, cookieName }: OAuthRouteDeps): OpenAPIHono {
   const routes = createApi();
@@ -144,8 +154,13 @@ export function oauthRoutes({ hub, oauth, cookieName }: OAuthRouteDeps): OpenAPI
   });
   routes.openapi(revoke, async (c) => {
     const { name } = c.req.valid('param');
-    hub.getServer(name);
+    const configured = isConfigured(hub, name);
     const done = await oauth.revoke(name);
+    // A server no longer configured may still have a record (removed while the service was down).
+    if (!configured) {
+      if (!done.forgotten) throw new UnknownServerError(name);
+      return c.json({ server: name, ...done }, 200);
+    }
     // A live connection holds no token of its own: it reconnects now, and waits for an authorization.
     if (done.forgotten && hub.getServer(name).state === 'connected') {
       hub.disconnect(name);
