@@ -9,6 +9,7 @@ import type { AppConfig } from '../config/schema.js';
 import type { OAuth, OAuthFleet } from '../oauth/index.js';
 import type { Keystore } from '../storage/keystore.js';
 import type { UpstreamAuthorizer } from '../upstream/remote-session.js';
+import { createOAuthMasks } from './oauth-masks.js';
 
 /** What {@link openOAuth} needs. */
 export type OpenOAuthOptions = {
@@ -44,12 +45,9 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
     if (fleet) leave ??= oauth.joinFleet(fleet);
     return leave;
   };
-  const mask = (value: string) => {
-    secrets.add(value);
-    for (const token of secretsIn(value)) secrets.add(token);
-  };
-  const masked = async (value: string | null) => {
-    if (value) mask(value);
+  const mask = createOAuthMasks(secrets);
+  const masked = async (name: string, value: string | null) => {
+    if (value) mask(name, value);
     return value;
   };
   const load = () => {
@@ -57,9 +55,9 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
       .then(({ createOAuth }) =>
         createOAuth({
           secrets: {
-            get: async (name) => masked(await keystore.get(name)),
+            get: async (name) => masked(name, await keystore.get(name)),
             set: async (name, value) => {
-              mask(value);
+              mask(name, value);
               await keystore.set(name, value);
             },
             remove: (name) => keystore.remove(name),
@@ -121,19 +119,4 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
     return failed;
   };
   return { lazy, authorize, forgetRemoved };
-}
-
-/** The tokens and client secret inside a stored record (a JSON text), each masked on its own. */
-function secretsIn(value: string): string[] {
-  try {
-    const record = JSON.parse(value) as {
-      tokens?: { access_token?: unknown; refresh_token?: unknown };
-      client?: { client_secret?: unknown };
-    };
-    return [record.tokens?.access_token, record.tokens?.refresh_token, record.client?.client_secret].filter(
-      (token): token is string => typeof token === 'string' && token.length >= 8,
-    );
-  } catch {
-    return [];
-  }
 }
