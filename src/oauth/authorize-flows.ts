@@ -143,11 +143,14 @@ export function createAuthorizeFlows(deps: AuthorizeFlowsDeps): AuthorizeFlows {
     };
     const kept = await store.read(server);
     // A resource metadata URL found for another URL of this name is not this upstream's.
-    const known = kept.serverUrl === undefined || kept.serverUrl === entry.url ? kept.resourceMetadataUrl : undefined;
+    const same = kept.serverUrl === undefined || kept.serverUrl === entry.url;
+    const known = same ? kept.resourceMetadataUrl : undefined;
+    // Asked for: the entry's scopes, else what the upstream's 401 asked for, else (the SDK) its metadata's scopes_supported.
+    const scope = entry.oauth?.scopes?.join(' ') ?? (same ? kept.challengeScope : undefined);
     try {
       const result = await auth(providerFor(flow, entry), {
         serverUrl: entry.url,
-        ...(entry.oauth?.scopes ? { scope: entry.oauth.scopes.join(' ') } : {}),
+        ...(scope ? { scope } : {}),
         ...(known ? { resourceMetadataUrl: new URL(known) } : {}),
         fetchFn: deps.fetchFor(entry.url),
       });

@@ -43,7 +43,7 @@ export function createBearerFetch({ server, serverUrl, keeper, configured, onLos
       const token = await keeper.accessToken(server, serverUrl).catch(lost);
       const response = await inner(url, withBearer(init, token));
       if (response.status !== 401) return response;
-      const { resourceMetadataUrl } = extractWWWAuthenticateParams(response);
+      const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
       if (token !== null) {
         await response.body?.cancel().catch(() => undefined);
         const fresh = await keeper.refreshAfter(server, token, serverUrl).catch(lost);
@@ -54,7 +54,7 @@ export function createBearerFetch({ server, serverUrl, keeper, configured, onLos
       const bare = resourceMetadataUrl === undefined && !configured;
       let authorizationServer: string | null;
       try {
-        authorizationServer = await keeper.discover(server, serverUrl, resourceMetadataUrl, bare);
+        authorizationServer = await keeper.discover(server, serverUrl, resourceMetadataUrl, bare, scope);
         if (authorizationServer === null) return response;
         await response.body?.cancel().catch(() => undefined);
       } catch (error) {

@@ -62,6 +62,8 @@ export type TokenKeeper = {
     serverUrl: string,
     resourceMetadataUrl: URL | undefined,
     bare?: boolean,
+    /** The 401's `scope`, kept for the flow to ask by default. */
+    challengeScope?: string,
   ): Promise<string | null>;
 };
 
@@ -189,13 +191,17 @@ export function createTokenKeeper(deps: TokenKeeperDeps): TokenKeeper {
       if (current && current !== used) return current;
       return refresh(server, serverUrl, used);
     },
-    async discover(server, serverUrl, resourceMetadataUrl, bare = false) {
+    async discover(server, serverUrl, resourceMetadataUrl, bare = false, challengeScope) {
       const info = bare
         ? await discoverOAuthServerInfo(serverUrl, { fetchFn: fetchFor(serverUrl) }).catch(() => null)
         : await discoverOAuthServerInfo(serverUrl, { resourceMetadataUrl, fetchFn: fetchFor(serverUrl) });
       if (info === null || (bare && !info.resourceMetadata?.authorization_servers?.length)) return null;
       // What this upstream names now (none: the well-known one), never another URL's of the same name.
-      await store.update(server, (record) => ({ ...record, resourceMetadataUrl: resourceMetadataUrl?.href }));
+      await store.update(server, (record) => ({
+        ...record,
+        resourceMetadataUrl: resourceMetadataUrl?.href,
+        challengeScope: challengeScope || undefined,
+      }));
       return String(info.authorizationServerUrl);
     },
   };

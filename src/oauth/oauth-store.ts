@@ -32,6 +32,8 @@ export type OAuthRecord = {
   readonly serverUrl?: string | undefined;
   /** The resource metadata URL the upstream's last 401 named (RFC 9728 `resource_metadata`). */
   readonly resourceMetadataUrl?: string | undefined;
+  /** The `scope` the upstream's last 401 asked for (RFC 6750): what a flow asks by default. */
+  readonly challengeScope?: string | undefined;
 };
 
 /** Read, change and forget servers' records. */

@@ -69,6 +69,8 @@ export type OAuthPairOptions = {
   readonly resource?: 'url' | 'origin';
   /** The 401's `WWW-Authenticate`: naming the metadata and the scope (default), or a bare `Bearer`. */
   readonly challenge?: 'metadata' | 'bare';
+  /** The metadata's `scopes_supported` (default `['mcp:tools']`, the challenge's scope). */
+  readonly scopesSupported?: readonly string[];
 };
 
 /** The running pair. */
@@ -98,6 +100,7 @@ export async function startOAuthPair({
   authorizationServers,
   resource: resourceKind = 'url',
   challenge = 'metadata',
+  scopesSupported = ['mcp:tools'],
 }: OAuthPairOptions = {}): Promise<OAuthPair> {
   MapAdapter.stores = new Map();
   const asHttp = createServer();
@@ -156,7 +159,7 @@ export async function startOAuthPair({
   const metadata = {
     resource,
     authorization_servers: authorizationServers ?? [issuer],
-    scopes_supported: ['mcp:tools'],
+    scopes_supported: scopesSupported,
     bearer_methods_supported: ['header'],
   };
   const prmPath = '/.well-known/oauth-protected-resource/mcp';
