@@ -25,7 +25,6 @@ import { createHub, type Hub } from './hub/create-hub.js';
 import { reportFlood } from './hub/report-flood.js';
 import { createLogger } from './log/create-logger.js';
 import type { ProcessTuning } from './runtime/tune-process.js';
-import { lazySchemaValidator } from './start/lazy-schema-validator.js';
 import type { CodeCacheState } from './start/load-bundle.js';
 import { nextTurn, settled } from './start/next-turn.js';
 import type { CallParts } from './start/open-call-parts.js';
@@ -177,12 +176,12 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     // The counts of undelivered notifications go to the audit before it closes.
     undo.push(async () => (await settled(parts))?.undelivered.close());
     undo.push(async () => (await settled(parts))?.budget.flush());
-    // One Ajv for every upstream client's output-schema checks and every agent session.
-    // Loaded after the spawns, as the SDK is (ADR 015 §8): Ajv is a sixth of the bundle before them.
-    const schemaValidator = nextTurn().then(async () => {
-      const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
-      return lazySchemaValidator(() => new AjvJsonSchemaValidator());
-    });
+    // One validator, its cache bounded (X8), for every upstream client's output-schema checks and every
+    // agent session. Loaded after the spawns, as the SDK is (ADR 015 §8): Ajv is a sixth of the bundle
+    // before them; and Ajv itself is made at the first schema checked (issue 8).
+    const schemaValidator = nextTurn().then(async () =>
+      (await import('./guard/schema-validator.js')).createSchemaValidator(),
+    );
     const ledger = deferLedger(storage.then((opened) => opened.ledger));
     // Every connection's notifications are rate-limited; floods are told on the bus (issue 17).
     const notifications = createNotificationLimits({ onChange: reportFlood(log, bus) });

@@ -7,7 +7,6 @@
  */
 
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
@@ -16,6 +15,7 @@ import type { EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig } from '../config/schema.js';
 import { RequestEndedError, ShuttingDownError, UnknownBotError } from '../errors.js';
 import type { HubEvent } from '../events/hub-event.js';
+import { createSchemaValidator } from '../guard/schema-validator.js';
 import type { Hub } from '../hub/create-hub.js';
 import { createBotToolCaller, wireBots } from './bots/index.js';
 import { linearRegex } from './linear-regex.js';
@@ -85,7 +85,7 @@ export type GatewayDeps = {
   botExists?: (slug: string) => Promise<boolean>;
   /** Answers sampling of `"sampling": "bot"` servers with the bot's provider (G6). */
   answerSampling?: AnswerSampling;
-  /** Checks elicitation answers in every agent session (one Ajv, not one per session); made here when absent. */
+  /** Checks elicitation answers in every agent session (one bounded cache, not an Ajv per session); made here when absent. */
   schemaValidator?: jsonSchemaValidator;
   /** Keystore secrets handed out so far (masked in the log): never shown in the sanitizer's excerpts. */
   secrets?: ReadonlySet<string>;
@@ -148,7 +148,7 @@ export function createGateway({
   bots: serveBots,
   botExists,
   answerSampling,
-  schemaValidator = new AjvJsonSchemaValidator(),
+  schemaValidator = createSchemaValidator(),
   secrets,
   tracer = null,
   now = Date.now,

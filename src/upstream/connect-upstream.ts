@@ -5,10 +5,10 @@
  * @module
  */
 
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/schema.js';
+import type { SchemaValidator } from '../guard/schema-validator.js';
 import type { NotificationLimits } from './notification-limits.js';
 import type { Prespawned } from './prespawned.js';
 import { killProcessTree } from './process-tree.js';
@@ -48,9 +48,10 @@ export type ConnectUpstreamOptions = {
   readonly openSession?: ((options: OpenSessionOptions) => Promise<Session>) | undefined;
   /**
    * Checks tool results against their output schemas; one for every connection (the SDK
-   * otherwise builds an Ajv of its own per client: 0.5 ms and 30 KB each).
+   * otherwise builds an Ajv of its own per client: 0.5 ms and 30 KB each, and keeps every
+   * schema it compiles). One that tells `failure`s gets the tools it could not compile named.
    */
-  readonly schemaValidator?: jsonSchemaValidator | Promise<jsonSchemaValidator> | undefined;
+  readonly schemaValidator?: SchemaValidator | Promise<SchemaValidator> | undefined;
   /** Children started before the service loaded (ADR 032): one spawned exactly as this one would be is adopted. */
   readonly prespawned?: Prespawned | undefined;
   /** Traces on (issue 21): relayed requests get CLIENT spans; null or none: off. */

@@ -3,6 +3,7 @@
  * listings after a `list_changed` notification.
  * @module
  */
+import { createHash } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Logger } from 'pino';
@@ -22,7 +23,7 @@ const MAX_PAGES = 1_000;
 
 /**
  * List every kind the server advertises (unadvertised kinds are empty). Items past the bounds
- * of `catalog-bounds.ts` are left out, with one warning on `log` per kind.
+ * of `catalog-bounds.ts` (depth, count, bytes) are left out, with one warning on `log` per kind.
  */
 export async function listCatalog(client: Client, options?: RequestOptions, log?: Logger): Promise<Catalog> {
   return { ...EMPTY_CATALOG, ...(await listKinds(client, CATALOG_KINDS, options, log)) };
@@ -124,8 +125,11 @@ async function paginate<R extends { nextCursor?: string | undefined }, T>(
     const result = await fetchPage(cursor);
     for (const item of sieve.keep(items(result))) all.push(item);
     cursor = result.nextCursor;
-    if (cursor === undefined || seen.has(cursor)) break;
-    seen.add(cursor);
+    if (cursor === undefined || sieve.full()) break;
+    // Remembered by digest: a thousand cursors of a few MB each would otherwise be kept whole.
+    const digest = createHash('sha256').update(cursor).digest('base64');
+    if (seen.has(digest)) break;
+    seen.add(digest);
   }
   sieve.report(log);
   return all;

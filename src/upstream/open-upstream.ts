@@ -7,6 +7,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HubError } from '../errors.js';
+import { createSchemaValidator } from '../guard/schema-validator.js';
 import { attachPeer } from './attach-peer.js';
 import { connectFailed, describeConnectError, withStderr } from './connect-error.js';
 import type { ConnectUpstreamOptions } from './connect-upstream.js';
@@ -14,6 +15,7 @@ import { listCatalog } from './discover.js';
 import { linkSignals } from './link-signals.js';
 import { raceSignal } from './race-signal.js';
 import { openRemoteSession } from './remote-session.js';
+import { createSchemaWarnings } from './schema-warnings.js';
 import type { Session } from './session.js';
 import { type SpawnedUpstream, spawnUpstream } from './spawn-stdio.js';
 import { openStdioSession } from './stdio-session.js';
@@ -34,8 +36,9 @@ export type OpenUpstreamOptions = ConnectUpstreamOptions & {
 export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUpstream> {
   const { serverId, config, ledger, graceMs = 3_000, stderrLines = 500, now = Date.now } = options;
   const log = options.log.child({ server: serverId });
-  // Loaded (main.ts) while the child starts; settled long before a client checks a schema.
-  const schemaValidator = await options.schemaValidator;
+  // Loaded (main.ts) while the child starts; settled long before a client checks a schema. None
+  // given: one of this connection's own, not the SDK's, whose Ajv keeps every schema it compiles.
+  const schemaValidator = (await options.schemaValidator) ?? createSchemaValidator();
   const timeout = options.deadline ?? AbortSignal.timeout(config.connectTimeoutMs);
   // Not AbortSignal.any: the SDK's listener on it would keep every old Client (ADR 009).
   const linked = linkSignals([options.signal, timeout]);
@@ -51,7 +54,7 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
   const newClient = () => {
     const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
       capabilities: options.peer?.capabilities ?? {},
-      ...(schemaValidator ? { jsonSchemaValidator: schemaValidator } : {}),
+      jsonSchemaValidator: schemaValidator,
     });
     if (options.peer) attachPeer(client, serverId, options.peer);
     return watch.attach(client);
@@ -91,7 +94,12 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
         error,
       );
     });
-    watch.init(await raceSignal(listing, deadline));
+    const catalog = await raceSignal(listing, deadline);
+    watch.init(catalog);
+    // A tool whose output schema does not compile is served unvalidated: named once on this server's log.
+    const warnSchemas = createSchemaWarnings(schemaValidator, log);
+    warnSchemas(catalog.tools);
+    watch.watch((next) => warnSchemas(next.tools));
   } catch (error) {
     watch.stop();
     await session?.close();

@@ -74,7 +74,7 @@ export function harnessConfig(servers: HarnessOptions['servers'], rest: Record<s
 }
 
 /** Open an in-memory session to a server `make` builds. */
-async function inMemorySession(
+export async function inMemorySession(
   options: OpenSessionOptions,
   server: HarnessServer,
   opened: (upstream: McpServer) => void,
