@@ -109,6 +109,14 @@ const ROWS: Record<string, [make: () => errors.HubError, expected: Expected]> = 
     { rpc: -32603, status: 503, toolResult: true },
   ],
   OAuthFlowError: [() => new errors.OAuthFlowError('unknown state'), { rpc: -32602, status: 400 }],
+  UpstreamRedirectError: [
+    () => new errors.UpstreamRedirectError('web', 'https://other.example/mcp'),
+    { rpc: -32603, status: 502, toolResult: true },
+  ],
+  PeerRequestCapError: [
+    () => new errors.PeerRequestCapError('web', 16),
+    { rpc: -32000, status: 429, headers: { 'Retry-After': '1' } },
+  ],
 };
 
 /** Every error class the errors part exports: HubError and what extends it. */
