@@ -3,9 +3,11 @@
  * ({@link createApiClient} spreads them in): a bot's sampling spend reset, servers imported
  * from another client's config, the config in force, and the cluster's replicas. The
  * answers' types are written out here as the routes' zod schemas give them (those schemas
- * are not exported), checked against the routes by the browser tests.
+ * are not exported), checked against the routes by the browser tests; the fleet view's is
+ * the service's own.
  * @module
  */
+import type { ClusterView } from '../cluster/index.js';
 
 /** `POST /api/bots/{slug}/sampling/reset`'s answer. */
 export type BotSampling = { usedTokens: number; budgetTokens: number | null };
@@ -29,39 +31,8 @@ export type ImportResult = {
 /** `GET /api/config`: the config in force, secrets masked. */
 export type EffectiveConfig = { file: string | null; version: number | null; config: Record<string, unknown> };
 
-/** One server as one replica last wrote it. */
-export type ClusterServer = {
-  name: string;
-  state: string;
-  attempt: number;
-  lastError: string | null;
-  pid: number | null;
-  toolCount: number;
-  updatedAt: string;
-};
-
-/** One replica of the fleet. */
-export type ClusterReplica = {
-  id: string;
-  status: 'alive' | 'stale' | 'stopped';
-  self: boolean;
-  leader: boolean;
-  version: string;
-  address: string | null;
-  startedAt: string;
-  lastHeartbeat: string;
-  heartbeatAgeMs: number;
-  stoppedAt: string | null;
-  servers: ClusterServer[];
-};
-
-/** `GET /api/cluster`: the fleet (on SQLite, the one replica). */
-export type Cluster = {
-  replica: string;
-  database: 'postgres' | 'sqlite';
-  leader: string | null;
-  replicas: ClusterReplica[];
-};
+/** `GET /api/cluster`: the fleet (on SQLite, the one replica), as the service's own type says it. */
+export type { ClusterReplica, ClusterServer } from '../cluster/index.js';
 
 /** The client's senders, as `createApiClient` has them. */
 type Senders = {
@@ -76,6 +47,6 @@ export function operatorRoutes({ call, read }: Senders) {
       call<BotSampling>('POST', `/api/bots/${encodeURIComponent(slug)}/sampling/reset`),
     importServers: (body: ImportRequest) => call<ImportResult>('POST', '/api/servers/import', body),
     effectiveConfig: () => read<EffectiveConfig>('/api/config'),
-    cluster: () => read<Cluster>('/api/cluster'),
+    cluster: () => read<ClusterView>('/api/cluster'),
   };
 }
