@@ -20,7 +20,10 @@ import type { AppConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
 import type { Hub } from '../hub/create-hub.js';
 import type { OpenDb } from '../storage/create-db.js';
-import { claimLeader, deleteReplicaServers } from '../storage/replica-repo.js';
+import { claimLeader, deleteReplicaServers, pruneGoneReplicas } from '../storage/replica-repo.js';
+
+/** How long a stopped or silent replica stays in the fleet view. */
+export const REPLICA_GONE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The replica's fleet parts. */
 export type Cluster = { replica: string; leadership: Leadership; stop(): Promise<void> };
@@ -65,6 +68,10 @@ export async function openCluster({
     leader: leadership.isLeader,
     log: clusterLog,
   });
+  // Replicas gone for a week leave the fleet view (a renamed pod never comes back under its id).
+  await pruneGoneReplicas(db, Date.now(), REPLICA_GONE_MS).catch((error: unknown) =>
+    clusterLog.warn({ err: error }, 'replicas gone for a week not pruned from the fleet view'),
+  );
   const claim = () =>
     claimLeader(db, replica).catch((error: unknown) => clusterLog.warn({ err: error }, 'leadership not recorded'));
   if (leadership.isLeader()) await claim();

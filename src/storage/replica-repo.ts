@@ -3,7 +3,7 @@
  * the replica itself; read together by `GET /api/cluster`.
  * @module
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from './create-db.js';
 import { replicaServersTable, replicasTable } from './schema.js';
 import { withBusyRetry } from './with-busy-retry.js';
@@ -58,6 +58,25 @@ export async function claimLeader(db: Db, id: string): Promise<void> {
 export async function readReplica(db: Db, id: string): Promise<ReplicaRow | null> {
   const [row] = await db.select().from(replicasTable).where(eq(replicasTable.id, id));
   return row ?? null;
+}
+
+/**
+ * Forget replicas gone for `goneMs` (stopped that long ago, or silent that long: a renamed pod
+ * never comes back under its old id) and their server rows; returns how many. The fleet view
+ * listed them forever.
+ */
+export async function pruneGoneReplicas(db: Db, now: number, goneMs: number): Promise<number> {
+  const t = replicasTable;
+  const before = new Date(now - goneMs);
+  const gone = await db
+    .select({ id: t.id })
+    .from(t)
+    .where(or(lt(t.lastHeartbeat, before), and(isNotNull(t.stoppedAt), lt(t.stoppedAt, before))));
+  for (const { id } of gone) {
+    await withBusyRetry(() => db.delete(replicaServersTable).where(eq(replicaServersTable.replica, id)));
+    await withBusyRetry(() => db.delete(t).where(eq(t.id, id)));
+  }
+  return gone.length;
 }
 
 /** Every replica row, by id. */

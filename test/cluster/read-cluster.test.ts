@@ -5,7 +5,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readCluster, startHeartbeat } from '../../src/cluster/index.js';
 import type { OpenDb } from '../../src/storage/create-db.js';
-import { claimLeader, deleteReplicaServers, upsertReplicaServer } from '../../src/storage/replica-repo.js';
+import {
+  beatReplica,
+  claimLeader,
+  deleteReplicaServers,
+  listReplicaServers,
+  markReplicaStopped,
+  pruneGoneReplicas,
+  upsertReplicaServer,
+} from '../../src/storage/replica-repo.js';
 import { testLogger } from '../support/fixtures.js';
 import { DIALECTS, openTestDb } from '../support/test-db.js';
 
@@ -69,5 +77,35 @@ describe.each(DIALECTS)('readCluster (%s)', (dialect) => {
     expect(later.replicas[1]?.servers.map((s) => s.name)).toEqual(['fs']);
     await a.stop();
     await b.stop();
+  });
+});
+
+describe.each(DIALECTS)('replicas gone for good (%s)', (dialect) => {
+  it('leave the fleet view after a week (silent or stopped), with their servers; the others stay', async () => {
+    store = await openTestDb(dialect);
+    const db = store.db;
+    const DAY = 24 * 60 * 60 * 1000;
+    const now = 100 * DAY;
+    const beatAt = (id: string, at: number) =>
+      beatReplica(db, { id, version: '1.0.0', address: null, at, leader: false }, true);
+    await beatAt('renamed-pod', now - 8 * DAY);
+    await beatAt('stopped-long-ago', now - 9 * DAY);
+    await markReplicaStopped(db, 'stopped-long-ago', now - 8 * DAY);
+    await beatAt('stopped-yesterday', now - 2 * DAY);
+    await markReplicaStopped(db, 'stopped-yesterday', now - DAY);
+    await beatAt('alive', now);
+    await upsertReplicaServer(db, {
+      replica: 'renamed-pod',
+      server: 'fs',
+      state: 'connected',
+      attempt: 0,
+      lastError: null,
+      pid: 7,
+      toolCount: 1,
+    });
+    expect(await pruneGoneReplicas(db, now, 7 * DAY)).toBe(2);
+    const view = await readCluster({ db, self: 'alive', database: dialect, staleAfterMs: 15_000, now: () => now });
+    expect(view.replicas.map((r) => r.id)).toEqual(['alive', 'stopped-yesterday']);
+    expect(await listReplicaServers(db)).toEqual([]);
   });
 });
