@@ -21,6 +21,8 @@ export function TokensPage({ api }: { api: ApiClient }) {
   const [bot, setBot] = useState('');
   const [made, setMade] = useState<(NewToken & { name: string; bot?: string }) | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** A failed revoke's error: shown over the table it happened in, not in the New token form. */
+  const [revokeError, setRevokeError] = useState<string | null>(null);
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -34,8 +36,12 @@ export function TokensPage({ api }: { api: ApiClient }) {
       setError((failure as Error).message);
     }
   };
-  const revoke = (id: string) =>
-    api.revokeToken(id).then(tokens.reload, (failure: Error) => setError(`Could not revoke: ${failure.message}`));
+  const revoke = (id: string) => {
+    setRevokeError(null);
+    return api
+      .revokeToken(id)
+      .then(tokens.reload, (failure: Error) => setRevokeError(`Could not revoke: ${failure.message}`));
+  };
   return (
     <>
       <form class="card" onSubmit={create} aria-labelledby="new-token-title">
@@ -87,6 +93,7 @@ export function TokensPage({ api }: { api: ApiClient }) {
         </section>
       )}
       <ErrorNote error={tokens.error} />
+      <ErrorNote error={revokeError} />
       <DataTable
         name="tokens"
         caption="Tokens"

@@ -133,3 +133,35 @@ describe('connection snippets on the Tokens page', { timeout: 90_000 }, () => {
     await client.close();
   });
 });
+
+describe('revoking on the Tokens page', { timeout: 90_000 }, () => {
+  let svc: TestService;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  beforeAll(async () => {
+    svc = await startTestService({ mcpServers: {} });
+    ({ browser, page } = await openSignedInPage(svc.service.url, pageErrors));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.stop();
+  });
+
+  it('says a revoke that failed over the table, not in the New token form', async () => {
+    const made = await svc.send<{ id: string }>('POST', '/api/tokens', { name: 'gone-elsewhere' });
+    expect(made.status).toBe(201);
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Tokens' }).click();
+    const row = page.locator('tr[data-token="gone-elsewhere"]');
+    await row.waitFor();
+    // Revoked behind the page's back: its Revoke now meets a 404.
+    expect((await svc.send('DELETE', `/api/tokens/${made.body.id}`, undefined)).status).toBe(204);
+    await row.getByRole('button', { name: 'Revoke gone-elsewhere' }).click();
+    await page.getByRole('button', { name: 'Revoke gone-elsewhere?' }).click();
+    const alert = page.locator('form[aria-labelledby="new-token-title"] ~ [role="alert"]').first();
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(`Could not revoke: no live token with id "${made.body.id}"`);
+    expect(await page.locator('form[aria-labelledby="new-token-title"] [role="alert"]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
