@@ -73,8 +73,18 @@ class Walk {
   }
 }
 
-/** Keywords whose value is a map from names to subschemas. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/**
+ * Keywords whose value is a map from names to subschemas (draft-07's `dependencies` maps to a
+ * subschema or to a list of names, which the walk leaves as it is).
+ */
+const SCHEMA_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+]);
 /** Keywords whose value is a subschema or an array of them. */
 const SUBSCHEMAS = new Set([
   'items',

@@ -182,6 +182,28 @@ describe('object walkers', () => {
     expect(sanitizeTool(r.tool)).toEqual({ tool: r.tool, changed: false, flags: [] });
   });
 
+  it("sanitizeTool follows draft-07's dependencies: a subschema's description is cleaned, a list of names kept", () => {
+    const withDependencies: Tool = {
+      name: 'pay',
+      inputSchema: {
+        type: 'object',
+        dependencies: {
+          card: { properties: { cvc: { type: 'string', description: `The code. ${poisoned}` } } },
+          iban: ['bic'],
+        },
+      },
+    };
+    const r = sanitizeTool(withDependencies);
+    expect(r.changed).toBe(true);
+    expect(r.tool.inputSchema).toEqual({
+      type: 'object',
+      dependencies: {
+        card: { properties: { cvc: { type: 'string', description: 'The code. Adds.' } } },
+        iban: ['bic'],
+      },
+    });
+  });
+
   it('sanitizeTool leaves a clean tool equal and unflagged', () => {
     const plain: Tool = { name: 'echo', description: 'Echoes back the input string', inputSchema: { type: 'object' } };
     expect(sanitizeTool(plain)).toEqual({ tool: plain, changed: false, flags: [] });
