@@ -11,6 +11,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pino } from 'pino';
 import { type Service, startService } from '../../src/main.js';
 import { type AskingUpstream, startAskingUpstream, type UpstreamSession } from './asking-upstream.js';
@@ -21,6 +23,16 @@ import { createPostgresDatabase } from './test-db.js';
 
 export const REPLICA_TOKEN = 'sealed-replicas-admin-token';
 const CLUSTER_KEY = 'test-cluster-key-0123456789abcdefghijklmnop';
+
+/** An SDK client on a new session of `base`'s `/mcp` with the replicas' admin token. */
+export async function connectReplica(base: string, name = 'across-replicas') {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${REPLICA_TOKEN}` } },
+  });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
 
 /** A replica: its base URL, its service while it runs, and its restart. */
 export type SealedReplica = { readonly url: string; service: Service | null };

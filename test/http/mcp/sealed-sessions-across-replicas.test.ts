@@ -5,10 +5,13 @@
  * and calls on all; a forged id is refused; a DELETE ends the session everywhere; replicas
  * restarted one at a time while a client keeps calling lose no call and no session.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPLICA_TOKEN, type SealedCluster, startSealedCluster } from '../../support/sealed-replicas.js';
+import {
+  connectReplica,
+  REPLICA_TOKEN,
+  type SealedCluster,
+  startSealedCluster,
+} from '../../support/sealed-replicas.js';
 
 let cluster: SealedCluster;
 beforeAll(async () => {
@@ -19,14 +22,7 @@ afterAll(async () => {
 });
 const urlOf = (i: number) => cluster.replicas[i]?.url as string;
 
-const connect = async (base: string) => {
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${REPLICA_TOKEN}` } },
-  });
-  const client = new Client({ name: 'across-replicas', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport };
-};
+const connect = (base: string) => connectReplica(base);
 
 /** A raw POST of `tools/list` with `sessionId` to one replica. */
 const listOn = (base: string, sessionId: string) =>

@@ -6,11 +6,14 @@
  * while another holds it. A `DELETE` that lands on a replica which never held the session ends
  * the copies the others hold at once (the fleet bus), not only when their next request comes.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPLICA_TOKEN, type SealedCluster, startSealedCluster } from '../../support/sealed-replicas.js';
+import {
+  connectReplica,
+  REPLICA_TOKEN,
+  type SealedCluster,
+  startSealedCluster,
+} from '../../support/sealed-replicas.js';
 import { waitFor } from '../../support/wait-for.js';
 
 let cluster: SealedCluster;
@@ -27,14 +30,7 @@ const serviceOf = (i: number) => {
   return service;
 };
 
-const connect = async (base: string) => {
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${REPLICA_TOKEN}` } },
-  });
-  const client = new Client({ name: 'caps-across-replicas', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport };
-};
+const connect = (base: string) => connectReplica(base, 'caps-across-replicas');
 
 /** A session opened by hand (initialize, then initialized), so that nothing of its client reaches the replica after. */
 const openRaw = async (base: string) => {
