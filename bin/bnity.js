@@ -10,7 +10,7 @@ const argv = process.argv.slice(2);
 let prespawned = null;
 if (argv[0] === 'serve' && process.env.BOTERNITY_PRESPAWN !== '0') {
   try {
-    prespawned = (await import('../dist/prespawn.mjs')).prespawn({ argv, env: process.env });
+    prespawned = await (await import('../dist/prespawn.mjs')).prespawn({ argv, env: process.env });
   } catch {
     // Not built, or an older build: the service spawns them itself.
   }

@@ -60,7 +60,7 @@ export type PrespawnOptions = {
 };
 
 /** Start the certain stdio servers of `bnity serve`'s config now; null when none was started. */
-export function prespawn({ argv, env }: PrespawnOptions): Prespawned | null {
+export async function prespawn({ argv, env }: PrespawnOptions): Promise<Prespawned | null> {
   if (env.BOTERNITY_PRESPAWN === '0') return null;
   const flags = serveFlags(argv);
   if (flags === null) return null;
@@ -80,18 +80,21 @@ export function prespawn({ argv, env }: PrespawnOptions): Prespawned | null {
   }
   if (!isObject(servers)) return null;
   const children = new Map<string, PrespawnedChild>();
-  for (const [name, entry] of Object.entries(servers)) {
-    const config = plainStdio(entry);
-    const key = config && spawnKey(config);
-    if (!config || !key) continue;
-    const relay = createStderrRelay();
-    try {
-      const child = spawnStdio({ config, stderr: relay, onSpawn: () => undefined });
-      if (child.pid !== null) children.set(name, { key, child, relay });
-    } catch {
-      // The service's own spawn reports it, with the server's name.
-    }
-  }
+  // All at once: each spawn waits a few turns of the loop for its stdout socket.
+  await Promise.all(
+    Object.entries(servers).map(async ([name, entry]) => {
+      const config = plainStdio(entry);
+      const key = config && spawnKey(config);
+      if (!config || !key) return;
+      const relay = createStderrRelay();
+      try {
+        const child = await spawnStdio({ config, stderr: relay, onSpawn: () => undefined });
+        if (child.pid !== null) children.set(name, { key, child, relay });
+      } catch {
+        // The service's own spawn reports it, with the server's name.
+      }
+    }),
+  );
   return children.size === 0 ? null : createPrespawned(children);
 }
 

@@ -79,7 +79,8 @@ export async function connectUpstream(given: ConnectUpstreamOptions): Promise<Li
       { server: given.serverId, pid: (adopted.spawned as StdioChild).pid },
       'pre-spawned upstream adopted',
     );
-  const upstream = adopted ?? (stdio ? spawnUpstream({ config, stderr: options.stderr, stderrLines }) : undefined);
+  const upstream =
+    adopted ?? (stdio ? await spawnUpstream({ config, stderr: options.stderr, stderrLines }) : undefined);
   let open: typeof import('./open-upstream.js').openUpstream;
   try {
     ({ openUpstream: open } = await import('./open-upstream.js'));

@@ -76,7 +76,7 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
             serverId,
             config,
             ledger,
-            upstream: options.upstream ?? spawnUpstream({ config, stderr: options.stderr, stderrLines }),
+            upstream: options.upstream ?? (await spawnUpstream({ config, stderr: options.stderr, stderrLines })),
           })
         : await openRemoteSession({
             ...common,

@@ -8,10 +8,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { StdioServerConfig } from '../config/schema.js';
 import { readStartTime } from './proc-stat.js';
 import { readStderr } from './read-stderr.js';
 import { createStderrLog, type StderrSink } from './stderr-log.js';
+import { openStdoutSocket } from './stdout-socket.js';
 
 /** How much of a child's stdout is held before a transport reads it (issue 17: a flood at spawn). */
 const EARLY_MAX_BYTES = 1024 * 1024;
@@ -32,11 +34,18 @@ export type StdioChild = {
   readonly pid: number | null;
   /** From /proc, read at the spawn (the ledger matches orphans by it); null if unreadable. */
   readonly startTime: string | null;
+  /** The child's stdout as read here (our socket, or Node's pipe): to pause, resume, hear its errors. */
+  readonly stdout: Readable | null;
   /** The spawn's `error` event, if it came before a transport listened. */
   spawnError(): Error | null;
-  /** True once the child and its pipes have closed. */
+  /** True once the child has exited and its stdout has been read to the end. */
   hasClosed(): boolean;
-  /** Hands `onData` what stdout held so far, then each chunk as it comes. */
+  /** Calls `listener` once, when {@link StdioChild.hasClosed} turns true. */
+  onceClosed(listener: () => void): void;
+  /**
+   * Hands `onData` what stdout held so far, then each chunk as it comes. A chunk is lent for
+   * the call only (the next read may overwrite it): what is kept past it must be copied.
+   */
   readStdout(onData: (chunk: Buffer) => void): void;
 };
 
@@ -52,55 +61,93 @@ export type SpawnStdioOptions = {
 };
 
 /**
- * Spawn the child now. Throws an ENOENT error naming the command, or the cwd, when it does
- * not exist: through `setsid` a missing command would only show as an exit.
+ * Spawn the child now. Rejects with an ENOENT error naming the command, or the cwd, when it
+ * does not exist: through `setsid` a missing command would only show as an exit. Its stdout
+ * is a socket read into one buffer ({@link openStdoutSocket}), or Node's pipe where none can be made.
  */
-export function spawnStdio({
+export async function spawnStdio({
   config,
   stderr,
   onSpawn,
   setsidPath = isExecutable(SETSID_PATH) ? SETSID_PATH : null,
-}: SpawnStdioOptions): StdioChild {
+}: SpawnStdioOptions): Promise<StdioChild> {
   const plan = planSpawn(config, setsidPath);
-  const child = spawn(plan.file, plan.args, {
-    env: plan.env,
-    cwd: plan.cwd,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    shell: false,
-  });
+  // Read from the start: Node discards the unread output of a child that exits.
+  const early: Buffer[] = [];
+  let earlyBytes = 0;
+  let reader: ((chunk: Buffer) => void) | null = null;
+  let stdout: Readable | null = null;
+  const deliver = (chunk: Buffer): void => {
+    if (reader) {
+      reader(chunk);
+      return;
+    }
+    early.push(Buffer.from(chunk));
+    earlyBytes += chunk.length;
+    // Nobody reads yet: past this much the pipe holds the rest and the child waits, not our memory.
+    if (earlyBytes >= EARLY_MAX_BYTES) stdout?.pause();
+  };
+  const socket = await openStdoutSocket(deliver);
+  let child: ChildProcess;
+  try {
+    child = spawn(plan.file, plan.args, {
+      env: plan.env,
+      cwd: plan.cwd,
+      stdio: ['pipe', socket ? socket.theirs : 'pipe', 'pipe'],
+      shell: false,
+    });
+  } catch (error) {
+    socket?.ours.destroy();
+    throw error;
+  } finally {
+    // The child has its own copy of this end now (or none: the spawn failed).
+    socket?.theirs.destroy();
+  }
+  stdout = socket ? socket.ours : child.stdout;
   let spawnError: Error | null = null;
-  let closed = false;
+  let exited = false;
+  // Node's pipe is part of the child's `close`; our socket ends on its own.
+  let drained = socket === null;
+  const closedListeners: (() => void)[] = [];
+  const closedNow = () => {
+    if (!exited || !drained) return;
+    for (const listener of closedListeners.splice(0)) listener();
+  };
   // Kept until a transport listens: an unheard `error` event would end the service.
   child.on('error', (error) => {
     spawnError ??= error;
   });
   child.once('close', () => {
-    closed = true;
+    exited = true;
+    closedNow();
   });
-  // Read from the start: Node discards the unread output of a child that exits.
-  const early: Buffer[] = [];
-  let earlyBytes = 0;
-  let reader: ((chunk: Buffer) => void) | null = null;
-  child.stdout?.on('data', (chunk: Buffer) => {
-    if (reader) return reader(chunk);
-    early.push(chunk);
-    earlyBytes += chunk.length;
-    // Nobody reads yet: past this much the pipe holds the rest and the child waits, not our memory.
-    if (earlyBytes >= EARLY_MAX_BYTES) child.stdout?.pause();
-  });
+  if (socket) {
+    // Its errors are the transport's to report once it listens; before that, the end below tells.
+    socket.ours.on('error', () => undefined);
+    socket.ours.once('close', () => {
+      drained = true;
+      closedNow();
+    });
+  } else child.stdout?.on('data', deliver);
   const pid = child.pid ?? null;
-  if (pid !== null) onSpawn(pid);
+  if (pid === null) socket?.ours.destroy();
+  else onSpawn(pid);
   if (child.stderr) readStderr(child.stderr, stderr);
   return {
     process: child,
     pid,
     startTime: pid === null ? null : readStartTime(pid),
+    stdout,
     spawnError: () => spawnError,
-    hasClosed: () => closed,
+    hasClosed: () => exited && drained,
+    onceClosed(listener) {
+      if (exited && drained) listener();
+      else closedListeners.push(listener);
+    },
     readStdout(onData) {
       reader = onData;
       // Flowing again on the next tick, after what was held is handed over.
-      if (earlyBytes >= EARLY_MAX_BYTES) child.stdout?.resume();
+      if (earlyBytes >= EARLY_MAX_BYTES) stdout?.resume();
       earlyBytes = 0;
       for (const chunk of early.splice(0)) onData(chunk);
     },
@@ -160,11 +207,15 @@ export type SpawnUpstreamOptions = {
 };
 
 /** Spawn a stdio upstream now; a failure to spawn is returned, to be reported by the connect. */
-export function spawnUpstream({ config, stderr: kept, stderrLines }: SpawnUpstreamOptions): SpawnedUpstream {
+export async function spawnUpstream({
+  config,
+  stderr: kept,
+  stderrLines,
+}: SpawnUpstreamOptions): Promise<SpawnedUpstream> {
   const stderr = kept ?? createStderrLog(stderrLines);
   try {
     const onSpawn = (pid: number) => kept?.started(pid);
-    return { stderr, spawned: spawnStdio({ config, stderr, onSpawn }) };
+    return { stderr, spawned: await spawnStdio({ config, stderr, onSpawn }) };
   } catch (error) {
     return { stderr, spawned: error instanceof Error ? error : new Error(String(error)) };
   }

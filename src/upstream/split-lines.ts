@@ -37,7 +37,7 @@ export class LineSplitter {
   /**
    * Hand each line completed by `chunk` to `onLine`: as text, or cut (`long-strings.ts`) when
    * it is made of ASCII without a backslash and holds long strings. Throws (and forgets all)
-   * past the limit.
+   * past the limit. `chunk` may be reused once this returns: nothing of it is kept uncopied.
    */
   push(chunk: Buffer, onLine: (line: string | CutLine) => void): void {
     let start = 0;
@@ -58,7 +58,8 @@ export class LineSplitter {
     }
     if (this.#heldBytes + chunk.length - start > this.#maxBytes) this.#refuse();
     if (start < chunk.length) {
-      this.#held.push(start === 0 ? chunk : chunk.subarray(start));
+      // A chunk is lent for this call (one buffer every read lands in): what waits is copied.
+      this.#held.push(Buffer.from(chunk.subarray(start)));
       this.#heldBytes += chunk.length - start;
     }
   }

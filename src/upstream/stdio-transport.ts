@@ -97,7 +97,7 @@ export class ChildStdioTransport implements Transport {
 
   // A chunk that had drops is paid for in time: stdout rests as long as the chunk is worth.
   #holdBack(bytes: number): void {
-    const stdout = this.#child.process.stdout;
+    const stdout = this.#child.stdout;
     if (!stdout || !this.#live || this.#holding) return;
     stdout.pause();
     this.#holding = setTimeout(
@@ -160,7 +160,7 @@ export class ChildStdioTransport implements Transport {
     this.#ending = true;
     child.on('error', (error) => this.onerror?.(error));
     child.stdin?.on('error', (error) => this.onerror?.(error));
-    child.stdout?.on('error', (error) => this.onerror?.(error));
+    this.#child.stdout?.on('error', (error) => this.onerror?.(error));
     this.#child.readStdout((chunk) => {
       // Given up on, or closing: what the child still writes is not read.
       if (!this.#live) return;
@@ -178,7 +178,7 @@ export class ChildStdioTransport implements Transport {
     };
     // A child that exited while the SDK loaded: its output went first (above), then its close.
     if (this.#child.hasClosed()) setImmediate(closed);
-    else child.once('close', closed);
+    else this.#child.onceClosed(closed);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -250,14 +250,13 @@ export class ChildStdioTransport implements Transport {
       // The child's close waits for its stdout to be read to the end.
       clearTimeout(this.#holding);
       this.#holding = null;
-      child.stdout?.resume();
+      this.#child.stdout?.resume();
     }
     if (this.#ending) {
       this.#ending = false;
       this.#live = false;
       const exited = new Promise<void>((resolve) => {
-        if (this.#child.hasClosed()) resolve();
-        else child.once('close', () => resolve());
+        this.#child.onceClosed(resolve);
       });
       const wait = (ms: number) =>
         Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);

@@ -79,7 +79,7 @@ const startedPid = (service: Service): number => {
 describe('pre-spawn', () => {
   it('adopts the child started early: one process, its early stderr kept in the server log', async () => {
     const { home, start, early } = await setUp([], { env: { TINY_STDERR_LINES: '2' } });
-    const pool = early();
+    const pool = await early();
     expect(pool?.waiting()).toEqual(['tiny']);
     const [child, ...more] = await spawnedEarly(home);
     expect(more).toEqual([]);
@@ -101,7 +101,7 @@ describe('pre-spawn', () => {
 
   it('does not pre-spawn an entry with ${env:…}: the service spawns it, once', async () => {
     const { home, start, early } = await setUp(['${env:PRESPAWN_WORD}']);
-    expect(early()).toBeNull();
+    expect(await early()).toBeNull();
     expect(running(home)).toEqual([]);
     const service = await start(null);
     try {
@@ -116,23 +116,23 @@ describe('pre-spawn', () => {
     const { home, early } = await setUp([]);
     const cluster = { ...env, BOTERNITY_DATABASE_URL: 'postgres://u@127.0.0.1:1/db' };
     expect(
-      prespawn({ argv: ['serve', '--home', home, '--config', join(home, 'boternity.json')], env: cluster }),
+      await prespawn({ argv: ['serve', '--home', home, '--config', join(home, 'boternity.json')], env: cluster }),
     ).toBeNull();
     expect(running(home)).toEqual([]);
     // The file's own database.url counts as well; without either, the same file is pre-spawned.
     const config = join(home, 'boternity.json');
     const raw = JSON.parse(await readFile(config, 'utf8')) as Record<string, unknown>;
     await writeFile(config, JSON.stringify({ ...raw, database: { url: 'postgres://u@127.0.0.1:1/db' } }));
-    expect(early()).toBeNull();
+    expect(await early()).toBeNull();
     await writeFile(config, JSON.stringify(raw));
-    const pool = early();
+    const pool = await early();
     expect(pool?.waiting()).toEqual(['tiny']);
     await pool?.endRest();
   });
 
   it('ends a child the service would spawn differently (the config changed), and spawns its own', async () => {
     const { home, write, start, early } = await setUp(['a']);
-    const pool = early();
+    const pool = await early();
     const [child] = await spawnedEarly(home);
     expect(child).toBeDefined();
     await write(['b']);
@@ -157,7 +157,7 @@ describe('pre-spawn', () => {
       join(home, 'boternity.pid'),
       `${JSON.stringify({ pid: owner, startTime: readStartTime(owner) })}\n`,
     );
-    const pool = early();
+    const pool = await early();
     const [child] = await spawnedEarly(home);
     expect(child).toBeDefined();
     await expect(start(pool)).rejects.toThrow(/another boternity .* is using/);

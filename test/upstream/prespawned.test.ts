@@ -16,9 +16,9 @@ const config = {
   env: { PRESPAWNED_TEST: '1' },
 };
 
-function startOne() {
+async function startOne() {
   const relay = createStderrRelay();
-  const child = spawnStdio({ config, stderr: relay, onSpawn: () => undefined });
+  const child = await spawnStdio({ config, stderr: relay, onSpawn: () => undefined });
   const key = spawnKey(config);
   if (key === null || child.pid === null) throw new Error('the test child did not spawn');
   return { pool: createPrespawned(new Map([['one', { key, child, relay }]])), child };
@@ -26,7 +26,7 @@ function startOne() {
 
 describe('createPrespawned', () => {
   it('hands the child over once, to its server with the same spawn, with its early stderr', async () => {
-    const { pool, child } = startOne();
+    const { pool, child } = await startOne();
     try {
       const fresh = () => createStderrLog(10);
       expect(pool.take('two', config, undefined, fresh)).toBeUndefined();
@@ -49,7 +49,7 @@ describe('createPrespawned', () => {
   });
 
   it('ends the children not taken, and takes none after', async () => {
-    const { pool, child } = startOne();
+    const { pool, child } = await startOne();
     expect(pool.waiting()).toEqual(['one']);
     await pool.endRest(1_000);
     expect(isAlive(child.pid as number)).toBe(false);

@@ -84,4 +84,22 @@ describe('LineSplitter', () => {
     expect(seen[0]).toEqual({ text: '{"text":"\\u00000"}', long: [text] });
     expect(seen.map(textOf)[2]).toBe(`{"text":"${text}${text}"}`);
   });
+
+  it('keeps nothing of a chunk past the call: one buffer that every read overwrites gives the same lines', () => {
+    // As the stdout socket lends it (stdout-socket.ts): the same memory for every read.
+    const lent = Buffer.alloc(64);
+    const s = new LineSplitter();
+    const out: string[] = [];
+    const read = (text: string) => {
+      const bytes = lent.subarray(0, lent.write(text, 'latin1'));
+      s.push(bytes, (l) => out.push(textOf(l)));
+      lent.fill(0x3f);
+    };
+    const long = `{"t":"${'z'.repeat(40)}"}`;
+    read('{"a":');
+    read('1}\n{"b"');
+    read(`:2}\n${long.slice(0, 20)}`);
+    read(`${long.slice(20)}\n`);
+    expect(out).toEqual(['{"a":1}', '{"b":2}', long]);
+  });
 });

@@ -13,8 +13,8 @@ const node = process.execPath;
 /** A child that writes one message and a line of stderr, then exits. */
 const SAY_AND_EXIT = `process.stderr.write('bye\\n'); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/hello' }) + '\\n');`;
 
-function spawnChild(script: string) {
-  const { spawned, stderr } = spawnUpstream({
+async function spawnChild(script: string) {
+  const { spawned, stderr } = await spawnUpstream({
     config: { command: node, args: ['-e', script], env: {} },
     stderrLines: 10,
   });
@@ -24,7 +24,7 @@ function spawnChild(script: string) {
 
 describe('ChildStdioTransport', () => {
   it('delivers what a child wrote before the transport started, then its close', async () => {
-    const { child, stderr } = spawnChild(SAY_AND_EXIT);
+    const { child, stderr } = await spawnChild(SAY_AND_EXIT);
     // The child is gone before anything reads its stdout, as when it exits while the SDK loads.
     await waitFor(() => child.process.exitCode !== null, { what: 'the child to exit' });
     await waitFor(() => stderr.last() === 'bye', { what: 'its stderr' });
@@ -56,7 +56,9 @@ describe('ChildStdioTransport', () => {
     ];
     const file = join(mkdtempSync(join(tmpdir(), 'bnity-lines-')), 'lines.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const { child } = spawnChild(`process.stdout.write(require('node:fs').readFileSync(${JSON.stringify(file)}));`);
+    const { child } = await spawnChild(
+      `process.stdout.write(require('node:fs').readFileSync(${JSON.stringify(file)}));`,
+    );
     const transport = new ChildStdioTransport(child);
     const messages: JSONRPCMessage[] = [];
     const errors: Error[] = [];
@@ -72,7 +74,7 @@ describe('ChildStdioTransport', () => {
   });
 
   it('refuses a message nested too deeply to serialize, and stays usable', async () => {
-    const { child } = spawnChild(`process.stdin.on('data', (d) => process.stdout.write(d));`);
+    const { child } = await spawnChild(`process.stdin.on('data', (d) => process.stdout.write(d));`);
     const transport = new ChildStdioTransport(child);
     const got: JSONRPCMessage[] = [];
     transport.onmessage = (message) => got.push(message);
@@ -89,7 +91,7 @@ describe('ChildStdioTransport', () => {
   });
 
   it('refuses a message over maxMessageBytes unsent with one line, and writes one exactly at the bound', async () => {
-    const { child } = spawnChild(`process.stdin.on('data', (d) => process.stdout.write(d));`);
+    const { child } = await spawnChild(`process.stdin.on('data', (d) => process.stdout.write(d));`);
     const at = { jsonrpc: '2.0' as const, method: 'notifications/x', params: { text: 'é'.repeat(100) } };
     // The bound is on the UTF-8 bytes of the message as written (its line feed aside).
     const maxMessageBytes = Buffer.byteLength(JSON.stringify(at));
@@ -115,7 +117,7 @@ describe('ChildStdioTransport', () => {
 
   it('returns a missing command as an ENOENT error naming it, spawning nothing', async () => {
     const stderr = createStderrLog(10);
-    const { spawned } = spawnUpstream({
+    const { spawned } = await spawnUpstream({
       config: { command: 'no-such-command-bnity', args: [], env: {} },
       stderr,
       stderrLines: 10,
