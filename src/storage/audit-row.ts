@@ -54,6 +54,8 @@ const LISTING_LENGTH = 64;
  * SHA-256 costs more than the journal line that completes its row (about 8 µs here).
  */
 export const HASH_LATER_CHARS = 16 * 1024;
+/** Below this many characters a value's canonical parts are joined before hashing (issue 20). */
+const JOIN_TO_HASH_CHARS = 4 * 1024;
 /** How deep {@link holdsLongText} looks: a tool result's `content[i].text`, a read's `contents[i].text`. */
 const LONG_TEXT_DEPTH = 3;
 
@@ -75,6 +77,11 @@ export function auditHash(value: unknown): string | null {
   // A bare function or symbol has no JSON: hash a marker instead.
   if (parts === undefined) return hash('sha256', 'undefined', 'hex');
   if (parts.length === 1) return hash('sha256', parts[0] as string, 'hex');
+  // The Latin-1 parts are printable ASCII, their UTF-8 bytes the same: a short value is
+  // joined and hashed in one call (an object per hash and per update costs more than the copy).
+  let chars = 0;
+  for (let i = 0; i < parts.length; i++) chars += (parts[i] as string).length;
+  if (chars < JOIN_TO_HASH_CHARS) return hash('sha256', parts.join(''), 'hex');
   // A long plain text (a 64 KiB tool result) is fed where it lies, as its Latin-1 bytes (its
   // UTF-8 ones: printable ASCII), not copied into one text first (issue 20).
   const digest = createHash('sha256');

@@ -59,6 +59,8 @@ describe('canonicalJson', () => {
         d: 'x'.repeat(NATIVE_SCAN_LENGTH),
       },
       { text: 'x'.repeat(NATIVE_SCAN_LENGTH - 1) },
+      // Short, in parts (joined to be hashed), beside a text that is not plain.
+      { text: 'y'.repeat(64), other: 'née "€"', more: ['z'.repeat(NATIVE_SCAN_LENGTH)] },
       { nested: { deeper: [{ text: long, n: 1 }] }, z: null },
     ];
     // SHA-256 of the whole canonical text, as auditHash computed it before issue 20.
