@@ -188,7 +188,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     undo.push(() => notifications.close());
     // OAuth to HTTP upstreams (issue 23), loaded at its first use; an authorization connects its server.
     const origin = () => loopbackUrl(http?.url ?? 'http://127.0.0.1');
-    const oauth = openOAuth({ keystore, secrets, config: currentConfig, origin, connect: (n) => hub.connect(n) });
+    const oauth = openOAuth({ keystore, secrets, config: currentConfig, origin, connect: (n) => hub.connect(n), log });
     // A removed server's tokens are forgotten: a new server of that name must not inherit them.
     undo.push(
       bus.subscribe(({ event }) => {

@@ -41,6 +41,8 @@ export type OAuthDeps = {
   readonly onAuthorized: (server: string) => void;
   readonly lookup?: LookupAll | undefined;
   readonly now?: (() => number) | undefined;
+  /** An early refresh failed for now; the token still in its life was sent (a warning in the log). */
+  readonly onEarlyRefreshFailed?: ((server: string, error: unknown) => void) | undefined;
 };
 
 /** boternity's client ID metadata document. */
@@ -68,7 +70,15 @@ export type OAuth = {
 };
 
 /** Build it. */
-export function createOAuth({ secrets, server, origin, onAuthorized, lookup, now }: OAuthDeps): OAuth {
+export function createOAuth({
+  secrets,
+  server,
+  origin,
+  onAuthorized,
+  lookup,
+  now,
+  onEarlyRefreshFailed,
+}: OAuthDeps): OAuth {
   const store = createOAuthStore({ secrets });
   const fetchFor = (serverUrl: string) => createGuardedFetch({ serverUrl, lookup });
   const remote = (name: string): RemoteServerConfig | null | undefined => {
@@ -86,6 +96,7 @@ export function createOAuth({ secrets, server, origin, onAuthorized, lookup, now
     fetchFor,
     now,
     exclusive: () => fleet?.exclusive ?? null,
+    onEarlyRefreshFailed,
   });
   const local = createAuthorizeFlows({
     store,

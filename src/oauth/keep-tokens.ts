@@ -3,7 +3,8 @@
  * before they expire and after a 401, one refresh at a time per server (a rotating refresh
  * token must never be spent twice). A refresh the authorization server refuses for good
  * (`invalid_grant`, `invalid_client`, `unauthorized_client`) forgets the tokens and fails with
- * {@link NeedsAuthorizationError}; any other failure is a connect failure, retried with backoff.
+ * {@link NeedsAuthorizationError}; any other failure is a connect failure, retried with backoff —
+ * except an early refresh of a token still in its life, which sends that token meanwhile.
  * The token requests are the SDK's (`refreshAuthorization`), over the guarded fetch. In cluster
  * mode a refresh runs in a fleet-wide section (`exclusive`) and reads the record afresh in it: a
  * replica that waited uses the token another one just got instead of spending the refresh token
@@ -38,6 +39,8 @@ export type TokenKeeperDeps = {
    * one replica refreshes at a time fleet-wide); null or absent: this process's single flight only.
    */
   readonly exclusive?: (() => Exclusive | null) | undefined;
+  /** An early refresh failed for now and the token still in its life was sent (for the log). */
+  readonly onEarlyRefreshFailed?: ((server: string, error: unknown) => void) | undefined;
 };
 
 /** Run `work` while no other holder of `server`'s section runs (resolves with what it did). */
@@ -100,14 +103,25 @@ export function checkBinding(server: string, record: OAuthRecord, serverUrl: str
 /** Refresh this long before expiry: a quarter of the token's life, at most 60 s. */
 const earlyBy = (lifetimeMs: number | undefined) => Math.min(60_000, (lifetimeMs ?? 0) / 4);
 
+/**
+ * After an early refresh failed for now (the authorization server down or erring, not refusing
+ * the grant), the access token still in its life is sent without trying again for this long.
+ */
+const RETRY_EARLY_REFRESH_MS = 5_000;
+
 const REFUSED_FOR_GOOD = [InvalidGrantError, InvalidClientError, UnauthorizedClientError];
 
 /** Create the keeper. */
 export function createTokenKeeper(deps: TokenKeeperDeps): TokenKeeper {
   const { store, secrets, config, fetchFor, now = Date.now } = deps;
   const refreshing = new Map<string, Promise<string>>();
+  /** When an early refresh of a server last failed for now. */
+  const earlyFailedAt = new Map<string, number>();
   const isDue = (record: OAuthRecord) =>
     record.expiresAt !== undefined && now() >= record.expiresAt - earlyBy(record.lifetimeMs);
+  const isLive = (record: OAuthRecord) => record.expiresAt === undefined || now() < record.expiresAt;
+  /** Refused for good, or no longer ours to refresh: not a failure to wait out. */
+  const isForNow = (error: unknown) => error instanceof HubError && !(error instanceof NeedsAuthorizationError);
 
   /** Refresh `server`'s tokens unless the record read in the section holds another token than `stale`. */
   const refreshNow = (server: string, serverUrl: string, stale: string | null): Promise<string> => {
@@ -177,9 +191,22 @@ export function createTokenKeeper(deps: TokenKeeperDeps): TokenKeeper {
       const tokens = record.tokens;
       if (!tokens) return null;
       checkBinding(server, record, serverUrl);
-      return isDue(record) && tokens.refresh_token
-        ? refresh(server, serverUrl, tokens.access_token)
-        : tokens.access_token;
+      if (!isDue(record) || !tokens.refresh_token) return tokens.access_token;
+      const failedAt = earlyFailedAt.get(server);
+      if (failedAt !== undefined && now() - failedAt < RETRY_EARLY_REFRESH_MS && isLive(record))
+        return tokens.access_token;
+      try {
+        const fresh = await refresh(server, serverUrl, tokens.access_token);
+        earlyFailedAt.delete(server);
+        return fresh;
+      } catch (error) {
+        // Early, the token still in its life: a refresh that failed for now costs the call nothing;
+        // it is tried again a little later (an expired token, or a grant refused, fails as before).
+        if (!isForNow(error) || !isLive(record)) throw error;
+        earlyFailedAt.set(server, now());
+        deps.onEarlyRefreshFailed?.(server, error);
+        return tokens.access_token;
+      }
     },
     async refreshAfter(server, used, serverUrl) {
       const running = refreshing.get(server);

@@ -5,6 +5,7 @@
  * @module
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import type { OAuth, OAuthFleet } from '../oauth/index.js';
 import type { Keystore } from '../storage/keystore.js';
@@ -21,10 +22,12 @@ export type OpenOAuthOptions = {
   readonly origin: () => string;
   /** Tokens stored: connect the server. */
   readonly connect: (server: string) => void;
+  /** Where an early refresh that failed for now is warned about. */
+  readonly log?: Pick<Logger, 'warn'> | undefined;
 };
 
 /** The lazily built OAuth and the authorizer the upstream connections get. */
-export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOAuthOptions): {
+export function openOAuth({ keystore, secrets, config, origin, connect, log }: OpenOAuthOptions): {
   /** OAuth whose every method loads it first (the HTTP side's routes). */
   lazy: OAuth;
   authorize: UpstreamAuthorizer;
@@ -65,6 +68,11 @@ export function openOAuth({ keystore, secrets, config, origin, connect }: OpenOA
           server: (name) => config().mcpServers[name],
           origin,
           onAuthorized: connect,
+          onEarlyRefreshFailed: (server, error) =>
+            log?.warn(
+              { server, err: error },
+              'upstream OAuth: an early token refresh failed; the access token still valid is used, the refresh tried again in 5 s',
+            ),
         }),
       )
       .then(async (oauth) => {
