@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { RemoteServerConfig } from '../../src/config/schema.js';
 import { HubError, NeedsAuthorizationError } from '../../src/errors.js';
+import { createGuardedFetch } from '../../src/oauth/guarded-fetch.js';
 import { createTokenKeeper } from '../../src/oauth/keep-tokens.js';
 import { createOAuthStore, type OAuthRecord } from '../../src/oauth/oauth-store.js';
 import { openKeystore } from '../../src/storage/keystore.js';
@@ -17,7 +18,7 @@ import { useTempDirs } from '../support/temp-dir.js';
 
 const tempDir = useTempDirs('bnity-early-refresh-');
 const SERVER_URL = 'http://127.0.0.1:9/mcp';
-const T0 = 1_800_000_000_000;
+const START = 1_800_000_000_000;
 
 /** The token endpoint: answers each refresh with what `next` says, and counts them. */
 type TokenEndpoint = {
@@ -68,7 +69,7 @@ async function keeperWithToken(issuer: string) {
   const store = createOAuthStore({ secrets: keystore });
   const record: OAuthRecord = {
     tokens: { access_token: 'a1', refresh_token: 'r1', token_type: 'Bearer' },
-    expiresAt: T0 + 60_000,
+    expiresAt: START + 60_000,
     lifetimeMs: 240_000,
     client: { client_id: 'boternity-test' },
     serverUrl: SERVER_URL,
@@ -84,13 +85,14 @@ async function keeperWithToken(issuer: string) {
   };
   await store.update('linear', () => record);
   const config = parseConfig({ mcpServers: { linear: { type: 'http', url: SERVER_URL } } }, null, {});
-  let clock = T0;
+  let clock = START;
   const warned: string[] = [];
   const keeper = createTokenKeeper({
     store,
     secrets: keystore,
     config: (name) => (config.mcpServers[name] as RemoteServerConfig | undefined) ?? null,
-    fetchFor: () => fetch,
+    // As the service's: the guarded fetch (whose answers the SDK can tell by `instanceof Response`).
+    fetchFor: (serverUrl) => createGuardedFetch({ serverUrl }),
     now: () => clock,
     onEarlyRefreshFailed: (server) => warned.push(server),
   });
