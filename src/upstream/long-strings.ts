@@ -13,13 +13,10 @@
 import { NATIVE_SCAN_LENGTH, rememberJsonPlain } from '../guard/is-plain-ascii.js';
 
 const QUOTE = 0x22;
-/**
- * A control character, which JSON allows in no string unescaped. Listed, not as what is
- * outside printable ASCII: V8 searches a 64 KiB text for the one class in 16 µs, the other
- * in 31.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL = /[\x00-\x1f]/;
+/** Each byte of a 32-bit word: 0x20, below which a byte is a control character (not JSON in a string). */
+const SPACES = 0x20202020;
+/** Each byte's high bit. */
+const HIGH_BITS = 0x80808080;
 
 /** From this many characters on a string is taken out (the sanitizer's own long text). */
 export const LONG_STRING_CHARS = NATIVE_SCAN_LENGTH;
@@ -54,10 +51,10 @@ export function cutLongStrings(pieces: readonly Buffer[]): CutLine | null {
       }
       if (++strings > MAX_STRINGS) return null;
       if (quote - open - 1 >= LONG_STRING_CHARS) {
-        const string = latin1(pieces, open + 1, quote);
         // A control character is not JSON inside a string: `JSON.parse` of the whole line is
         // to refuse it with its own error, not the cut let it through as plain text.
-        if (CONTROL.test(string)) return null;
+        if (holdsControl(pieces, open + 1, quote)) return null;
+        const string = latin1(pieces, open + 1, quote);
         text += `${latin1(pieces, copied, open)}"\\u0000${long.length}"`;
         long.push(string);
         copied = quote + 1;
@@ -67,6 +64,53 @@ export function cutLongStrings(pieces: readonly Buffer[]): CutLine | null {
     base += piece.length;
   }
   return long.length === 0 ? null : { text: text + latin1(pieces, copied, base), long };
+}
+
+/** Whether a byte from `start` to `end` (offsets into the pieces joined) is a control character. */
+function holdsControl(pieces: readonly Buffer[], start: number, end: number): boolean {
+  let base = 0;
+  for (const piece of pieces) {
+    const from = Math.max(start - base, 0);
+    const to = Math.min(end - base, piece.length);
+    if (from < to && controlIn(piece, from, to)) return true;
+    base += piece.length;
+    if (base >= end) break;
+  }
+  return false;
+}
+
+/**
+ * Whether `bytes` (all ASCII: `isJsonPlainBytes`) hold a byte below 0x20 from `start` to `end`,
+ * four bytes at a time: in a word of bytes under 0x80, `(w - 0x20202020) & ~w` has a byte's
+ * high bit set at the first byte under 0x20 (a borrow can only mark bytes after one). 64 KiB
+ * in ~6.5 µs, where a RegExp of the class took 16 (issue 20).
+ */
+export function controlIn(bytes: Buffer, start: number, end: number): boolean {
+  let at = start;
+  // Byte by byte up to a word boundary of the underlying memory, which a Uint32Array needs.
+  const aligned = Math.min(end, start + ((4 - ((bytes.byteOffset + start) & 3)) & 3));
+  for (; at < aligned; at++) if ((bytes[at] as number) < 0x20) return true;
+  const count = (end - at) >>> 2;
+  if (count > 0) {
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset + at, count);
+    const fours = count & ~3;
+    let i = 0;
+    for (; i < fours; i += 4) {
+      const a = words[i] as number;
+      const b = words[i + 1] as number;
+      const c = words[i + 2] as number;
+      const d = words[i + 3] as number;
+      if ((((a - SPACES) & ~a) | ((b - SPACES) & ~b) | ((c - SPACES) & ~c) | ((d - SPACES) & ~d)) & HIGH_BITS)
+        return true;
+    }
+    for (; i < count; i++) {
+      const a = words[i] as number;
+      if ((a - SPACES) & ~a & HIGH_BITS) return true;
+    }
+    at += count * 4;
+  }
+  for (; at < end; at++) if ((bytes[at] as number) < 0x20) return true;
+  return false;
 }
 
 /** The bytes from `start` to `end` (offsets into the pieces joined) as Latin-1 text. */

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isJsonPlainBytes } from '../../src/guard/is-plain-ascii.js';
-import { cutLongStrings, LONG_STRING_CHARS, parseLine, wholeLine } from '../../src/upstream/long-strings.js';
+import { controlIn, cutLongStrings, LONG_STRING_CHARS, parseLine, wholeLine } from '../../src/upstream/long-strings.js';
 
 /** `text` as bytes cut at `at` (offsets, any order), as a child's reads would hand them. */
 const piecesOf = (text: string, at: readonly number[]): Buffer[] => {
@@ -113,5 +113,39 @@ describe('cutLongStrings / parseLine', () => {
         expect(cutLongStrings(piecesOf(line, [7, 70]))).toBeNull();
         expect(() => JSON.parse(line)).toThrow(SyntaxError);
       }
+  });
+
+  it('finds a control byte four at a time exactly where a RegExp of the class does, at any alignment', () => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the reference is the class itself
+    const reference = /[\x00-\x1f]/;
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 0x7f }), { maxLength: 80 }),
+        fc.nat(7),
+        fc.nat(80),
+        fc.nat(80),
+        (codes, shift, a, b) => {
+          // Placed at `shift` in a larger buffer: the words are read from the memory's own alignment.
+          const memory = Buffer.alloc(codes.length + 16, 0x61);
+          Buffer.from(codes).copy(memory, shift);
+          const bytes = memory.subarray(shift, shift + codes.length);
+          const start = Math.min(a, b, codes.length);
+          const end = Math.min(Math.max(a, b), codes.length);
+          expect(controlIn(bytes, start, end)).toBe(reference.test(bytes.toString('latin1', start, end)));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+    // Every control at every place of a word, in a long run of text.
+    const text = Buffer.alloc(4_099, 0x7e);
+    for (let code = 0; code < 0x20; code++)
+      for (const at of [0, 1, 2, 3, 2_048, 4_095, 4_096, 4_098]) {
+        const one = Buffer.from(text);
+        one[at] = code;
+        expect(controlIn(one, 0, one.length)).toBe(true);
+      }
+    expect(controlIn(text, 0, text.length)).toBe(false);
+    // The first byte past a control counts only from `start` on.
+    expect(controlIn(Buffer.from('\u0001abc'), 1, 4)).toBe(false);
   });
 });
