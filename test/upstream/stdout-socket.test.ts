@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type StdioChild, spawnStdio } from '../../src/upstream/spawn-stdio.js';
 import { createStderrLog } from '../../src/upstream/stderr-log.js';
+import { useTempDirs } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait-for.js';
 
 const node = process.execPath;
@@ -44,8 +44,7 @@ async function readAll(child: StdioChild): Promise<{ reads: number[]; text: () =
   return { reads, text: () => Buffer.concat(kept).toString('latin1') };
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'stdout-socket-test-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const tempDir = useTempDirs('stdout-socket-test-');
 
 /** Spawns `script` with `TMPDIR` at `tmp` while the spawn reads it (synchronously, at its call). */
 function spawnWithTmp(tmp: string, script: string, ...args: string[]): Promise<StdioChild> {
@@ -66,7 +65,9 @@ function spawnWithTmp(tmp: string, script: string, ...args: string[]): Promise<S
 
 describe('a stdio child’s stdout', () => {
   it('is a socket read into one buffer: a 70 KB line in one read, and nothing left in the temp dir', async () => {
-    const tmp = mkdtempSync(join(scratch, 'tmp-'));
+    const scratch = await tempDir();
+    const tmp = join(scratch, 'tmp');
+    mkdirSync(tmp);
     const done = join(scratch, 'one');
     const child = await spawnWithTmp(tmp, LONG_LINE_ON_CUE, done);
     // The pair's directory is gone once the child has its end.
@@ -82,6 +83,7 @@ describe('a stdio child’s stdout', () => {
   });
 
   it('is Node’s pipe where no socket can be made (no temp dir), and reads the same', async () => {
+    const scratch = await tempDir();
     const child = await spawnWithTmp(join(scratch, 'no-such-dir'), LONG_LINE_ON_CUE, join(scratch, 'two'));
     started.push(child);
     expect(child.stdout).toBe(child.process.stdout);
