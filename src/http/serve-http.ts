@@ -31,6 +31,15 @@ export type HttpServer = {
 const STARTING = JSON.stringify({ error: { code: 'starting', message: 'boternity is starting; retry shortly' } });
 
 /**
+ * Each connection's high-water mark (Node's default: 16 KiB). An answer over it sets the
+ * socket's `needDrain`, and a `drain` is emitted once it is written: for every answer of more
+ * than 16 KiB (a 64 KiB tool result), work and an event no one waits for, and code V8 meets
+ * first at the first long answer and deoptimizes for (issue 20). Streams are bounded by the
+ * bytes they hold (`sse-write-guard.ts`), not by this mark.
+ */
+export const SOCKET_HIGH_WATER_MARK = 256 * 1024;
+
+/**
  * Listen on host:port (port 0 picks a free one); resolves once listening. Binding comes
  * first, before the app exists, so a taken port fails before anything else starts.
  */
@@ -60,7 +69,7 @@ export function listenHttp({
   const settle = () => {
     if (answering === 0 && silent.size === 0) answered?.();
   };
-  const server = createServer((req, res) => {
+  const server = createServer({ highWaterMark: SOCKET_HIGH_WATER_MARK }, (req, res) => {
     if (req.method !== 'GET') {
       answering += 1;
       res.once('close', () => {
