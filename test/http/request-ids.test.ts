@@ -4,6 +4,7 @@
  * cancels ends its POST instead of leaving it open for ever, and its id can be used again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchInitialize } from '../support/initialize.js';
 import { startTransportSession } from '../support/transport-session.js';
 
 type Session = Awaited<ReturnType<typeof startTransportSession>>;
@@ -41,16 +42,7 @@ describe('request ids in flight on a session', () => {
   beforeAll(async () => {
     // No keep-alive during a test: a POST that stays open would only show keep-alives.
     s = await startTransportSession({ keepAliveMs: 600_000 });
-    const init = await fetch(s.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      }),
-    });
+    const init = await fetchInitialize(s.url, VERSION);
     sessionId = init.headers.get('mcp-session-id') as string;
     expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
   });

@@ -15,6 +15,7 @@ import { createApp } from '../../src/http/create-app.js';
 import { createSseWriteGuard } from '../../src/http/io/sse-write-guard.js';
 import { createSseEventLog } from '../../src/http/mcp/sse-event-log.js';
 import { createHub, type Hub } from '../../src/hub/create-hub.js';
+import { fetchInitialize } from '../support/initialize.js';
 import { startTransportSession } from '../support/transport-session.js';
 
 const BOUND = 64 * 1024;
@@ -94,16 +95,7 @@ describe('a client that stops reading its SSE stream', () => {
     const eventLog = createSseEventLog({ maxBytes: 2 * MAX_PRODUCED, maxEvents: 100_000 });
     const s = await startTransportSession({ writeGuard: guard, eventLog, keepAliveMs: 600_000 });
     try {
-      const init = await fetch(s.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 0,
-          method: 'initialize',
-          params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-        }),
-      });
+      const init = await fetchInitialize(s.url, VERSION);
       const sessionId = init.headers.get('mcp-session-id') as string;
       const session = { 'mcp-session-id': sessionId, 'mcp-protocol-version': VERSION };
       const notify = (data: string) => s.server.server.sendLoggingMessage({ level: 'info', data });

@@ -40,3 +40,20 @@ export function postInitialize(
     req.end(INITIALIZE_BODY);
   });
 }
+
+/**
+ * The same initialize (id 0, client `raw`) sent with `fetch`, protocol `version`: the Response
+ * itself, for tests that read its `mcp-session-id` and go on with raw requests.
+ */
+export function fetchInitialize(url: string, version = '2025-11-25'): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  });
+}

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSseEventLog } from '../../../src/http/mcp/sse-event-log.js';
+import { fetchInitialize } from '../../support/initialize.js';
 import { startTransportSession } from '../../support/transport-session.js';
 import { waitFor } from '../../support/wait-for.js';
 
@@ -62,16 +63,7 @@ describe('McpHttpTransport', () => {
 
   beforeAll(async () => {
     s = await startTransportSession({ keepAliveMs: 150, maxBodyBytes: 8_192 });
-    const init = await fetch(s.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: ACCEPT },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      }),
-    });
+    const init = await fetchInitialize(s.url, VERSION);
     expect(init.status).toBe(200);
     expect(init.headers.get('content-type')).toBe('application/json');
     sessionId = init.headers.get('mcp-session-id') as string;

@@ -4,6 +4,7 @@
  * `onerror`, and the JSON response never ended: the agent hung.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchInitialize } from '../../support/initialize.js';
 import { startTransportSession } from '../../support/transport-session.js';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -27,16 +28,7 @@ describe('an answer that cannot be written', () => {
 
   beforeAll(async () => {
     s = await startTransportSession();
-    const init = await fetch(s.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: ACCEPT },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      }),
-    });
+    const init = await fetchInitialize(s.url, VERSION);
     sessionId = init.headers.get('mcp-session-id') as string;
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   });
