@@ -120,7 +120,7 @@ export function createTokenKeeper(deps: TokenKeeperDeps): TokenKeeper {
   const isDue = (record: OAuthRecord) =>
     record.expiresAt !== undefined && now() >= record.expiresAt - earlyBy(record.lifetimeMs);
   const isLive = (record: OAuthRecord) => record.expiresAt === undefined || now() < record.expiresAt;
-  /** Refused for good, or no longer ours to refresh: not a failure to wait out. */
+  /** A failure for now (the server down or erring), not a grant refused or tokens bound elsewhere. */
   const isForNow = (error: unknown) => error instanceof HubError && !(error instanceof NeedsAuthorizationError);
 
   /** Refresh `server`'s tokens unless the record read in the section holds another token than `stale`. */
