@@ -14,7 +14,7 @@
 // Run: node bench/cold-window.mjs DIR_A DIR_B   (each a checkout with a build: bin/, dist/)
 //   ROUNDS=8, WINDOW=200 (64 KiB calls), TOGETHER=1, NODE_A / NODE_B extra node flags,
 //   UPSTREAM: the upstream to copy and run (default ../shared/bench/upstream.mjs)
-import { closeBuild, harnessUpstream, openBuild, sideCpuMs, timedCall } from './lib/build-side.mjs';
+import { closeBuild, harnessUpstream, leanFetch, openBuild, sideCpuMs, timedCall } from './lib/build-side.mjs';
 import { median } from './lib/measure.mjs';
 import { pairedSummary } from './lib/paired.mjs';
 
@@ -24,12 +24,6 @@ const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const WINDOW = Number(process.env.WINDOW ?? 200);
 const APART = process.env.TOGETHER !== '1';
 const UPSTREAM = harnessUpstream();
-
-// As the harness's client ('--client lean'): the SDK's HTTP transport hands one long-lived
-// AbortSignal to every fetch, whose listeners pile up over thousands of calls and slow the
-// client down; POSTs go without it.
-const leanFetch = (url, init) =>
-  init?.method === 'POST' ? fetch(url, { ...init, signal: undefined }) : fetch(url, init);
 
 const open = (dir, nodeArgs) => openBuild(dir, { upstream: UPSTREAM, nodeArgs, name: 'cold-window', fetch: leanFetch });
 

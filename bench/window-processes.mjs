@@ -15,12 +15,11 @@
 //   UPSTREAM: the upstream to copy and run (default ../shared/bench/upstream.mjs)
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { closeBuild, harnessUpstream, openBuild, timedCall } from './lib/build-side.mjs';
+import { closeBuild, freePort, harnessUpstream, leanFetch, openBuild, timedCall } from './lib/build-side.mjs';
 import { median } from './lib/measure.mjs';
 
 const BUILD = process.argv[2] ?? '.';
@@ -29,10 +28,6 @@ const WINDOW = Number(process.env.WINDOW ?? 200);
 const WARM_CALLS = Number(process.env.WARM_CALLS ?? 1500);
 const PREWARM = Number(process.env.PREWARM ?? 0);
 const UPSTREAM = harnessUpstream();
-
-// As the harness's client ('--client lean'): POSTs go without the transport's long-lived signal.
-const leanFetch = (url, init) =>
-  init?.method === 'POST' ? fetch(url, { ...init, signal: undefined }) : fetch(url, init);
 
 /** On-CPU time of one thread in µs. */
 const threadUs = (pid, tid = pid) =>
@@ -96,16 +91,6 @@ async function boternity() {
     await closeBuild(side);
   }
 }
-
-const freePort = () =>
-  new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
 
 async function direct() {
   const port = await freePort();

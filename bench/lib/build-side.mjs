@@ -1,7 +1,9 @@
 // One side of a comparison between two builds of boternity (paired-builds.mjs,
-// cold-window.mjs): `bnity serve` from a checkout with the harness's upstream, an SDK client
-// on it, and the CPU of every thread of its process.
+// cold-window.mjs, window-processes.mjs): `bnity serve` from a checkout with the harness's
+// upstream, an SDK client on it, and the CPU of every thread of its process; and what the
+// benches share for their clients: the harness's lean fetch, a free port.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +12,25 @@ import { spawnServe } from './spawn-serve.mjs';
 
 const bench = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOKEN = 'bench-token';
+
+/**
+ * A fetch as the harness's client uses ('--client lean'): the SDK's HTTP transport hands one
+ * long-lived AbortSignal to every fetch, whose listeners pile up over thousands of calls and
+ * slow the client down; POSTs go without it.
+ */
+export const leanFetch = (url, init) =>
+  init?.method === 'POST' ? fetch(url, { ...init, signal: undefined }) : fetch(url, init);
+
+/** A port free on 127.0.0.1 now. */
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 
 /**
  * The harness's upstream (`echo` and `bytes`), copied under bench/results/ so that it resolves

@@ -3,19 +3,11 @@
 // the round-robin balancer in front finds it where it was), with stop (SIGTERM, drained),
 // kill (SIGKILL) and start again.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRoundRobinProxy } from '../../test/support/round-robin-proxy.ts';
+import { freePort } from './build-side.mjs';
 import { spawnServe } from './spawn-serve.mjs';
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 /** Start the fleet and its balancer; `close()` stops both and removes the homes. */
 export async function startReplicaFleet({ count, config, token, env }) {
