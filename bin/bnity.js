@@ -5,6 +5,18 @@
 import { fileURLToPath } from 'node:url';
 
 const argv = process.argv.slice(2);
+// `bnity serve`: the old generation's growth is limited before the bundle loads, so that a
+// full collection V8 makes while it loads sets the next one's threshold with it
+// (src/runtime/limit-heap-growth.ts; `runtime.tuneProcess: false` gives V8 its own back).
+let limitHeapGrowth = null;
+if (argv[0] === 'serve') {
+  try {
+    ({ limitHeapGrowth } = await import('../dist/limit-heap-growth.mjs'));
+    limitHeapGrowth();
+  } catch {
+    // Not built, or an older build: the bundle's tuning sets it.
+  }
+}
 // `bnity serve`: the certain stdio servers start now, before the bundle loads, and the
 // service adopts them (docs/adr/032-pre-spawn.md; BOTERNITY_PRESPAWN=0 turns it off).
 let prespawned = null;
@@ -32,7 +44,12 @@ const code = await bundle.exports.main(argv, process.env, {
 });
 // A child started early and never adopted (a usage error, a failed start) does not outlive us.
 await prespawned?.endRest();
-// The build's training run (scripts/train-code-cache.mjs) records what it compiled.
-if (process.env.BOTERNITY_TRAIN_CODE_CACHE === '1') bundle.writeCodeCache();
+// The build's training run (scripts/train-code-cache.mjs) records what it compiled, under the
+// V8 flags a `bnity serve` loads its bundle with (V8 refuses a cache made under others; the
+// training's config turned the tuning off, which gave V8 its own heap growth back).
+if (process.env.BOTERNITY_TRAIN_CODE_CACHE === '1') {
+  limitHeapGrowth?.();
+  bundle.writeCodeCache();
+}
 // Everything was awaited and closed by now; exiting also ends timers left by libraries.
 process.exit(code);

@@ -82,11 +82,15 @@ const realImports = Object.values(server.metafile.outputs).flatMap((output) =>
   output.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => i.path),
 );
 if (realImports.length > 0) throw new Error(`dist/bnity.cjs would import() ${realImports.join(', ')} at run time`);
-// What bin/bnity.js runs before the bundle: the pre-spawn (ADR 032) and the loader, small ES
-// modules of node built-ins only.
+// What bin/bnity.js runs before the bundle: the old generation's growth limited, the
+// pre-spawn (ADR 032) and the loader, small ES modules of node built-ins only.
 await build({
   ...shared,
-  entryPoints: { prespawn: 'dist/src/start/prespawn.js', 'load-bundle': 'dist/src/start/load-bundle.js' },
+  entryPoints: {
+    'limit-heap-growth': 'dist/src/runtime/limit-heap-growth.js',
+    prespawn: 'dist/src/start/prespawn.js',
+    'load-bundle': 'dist/src/start/load-bundle.js',
+  },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   format: 'esm',

@@ -4,7 +4,8 @@
 // first minute (initialize, tools/list, tools/call; the control API's server list), stop it,
 // and let bin/bnity.js record the bytecode V8 compiled meanwhile as dist/bnity.cjs.cache.
 // The process tuning is off in this run: it changes V8 flags, and V8 accepts a cache only
-// under the flags it was made with (those of a `bnity serve` that has just started).
+// under the flags it was made with (those of a `bnity serve` loading its bundle: bin/bnity.js
+// sets the one it sets before that again before it records the cache).
 // A failed training is said and does not fail the build: the service then compiles its
 // bundle at each start, as it did before the cache.
 import { spawn } from 'node:child_process';

@@ -24,6 +24,7 @@ import { listenHttp } from './http/index.js';
 import { createHub, type Hub } from './hub/create-hub.js';
 import { reportFlood } from './hub/report-flood.js';
 import { createLogger } from './log/create-logger.js';
+import { restoreHeapGrowth } from './runtime/limit-heap-growth.js';
 import type { ProcessTuning } from './runtime/tune-process.js';
 import type { CodeCacheState } from './start/load-bundle.js';
 import { nextTurn, settled } from './start/next-turn.js';
@@ -126,6 +127,9 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     undo.push(() => lock.release());
     // The process's V8 tuning, when the caller owns the process (`bnity serve`) and the config allows.
     const tuning = config.runtime.tuneProcess ? (options.tuneProcess?.() ?? null) : null;
+    // `bnity serve` limited the old generation's growth before its bundle loaded (bin/bnity.js):
+    // a config that turns the tuning off gets V8's own back.
+    if (!config.runtime.tuneProcess && options.tuneProcess) restoreHeapGrowth();
     if (tuning) {
       undo.push(() => tuning.stop());
       log.info('process tuned for a long-running service (runtime.tuneProcess)');

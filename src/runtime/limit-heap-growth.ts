@@ -8,9 +8,13 @@
  * of 2 collects that garbage at about 50 MB. It was 1.5 at first; under sustained calls that
  * made a full collection about every second (about 10 KB a call reaches the old generation),
  * its concurrent marking 5–8 % of the service's CPU a call; at 2, half as many, for about
- * 8 MB more RSS (docs/performance.md, issue 20, fourth round). Set once start-up is over (V8
- * reads it whenever it computes a threshold): a full collection during start-up would delay
- * the first call.
+ * 8 MB more RSS (docs/performance.md, issue 20, fourth round). Set before start-up, by
+ * `bin/bnity.js` for `serve` before the bundle loads and again by `tuneProcess` (V8 reads it
+ * whenever it computes a threshold). It used to be set once start-up was over; when V8 made
+ * its one full collection of start-up before that, the next threshold came at its own factor
+ * and the old generation reached about 50 MB before its next collection: 15 MB more RSS, in
+ * one harness round of eleven (thirteenth round). Start-up makes no more full collections
+ * with it set early.
  * @module
  */
 import { setFlagsFromString } from 'node:v8';
@@ -21,4 +25,9 @@ export const SERVICE_HEAP_GROWING_PERCENT = 100;
 /** Set V8's heap growing factor for this process to `1 + percent / 100`. */
 export function limitHeapGrowth(percent = SERVICE_HEAP_GROWING_PERCENT): void {
   setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
+
+/** Give V8 back its own factor (`bnity serve` limits the growth before its config is read; `runtime.tuneProcess: false` undoes it). */
+export function restoreHeapGrowth(): void {
+  setFlagsFromString('--heap-growing-percent=0');
 }

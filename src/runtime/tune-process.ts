@@ -3,10 +3,10 @@
  * `bnity serve` turns it on, and its config can turn it off (`runtime.tuneProcess`); a
  * service started in-process (the tests, `bnity mcp serve --stdio`) leaves the process as
  * Node made it. Six process-wide settings, each of which says why in its own file: the
- * young generation capped and the shapes functions meet recorded from their first call,
- * both before the connect burst, and once start-up is over the call path optimized sooner,
- * the old generation collected before it grows far past what is live, memory given back
- * after each burst, and the young generation scavenged on one thread.
+ * young generation capped, the shapes functions meet recorded from their first call and
+ * the old generation collected before it grows far past what is live, all three before the
+ * connect burst; and once start-up is over the call path optimized sooner, memory given
+ * back after each burst, and the young generation scavenged on one thread.
  * @module
  */
 import { capYoungGeneration } from './cap-young-generation.js';
@@ -45,8 +45,11 @@ export function tuneProcess({
 }: TuneDeps = {}): ProcessTuning {
   // Before the connect burst: V8 would grow its young generation to 32 MB and keep it,
   const stops = [cap()];
-  // and the first exchanges with upstreams and agents would leave no trace in the feedback.
+  // the first exchanges with upstreams and agents would leave no trace in the feedback,
   firstShapes();
+  // and a full collection made during start-up would set the next one's threshold at V8's
+  // own factor, which lets the first burst's garbage reach about 50 MB before it is collected.
+  limitGrowth();
   let started = false;
   return {
     started() {
@@ -54,11 +57,9 @@ export function tuneProcess({
       started = true;
       // After start-up and every later burst, the memory goes back once things are quiet.
       stops.push(trim());
-      // Start-up is over: what runs from now on runs again, and is worth optimizing soon.
+      // Start-up is over: what runs from now on runs again, and is worth optimizing soon,
       tierUp();
-      // And its garbage is collected before it is a multiple of what is live,
-      limitGrowth();
-      // its young generation by the main thread alone (less CPU than helper threads).
+      // and its young generation is scavenged by the main thread alone (less CPU than helper threads).
       serialScavenge();
     },
     stop() {

@@ -7,8 +7,10 @@ import { runNodeScript } from '../support/node-script.js';
 const script = `
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { limitHeapGrowth } from './src/runtime/limit-heap-growth.ts';
-if (process.argv[1] === 'limited') limitHeapGrowth();
+import { limitHeapGrowth, restoreHeapGrowth } from './src/runtime/limit-heap-growth.ts';
+const mode = process.argv[1];
+if (mode === 'limited' || mode === 'restored') limitHeapGrowth();
+if (mode === 'restored') restoreHeapGrowth();
 let full = 0;
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) full++;
@@ -25,7 +27,7 @@ await new Promise((resolve) => setTimeout(resolve, 20));
 process.stdout.write(JSON.stringify({ full, peakMb: Math.round(peak / 2 ** 20), live: live.length }));
 `;
 
-const run = (mode: 'limited' | 'default') =>
+const run = (mode: 'limited' | 'default' | 'restored') =>
   runNodeScript<{ full: number; peakMb: number }>(script, mode, ['--expose-gc']);
 
 describe('limitHeapGrowth', () => {
@@ -36,5 +38,12 @@ describe('limitHeapGrowth', () => {
     const limited = run('limited');
     expect(limited.full).toBeGreaterThan(loose.full);
     expect(limited.peakMb).toBeLessThan(loose.peakMb * 0.7);
+  });
+
+  it('restoreHeapGrowth gives V8 its own factor back', { timeout: 30_000 }, () => {
+    const limited = run('limited');
+    const restored = run('restored');
+    expect(restored.full).toBeLessThan(limited.full);
+    expect(restored.peakMb).toBeGreaterThan(limited.peakMb / 0.7);
   });
 });

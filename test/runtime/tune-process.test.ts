@@ -12,7 +12,7 @@ import { startService } from '../../src/main.js';
 import { type ProcessTuning, tuneProcess } from '../../src/runtime/tune-process.js';
 
 describe('tuneProcess', () => {
-  it('caps and records first shapes at once; trims, tiers up, limits heap growth and scavenges serially once start-up is over, once; stops what it started, last first', () => {
+  it('caps, records first shapes and limits heap growth at once; trims, tiers up and scavenges serially once start-up is over, once; stops what it started, last first', () => {
     const steps: string[] = [];
     const tuning = tuneProcess({
       cap: () => {
@@ -28,10 +28,10 @@ describe('tuneProcess', () => {
       serialScavenge: () => steps.push('serial scavenge'),
       firstShapes: () => steps.push('first shapes'),
     });
-    expect(steps).toEqual(['cap', 'first shapes']);
+    expect(steps).toEqual(['cap', 'first shapes', 'limit growth']);
     tuning.started();
     tuning.started();
-    const started = ['cap', 'first shapes', 'trim', 'tier up', 'limit growth', 'serial scavenge'];
+    const started = ['cap', 'first shapes', 'limit growth', 'trim', 'tier up', 'serial scavenge'];
     expect(steps).toEqual(started);
     tuning.stop();
     tuning.stop();
