@@ -127,8 +127,7 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     undo.push(() => lock.release());
     // The process's V8 tuning, when the caller owns the process (`bnity serve`) and the config allows.
     const tuning = config.runtime.tuneProcess ? (options.tuneProcess?.() ?? null) : null;
-    // `bnity serve` limited the old generation's growth before its bundle loaded (bin/bnity.js):
-    // a config that turns the tuning off gets V8's own back.
+    // `bnity serve` limited the old generation's growth before loading (bin/bnity.js): undone when off.
     if (!config.runtime.tuneProcess && options.tuneProcess) restoreHeapGrowth();
     if (tuning) {
       undo.push(() => tuning.stop());
