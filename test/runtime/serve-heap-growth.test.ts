@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
+import { leanFetch } from '../support/mcp-client.js';
 import { spawnServe } from '../support/serve-process.js';
 import { useTempDirs } from '../support/temp-dir.js';
 
@@ -88,8 +89,7 @@ async function firstThresholdMb(): Promise<number> {
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), {
         requestInit: { headers: { authorization: 'Bearer heap-token' } },
-        // POSTs without the transport's long-lived signal, whose listeners would pile up.
-        fetch: (url, init) => fetch(url, init?.method === 'POST' ? { ...init, signal: undefined } : init),
+        fetch: leanFetch,
       }),
     );
     const atStart = seen().peaks.length;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
+import { leanFetch } from '../support/mcp-client.js';
 import { spawnServe } from '../support/serve-process.js';
 import { useTempDirs } from '../support/temp-dir.js';
 
@@ -43,10 +44,7 @@ describe('a request’s garbage stays young', () => {
       await client.connect(
         new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), {
           requestInit: { headers: { authorization: 'Bearer young-token' } },
-          // The transport hands one long-lived AbortSignal to every fetch, whose listeners
-          // would pile up over these 5,000 pings (Node's MaxListeners warning in every run):
-          // POSTs go without it, as the benches' client does.
-          fetch: (url, init) => fetch(url, init?.method === 'POST' ? { ...init, signal: undefined } : init),
+          fetch: leanFetch,
         }),
       );
       for (let i = 0; i < 1_000; i++) await client.ping();
