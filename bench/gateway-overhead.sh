@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Gateway overhead next to peers: runs the shared harness (../shared/bench, see its README)
 # from a scratch copy with boternity's target line enabled. Figures land in
-# bench/results/gateway-<timestamp>/. QUICK=1 for a smoke run; ONLY=… to pick targets.
+# bench/results/gateway-<timestamp>/. QUICK=1 for a smoke run; ONLY=… to pick targets;
+# FLOOR=1 adds `relay-floor` (bench/relay-floor.mjs: a relay that only moves lines to and from
+# the same stdio upstream) to the run, as the floor of any stdio gateway.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 project=$(cd "$here/.." && pwd)
@@ -13,6 +15,12 @@ cp -r "$harness"/. "$work"/
 cp "$here/boternity.json.tmpl" "$work/configs/boternity.json.tmpl"
 sed -i 's#^\#boternity           | http  | {PROJECT}/<path of the bnity bin> serve#boternity           | http  | {NODE} {PROJECT}/bin/bnity.js serve#' "$work/run.sh"
 grep -q '^boternity ' "$work/run.sh" || { echo "could not enable the boternity target in run.sh" >&2; exit 1; }
+if [ "${FLOOR:-}" = 1 ]; then
+  cp "$here/relay-floor.mjs" "$work/relay-floor.mjs"
+  sed -i '/^boternity /a relay-floor          | http  | {NODE} relay-floor.mjs {PORT} upstream.mjs | http://127.0.0.1:{PORT}/mcp |' "$work/run.sh"
+  grep -q '^relay-floor ' "$work/run.sh" || { echo "could not add the relay-floor target to run.sh" >&2; exit 1; }
+  case "${ONLY:-}" in '' | *relay-floor*) ;; *) export ONLY="$ONLY,relay-floor" ;; esac
+fi
 (cd "$work" && npm ci --no-audit --no-fund >/dev/null)
 token=bench-$RANDOM$RANDOM
 (cd "$work" && BENCH_BEARER=$token BOTERNITY_ADMIN_TOKEN=$token BENCH_PROJECT=$project ./run.sh)
