@@ -16,10 +16,12 @@ const TYPES: Readonly<Record<ServerEvent['type'], true>> = {
   health: true,
 };
 
+type ServerEventType = ServerEvent['type'];
+
 /** Every connection event's type. */
-export const SERVER_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(TYPES));
+export const SERVER_EVENT_TYPES: ReadonlySet<ServerEventType> = new Set(Object.keys(TYPES) as ServerEventType[]);
 
 /** Those that change a connection's state (not a re-listing, not a ping). */
-export const SERVER_STATE_EVENT_TYPES: ReadonlySet<string> = new Set(
-  Object.keys(TYPES).filter((type) => type !== 'catalog_changed' && type !== 'health'),
+export const SERVER_STATE_EVENT_TYPES: ReadonlySet<ServerEventType> = new Set(
+  [...SERVER_EVENT_TYPES].filter((type) => type !== 'catalog_changed' && type !== 'health'),
 );

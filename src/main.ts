@@ -194,8 +194,8 @@ async function startOwned(options: ServiceOptions): Promise<Service> {
     const oauth = openOAuth({ keystore, secrets, config: currentConfig, origin, connect: (n) => hub.connect(n), log });
     // A removed server's tokens are forgotten: a new server of that name must not inherit them.
     undo.push(
-      bus.subscribe(({ event }) => {
-        if (event.type !== 'config_applied' || event.removed.length === 0) return;
+      bus.subscribeTo(['config_applied'], ({ event }) => {
+        if (event.removed.length === 0) return;
         void oauth.forgetRemoved(event.removed).then((failed) => {
           for (const { server, error } of failed) log.warn({ server, err: error }, 'oauth: forgetting tokens failed');
         });

@@ -1,7 +1,9 @@
 /**
  * A typed, in-process event bus with a bounded replay window (SPEC S5, A2): every
  * published event gets a increasing id, and a subscriber that names the last id it saw
- * gets what it missed, if it is still in the window.
+ * gets what it missed, if it is still in the window. A subscriber may name the event types
+ * it wants: the bus then skips it for every other, so one tool call's event reaches the few
+ * parts that read it, not every listener of the process (issue 20).
  * @module
  */
 
@@ -14,11 +16,22 @@ export type EventBusOptions = { capacity?: number; now?: () => number };
 /** A subscriber; exceptions it throws are reported to `onListenerError`, never to the publisher. */
 export type Listener<E> = (envelope: Envelope<E>) => void;
 
+/** The `type` names of the events `E` (none when `E` has no `type`). */
+export type EventType<E> = E extends { readonly type: infer T extends string } ? T : never;
+
+/** The events of `E` whose `type` is `T`. */
+export type EventOf<E, T extends string> = Extract<E, { readonly type: T }>;
+
 /** The bus: publish, subscribe, replay. */
 export type EventBus<E> = {
   publish(event: E): Envelope<E>;
-  /** Subscribe; returns the function that unsubscribes. */
+  /** Subscribe to every event; returns the function that unsubscribes. */
   subscribe(listener: Listener<E>): () => void;
+  /**
+   * Subscribe to the events of `types` only (in publishing order with every other
+   * subscriber); returns the function that unsubscribes.
+   */
+  subscribeTo<T extends EventType<E>>(types: Iterable<T>, listener: Listener<EventOf<E, T>>): () => void;
   /**
    * Events after `lastId`, oldest first, or `null` when the window no longer holds all of
    * them (the caller then needs a fresh snapshot).
@@ -36,7 +49,16 @@ export function createEventBus<E>(
   onListenerError?: (error: unknown) => void,
 ): EventBus<E> {
   const window: Envelope<E>[] = [];
-  const listeners = new Set<Listener<E>>();
+  // In subscribing order; replaced, never changed, so a publish walks it without a copy while
+  // its listeners subscribe and unsubscribe.
+  let entries: readonly { listener: Listener<E>; types: ReadonlySet<string> | null }[] = [];
+  const add = (listener: Listener<E>, types: ReadonlySet<string> | null): (() => void) => {
+    const entry = { listener, types };
+    entries = [...entries, entry];
+    return () => {
+      entries = entries.filter((held) => held !== entry);
+    };
+  };
   let seq = 0;
   return {
     publish(event) {
@@ -44,7 +66,9 @@ export function createEventBus<E>(
       const envelope: Envelope<E> = { id: seq, at: now(), event };
       window.push(envelope);
       if (window.length > capacity) window.splice(0, window.length - capacity);
-      for (const listener of [...listeners]) {
+      const type = typeOf(event);
+      for (const { listener, types } of entries) {
+        if (types !== null && (type === undefined || !types.has(type))) continue;
         try {
           listener(envelope);
         } catch (error) {
@@ -53,12 +77,8 @@ export function createEventBus<E>(
       }
       return envelope;
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: (listener) => add(listener, null),
+    subscribeTo: (types, listener) => add(listener as Listener<E>, new Set(types)),
     since(lastId) {
       if (lastId >= seq) return [];
       const oldest = window[0]?.id ?? seq + 1;
@@ -68,4 +88,10 @@ export function createEventBus<E>(
     lastId: () => seq,
     bootId: `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`,
   };
+}
+
+/** The `type` of an event that has one. */
+export function typeOf(event: unknown): string | undefined {
+  const type = typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type : undefined;
 }

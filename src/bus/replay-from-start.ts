@@ -4,21 +4,30 @@
  * first hands it what the bus still holds of the run so far, then what comes.
  * @module
  */
-import type { EventBus } from './create-event-bus.js';
+import { type Envelope, type EventBus, type Listener, typeOf } from './create-event-bus.js';
 
-/** `bus`, whose `subscribe` first replays every event still in its window. */
+/** `bus`, whose `subscribe` and `subscribeTo` first replay every event still in its window (of those types). */
 export function replayFromStart<E>(bus: EventBus<E>): EventBus<E> {
+  // Synchronous: no event can be published between the replay and the subscription. A
+  // listener's failure on an old event is its own, as on the bus (never the caller's).
+  const replay = (listener: Listener<E>, types: ReadonlySet<string> | null): void => {
+    for (const envelope of bus.since(0) ?? []) {
+      const type = typeOf(envelope.event);
+      if (types !== null && (type === undefined || !types.has(type))) continue;
+      try {
+        listener(envelope);
+      } catch {}
+    }
+  };
   return {
     ...bus,
     subscribe(listener) {
-      // Synchronous: no event can be published between the replay and the subscription. A
-      // listener's failure on an old event is its own, as on the bus (never the caller's).
-      for (const envelope of bus.since(0) ?? []) {
-        try {
-          listener(envelope);
-        } catch {}
-      }
+      replay(listener, null);
       return bus.subscribe(listener);
+    },
+    subscribeTo(types, listener) {
+      replay(listener as (envelope: Envelope<E>) => void, new Set(types));
+      return bus.subscribeTo(types, listener);
     },
   };
 }

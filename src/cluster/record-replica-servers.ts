@@ -61,10 +61,10 @@ export async function recordReplicaServers({ db, replica, hub, bus, log }: Recor
     };
     enqueue(server, () => upsertReplicaServer(db, row));
   };
-  const unsubscribe = bus.subscribe(({ event }) => {
+  const unsubscribe = bus.subscribeTo(['removed', ...CHANGES], ({ event }) => {
     if (event.server === null) return;
     if (event.type === 'removed') enqueue(event.server, () => deleteReplicaServers(db, replica, event.server));
-    else if (CHANGES.has(event.type)) record(event.server);
+    else record(event.server);
   });
   // The servers as they are now: what the bus said before this started is not replayed here.
   for (const { name } of hub.listServers()) record(name);

@@ -67,11 +67,8 @@ export async function sharePins({
         .catch((error: unknown) => log.warn({ err: error, server }, 'pin change not told to the other replicas'));
     due.clear();
   };
-  const stopEvents = events.subscribe(({ event }) => {
-    const mine =
-      ((event.type === 'tool_quarantined' || event.type === 'tool_approved') && event.relayedFrom === undefined) ||
-      event.type === 'catalog_churn';
-    if (!mine) return;
+  const stopEvents = events.subscribeTo(['tool_quarantined', 'tool_approved', 'catalog_churn'], ({ event }) => {
+    if (event.type !== 'catalog_churn' && event.relayedFrom !== undefined) return;
     if (due.size === 0) setImmediate(send);
     due.add(event.server);
   });

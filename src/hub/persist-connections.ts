@@ -58,10 +58,10 @@ export async function persistConnections({
 }) {
   await markAllDisconnected(db, new Date(), replica);
   let queue: Promise<void> = Promise.resolve();
-  const unsubscribe = bus.subscribe(({ event, at }) => {
-    // The connections' own events only: another that names a server (a tool call, one a
-    // call) changes nothing a row holds, and would write one.
-    if (!SERVER_EVENT_TYPES.has(event.type) || event.server === null) return;
+  // The connections' own events only: another that names a server (a tool call, one a
+  // call) changes nothing a row holds, and would write one.
+  const unsubscribe = bus.subscribeTo(SERVER_EVENT_TYPES, ({ event, at }) => {
+    if (event.server === null) return;
     if (event.type === 'removed') {
       const id = globalConnectionId(event.server, replica);
       enqueue(() => deleteConnection(db, id), event.server);

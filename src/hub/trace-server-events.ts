@@ -59,7 +59,16 @@ export function traceServerEvents({ bus, tracer, config }: TraceServerEventsOpti
     if (error) loop.span.setStatus({ code: SpanStatusCode.ERROR, message: error });
     loop.span.end();
   };
-  const unsubscribe = bus.subscribe(({ event }) => {
+  const traced = [
+    'connecting',
+    'connected',
+    'reconnecting',
+    'needs_authorization',
+    'disabled',
+    'removed',
+    'config_applied',
+  ] as const;
+  const unsubscribe = bus.subscribeTo(traced, ({ event }) => {
     switch (event.type) {
       case 'connecting': {
         const loop = loopOf(event.server);
@@ -116,8 +125,6 @@ export function traceServerEvents({ bus, tracer, config }: TraceServerEventsOpti
         return;
       case 'config_applied':
         configApplySpan(tracer, event).end();
-        return;
-      default:
         return;
     }
   });

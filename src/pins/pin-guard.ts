@@ -242,7 +242,7 @@ export function createPinGuard({
   return {
     async start() {
       for (const pin of await listPins(db)) pins.set({ ...pin, countedHash: null });
-      unsubscribe = bus.subscribe(({ event }) => {
+      unsubscribe = bus.subscribeTo(['connected', 'catalog_changed', 'config_applied'], ({ event }) => {
         if (event.type === 'connected' || event.type === 'catalog_changed')
           void check(event.server, event.type === 'catalog_changed');
         else if (event.type === 'config_applied' && leads()) void upkeep.sweep();

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Logger } from 'pino';
+import { SERVER_STATE_EVENT_TYPES } from '../../machines/index.js';
 import type { BotDeps } from '../bots/bot-deps.js';
 import { createBotSurface } from '../bots/create-bot-surface.js';
 import { reportBotSources } from '../bots/report-bot-sources.js';
@@ -138,7 +139,7 @@ export async function serveService(
   // Servers connecting, lost, retried, disabled: rows a bot tab shows beside its own (bounded per window).
   const lifecycle = createLifecycleAudit({ audit, windowMs: () => config().audit.undeliveredWindowMs });
   undo.push(
-    early.subscribe(({ event, at }) => {
+    early.subscribeTo(SERVER_STATE_EVENT_TYPES, ({ event, at }) => {
       lifecycle.observe(event, at);
     }),
   );
@@ -187,7 +188,7 @@ export async function serveService(
   if (fleet) undo.push(() => fleet.stop());
   const bots: BotDeps = { ...botBase, tools: gateway.botToolCaller, tracer: started.tracing?.tracer ?? null };
   const reportBots = () => void reportBotSources(bots, config().bots).catch(() => undefined);
-  undo.push(bus.subscribe(({ event }) => event.type === 'config_applied' && reportBots()));
+  undo.push(bus.subscribeTo(['config_applied'], reportBots));
   const persisted = await persistConnections({
     hub,
     bus: early,

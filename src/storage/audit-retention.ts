@@ -56,11 +56,11 @@ export function startAuditRetention({
   };
 }
 
-/** Record quarantines and approvals (X5) and config errors as audit rows; returns the unsubscribe. */
+/** Record quarantines and approvals (X5) as audit rows; returns the unsubscribe. */
 export function auditBusEvents(bus: EventBus<HubEvent>, audit: Pick<AuditWriter, 'record'>): () => void {
-  return bus.subscribe(({ event, at }) => {
+  return bus.subscribeTo(['tool_quarantined', 'tool_approved'], ({ event, at }) => {
     // One row per quarantine or approval in a fleet: the replica that saw it writes it, not those told of it.
-    if ((event.type === 'tool_quarantined' || event.type === 'tool_approved') && event.relayedFrom === undefined) {
+    if (event.relayedFrom === undefined) {
       audit.record({
         direction: 'client',
         eventType: event.type,

@@ -107,7 +107,8 @@ function rowOf(event: ServerEvent, wasConnected: boolean): LifecycleRow[] {
   }
 }
 
-const isServerEvent = (event: HubEvent): event is ServerEvent => SERVER_STATE_EVENT_TYPES.has(event.type);
+const isServerEvent = (event: HubEvent): event is ServerEvent =>
+  (SERVER_STATE_EVENT_TYPES as ReadonlySet<string>).has(event.type);
 
 /** The lifecycle audit: `observe` each server event; `close()` writes what is held. */
 export function createLifecycleAudit({ audit, windowMs, now = Date.now, setTimer = realTimer }: LifecycleAuditOptions) {

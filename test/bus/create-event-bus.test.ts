@@ -40,4 +40,43 @@ describe('createEventBus', () => {
     expect(seen).toEqual([7]);
     expect(errors).toHaveLength(1);
   });
+
+  it('hands a subscriber of some types those events only, in order with every other subscriber', () => {
+    type T = { type: 'a'; n: number } | { type: 'b'; n: number } | { type: 'c'; n: number };
+    const bus = createEventBus<T>();
+    const seen: string[] = [];
+    bus.subscribe(({ event }) => seen.push(`all ${event.type}${event.n}`));
+    const stop = bus.subscribeTo(['a', 'c'], ({ event }) => seen.push(`a|c ${event.type}${event.n}`));
+    bus.subscribeTo(['b'], ({ event }) => seen.push(`b ${event.type}${event.n}`));
+    bus.publish({ type: 'a', n: 1 });
+    bus.publish({ type: 'b', n: 2 });
+    bus.publish({ type: 'c', n: 3 });
+    stop();
+    bus.publish({ type: 'a', n: 4 });
+    expect(seen).toEqual(['all a1', 'a|c a1', 'all b2', 'b b2', 'all c3', 'a|c c3', 'all a4']);
+  });
+
+  it('finishes a publish with the subscribers it began with when one unsubscribes another', () => {
+    const bus = createEventBus<E>();
+    const seen: string[] = [];
+    let stopSecond = () => {};
+    bus.subscribe(() => {
+      seen.push('first');
+      stopSecond();
+    });
+    stopSecond = bus.subscribeTo(['x'], () => seen.push('second'));
+    bus.subscribe(() => seen.push('third'));
+    bus.publish({ type: 'x', n: 1 });
+    bus.publish({ type: 'x', n: 2 });
+    expect(seen).toEqual(['first', 'second', 'third', 'first', 'third']);
+  });
+
+  it('skips a typed subscriber for an event without a type', () => {
+    const bus = createEventBus<E | string>();
+    const seen: unknown[] = [];
+    bus.subscribeTo(['x'], ({ event }) => seen.push(event));
+    bus.publish('plain');
+    bus.publish({ type: 'x', n: 1 });
+    expect(seen).toEqual([{ type: 'x', n: 1 }]);
+  });
 });

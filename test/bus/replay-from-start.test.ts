@@ -26,4 +26,16 @@ describe('replayFromStart', () => {
     bus.publish('good');
     expect(seen).toEqual(['good']);
   });
+
+  it('replays to a subscriber of some types the events of those types only, then what comes of them', () => {
+    type T = { type: 'kept'; n: number } | { type: 'other'; n: number };
+    const bus = createEventBus<T>({ capacity: 10 });
+    bus.publish({ type: 'kept', n: 1 });
+    bus.publish({ type: 'other', n: 2 });
+    const seen: number[] = [];
+    replayFromStart(bus).subscribeTo(['kept'], ({ event }) => seen.push(event.n));
+    bus.publish({ type: 'other', n: 3 });
+    bus.publish({ type: 'kept', n: 4 });
+    expect(seen).toEqual([1, 4]);
+  });
 });

@@ -19,7 +19,7 @@ import type { AgentSession } from '../session/index.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { botActivityUri } from './bot-activity-uri.js';
 import { reachesBot } from './notify-bot-changes.js';
-import { botEventMessage, isBotEvent } from './push-bot-events.js';
+import { BOT_EVENT_TYPES, botEventMessage } from './push-bot-events.js';
 
 /** Events kept per bot. */
 export const MAX_EVENTS = 50;
@@ -52,7 +52,7 @@ export function createBotActivity({
   maxEvents = MAX_EVENTS,
   maxBytes = MAX_BYTES,
 }: {
-  bus: Pick<EventBus<HubEvent>, 'subscribe'>;
+  bus: Pick<EventBus<HubEvent>, 'subscribeTo'>;
   sessions: Pick<SessionRegistry, 'all'>;
   log: Logger;
   maxEvents?: number;
@@ -71,10 +71,9 @@ export function createBotActivity({
     if (ring.length > maxEvents) ring.shift();
     kept.set(bot, ring);
   };
-  const stop = bus.subscribe((envelope) => {
+  const stop = bus.subscribeTo(BOT_EVENT_TYPES, (envelope) => {
     const { event } = envelope;
-    if (!isBotEvent(event)) return;
-    keep({ ...envelope, event });
+    keep(envelope);
     const uri = botActivityUri(event.bot);
     // Fire and forget: a chat turn or a workflow run never waits for a client.
     for (const session of sessions.all()) {

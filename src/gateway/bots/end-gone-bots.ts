@@ -46,8 +46,7 @@ export function endGoneBots({
     void check(slug, tokensRevoked).catch((error: unknown) =>
       log.warn({ err: error, bot: slug }, 'sessions of a deleted bot not ended'),
     );
-  const stop = bus.subscribe(({ event }) => {
-    if (event.type !== 'config_applied') return;
+  const stop = bus.subscribeTo(['config_applied'], () => {
     const bots = config().bots;
     const slugs = new Set(
       sessions.all().flatMap((s) => (s.bot !== null && !Object.hasOwn(bots, s.bot) ? [s.bot] : [])),

@@ -24,7 +24,8 @@ import { reachesBot } from './notify-bot-changes.js';
 /** The logger name bot events carry: a client can tell them from upstream servers' logs. */
 export const BOT_EVENTS_LOGGER = 'boternity.bots';
 
-const BOT_EVENT_TYPES: ReadonlySet<HubEvent['type']> = new Set<BotEvent['type']>([
+/** The bots' activity: what {@link isBotEvent} tells apart. */
+export const BOT_EVENT_TYPES: ReadonlySet<BotEvent['type']> = new Set<BotEvent['type']>([
   'bot_created',
   'bot_updated',
   'bot_deleted',
@@ -38,7 +39,8 @@ const BOT_EVENT_TYPES: ReadonlySet<HubEvent['type']> = new Set<BotEvent['type']>
 const HEARS_INFO: ReadonlySet<LoggingLevel> = new Set<LoggingLevel>(['debug', 'info']);
 
 /** Whether `event` is one of the bots' activity. */
-export const isBotEvent = (event: HubEvent): event is BotEvent => BOT_EVENT_TYPES.has(event.type);
+export const isBotEvent = (event: HubEvent): event is BotEvent =>
+  (BOT_EVENT_TYPES as ReadonlySet<string>).has(event.type);
 
 /** The logging message of one bot event: `data` is the event as `/api/events` sends it, `type` named `event`. */
 export function botEventMessage({ event, at }: Envelope<BotEvent>): LoggingMessageNotification {
@@ -65,17 +67,16 @@ export function pushBotEvents({
   sessions,
   log,
 }: {
-  bus: Pick<EventBus<HubEvent>, 'subscribe'>;
+  bus: Pick<EventBus<HubEvent>, 'subscribeTo'>;
   sessions: Pick<SessionRegistry, 'all'>;
   log: Logger;
 }): () => void {
-  return bus.subscribe((envelope) => {
+  return bus.subscribeTo(BOT_EVENT_TYPES, (envelope) => {
     const { event } = envelope;
-    if (!isBotEvent(event)) return;
     let message: LoggingMessageNotification | null = null;
     for (const session of sessions.all()) {
       if (!hearsBot(session, event.bot)) continue;
-      message ??= botEventMessage({ ...envelope, event });
+      message ??= botEventMessage(envelope);
       void session.channel
         .notify(message)
         .catch((error: unknown) => log.debug({ err: error, session: session.id }, 'bot event not delivered'));

@@ -27,10 +27,7 @@ export function createLossWatch({ bus }: { bus: EventBus<HubEvent> }): LossWatch
   const byUpstream = new WeakMap<UpstreamSession, Set<Waiter>>();
   const sharedByServer = new Map<string, Set<Waiter>>();
 
-  const stop = bus.subscribe(({ event }) => {
-    if (event.server === null) return;
-    const lost = ['reconnecting', 'needs_authorization', 'disabled', 'removed'];
-    if (!lost.includes(event.type)) return;
+  const stop = bus.subscribeTo(['reconnecting', 'needs_authorization', 'disabled', 'removed'], ({ event }) => {
     // Why it went (a failed liveness check, a closed pipe) is part of what the caller reads.
     const why = event.type === 'reconnecting' && event.error ? ` (${event.error.message})` : '';
     for (const waiter of sharedByServer.get(event.server) ?? []) waiter(`went ${event.type}${why}`);

@@ -21,8 +21,7 @@ export function renewSubscriptions({
   sessions: Pick<SessionRegistry, 'sharedUris'>;
   log: Logger;
 }): () => void {
-  return bus.subscribe(({ event }) => {
-    if (event.type !== 'connected') return;
+  return bus.subscribeTo(['connected'], ({ event }) => {
     const upstream = hub.upstream(event.server);
     for (const uri of sessions.sharedUris(event.server)) {
       void upstream?.subscribe(uri).catch((error: unknown) => {

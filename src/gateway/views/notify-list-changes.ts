@@ -41,8 +41,7 @@ export function notifyListChanges({
   listingKey?: ListingKey;
 }): () => void {
   let before = config?.();
-  return bus.subscribe(({ event }) => {
-    if (!VIEW_EVENTS.has(event.type)) return;
+  return bus.subscribeTo(VIEW_EVENTS, ({ event }) => {
     const previous = before;
     const now = event.type === 'config_applied' ? config?.() : undefined;
     if (now) before = now;

@@ -69,8 +69,8 @@ function once<T>(make: () => T): () => T {
 /** Create the cache. */
 export function createViewCache({ bus, config, hub, pins, sanitizer }: ViewCacheDeps): ViewCache {
   let generation = 0;
-  const stop = bus.subscribe(({ event }) => {
-    if (VIEW_EVENTS.has(event.type)) generation += 1;
+  const stop = bus.subscribeTo(VIEW_EVENTS, () => {
+    generation += 1;
   });
   const cached = new Map<string, { generation: number; served: ServedView }>();
   const hidden = pins ? (server: string, tool: string) => pins.isHidden(server, tool) : undefined;
