@@ -6,7 +6,6 @@
  * @module
  */
 import type { Logger } from 'pino';
-import { SERVER_STATE_EVENT_TYPES } from '../../machines/index.js';
 import type { BotDeps } from '../bots/bot-deps.js';
 import { createBotSurface } from '../bots/create-bot-surface.js';
 import { reportBotSources } from '../bots/report-bot-sources.js';
@@ -32,7 +31,7 @@ import { createMetrics } from '../metrics/create-metrics.js';
 import type { OAuth } from '../oauth/index.js';
 import { createPinGuard } from '../pins/index.js';
 import { auditBusEvents, startAuditRetention } from '../storage/audit-retention.js';
-import { createLifecycleAudit } from '../storage/audit-server-lifecycle.js';
+import { createLifecycleAudit, LIFECYCLE_EVENT_TYPES } from '../storage/audit-server-lifecycle.js';
 import { findBotBySlug } from '../storage/bot-repo.js';
 import type { Keystore } from '../storage/keystore.js';
 import type { Tracing } from '../telemetry/start-tracing.js';
@@ -139,7 +138,7 @@ export async function serveService(
   // Servers connecting, lost, retried, disabled: rows a bot tab shows beside its own (bounded per window).
   const lifecycle = createLifecycleAudit({ audit, windowMs: () => config().audit.undeliveredWindowMs });
   undo.push(
-    early.subscribeTo(SERVER_STATE_EVENT_TYPES, ({ event, at }) => {
+    early.subscribeTo(LIFECYCLE_EVENT_TYPES, ({ event, at }) => {
       lifecycle.observe(event, at);
     }),
   );

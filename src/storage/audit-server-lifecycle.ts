@@ -107,6 +107,9 @@ function rowOf(event: ServerEvent, wasConnected: boolean): LifecycleRow[] {
   }
 }
 
+/** The events {@link createLifecycleAudit}'s `observe` reads: a connection's changes of state. */
+export const LIFECYCLE_EVENT_TYPES = SERVER_STATE_EVENT_TYPES;
+
 const isServerEvent = (event: HubEvent): event is ServerEvent =>
   (SERVER_STATE_EVENT_TYPES as ReadonlySet<string>).has(event.type);
 
