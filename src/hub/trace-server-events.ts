@@ -12,6 +12,7 @@
  * @module
  */
 import { type Attributes, ROOT_CONTEXT, type Span, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import { SERVER_STATE_EVENT_TYPES } from '../../machines/index.js';
 import type { EventBus } from '../bus/create-event-bus.js';
 import type { AppConfig, ServerConfig } from '../config/schema.js';
 import type { HubEvent } from '../events/hub-event.js';
@@ -59,16 +60,7 @@ export function traceServerEvents({ bus, tracer, config }: TraceServerEventsOpti
     if (error) loop.span.setStatus({ code: SpanStatusCode.ERROR, message: error });
     loop.span.end();
   };
-  const traced = [
-    'connecting',
-    'connected',
-    'reconnecting',
-    'needs_authorization',
-    'disabled',
-    'removed',
-    'config_applied',
-  ] as const;
-  const unsubscribe = bus.subscribeTo(traced, ({ event }) => {
+  const unsubscribe = bus.subscribeTo([...SERVER_STATE_EVENT_TYPES, 'config_applied'], ({ event }) => {
     switch (event.type) {
       case 'connecting': {
         const loop = loopOf(event.server);
