@@ -78,7 +78,8 @@ export async function openCallParts({
     log,
     client: store.writer,
     reconnect: store.reopenWriter,
-    journalPath: auditJournal,
+    journalPath: auditJournal.path,
+    journalBefore: auditJournal.before,
     // The byte cap measures a SQLite file; on PostgreSQL the age limit alone applies (ADR 036).
     ...(store.postgres ? {} : { cap: { maxBytes: () => config().audit.maxBytes } }),
   });

@@ -4,10 +4,12 @@
  * out, so the records of this run's children come after the orphans were read.
  * @module
  */
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { assertReplicaIdFree, replicaIdFor } from '../cluster/index.js';
 import type { AppConfig } from '../config/schema.js';
+import { auditJournalPaths } from '../storage/audit-journal.js';
 import { createDb, databaseUrlFor, type OpenDb } from '../storage/create-db.js';
 import { checkKeystoreKey, requireClusterKey } from '../storage/db-keystore.js';
 import { KEYSTORE_KEY_ENV, parseEnvKey } from '../storage/keystore-cipher.js';
@@ -21,7 +23,13 @@ import { reapLeftovers } from '../upstream/reap-orphans.js';
  * audit journals the rows of answered requests (beside a database file, else in the home);
  * which replica this process is (ADR 041: its ledger rows are its own).
  */
-export type Storage = { store: OpenDb; ledger: StoredProcessLedger; auditJournal: string; replica: string };
+export type Storage = {
+  store: OpenDb;
+  ledger: StoredProcessLedger;
+  /** The audit journal's path and its segments' former place (`auditJournalPaths`). */
+  auditJournal: { path: string; before: string };
+  replica: string;
+};
 
 /** Open the database of `home` and reap the leftovers of a crashed run. */
 export async function openStorage({
@@ -63,7 +71,9 @@ export async function openStorage({
     // Only this replica's children: on a shared database the others' pids are not ours to end.
     const ledger = createProcessLedger(store.db, { replica });
     await reapLeftovers(ledger, graceMs, log);
-    return { store, ledger, replica, auditJournal: store.file ? `${store.file}-audit` : join(home, 'audit-journal') };
+    const auditJournal = auditJournalPaths(store.file, home);
+    mkdirSync(dirname(auditJournal.path), { recursive: true, mode: 0o700 });
+    return { store, ledger, replica, auditJournal };
   } catch (error) {
     await store.close();
     throw error;

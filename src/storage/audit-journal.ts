@@ -4,7 +4,8 @@
  * its queue in memory loses none (the page cache keeps a `write()`; no fsync, as for the
  * audit's own commits). Segments `PATH.1`, `PATH.2`, …: each flush seals the open one, and
  * a flush that succeeded removes those sealed before it began. What a dead process left is
- * read back at the next open.
+ * read back at the next open. The segments have a directory of their own
+ * ({@link auditJournalPaths}).
  * @module
  */
 import { closeSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
@@ -27,14 +28,28 @@ export type AuditJournal = {
   close(): void;
 };
 
-/** Open the journal whose segments are `path.N`, reading what an earlier process left. */
-export function openAuditJournal(path: string): AuditJournal {
-  const dir = dirname(path);
-  const prefix = `${basename(path)}.`;
-  const found = namesIn(dir)
-    .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
-    .map((name) => ({ file: join(dir, name), seq: Number(name.slice(prefix.length)) }))
-    .sort((a, b) => a.seq - b.seq);
+/**
+ * Where the audit journal of a database file is kept, or of a home whose database is remote: a
+ * directory of its own beside the database, `boternity.db-audit/segment.N` (`audit-journal/`
+ * in the home). Its appends, one or two a tool call, then wake no watcher of the directory the
+ * config shares with the database, which the default home is: beside the database each one
+ * was an inotify event the config watcher read and put aside (about 2 % of a call's CPU,
+ * issue 20). `before`: where the segments were kept until then (`boternity.db-audit.N` beside
+ * the database), read back once by {@link openAuditJournal}.
+ */
+export function auditJournalPaths(dbFile: string | null, home: string): { path: string; before: string } {
+  const before = dbFile ? `${dbFile}-audit` : join(home, 'audit-journal');
+  return { path: join(before, 'segment'), before };
+}
+
+/**
+ * Open the journal whose segments are `path.N`, reading what an earlier process left there
+ * and in `before.N` (the segments' former place: they are read first, and removed with the
+ * next sealed ones).
+ */
+export function openAuditJournal(path: string, before?: string): AuditJournal {
+  const current = segmentsOf(path);
+  const found = [...(before === undefined ? [] : segmentsOf(before)), ...current];
   const rows: AuditRow[] = [];
   // A row whose output was hashed after its answer left is completed by a later line; one
   // without that line (a kill in between) keeps a null output hash.
@@ -59,7 +74,7 @@ export function openAuditJournal(path: string): AuditJournal {
     }
   }
   let sealed = found.map((f) => f.file);
-  let seq = found.at(-1)?.seq ?? 0;
+  let seq = current.at(-1)?.seq ?? 0;
   let open: { fd: number; file: string } | null = null;
 
   const closeOpen = () => {
@@ -112,6 +127,16 @@ export function openAuditJournal(path: string): AuditJournal {
     },
     close: closeOpen,
   };
+}
+
+/** The segments `path.N` there are, in order. */
+function segmentsOf(path: string): { file: string; seq: number }[] {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  return namesIn(dir)
+    .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+    .map((name) => ({ file: join(dir, name), seq: Number(name.slice(prefix.length)) }))
+    .sort((a, b) => a.seq - b.seq);
 }
 
 /** The names in `dir`; none when it does not exist (then appending fails, and says so). */

@@ -56,6 +56,8 @@ export type AuditWriterOptions = {
   reconnect?: () => Promise<Client>;
   /** The journal's path (segments `PATH.N`); null: `commit()` only queues (a database in memory). */
   journalPath?: string | null;
+  /** Where the journal's segments were kept before (`auditJournalPaths`): read back once. */
+  journalBefore?: string;
   /** The byte cap (`audit.maxBytes`), enforced on the writer's connection; none without. */
   cap?: Omit<AuditCapOptions, 'log'>;
 };
@@ -102,12 +104,13 @@ export function createAuditWriter(
     client: firstClient = db.$client,
     reconnect,
     journalPath = null,
+    journalBefore,
     cap: capOptions,
   }: AuditWriterOptions,
 ): AuditWriter {
   const chunkSize = Math.max(1, Math.min(maxBatch, MAX_ROWS_PER_STATEMENT));
   const rows = createRowMaker(log);
-  const journal: AuditJournal | null = journalPath ? openAuditJournal(journalPath) : null;
+  const journal: AuditJournal | null = journalPath ? openAuditJournal(journalPath, journalBefore) : null;
   /** Recorded, not yet hashed: holds the payloads, so it is kept short. */
   let recorded: Recorded[] = [];
   /** Committed rows whose output hash is still to come: in the queue already, completed before any write. */

@@ -64,7 +64,8 @@ export default {
             ),
           ),
         );
-        const journal = readdirSync(home).filter((name) => name.startsWith('boternity.db-audit.')).length;
+        // The journal's own directory beside the database (ADR 021, amended).
+        const journal = readdirSync(join(home, 'boternity.db-audit')).filter((name) => name.startsWith('segment.')).length;
         rounds.push({
           round: r,
           loadMs: Math.round(loadMs),
