@@ -65,7 +65,9 @@ export default {
           ),
         );
         // The journal's own directory beside the database (ADR 021, amended).
-        const journal = readdirSync(join(home, 'boternity.db-audit')).filter((name) => name.startsWith('segment.')).length;
+        const journal = readdirSync(join(home, 'boternity.db-audit')).filter((name) =>
+          name.startsWith('segment.'),
+        ).length;
         rounds.push({
           round: r,
           loadMs: Math.round(loadMs),
