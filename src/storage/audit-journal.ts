@@ -139,12 +139,13 @@ function segmentsOf(path: string): { file: string; seq: number }[] {
     .sort((a, b) => a.seq - b.seq);
 }
 
-/** The names in `dir`; none when it does not exist (then appending fails, and says so). */
+/** The names in `dir`; none when it does not exist or is not a directory (then appending fails, and says so). */
 function namesIn(dir: string): string[] {
   try {
     return readdirSync(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw error;
   }
 }

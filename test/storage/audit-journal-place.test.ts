@@ -4,7 +4,7 @@
  * segments a run of the former layout left beside the database are read back once, written,
  * and removed.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { type AuditEntry, auditHash, createAuditWriter } from '../../src/storage
 import { createDb } from '../../src/storage/create-db.js';
 import { mcpAuditTable } from '../../src/storage/schema.js';
 import { useAuditStores } from '../support/audit-stores.js';
+import { captureLog, LEVEL } from '../support/capture-log.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { startTestService } from '../support/test-service.js';
@@ -125,6 +126,47 @@ describe('the audit journal, where it lives', () => {
               hashes.includes(auditHash({ text: 'left by a killed run' })) &&
               hashes.includes(auditHash({ text: 'now' }))
             );
+          },
+          { what: 'both rows in mcp_audit', timeoutMs: 10_000 },
+        );
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await client?.close();
+      await svc.stop();
+    }
+  }, 60_000);
+
+  it('a journal directory that cannot be made: the service starts, says so once, and the rows still reach the audit', async () => {
+    const home = await tempDir();
+    // A file where the directory should be: nothing can be appended under it.
+    writeFileSync(join(home, 'boternity.db-audit'), 'not a directory');
+    const { log, lines } = captureLog('warn');
+    const svc = await startTestService(
+      { mcpServers: { gw: { command: process.execPath, args: [GATEWAY_SERVER], healthIntervalMs: 60_000 } } },
+      { home, log },
+    );
+    let client: Client | undefined;
+    try {
+      await waitFor(async () => (await svc.server('gw'))?.state === 'connected', {
+        what: 'gw connected',
+        timeoutMs: 20_000,
+      });
+      client = await connectHttpClient(`${svc.service.url}/mcp`);
+      await client.callTool({ name: 'gw__echo', arguments: { text: 'one' } });
+      await client.callTool({ name: 'gw__echo', arguments: { text: 'two' } });
+      const warned = lines.filter((line) => line.level === LEVEL.warn).map((line) => line.msg);
+      expect(warned).toContain('audit journal directory not created');
+      expect(warned.filter((msg) => msg.startsWith('audit journal write failed'))).toHaveLength(1);
+      const store = await createDb({ url: `file:${join(home, 'boternity.db')}` });
+      try {
+        await waitFor(
+          async () => {
+            const hashes = (await store.db.select({ hash: mcpAuditTable.inputHash }).from(mcpAuditTable)).map(
+              (r) => r.hash,
+            );
+            return hashes.includes(auditHash({ text: 'one' })) && hashes.includes(auditHash({ text: 'two' }));
           },
           { what: 'both rows in mcp_audit', timeoutMs: 10_000 },
         );
