@@ -7,27 +7,59 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Logger } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { auditJournalPaths, openAuditJournal } from '../../src/storage/audit-journal.js';
 import { createRowMaker } from '../../src/storage/audit-row.js';
-import { type AuditEntry, auditHash, createAuditWriter } from '../../src/storage/audit-writer.js';
+import { auditHash, createAuditWriter } from '../../src/storage/audit-writer.js';
 import { createDb } from '../../src/storage/create-db.js';
 import { mcpAuditTable } from '../../src/storage/schema.js';
-import { useAuditStores } from '../support/audit-stores.js';
+import { toolCallEntry, useAuditStores } from '../support/audit-stores.js';
 import { captureLog, LEVEL } from '../support/capture-log.js';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { startTestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const call = (text: string): AuditEntry => ({
-  direction: 'server',
-  eventType: 'tool_call',
-  toolName: 'echo',
-  input: { text },
-  output: { content: [{ type: 'text', text }] },
-  success: true,
-});
+const call = toolCallEntry;
+
+/** A service on `home` with one stdio server, `gw`, and an MCP client once it is connected. */
+async function withService(home: string, log: Logger | undefined, use: (client: Client) => Promise<void>) {
+  const svc = await startTestService(
+    { mcpServers: { gw: { command: process.execPath, args: [GATEWAY_SERVER], healthIntervalMs: 60_000 } } },
+    { home, ...(log ? { log } : {}) },
+  );
+  let client: Client | undefined;
+  try {
+    await waitFor(async () => (await svc.server('gw'))?.state === 'connected', {
+      what: 'gw connected',
+      timeoutMs: 20_000,
+    });
+    client = await connectHttpClient(`${svc.service.url}/mcp`);
+    await use(client);
+  } finally {
+    await client?.close();
+    await svc.stop();
+  }
+}
+
+/** Waits until `mcp_audit` in `home` holds a row of each echo text. */
+async function rowsReach(home: string, texts: readonly string[]): Promise<void> {
+  const store = await createDb({ url: `file:${join(home, 'boternity.db')}` });
+  try {
+    await waitFor(
+      async () => {
+        const hashes = (await store.db.select({ hash: mcpAuditTable.inputHash }).from(mcpAuditTable)).map(
+          (r) => r.hash,
+        );
+        return texts.every((text) => hashes.includes(auditHash({ text })));
+      },
+      { what: `rows of ${texts.join(', ')} in mcp_audit`, timeoutMs: 10_000 },
+    );
+  } finally {
+    await store.close();
+  }
+}
 
 /** Journal segment files (`NAME.N`) in `dir`. */
 const segmentsIn = (dir: string, name: string) =>
@@ -100,42 +132,13 @@ describe('the audit journal, where it lives', () => {
     await seed.close();
     expect(segmentsIn(home, 'boternity.db-audit')).toHaveLength(1);
 
-    const svc = await startTestService(
-      { mcpServers: { gw: { command: process.execPath, args: [GATEWAY_SERVER], healthIntervalMs: 60_000 } } },
-      { home },
-    );
-    let client: Client | undefined;
-    try {
-      await waitFor(async () => (await svc.server('gw'))?.state === 'connected', {
-        what: 'gw connected',
-        timeoutMs: 20_000,
-      });
-      client = await connectHttpClient(`${svc.service.url}/mcp`);
+    await withService(home, undefined, async (client) => {
       await client.callTool({ name: 'gw__echo', arguments: { text: 'now' } });
       // The row is on disk when the answer is in: in the journal's own directory.
       expect(segmentsIn(join(home, 'boternity.db-audit'), 'segment').length).toBeGreaterThan(0);
       expect(segmentsIn(home, 'boternity.db-audit')).toEqual([]);
-      const store = await createDb({ url: `file:${join(home, 'boternity.db')}` });
-      try {
-        await waitFor(
-          async () => {
-            const hashes = (await store.db.select({ hash: mcpAuditTable.inputHash }).from(mcpAuditTable)).map(
-              (r) => r.hash,
-            );
-            return (
-              hashes.includes(auditHash({ text: 'left by a killed run' })) &&
-              hashes.includes(auditHash({ text: 'now' }))
-            );
-          },
-          { what: 'both rows in mcp_audit', timeoutMs: 10_000 },
-        );
-      } finally {
-        await store.close();
-      }
-    } finally {
-      await client?.close();
-      await svc.stop();
-    }
+      await rowsReach(home, ['left by a killed run', 'now']);
+    });
   }, 60_000);
 
   it('a journal directory that cannot be made: the service starts, says so once, and the rows still reach the audit', async () => {
@@ -143,39 +146,13 @@ describe('the audit journal, where it lives', () => {
     // A file where the directory should be: nothing can be appended under it.
     writeFileSync(join(home, 'boternity.db-audit'), 'not a directory');
     const { log, lines } = captureLog('warn');
-    const svc = await startTestService(
-      { mcpServers: { gw: { command: process.execPath, args: [GATEWAY_SERVER], healthIntervalMs: 60_000 } } },
-      { home, log },
-    );
-    let client: Client | undefined;
-    try {
-      await waitFor(async () => (await svc.server('gw'))?.state === 'connected', {
-        what: 'gw connected',
-        timeoutMs: 20_000,
-      });
-      client = await connectHttpClient(`${svc.service.url}/mcp`);
+    await withService(home, log, async (client) => {
       await client.callTool({ name: 'gw__echo', arguments: { text: 'one' } });
       await client.callTool({ name: 'gw__echo', arguments: { text: 'two' } });
       const warned = lines.filter((line) => line.level === LEVEL.warn).map((line) => line.msg);
       expect(warned).toContain('audit journal directory not created');
       expect(warned.filter((msg) => msg.startsWith('audit journal write failed'))).toHaveLength(1);
-      const store = await createDb({ url: `file:${join(home, 'boternity.db')}` });
-      try {
-        await waitFor(
-          async () => {
-            const hashes = (await store.db.select({ hash: mcpAuditTable.inputHash }).from(mcpAuditTable)).map(
-              (r) => r.hash,
-            );
-            return hashes.includes(auditHash({ text: 'one' })) && hashes.includes(auditHash({ text: 'two' }));
-          },
-          { what: 'both rows in mcp_audit', timeoutMs: 10_000 },
-        );
-      } finally {
-        await store.close();
-      }
-    } finally {
-      await client?.close();
-      await svc.stop();
-    }
+      await rowsReach(home, ['one', 'two']);
+    });
   }, 60_000);
 });

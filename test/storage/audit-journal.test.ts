@@ -3,19 +3,12 @@ import { join } from 'node:path';
 import { type Client, createClient } from '@libsql/client';
 import { describe, expect, it, vi } from 'vitest';
 import { openAuditJournal } from '../../src/storage/audit-journal.js';
-import { type AuditEntry, auditHash, createAuditWriter } from '../../src/storage/audit-writer.js';
+import { auditHash, createAuditWriter } from '../../src/storage/audit-writer.js';
 import { createDb, type OpenDb } from '../../src/storage/create-db.js';
 import { mcpAuditTable } from '../../src/storage/schema.js';
-import { useAuditStores } from '../support/audit-stores.js';
+import { toolCallEntry, useAuditStores } from '../support/audit-stores.js';
 
-const call = (text: string): AuditEntry => ({
-  direction: 'server',
-  eventType: 'tool_call',
-  toolName: 'echo',
-  input: { text },
-  output: { content: [{ type: 'text', text }] },
-  success: true,
-});
+const call = toolCallEntry;
 
 describe('the audit journal (commit)', () => {
   const { open, keep, tempDir } = useAuditStores();

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import type { AuditEntry } from '../../src/storage/audit-writer.js';
 import { createDb } from '../../src/storage/create-db.js';
 import { useTempDirs } from './temp-dir.js';
 
@@ -26,3 +27,13 @@ export function useAuditStores() {
     },
   };
 }
+
+/** An answered `echo` tool call of `text`, as the gateway reports it to the audit. */
+export const toolCallEntry = (text: string): AuditEntry => ({
+  direction: 'server',
+  eventType: 'tool_call',
+  toolName: 'echo',
+  input: { text },
+  output: { content: [{ type: 'text', text }] },
+  success: true,
+});
