@@ -33,7 +33,7 @@ export type AuditJournal = {
  * directory of its own beside the database, `boternity.db-audit/segment.N` (`audit-journal/`
  * in the home). Its appends, one or two a tool call, then wake no watcher of the directory the
  * config shares with the database, which the default home is: beside the database each one
- * was an inotify event the config watcher read and put aside (about 2 % of a call's CPU,
+ * was an inotify event the config watcher read and put aside (1–2 % of a call's CPU,
  * issue 20). `before`: where the segments were kept until then (`boternity.db-audit.N` beside
  * the database), read back once by {@link openAuditJournal}.
  */
