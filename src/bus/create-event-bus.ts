@@ -68,7 +68,7 @@ export function createEventBus<E>(
       if (window.length > capacity) window.splice(0, window.length - capacity);
       const type = typeOf(event);
       for (const { listener, types } of entries) {
-        if (types !== null && (type === undefined || !types.has(type))) continue;
+        if (!wants(types, type)) continue;
         try {
           listener(envelope);
         } catch (error) {
@@ -88,6 +88,11 @@ export function createEventBus<E>(
     lastId: () => seq,
     bootId: `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`,
   };
+}
+
+/** Whether a subscriber of `types` (null: every event) is handed an event of `type`. */
+export function wants(types: ReadonlySet<string> | null, type: string | undefined): boolean {
+  return types === null || (type !== undefined && types.has(type));
 }
 
 /** The `type` of an event that has one. */

@@ -4,7 +4,7 @@
  * first hands it what the bus still holds of the run so far, then what comes.
  * @module
  */
-import { type Envelope, type EventBus, type Listener, typeOf } from './create-event-bus.js';
+import { type Envelope, type EventBus, type Listener, typeOf, wants } from './create-event-bus.js';
 
 /** `bus`, whose `subscribe` and `subscribeTo` first replay every event still in its window (of those types). */
 export function replayFromStart<E>(bus: EventBus<E>): EventBus<E> {
@@ -12,8 +12,7 @@ export function replayFromStart<E>(bus: EventBus<E>): EventBus<E> {
   // listener's failure on an old event is its own, as on the bus (never the caller's).
   const replay = (listener: Listener<E>, types: ReadonlySet<string> | null): void => {
     for (const envelope of bus.since(0) ?? []) {
-      const type = typeOf(envelope.event);
-      if (types !== null && (type === undefined || !types.has(type))) continue;
+      if (!wants(types, typeOf(envelope.event))) continue;
       try {
         listener(envelope);
       } catch {}

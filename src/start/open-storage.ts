@@ -72,11 +72,12 @@ export async function openStorage({
     const ledger = createProcessLedger(store.db, { replica });
     await reapLeftovers(ledger, graceMs, log);
     const auditJournal = auditJournalPaths(store.file, home);
+    const journalDir = dirname(auditJournal.path);
     try {
-      mkdirSync(dirname(auditJournal.path), { recursive: true, mode: 0o700 });
+      mkdirSync(journalDir, { recursive: true, mode: 0o700 });
     } catch (error) {
       // The writer then warns once that its journal cannot be written, and keeps the rows in memory.
-      log.warn({ err: error, dir: dirname(auditJournal.path) }, 'audit journal directory not created');
+      log.warn({ err: error, dir: journalDir }, 'audit journal directory not created');
     }
     return { store, ledger, replica, auditJournal };
   } catch (error) {
