@@ -7,6 +7,7 @@ import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/s
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/schema.js';
+import { describeConnectError } from './connect-error.js';
 import { RemoteTransport } from './remote-transport.js';
 
 /** A remote transport actually in use. */
@@ -67,6 +68,15 @@ export function remoteAttempts(transport: RemoteServerConfig['transport']): read
 export function shouldFallBackToSse(error: unknown): boolean {
   const status = httpStatusOf(error);
   return status !== null && status >= 400 && status < 500;
+}
+
+/**
+ * {@link describeConnectError} for a remote upstream: what its transports' error classes say
+ * (an HTTP status, the SSE client's failure without an answer) told to it.
+ */
+export function describeRemoteError(error: unknown, url?: string): string {
+  const noAnswer = error instanceof SseError && error.code === undefined;
+  return describeConnectError(error, { url, httpStatus: httpStatusOf(error), noAnswer });
 }
 
 /** The HTTP status an SDK transport error carries, or null (network errors, protocol errors). */

@@ -14,7 +14,6 @@ import type { ConnectUpstreamOptions } from './connect-upstream.js';
 import { listCatalog } from './discover.js';
 import { linkSignals } from './link-signals.js';
 import { raceSignal } from './race-signal.js';
-import { openRemoteSession } from './remote-session.js';
 import { createSchemaWarnings } from './schema-warnings.js';
 import type { Session } from './session.js';
 import { type SpawnedUpstream, spawnUpstream } from './spawn-stdio.js';
@@ -78,7 +77,8 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
             ledger,
             upstream: options.upstream ?? (await spawnUpstream({ config, stderr: options.stderr, stderrLines })),
           })
-        : await openRemoteSession({
+        : // The SDK's HTTP and SSE clients (and OAuth's schemas) load for a remote server only.
+          await (await import('./remote-session.js')).openRemoteSession({
             ...common,
             serverId,
             config,
@@ -113,7 +113,12 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<LiveUp
         ? connectFailed('connect aborted', error)
         : error instanceof HubError
           ? error
-          : connectFailed(describeConnectError(error), error);
+          : connectFailed(
+              config.transport === 'stdio'
+                ? describeConnectError(error)
+                : (await import('./create-transport.js')).describeRemoteError(error),
+              error,
+            );
     if (options.signal?.aborted) log.info('upstream connect abandoned');
     else log.warn({ err: failure }, 'upstream connect failed');
     throw failure;

@@ -9,8 +9,14 @@ import type { RemoteServerConfig } from '../config/schema.js';
 import { NeedsAuthorizationError } from '../errors.js';
 import { maskUrl } from '../guard/mask-secrets.js';
 import { ProgressBeforeAnswer } from '../protocol/progress-before-answer.js';
-import { connectFailed, describeConnectError } from './connect-error.js';
-import { createRemoteTransport, type RemoteKind, remoteAttempts, shouldFallBackToSse } from './create-transport.js';
+import { connectFailed } from './connect-error.js';
+import {
+  createRemoteTransport,
+  describeRemoteError,
+  type RemoteKind,
+  remoteAttempts,
+  shouldFallBackToSse,
+} from './create-transport.js';
 import { createRemoteGate } from './gate-notifications.js';
 import { raceSignal } from './race-signal.js';
 import { type CredentialSource, readCredential } from './read-credential.js';
@@ -72,7 +78,7 @@ export async function openRemoteSession(options: OpenRemoteSessionOptions): Prom
       const unauthorized = authorizationFailure(error);
       if (unauthorized) throw unauthorized;
       // An upstream may echo our Authorization header back: its text never carries ours (C6).
-      const message = withoutSecrets(describeConnectError(error, { url: config.url }), headers);
+      const message = withoutSecrets(describeRemoteError(error, config.url), headers);
       const fallBack = kind === 'http' && attempts.includes('sse') && shouldFallBackToSse(error);
       if (!fallBack) {
         const all = [...failures, failures.length > 0 ? `${LABEL[kind]} fallback: ${message}` : message];
@@ -148,9 +154,7 @@ async function openOnce(
     unexpected: (lastError) =>
       lost ??
       connectFailed(
-        lastError
-          ? describeConnectError(lastError, { url: config.url })
-          : `connection to ${maskUrl(config.url)} closed`,
+        lastError ? describeRemoteError(lastError, config.url) : `connection to ${maskUrl(config.url)} closed`,
         lastError ?? undefined,
       ),
   });
