@@ -44,7 +44,6 @@ const shared = {
 // class, so the tables of the bundled copy work with the dialect of the required one).
 const LEFT_OUTSIDE = [
   'libsql',
-  'pino',
   'pino-pretty',
   'postgres',
   'drizzle-orm/postgres-js',
@@ -72,7 +71,9 @@ const server = await build({
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
-  // libsql loads a native addon by a computed name; pino starts its transports from files.
+  // libsql loads a native addon by a computed name; pino-pretty is for a terminal only. pino
+  // is in: its code is in the code cache (its transports, which start workers from its
+  // files, are not used: src/log/create-logger.ts).
   external: LEFT_OUTSIDE,
   // Our modules find the package's folder from their own URL: in the bundle, the bundle's.
   define: { 'import.meta.url': '__bnity_import_meta_url' },

@@ -3,7 +3,9 @@
  * everything else takes a child.
  * @module
  */
+import { createRequire } from 'node:module';
 import { type Logger, type LoggerOptions, pino } from 'pino';
+import type { PrettyOptions, PrettyStream } from 'pino-pretty';
 
 /** Paths pino censors wherever they appear in a log object. */
 export const REDACT_PATHS = [
@@ -55,18 +57,20 @@ export function createLogger({
     ...(secrets ? { hooks: { streamWrite: (line: string) => maskSecrets(line, secrets) } } : {}),
   };
   if (pretty) {
-    return pino({
-      ...options,
-      transport: {
-        target: 'pino-pretty',
-        options: {
-          colorize: true,
-          translateTime: 'SYS:HH:MM:ss.l',
-          ignore: 'pid,hostname,service',
-          destination: toStderr ? 2 : 1,
-        },
-      },
-    });
+    // For people at a terminal: formatted on this thread, written synchronously like the JSON
+    // lines (a transport would start a worker from pino's own files, which the bundle has not).
+    // pino-pretty is loaded only here: a service under a supervisor never needs it.
+    const prettyStream = createRequire(import.meta.url)('pino-pretty') as (options: PrettyOptions) => PrettyStream;
+    return pino(
+      options,
+      prettyStream({
+        colorize: true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname,service',
+        destination: toStderr ? 2 : 1,
+        sync: true,
+      }),
+    );
   }
   // Synchronous writes: nothing is lost when the CLI exits right after a stop.
   return pino(options, pino.destination({ dest: toStderr ? 2 : 1, sync: true }));
