@@ -43,12 +43,15 @@ export type EventBus<E> = {
   readonly bootId: string;
 };
 
-/** Create a bus holding the last `capacity` events (default 1000) for replay. */
+/** Create a bus holding the last `capacity` events (default 1000, at least 1) for replay. */
 export function createEventBus<E>(
-  { capacity = 1000, now = Date.now }: EventBusOptions = {},
+  { capacity: asked = 1000, now = Date.now }: EventBusOptions = {},
   onListenerError?: (error: unknown) => void,
 ): EventBus<E> {
-  const window: Envelope<E>[] = [];
+  const capacity = Math.max(1, Math.floor(asked));
+  // A ring: the event of id `n` at `(n - 1) % capacity`. Dropping the oldest from the front of
+  // an array moved the other 999 on every publish once it was full, each tool call (issue 20).
+  const window: (Envelope<E> | undefined)[] = new Array(capacity);
   // In subscribing order; replaced, never changed, so a publish walks it without a copy while
   // its listeners subscribe and unsubscribe.
   let entries: readonly { listener: Listener<E>; types: ReadonlySet<string> | null }[] = [];
@@ -64,8 +67,7 @@ export function createEventBus<E>(
     publish(event) {
       seq += 1;
       const envelope: Envelope<E> = { id: seq, at: now(), event };
-      window.push(envelope);
-      if (window.length > capacity) window.splice(0, window.length - capacity);
+      window[(seq - 1) % capacity] = envelope;
       const type = typeOf(event);
       for (const { listener, types } of entries) {
         if (!wants(types, type)) continue;
@@ -81,9 +83,12 @@ export function createEventBus<E>(
     subscribeTo: (types, listener) => add(listener as Listener<E>, new Set(types)),
     since(lastId) {
       if (lastId >= seq) return [];
-      const oldest = window[0]?.id ?? seq + 1;
+      const oldest = Math.max(1, seq - capacity + 1);
       if (lastId + 1 < oldest) return null;
-      return window.filter((e) => e.id > lastId);
+      const missed: Envelope<E>[] = [];
+      for (let id = Math.max(lastId + 1, oldest); id <= seq; id++)
+        missed.push(window[(id - 1) % capacity] as Envelope<E>);
+      return missed;
     },
     lastId: () => seq,
     bootId: `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`,

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../src/bus/create-event-bus.js';
 
@@ -26,6 +27,39 @@ describe('createEventBus', () => {
     // Event 2 has left the window: the caller must take a fresh snapshot.
     expect(bus.since(1)).toBeNull();
     expect(bus.since(0)).toBeNull();
+  });
+
+  it('keeps its window as the last `capacity` events however often it went round', () => {
+    const bus = createEventBus<E>({ capacity: 3 });
+    for (let n = 1; n <= 3_001; n++) bus.publish({ type: 'x', n });
+    expect(bus.since(2_998)?.map((e) => e.event.n)).toEqual([2_999, 3_000, 3_001]);
+    expect(bus.since(2_998)?.map((e) => e.id)).toEqual([2_999, 3_000, 3_001]);
+    expect(bus.since(2_997)).toBeNull();
+    expect(bus.since(3_001)).toEqual([]);
+    // A capacity below one holds the newest event only.
+    const tiny = createEventBus<E>({ capacity: 0 });
+    tiny.publish({ type: 'x', n: 1 });
+    tiny.publish({ type: 'x', n: 2 });
+    expect(tiny.since(1)?.map((e) => e.event.n)).toEqual([2]);
+    expect(tiny.since(0)).toBeNull();
+  });
+
+  it('replays exactly what a list of the last `capacity` events would (any capacity, count and id)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.nat(40),
+        fc.integer({ min: -3, max: 45 }),
+        (capacity, count, lastId) => {
+          const bus = createEventBus<E>({ capacity });
+          for (let n = 1; n <= count; n++) bus.publish({ type: 'x', n });
+          const kept = Array.from({ length: count }, (_, i) => i + 1).slice(-capacity);
+          const expected =
+            lastId >= count ? [] : lastId + 1 < (kept[0] ?? count + 1) ? null : kept.filter((n) => n > lastId);
+          expect(bus.since(lastId)?.map((e) => e.event.n) ?? null).toEqual(expected);
+        },
+      ),
+    );
   });
 
   it('keeps delivering when a listener throws, and reports the error', () => {
