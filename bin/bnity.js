@@ -5,6 +5,17 @@
 import { fileURLToPath } from 'node:url';
 
 const argv = process.argv.slice(2);
+// `bnity serve`: the certain stdio servers start now, first of all (their own start is most
+// of the time to a first call), and the service adopts them (docs/adr/032-pre-spawn.md;
+// BOTERNITY_PRESPAWN=0 turns it off).
+let prespawned = null;
+if (argv[0] === 'serve' && process.env.BOTERNITY_PRESPAWN !== '0') {
+  try {
+    prespawned = await (await import('../dist/prespawn.mjs')).prespawn({ argv, env: process.env });
+  } catch {
+    // Not built, or an older build: the service spawns them itself.
+  }
+}
 // `bnity serve`: the old generation's growth is limited before the bundle loads, so that a
 // full collection V8 makes while it loads sets the next one's threshold with it
 // (src/runtime/limit-heap-growth.ts; `runtime.tuneProcess: false` gives V8 its own back).
@@ -15,16 +26,6 @@ if (argv[0] === 'serve') {
     limitHeapGrowth();
   } catch {
     // Not built, or an older build: the bundle's tuning sets it.
-  }
-}
-// `bnity serve`: the certain stdio servers start now, before the bundle loads, and the
-// service adopts them (docs/adr/032-pre-spawn.md; BOTERNITY_PRESPAWN=0 turns it off).
-let prespawned = null;
-if (argv[0] === 'serve' && process.env.BOTERNITY_PRESPAWN !== '0') {
-  try {
-    prespawned = await (await import('../dist/prespawn.mjs')).prespawn({ argv, env: process.env });
-  } catch {
-    // Not built, or an older build: the service spawns them itself.
   }
 }
 let bundle;
