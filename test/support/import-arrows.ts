@@ -56,6 +56,41 @@ export function importsOf(source: string): string[] {
   return found;
 }
 
+/** The specifiers `source` imports statically for their values: not `import type`, not `import()`. */
+export function valueImportsOf(source: string): string[] {
+  return [...source.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gm)].map(
+    (m) => m[1] ?? '',
+  );
+}
+
+/** The root-relative `.ts` file a relative specifier of `file` names. */
+function resolveImport(file: string, spec: string): string {
+  return normalize(join(dirname(file), spec))
+    .split('\\')
+    .join('/')
+    .replace(/\.js$/, '.ts');
+}
+
+/**
+ * The files and packages loading `entry` (root-relative) loads: its static value imports,
+ * followed through our own files (what a bundle evaluates with it, before any `import()`).
+ */
+export function staticReach(root: string, entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const open = [entry];
+  while (open.length > 0) {
+    const file = open.pop() as string;
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const spec of valueImportsOf(readFileSync(join(root, file), 'utf8'))) {
+      if (spec.startsWith('.')) open.push(resolveImport(file, spec));
+      else packages.add(spec);
+    }
+  }
+  return { files, packages };
+}
+
 /** The TypeScript files (`.ts`, `.tsx`) under `dirs` of `root`, as root-relative paths with `/`. */
 export function sourceFiles(root: string, dirs: readonly string[]): string[] {
   return dirs.flatMap((dir) =>
@@ -98,10 +133,7 @@ export function checkArrows(root: string, dirs: readonly string[], picture: Pict
           undeclared.push(`${from.name} → package ${pkg} (${file} imports ${spec})`);
         continue;
       }
-      const target = normalize(join(dirname(file), spec))
-        .split('\\')
-        .join('/')
-        .replace(/\.js$/, '.ts');
+      const target = resolveImport(file, spec);
       const to = partOf(target);
       if (!to) {
         undeclared.push(`${from.name} → nowhere (${file} imports ${spec})`);

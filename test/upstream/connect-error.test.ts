@@ -5,13 +5,14 @@
  * SDK's HTTP and SSE clients and OAuth's schemas were a tenth of the time to first call).
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { connectFailed, describeConnectError } from '../../src/upstream/connect-error.js';
 import { describeRemoteError } from '../../src/upstream/create-transport.js';
+import { importsOf, staticReach } from '../support/import-arrows.js';
 
 const URL_WITH_SECRET = 'http://127.0.0.1:9/mcp?token=s3cret-value';
 const refused = () =>
@@ -58,35 +59,6 @@ describe('describeConnectError', () => {
 });
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** Value imports (not `import type`) of `file`: its static ones, or its dynamic ones too. */
-function valueImports(file: string, dynamic: boolean): string[] {
-  const source = readFileSync(join(root, file), 'utf8');
-  const found = [...source.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gm)].map(
-    (m) => m[1] ?? '',
-  );
-  if (dynamic) found.push(...[...source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? ''));
-  return found;
-}
-/** The packages reached from `entry` through static value imports of our own files. */
-function staticReach(entry: string): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const open = [entry];
-  while (open.length > 0) {
-    const file = open.pop() as string;
-    if (files.has(file)) continue;
-    files.add(file);
-    for (const spec of valueImports(file, false)) {
-      if (!spec.startsWith('.')) {
-        packages.add(spec);
-        continue;
-      }
-      const target = relative(root, join(root, dirname(file), spec)).replace(/\.js$/, '.ts');
-      open.push(target);
-    }
-  }
-  return { files, packages };
-}
 
 describe("a stdio upstream's modules", () => {
   const REMOTE = [
@@ -96,15 +68,17 @@ describe("a stdio upstream's modules", () => {
   ];
 
   it("load none of the SDK's HTTP, SSE or OAuth clients", () => {
-    const { files, packages } = staticReach('src/upstream/open-upstream.ts');
+    const { files, packages } = staticReach(root, 'src/upstream/open-upstream.ts');
     expect(files.has('src/upstream/stdio-session.ts')).toBe(true);
     expect(files.has('src/upstream/remote-session.ts')).toBe(false);
     expect([...packages].filter((p) => REMOTE.includes(p))).toEqual([]);
   });
 
   it('load the remote session when a remote server opens (the check above can see one)', () => {
-    expect(valueImports('src/upstream/open-upstream.ts', true)).toContain('./remote-session.js');
-    expect([...staticReach('src/upstream/remote-session.ts').packages].filter((p) => REMOTE.includes(p))).toEqual(
+    expect(importsOf(readFileSync(join(root, 'src/upstream/open-upstream.ts'), 'utf8'))).toContain(
+      './remote-session.js',
+    );
+    expect([...staticReach(root, 'src/upstream/remote-session.ts').packages].filter((p) => REMOTE.includes(p))).toEqual(
       expect.arrayContaining(['@modelcontextprotocol/sdk/client/sse.js']),
     );
   });
