@@ -54,6 +54,8 @@ export type AppDeps = {
   verifyToken?: VerifyToken;
   /** The database, for `/api/tokens` and `/api/audit`. */
   db?: Db;
+  /** Writes the audit's queue before `/api/audit` reads (`AuditWriter.flush`). */
+  auditWritten?: () => Promise<void>;
   metrics?: Metrics;
   /** Serves the API's test-tool; its sessions end when their token is revoked. */
   gateway?: Gateway;
@@ -99,6 +101,7 @@ export function createApp({
   adminToken,
   verifyToken,
   db,
+  auditWritten,
   metrics,
   gateway,
   port,
@@ -178,6 +181,7 @@ export function createApp({
       ...(env ? { env } : {}),
       ...(gateway ? { gateway } : {}),
       ...(db ? { db } : {}),
+      ...(auditWritten ? { auditWritten } : {}),
       ...(pins ? { pins } : {}),
       ...(sampling ? { sampling } : {}),
       ...(bots ? { bots } : {}),

@@ -235,6 +235,7 @@ export async function serveService(
       gateway,
       port: () => http.port,
       db: store.db,
+      auditWritten: () => audit.flush(),
       replica,
       cluster: () =>
         readCluster({

@@ -57,6 +57,8 @@ export type ApiDeps = {
   /** Test-tool goes through the gateway like an agent's call. */
   gateway?: Gateway;
   db?: Db;
+  /** Writes the audit's queue before `/api/audit` reads (`AuditWriter.flush`). */
+  auditWritten?: () => Promise<void>;
   pins?: ApprovePins;
   sampling?: SamplingUsage;
   /** The bots (registry, memories, skills, workflows, chat): turns on `/api/bots`. */
@@ -123,7 +125,14 @@ export function createApiRoutes(deps: ApiDeps): OpenAPIHono {
       await gateway?.closeSessionsOf(id);
     };
     api.route('/tokens', tokensRoutes({ db, config, onRevoke }));
-    api.route('/audit', auditRoutes({ db, botServers: (slug) => effectiveServers(config(), { kind: 'bot', slug }) }));
+    api.route(
+      '/audit',
+      auditRoutes({
+        db,
+        botServers: (slug) => effectiveServers(config(), { kind: 'bot', slug }),
+        ...(deps.auditWritten ? { written: deps.auditWritten } : {}),
+      }),
+    );
     api.route('/quarantines', quarantinesRoutes({ db, config }));
   }
   if (deps.bots) api.route('/bots', botRoutes({ bots: deps.bots, config, writer }));

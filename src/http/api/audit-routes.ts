@@ -116,14 +116,20 @@ const query = createRoute({
 export function auditRoutes({
   db,
   botServers,
+  written,
 }: {
   db: Db;
   /** The servers of bot `slug`'s view: `?bot=` shows their lifecycle rows too. */
   botServers?: (slug: string) => readonly string[];
+  /** Writes the audit's queue (`AuditWriter.flush`): a page holds every row recorded before it was asked for. */
+  written?: () => Promise<void>;
 }): OpenAPIHono {
   const routes = createApi();
   routes.openapi(query, async (c) => {
     const filters = c.req.valid('query');
+    // The writer batches its rows for up to a second. A write that fails keeps them queued
+    // (and says so in the log): the page then shows what the database holds.
+    await written?.().catch(() => undefined);
     const servers = filters.bot !== undefined && botServers ? botServers(filters.bot) : undefined;
     return c.json(await queryAuditPage(db, { ...filters, ...(servers ? { botServers: servers } : {}) }), 200);
   });

@@ -112,6 +112,28 @@ describe.each(DIALECTS)('GET /api/audit (%s)', (dialect) => {
       },
     });
   });
+  it("a page holds a row recorded just before it was asked for, though the writer's batch is not due", async () => {
+    const writer = createAuditWriter(store.db, { log: { warn: () => undefined }, batchMs: 3_600_000 });
+    try {
+      writer.record({ direction: 'client', eventType: 'tool_call', toolName: 'fresh', success: true });
+      const routes = auditRoutes({ db: store.db, written: () => writer.flush() });
+      const body = (await (await routes.request('/?tool=fresh')).json()) as Entries;
+      expect(body.entries.map((e) => e.toolName)).toEqual(['fresh']);
+      expect(writer.pending()).toBe(0);
+      // Without the writer's flush, the queue is not read: the row is not there yet.
+      writer.record({ direction: 'client', eventType: 'tool_call', toolName: 'queued', success: true });
+      expect(((await (await get('?tool=queued')).json()) as Entries).entries).toEqual([]);
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('answers with what the database holds when writing the queue fails', async () => {
+    const written = () => Promise.reject(new Error('database is locked'));
+    const response = await auditRoutes({ db: store.db, written }).request('/?limit=1');
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Entries).entries.map((e) => e.toolName)).toEqual(['t5']);
+  });
 });
 
 describe.each(DIALECTS)('GET /api/audit paging and the success filter (%s)', (dialect) => {
