@@ -6,7 +6,6 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestParamsSchema,
   CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
@@ -25,6 +24,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '@opentelemetry/api';
 import { ShuttingDownError } from '../../errors.js';
+import { callToolParams } from '../../protocol/parse-message.js';
 import { type ServedRequest, serveTraced } from '../../telemetry/index.js';
 import type { CallPath } from '../requests/index.js';
 import {
@@ -97,7 +97,7 @@ export function serveSession(
     }));
     on(
       'tools/call',
-      CallToolRequestParamsSchema,
+      callToolParams,
       (params, ctx) => callTool(path, ctx, params),
       (error) => path.audit?.commit(auditRow('server', session, null, { eventType: 'tool_call', error })),
     );
