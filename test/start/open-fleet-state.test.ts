@@ -6,7 +6,6 @@
  * it on both; a bot created or deleted through one is served or dropped by the other's `/mcp`;
  * an audit row written by each is read by one `GET /api/audit`.
  */
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   LoggingMessageNotificationSchema,
@@ -14,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { TINY_SERVER } from '../support/fixtures.js';
+import { fixtureServer, TINY_SERVER } from '../support/fixtures.js';
 import { postInitialize } from '../support/initialize.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { createPostgresDatabase } from '../support/test-db.js';
@@ -22,7 +21,7 @@ import { startTestService, TEST_TOKEN, type TestService } from '../support/test-
 import { waitFor } from '../support/wait-for.js';
 
 const quiet = { healthIntervalMs: 60_000 };
-const RUG_PULL_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
+const RUG_PULL_SERVER = fixtureServer('rug-pull-server.mjs');
 
 /** Two replicas on one fresh database, serving `mcpServers`, each with every server connected. */
 async function twoReplicas(mcpServers: Record<string, unknown>) {
