@@ -177,7 +177,12 @@ describe('connectUpstream over stdio', () => {
   it('says what the child printed when it does not answer in time', async () => {
     const config = stdioConfig({
       command: node,
-      args: ['-e', 'console.error("waiting for a token"); setInterval(() => {}, 1000)'],
+      // It ends when its input does, as a stdio server does (what ends one that does not is the
+      // test below): its close takes no 2 s wait for that.
+      args: [
+        '-e',
+        'console.error("waiting for a token"); process.stdin.on("end", () => process.exit(0)).resume(); setInterval(() => {}, 1000)',
+      ],
       // Long enough for the child to have printed, on a loaded machine.
       connectTimeoutMs: 3_000,
     });
