@@ -23,12 +23,17 @@ import { waitFor } from '../support/wait-for.js';
 const quiet = { healthIntervalMs: 60_000 };
 const RUG_PULL_SERVER = fixtureServer('rug-pull-server.mjs');
 
-/** Two replicas on one fresh database, serving `mcpServers`, each with every server connected. */
+/**
+ * Two replicas on one fresh database, serving `mcpServers`, each with every server connected.
+ * What is tested here is not their stop: a short `shutdown.graceMs` (each stop waited its 3 s
+ * for a connection of the test's HTTP client that had sent nothing).
+ */
 async function twoReplicas(mcpServers: Record<string, unknown>) {
   const database = await createPostgresDatabase();
   const env = { BOTERNITY_DATABASE_URL: database.url };
-  const a = await startTestService({ mcpServers }, { env });
-  const b = await startTestService({ mcpServers }, { env });
+  const settings = { mcpServers, shutdown: { graceMs: 300 } };
+  const a = await startTestService(settings, { env });
+  const b = await startTestService(settings, { env });
   for (const replica of [a, b])
     await waitFor(async () => (await replica.servers()).every((s) => s.state === 'connected'), {
       what: 'every server connected',
