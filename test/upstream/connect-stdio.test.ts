@@ -86,7 +86,8 @@ describe('connectUpstream over stdio', () => {
       `'${node}' '${TINY_SERVER}'`,
       'wait',
     ].join('\n');
-    const upstream = await connect(stdioConfig({ command: 'sh', args: ['-c', script] }), { graceMs: 2_000 });
+    // What is tested is that all of them end, not how long a SIGTERM is given: a short grace.
+    const upstream = await connect(stdioConfig({ command: 'sh', args: ['-c', script] }), { graceMs: 500 });
     const pid = upstream.pid ?? -1;
     await waitFor(() => listDescendants(pid).length >= 4);
     const tree = [pid, ...listDescendants(pid)];
