@@ -20,13 +20,18 @@ function bundledDir(): string | undefined {
 }
 const bundled = bundledDir();
 
+/** The bundle at `path` under the run's bundles (bundle-fixture-servers.ts), if the run made it. */
+export function bundledFixture(path: string): string | undefined {
+  const built = bundled === undefined ? undefined : join(bundled, path);
+  return built !== undefined && existsSync(built) ? built : undefined;
+}
+
 /**
  * The path to spawn fixture server `file` of test/support (`tiny-server.mjs`): its bundle, which
  * starts in a third of the CPU time, where the run made one; else the source.
  */
 export function fixtureServer(file: string): string {
-  const built = bundled === undefined ? undefined : join(bundled, file);
-  return built !== undefined && existsSync(built) ? built : here(`./${file}`);
+  return bundledFixture(file) ?? here(`./${file}`);
 }
 
 /** Stdio server with one `echo` tool; env TINY_STDERR_LINES, TINY_IGNORE_SIGTERM. */
