@@ -5,7 +5,12 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Tests that spawn bin/bnity.js run dist/: rebuilt first when a source is newer.
     // One PostgreSQL for the run: the storage tests run on both databases (ADR 036).
-    globalSetup: ['test/support/build-once.ts', 'test/support/postgres-global.ts'],
+    // The fixture MCP servers the tests spawn (250-odd starts) are bundled once, to start faster.
+    globalSetup: [
+      'test/support/build-once.ts',
+      'test/support/postgres-global.ts',
+      'test/support/bundle-fixture-servers.ts',
+    ],
     pool: 'forks',
     // A worker keeps the modules it loaded from one file to the next: nothing here mocks a
     // module or relies on a module's state starting fresh, and every service, browser and

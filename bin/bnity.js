@@ -19,19 +19,22 @@ if (argv[0] === 'serve' && process.env.BOTERNITY_PRESPAWN !== '0') {
 // `bnity serve`: the old generation's growth is limited before the bundle loads, so that a
 // full collection V8 makes while it loads sets the next one's threshold with it
 // (src/runtime/limit-heap-growth.ts; `runtime.tuneProcess: false` gives V8 its own back).
+// Every other command loads the bundle under that flag too, and gives V8 its own growth back
+// once it is loaded: V8 takes the code cache only under the flags it was recorded with (a
+// serve's), and without it each command compiled the whole bundle (ADR 033, second amendment).
 let limitHeapGrowth = null;
-if (argv[0] === 'serve') {
-  try {
-    ({ limitHeapGrowth } = await import('../dist/limit-heap-growth.mjs'));
-    limitHeapGrowth();
-  } catch {
-    // Not built, or an older build: the bundle's tuning sets it.
-  }
+let restoreHeapGrowth = null;
+try {
+  ({ limitHeapGrowth, restoreHeapGrowth } = await import('../dist/limit-heap-growth.mjs'));
+  limitHeapGrowth();
+} catch {
+  // Not built, or an older build: the bundle's tuning sets it.
 }
 let bundle;
 try {
   const { loadBundle } = await import('../dist/load-bundle.mjs');
   bundle = loadBundle(fileURLToPath(new URL('../dist/bnity.cjs', import.meta.url)));
+  if (argv[0] !== 'serve') restoreHeapGrowth?.();
 } catch (error) {
   await prespawned?.endRest();
   const missing = error?.code === 'ERR_MODULE_NOT_FOUND' || error?.code === 'ENOENT';

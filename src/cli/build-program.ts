@@ -32,7 +32,7 @@ export function buildProgram(env: NodeJS.ProcessEnv, run: Run, launch: Launch = 
     .option('--port <n>', 'port (default BOTERNITY_PORT, else 7777; 0 picks a free one)')
     .action((opts) => run(async () => (await import('./serve-command.js')).serveCommand(opts, env, launch)));
 
-  defineMcpCommands(program.command('mcp').description('the supervised MCP servers'), env, run);
+  defineMcpCommands(program.command('mcp').description('the supervised MCP servers'), env, run, launch);
   defineBotCommands(
     program.command('bot').description('bots: profiles, views, memories, skills, workflows, chat'),
     env,

@@ -5,10 +5,10 @@
  */
 import type { Command } from 'commander';
 import { collect, helpListsEveryCommand, withTarget } from './bnity-command.js';
-import type { Run } from './build-program.js';
+import type { Launch, Run } from './build-program.js';
 
-/** Add every `mcp` subcommand to `mcp`. */
-export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run): void {
+/** Add every `mcp` subcommand to `mcp`; `launch` says how the bundle loaded (a standalone `mcp serve` logs it). */
+export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run, launch: Launch = {}): void {
   withTarget(mcp.command('list').description('the supervised servers and their state')).action((opts) =>
     run(async () => (await import('./mcp-list-command.js')).mcpListCommand(opts, env)),
   );
@@ -153,7 +153,7 @@ export function defineMcpCommands(mcp: Command, env: NodeJS.ProcessEnv, run: Run
       .option('--server <name>', 'serve that one server, names unchanged')
       .option('--standalone', "serve without a service: supervise the home's config in this process"),
     { json: false },
-  ).action((opts) => run(async () => (await import('./mcp-serve-command.js')).mcpServeCommand(opts, env)));
+  ).action((opts) => run(async () => (await import('./mcp-serve-command.js')).mcpServeCommand(opts, env, launch)));
 
   withTarget(
     mcp

@@ -7,13 +7,18 @@
  */
 import { HubError, UsageError } from '../errors.js';
 import type { ViewSpec } from '../gateway/views/index.js';
+import type { ServiceOptions } from '../main.js';
 import { readHomeOwner } from '../storage/home-lock.js';
 import { resolveTarget, type Target, type TargetFlags } from './resolve-target.js';
 
 type ServeFlags = TargetFlags & { stdio?: boolean; bot?: string; server?: string; standalone?: boolean };
 
 /** Run `bnity mcp serve`. */
-export async function mcpServeCommand(flags: ServeFlags, env: NodeJS.ProcessEnv): Promise<number> {
+export async function mcpServeCommand(
+  flags: ServeFlags,
+  env: NodeJS.ProcessEnv,
+  { codeCache }: Pick<ServiceOptions, 'codeCache'> = {},
+): Promise<number> {
   if (!flags.stdio) throw new UsageError(`'bnity mcp serve' needs --stdio (over HTTP, 'bnity serve' serves /mcp)`);
   if (flags.bot && flags.server) throw new UsageError('give --bot or --server, not both');
   const spec: ViewSpec = flags.bot
@@ -27,7 +32,7 @@ export async function mcpServeCommand(flags: ServeFlags, env: NodeJS.ProcessEnv)
     const { bridgeStdio } = await import('./bridge-stdio.js');
     return bridgeStdio({ endpoint: `${target.client.baseUrl}${endpointPath(spec)}`, token: target.client.token, say });
   }
-  return serveStandalone(flags, spec, env);
+  return serveStandalone(flags, spec, env, codeCache);
 }
 
 /** `/mcp`, `/mcp/bots/{slug}` or `/mcp/servers/{name}`: the view asked for. */
@@ -82,7 +87,12 @@ function standaloneAsked(flags: ServeFlags, env: NodeJS.ProcessEnv): boolean {
 }
 
 /** No service in this home: supervise the config's servers in this process and serve one stdio session. */
-async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.ProcessEnv): Promise<number> {
+async function serveStandalone(
+  flags: ServeFlags,
+  spec: ViewSpec,
+  env: NodeJS.ProcessEnv,
+  codeCache: ServiceOptions['codeCache'],
+): Promise<number> {
   const [
     { StdioServerTransport },
     { effectiveServers },
@@ -107,6 +117,7 @@ async function serveStandalone(flags: ServeFlags, spec: ViewSpec, env: NodeJS.Pr
     listen: false,
     secrets,
     log,
+    ...(codeCache ? { codeCache } : {}),
   });
   const transport = new StdioServerTransport();
   let end: (reason: string) => void = () => undefined;

@@ -10,12 +10,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type Progress, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POISON } from '../support/bot-tool-caller.js';
 import { EVERYTHING_BIN } from '../support/everything.js';
+import { fixtureServer } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -27,7 +27,6 @@ const FS_BIN = join(
   'dist',
   'index.js',
 );
-const here = (file: string) => fileURLToPath(new URL(`../support/${file}`, import.meta.url));
 const node = process.execPath;
 
 type Entry = { toolName: string | null; botId: string | null; eventType: string; success: boolean };
@@ -56,8 +55,8 @@ describe('bots, wired', { timeout: 90_000 }, () => {
       mcpServers: {
         fs: { command: node, args: [FS_BIN, dir], ...quiet },
         everything: { command: node, args: [EVERYTHING_BIN, 'stdio'], sampling: 'bot', ...quiet },
-        attack: { command: node, args: [here('attack-server.mjs')], env: { MODE: 'attack' }, ...quiet },
-        rug: { command: node, args: [here('rug-pull-server.mjs')], ...quiet },
+        attack: { command: node, args: [fixtureServer('attack-server.mjs')], env: { MODE: 'attack' }, ...quiet },
+        rug: { command: node, args: [fixtureServer('rug-pull-server.mjs')], ...quiet },
       },
       bots: { reader: { toolPermissions: { fs: { denied: ['write_file'] } } } },
     });

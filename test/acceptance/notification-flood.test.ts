@@ -5,17 +5,16 @@
  * answered, and what no agent receives is audited as counts per window, not row by row:
  * rows ≪ notifications, and the counts add up to what was sent.
  */
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRow } from '../../src/storage/audit-query.js';
-import { TINY_SERVER } from '../support/fixtures.js';
+import { fixtureServer, TINY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const FLOOD_SERVER = fileURLToPath(new URL('../support/flood-server.mjs', import.meta.url));
+const FLOOD_SERVER = fixtureServer('flood-server.mjs');
 const RATE = { perSecond: 20, burst: 20 };
 
 /** How many notifications an audit row stands for: the count of a window's row, else one. */

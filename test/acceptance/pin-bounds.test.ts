@@ -5,14 +5,14 @@
  * window is summarized (`catalog_churn`, `catalogChurning`) instead of one event and audit
  * row per change. Default config: the same file works on a version without these bounds.
  */
-import { fileURLToPath } from 'node:url';
 import { createClient } from '@libsql/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { fixtureServer } from '../support/fixtures.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const RUG_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
+const RUG_SERVER = fixtureServer('rug-pull-server.mjs');
 
 describe('pins stay bounded in the running service', () => {
   let svc: TestService;

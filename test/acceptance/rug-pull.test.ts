@@ -3,16 +3,16 @@
  * `tool_quarantined` on /api/events, gone from `/mcp`'s list, its calls refused — until
  * `POST /api/servers/{name}/tools/{tool}/approve` (or `bnity mcp approve`) lifts it.
  */
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { fixtureServer } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const RUG_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
+const RUG_SERVER = fixtureServer('rug-pull-server.mjs');
 
 describe('rug-pull pins', () => {
   let svc: TestService;

@@ -5,15 +5,15 @@
  * real reference-server descriptions passes byte for byte.
  */
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureServer } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const ATTACK_SERVER = fileURLToPath(new URL('../support/attack-server.mjs', import.meta.url));
+const ATTACK_SERVER = fixtureServer('attack-server.mjs');
 const corpus = async <T>(file: string): Promise<T> =>
   JSON.parse(await readFile(new URL(`../support/attack-corpus/${file}`, import.meta.url), 'utf8')) as T;
 

@@ -5,10 +5,10 @@
  * `_meta`, and over HTTP in the `traceparent` header too). With the collector down, calls
  * are unaffected and the dropped spans are counted in `/metrics`.
  */
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureServer } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
@@ -16,7 +16,7 @@ import { startTinyHttp, type TinyHttp } from '../support/start-tiny-http.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const TRACE_SERVER = fileURLToPath(new URL('../support/trace-server.mjs', import.meta.url));
+const TRACE_SERVER = fixtureServer('trace-server.mjs');
 const AGENT_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const AGENT_SPAN = 'b7ad6b7169203331';
 const SERVER = 2;

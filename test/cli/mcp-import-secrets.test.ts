@@ -7,9 +7,9 @@
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openKeystore } from '../../src/storage/keystore.js';
+import { fixtureServer } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { noServiceEnv } from '../support/no-service.js';
 import { runBnity } from '../support/serve-process.js';
@@ -17,7 +17,7 @@ import { useTempDirs } from '../support/temp-dir.js';
 import { startTestService, TEST_TOKEN } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const ENV_SERVER = fileURLToPath(new URL('../support/env-server.mjs', import.meta.url));
+const ENV_SERVER = fixtureServer('env-server.mjs');
 const SECRET = 's3cr3t-0123456789';
 const tempDir = useTempDirs('bnity-import-secrets-');
 let env: NodeJS.ProcessEnv;

@@ -5,7 +5,6 @@
  * subscriptions); a real SDK client over stdio sees no error and keeps its level and
  * its subscription.
  */
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -14,11 +13,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/upstream/process-tree.js';
+import { fixtureServer } from '../support/fixtures.js';
 import { BNITY } from '../support/serve-process.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const RESOURCE_SERVER = fileURLToPath(new URL('../support/resource-server.mjs', import.meta.url));
+const RESOURCE_SERVER = fixtureServer('resource-server.mjs');
 
 let svc: TestService;
 beforeAll(async () => {

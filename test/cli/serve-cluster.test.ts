@@ -10,12 +10,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClusterView } from '../../src/cluster/index.js';
 import { isAlive } from '../../src/upstream/process-tree.js';
-import { TINY_SERVER } from '../support/fixtures.js';
+import { fixtureServer, TINY_SERVER } from '../support/fixtures.js';
 import { runBnity, type ServeProcess, spawnServe } from '../support/serve-process.js';
 import { openSse } from '../support/sse-client.js';
 import { createPostgresDatabase } from '../support/test-db.js';
@@ -23,7 +22,7 @@ import { waitFor } from '../support/wait-for.js';
 
 const TOKEN = 'cluster-test-token';
 const KEY = 'cd'.repeat(32);
-const ENV_SERVER = fileURLToPath(new URL('../support/env-server.mjs', import.meta.url));
+const ENV_SERVER = fixtureServer('env-server.mjs');
 const auth = { authorization: `Bearer ${TOKEN}` };
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

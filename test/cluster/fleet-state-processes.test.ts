@@ -6,17 +6,17 @@
  * only one replica's child made hides the tool on all three, and an approval through another
  * lists it again on all three. Uses dist/ (`npm run -s build`).
  */
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLUSTER_TOKEN, type Replica, startReplica } from '../support/cluster-replicas.js';
+import { fixtureServer } from '../support/fixtures.js';
 import { postInitialize } from '../support/initialize.js';
 import { startRoundRobinProxy } from '../support/round-robin-proxy.js';
 import { createPostgresDatabase } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
 
-const RUG_PULL_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
+const RUG_PULL_SERVER = fixtureServer('rug-pull-server.mjs');
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -7,14 +7,15 @@
  * call upstream (the upstream hears `notifications/cancelled`) and the audit says so; bad
  * bodies and refusals answer the same JSON errors with or without the stream.
  */
-import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wantsEventStream } from '../../src/http/api/call-tool-route.js';
 import { EVERYTHING_BIN } from '../support/everything.js';
+import { fixtureServer } from '../support/fixtures.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const PROGRESS_SERVER = fileURLToPath(new URL('../support/progress-server.mjs', import.meta.url));
+const PROGRESS_SERVER = fixtureServer('progress-server.mjs');
 const STREAM = 'text/event-stream';
 
 type Event = { event: string; data: Record<string, unknown> };

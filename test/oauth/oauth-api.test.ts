@@ -109,7 +109,7 @@ describe('OAuth to an upstream, through the API', () => {
   });
 
   it('refreshes an expired access token before the call: no call fails, one refresh each time', async () => {
-    const { pair } = await setUp({ accessTokenTtl: 3 });
+    const { pair } = await setUp({ accessTokenTtl: 2 });
     await stateOf('linear', 'needs_authorization');
     const started = await startAuth();
     expect((await complete(await approve(started.url))).status).toBe(200);
@@ -117,7 +117,7 @@ describe('OAuth to an upstream, through the API', () => {
     const before = pair.counts.unauthorized;
     for (let i = 0; i < 3; i++) {
       // Past the token's life each time (the token is refreshed a quarter of its life early).
-      await new Promise((r) => setTimeout(r, 3_100));
+      await new Promise((r) => setTimeout(r, 2_100));
       const calls = await Promise.all(
         [1, 2, 3].map(() =>
           service().send<{ isError?: boolean }>('POST', '/api/servers/linear/tools/add/call', { arguments: {} }),

@@ -40,7 +40,7 @@ describe('capYoungGeneration', () => {
   });
 
   it('keeps a real young generation at the cap under an allocation burst (V8 would grow it to 32 MB)', () => {
-    const module = fileURLToPath(new URL('../../src/runtime/cap-young-generation.ts', import.meta.url));
+    const module = fileURLToPath(new URL('../../dist/src/runtime/cap-young-generation.js', import.meta.url));
     // Half of each batch survives a scavenge, which is what makes V8 grow the young generation.
     const script = `
       import { getHeapSpaceStatistics } from 'node:v8';

@@ -5,7 +5,7 @@ import { runNodeScript } from '../support/node-script.js';
 // A call-path step met once with a `tools/list`-like message (no params), then hundreds of
 // times with `tools/call`-like ones, optimized, and handed the first shape again.
 const script = `
-import { rememberFirstShapes } from './src/runtime/remember-first-shapes.ts';
+import { rememberFirstShapes } from './dist/src/runtime/remember-first-shapes.js';
 if (process.argv[1] === 'remember') rememberFirstShapes();
 function step(message) {
   return message.method.length + (message.id ?? 0) + (message.params === undefined ? 0 : 1);

@@ -4,7 +4,7 @@ import { runNodeScript } from '../support/node-script.js';
 
 // A function of the size of a call-path step, run `runs` times; then whether V8 optimized it.
 const script = `
-import { tierUpSooner } from './src/runtime/tier-up-sooner.ts';
+import { tierUpSooner } from './dist/src/runtime/tier-up-sooner.js';
 if (process.argv[1] === 'sooner') tierUpSooner();
 function step(request) {
   const out = { id: request.id, names: [] };

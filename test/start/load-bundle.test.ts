@@ -3,13 +3,15 @@
  * its module variables and `require` working (also from a function run later); the cache recorded after a run and
  * used by the next load; a cache made for another build of the file (same length: V8 would
  * take it) or refused by V8 (bytes it cannot read) not used, and the file's own code run. And
- * the real build: `bnity serve` says it started with the cache the build recorded.
+ * the real build: `bnity serve` says it started with the cache the build recorded, and so does
+ * a command other than serve (`bnity mcp serve --stdio` standalone), which loads the bundle
+ * under a serve's V8 flags to be given it.
  */
 import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle } from '../../src/start/load-bundle.js';
-import { spawnServe } from '../support/serve-process.js';
+import { spawnServe, startAndStopStdioBridge } from '../support/serve-process.js';
 import { useTempDirs } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -92,5 +94,15 @@ describe('the build', () => {
       serve.child.kill('SIGTERM');
       await serve.exited;
     }
+  });
+
+  it('is used by a command other than serve too: a standalone `bnity mcp serve --stdio`', async () => {
+    const home = await tempDir();
+    const config = join(home, 'config.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: {} }));
+    const { code, stderr } = await startAndStopStdioBridge(config, home);
+    expect(code).toBe(0);
+    const started = stderr.match(/\{[^\n]*"boternity started"[^\n]*\}/)?.[0];
+    expect(JSON.parse(started ?? '{}').codeCache).toBe('used');
   });
 });

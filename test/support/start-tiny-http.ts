@@ -4,9 +4,9 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fixtureServer } from './fixtures.js';
 
-const TINY_HTTP_SERVER = fileURLToPath(new URL('./tiny-http-server.mjs', import.meta.url));
+const TINY_HTTP_SERVER = fixtureServer('tiny-http-server.mjs');
 
 /** A running tiny HTTP upstream. */
 export type TinyHttp = { readonly url: string; readonly pid: number; stop(): Promise<void> };

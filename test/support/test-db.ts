@@ -26,8 +26,14 @@ export function adminSql(): Sql {
   return admin;
 }
 
-/** A new empty PostgreSQL database: migrated (a copy of the template) unless `empty`. */
-export async function createPostgresDatabase({ empty = false } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new empty PostgreSQL database: migrated (a copy of the template) unless `empty`. `recreate`
+ * makes a dropped one again under its name, migrated (a test that dropped it mid-run, before
+ * what still writes to it stops).
+ */
+export async function createPostgresDatabase({
+  empty = false,
+} = {}): Promise<{ url: string; drop(): Promise<void>; recreate(): Promise<void> }> {
   const { server, template } = inject('postgres');
   made += 1;
   const name = `t_${process.pid}_${made}`;
@@ -37,6 +43,9 @@ export async function createPostgresDatabase({ empty = false } = {}): Promise<{ 
     url: `${server}/${name}`,
     drop: async () => {
       await sql.unsafe(`drop database if exists "${name}" with (force)`);
+    },
+    recreate: async () => {
+      await sql.unsafe(`create database "${name}" template "${template}"`);
     },
   };
 }

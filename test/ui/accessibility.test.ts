@@ -21,12 +21,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AxeSummary, runAxe } from '../support/axe-run.js';
 import { backdrop, backgroundsOf, contrastRatio } from '../support/contrast-ratio.js';
 import { launchChromium } from '../support/find-chromium.js';
-import { TINY_SERVER } from '../support/fixtures.js';
+import { fixtureServer, TINY_SERVER } from '../support/fixtures.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
-const RUG_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
+const RUG_SERVER = fixtureServer('rug-pull-server.mjs');
 const ROUTER = fileURLToPath(new URL('../../src/ui/use-route.ts', import.meta.url));
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/ui/', import.meta.url)) : null;
 

@@ -15,14 +15,14 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/find-chromium.js';
-import { TINY_SERVER } from '../support/fixtures.js';
+import { fixtureServer, TINY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
 import { type ServeProcess, spawnServe } from '../support/serve-process.js';
 import { waitFor } from '../support/wait-for.js';
 
 const TOKEN = 'web-ui-test-admin-token';
-const RUG_SERVER = fileURLToPath(new URL('../support/rug-pull-server.mjs', import.meta.url));
+const RUG_SERVER = fixtureServer('rug-pull-server.mjs');
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/ui/', import.meta.url)) : null;
 
 /** One state change of a server's row, as the page saw it. */

@@ -86,7 +86,8 @@ describe('connectUpstream over stdio', () => {
       `'${node}' '${TINY_SERVER}'`,
       'wait',
     ].join('\n');
-    const upstream = await connect(stdioConfig({ command: 'sh', args: ['-c', script] }), { graceMs: 2_000 });
+    // What is tested is that all of them end, not how long a SIGTERM is given: a short grace.
+    const upstream = await connect(stdioConfig({ command: 'sh', args: ['-c', script] }), { graceMs: 500 });
     const pid = upstream.pid ?? -1;
     await waitFor(() => listDescendants(pid).length >= 4);
     const tree = [pid, ...listDescendants(pid)];
@@ -177,7 +178,12 @@ describe('connectUpstream over stdio', () => {
   it('says what the child printed when it does not answer in time', async () => {
     const config = stdioConfig({
       command: node,
-      args: ['-e', 'console.error("waiting for a token"); setInterval(() => {}, 1000)'],
+      // It ends when its input does, as a stdio server does (what ends one that does not is the
+      // test below): its close takes no 2 s wait for that.
+      args: [
+        '-e',
+        'console.error("waiting for a token"); process.stdin.on("end", () => process.exit(0)).resume(); setInterval(() => {}, 1000)',
+      ],
       // Long enough for the child to have printed, on a loaded machine.
       connectTimeoutMs: 3_000,
     });

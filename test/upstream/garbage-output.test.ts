@@ -3,13 +3,13 @@
  * line is skipped and the next read (calls still work); the log gets one warning, then one
  * summary with the count, and neither a stack trace nor a schema error's dump.
  */
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { connectUpstream } from '../../src/upstream/connect-upstream.js';
+import { fixtureServer } from '../support/fixtures.js';
 import { stdioConfig } from '../support/server-config.js';
 
-const GARBAGE_SERVER = fileURLToPath(new URL('../support/garbage-server.mjs', import.meta.url));
+const GARBAGE_SERVER = fixtureServer('garbage-server.mjs');
 const LINES = 300;
 
 /** A real pino logger whose lines are kept, parsed. */

@@ -3,16 +3,16 @@
  * call's event stream. What is over the server's `notificationRate` never reaches the peer
  * and is counted; the call is answered.
  */
-import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectUpstream } from '../../src/upstream/connect-upstream.js';
 import { createNotificationLimits, type FloodChange } from '../../src/upstream/notification-limits.js';
 import type { UpstreamPeer } from '../../src/upstream/types.js';
-import { testLogger } from '../support/fixtures.js';
+import { fixtureServer, testLogger } from '../support/fixtures.js';
 import { remoteConfig } from '../support/server-config.js';
 import { startTinyHttp, type TinyHttp } from '../support/start-tiny-http.js';
 
-const FLOOD_HTTP_SERVER = fileURLToPath(new URL('../support/flood-http-server.mjs', import.meta.url));
+const FLOOD_HTTP_SERVER = fixtureServer('flood-http-server.mjs');
 const SENT = 500;
 
 describe('the notification gate of a Streamable HTTP upstream', () => {

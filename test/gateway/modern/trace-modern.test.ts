@@ -5,17 +5,17 @@
  * `traceparent` header; the upstream request is a CLIENT child whose context the upstream
  * receives in `_meta`; a refused request's span says so; lists are spans too.
  */
-import { fileURLToPath } from 'node:url';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseTraceparent } from '../../../src/telemetry/index.js';
+import { fixtureServer } from '../../support/fixtures.js';
 import { memoryTracing } from '../../support/memory-tracing.js';
 import { envelope, postModern } from '../../support/modern-client.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
-const TRACE_SERVER = fileURLToPath(new URL('../../support/trace-server.mjs', import.meta.url));
+const TRACE_SERVER = fixtureServer('trace-server.mjs');
 const AGENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const AGENT_SPAN = '00f067aa0ba902b7';
 const HEADER_TRACE = '0af7651916cd43dd8448eb211c80319c';

@@ -5,15 +5,15 @@
  * once more (Cancel keeps it held) and, once confirmed, is disabled while its request is out,
  * so a double click sends one request; no axe violations with a tool held.
  */
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAxe } from '../../support/axe-run.js';
 import { launchChromium } from '../../support/find-chromium.js';
+import { fixtureServer } from '../../support/fixtures.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
-const RUG_SERVER = fileURLToPath(new URL('../../support/rug-pull-server.mjs', import.meta.url));
+const RUG_SERVER = fixtureServer('rug-pull-server.mjs');
 
 describe('the quarantines page', { timeout: 90_000 }, () => {
   let svc: TestService;

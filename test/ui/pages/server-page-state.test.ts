@@ -13,15 +13,15 @@ import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WCAG_22_AA } from '../../support/axe-run.js';
-import { GATEWAY_SERVER } from '../../support/fixtures.js';
+import { fixtureServer, GATEWAY_SERVER } from '../../support/fixtures.js';
 import { connectHttpClient } from '../../support/mcp-client.js';
 import { openSignedInPage } from '../../support/signed-in-page.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
-const ARGS_SERVER = fileURLToPath(new URL('../../support/args-server.mjs', import.meta.url));
+const ARGS_SERVER = fixtureServer('args-server.mjs');
 const AXE = fileURLToPath(new URL('../../../node_modules/axe-core/axe.min.js', import.meta.url));
-const RUG_SERVER = fileURLToPath(new URL('../../support/rug-pull-server.mjs', import.meta.url));
+const RUG_SERVER = fixtureServer('rug-pull-server.mjs');
 
 describe("a server's page and the server's state, in a real browser", { timeout: 120_000 }, () => {
   let svc: TestService;

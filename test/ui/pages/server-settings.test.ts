@@ -16,14 +16,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TINY_SERVER } from '../../support/fixtures.js';
+import { fixtureServer, TINY_SERVER } from '../../support/fixtures.js';
 import { openSignedInPage } from '../../support/signed-in-page.js';
 import { startTinyHttp, type TinyHttp } from '../../support/start-tiny-http.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
 const AXE = fileURLToPath(new URL('../../../node_modules/axe-core/axe.min.js', import.meta.url));
-const ENV_SERVER = fileURLToPath(new URL('../../support/env-server.mjs', import.meta.url));
+const ENV_SERVER = fixtureServer('env-server.mjs');
 const SHOTS =
   process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/ui/', import.meta.url)) : null;
 const BEARER = 'Bearer s3cret-bearer';

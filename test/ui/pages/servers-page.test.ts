@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TINY_SERVER } from '../../support/fixtures.js';
+import { fixtureServer, TINY_SERVER } from '../../support/fixtures.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../../support/openai-fixture.js';
 import { openSignedInPage } from '../../support/signed-in-page.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
-const RUG_SERVER = fileURLToPath(new URL('../../support/rug-pull-server.mjs', import.meta.url));
+const RUG_SERVER = fixtureServer('rug-pull-server.mjs');
 const SHOTS =
   process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/ui/', import.meta.url)) : null;
 

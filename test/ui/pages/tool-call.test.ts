@@ -14,11 +14,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureServer } from '../../support/fixtures.js';
 import { openSignedInPage } from '../../support/signed-in-page.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
-const PROGRESS_SERVER = fileURLToPath(new URL('../../support/progress-server.mjs', import.meta.url));
+const PROGRESS_SERVER = fixtureServer('progress-server.mjs');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SHOTS =
   process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/ui/', import.meta.url)) : null;

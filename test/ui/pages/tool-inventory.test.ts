@@ -18,14 +18,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TINY_SERVER } from '../../support/fixtures.js';
+import { fixtureServer, TINY_SERVER } from '../../support/fixtures.js';
 import { quantile, RECORD_KEYSTROKES, timeRender } from '../../support/measure-in-page.js';
 import { openSignedInPage } from '../../support/signed-in-page.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { traceMainThread } from '../../support/trace-main-thread.js';
 import { waitFor } from '../../support/wait-for.js';
 
-const MANY_SERVER = fileURLToPath(new URL('../../support/many-tools-server.mjs', import.meta.url));
+const MANY_SERVER = fixtureServer('many-tools-server.mjs');
 const SHOTS =
   process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/ui/', import.meta.url)) : null;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
