@@ -2,6 +2,7 @@
 # Gateway overhead next to peers: runs the shared harness (../shared/bench, see its README)
 # from a scratch copy with boternity's target line enabled. Figures land in
 # bench/results/gateway-<timestamp>/. QUICK=1 for a smoke run; ONLY=… to pick targets;
+# BASE=<checkout> adds that build as `boternity-base`;
 # FLOOR=1 adds `relay-floor` (bench/relay-floor.mjs: a relay that only moves lines to and from
 # the same stdio upstream) to the run, as the floor of any stdio gateway.
 set -euo pipefail
@@ -20,6 +21,15 @@ if [ "${FLOOR:-}" = 1 ]; then
   sed -i '/^boternity /a relay-floor          | http  | {NODE} relay-floor.mjs {PORT} upstream.mjs | http://127.0.0.1:{PORT}/mcp |' "$work/run.sh"
   grep -q '^relay-floor ' "$work/run.sh" || { echo "could not add the relay-floor target to run.sh" >&2; exit 1; }
   case "${ONLY:-}" in '' | *relay-floor*) ;; *) export ONLY="$ONLY,relay-floor" ;; esac
+fi
+# BASE=<another checkout, built>: that build runs too, as the target `boternity-base`, in the
+# same rounds (its own home): a change measured against the code before it, next to the peers.
+if [ -n "${BASE:-}" ]; then
+  base=$(cd "$BASE" && pwd)
+  [ -f "$base/dist/bnity.cjs" ] || { echo "BASE=$BASE has no build (npm run build there)" >&2; exit 1; }
+  sed -i "/^boternity /a boternity-base       | http  | {NODE} $base/bin/bnity.js serve --config {CFG}/boternity.json --home {RUN}/bhome-base --port {PORT} | http://127.0.0.1:{PORT}/mcp |" "$work/run.sh"
+  grep -q '^boternity-base ' "$work/run.sh" || { echo "could not add the boternity-base target to run.sh" >&2; exit 1; }
+  case "${ONLY:-}" in '' | *boternity-base*) ;; *) export ONLY="$ONLY,boternity-base" ;; esac
 fi
 (cd "$work" && npm ci --no-audit --no-fund >/dev/null)
 token=bench-$RANDOM$RANDOM
