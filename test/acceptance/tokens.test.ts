@@ -8,7 +8,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_SERVER } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
-import { runBnity } from '../support/serve-process.js';
+import { runMain } from '../support/run-main.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -91,19 +91,20 @@ describe('API tokens', () => {
   });
 
   it('bnity token create/list/revoke work through the service', async () => {
+    // The commands in this process (`main`); the binary's own run of one: test/cli/serve-postgres.test.ts.
     const env = { BOTERNITY_ADMIN_TOKEN: TEST_TOKEN, BOTERNITY_HOME: svc.home };
-    const made = await runBnity(
+    const made = await runMain(
       ['token', 'create', '--name', 'from-cli', '--bot', 'researcher', '--json', '--url', svc.service.url],
       env,
     );
     expect(made.code).toBe(0);
     const { id, token } = JSON.parse(made.stdout) as { id: string; token: string };
     expect(token).toMatch(/^bnt_/);
-    const list = await runBnity(['token', 'list', '--url', svc.service.url], env);
+    const list = await runMain(['token', 'list', '--url', svc.service.url], env);
     expect(list.stdout).toMatch(new RegExp(`^${id}\\s+from-cli\\s+researcher\\s+`, 'm'));
     expect(list.stdout).not.toContain(token);
-    expect((await runBnity(['token', 'revoke', id, '--url', svc.service.url], env)).code).toBe(0);
-    const missing = await runBnity(['token', 'revoke', '--url', svc.service.url], env);
+    expect((await runMain(['token', 'revoke', id, '--url', svc.service.url], env)).code).toBe(0);
+    const missing = await runMain(['token', 'revoke', '--url', svc.service.url], env);
     expect(missing.code).toBe(2);
   });
 

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_SERVER } from '../support/fixtures.js';
 import { noServiceEnv } from '../support/no-service.js';
 import { type OpenAiFixture, startOpenAiFixture } from '../support/openai-fixture.js';
+import { runMain } from '../support/run-main.js';
 import { BNITY, runBnity } from '../support/serve-process.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
@@ -37,7 +38,9 @@ describe('bnity bot without a service', { timeout: 60_000 }, () => {
     await writeFile(join(home, 'boternity.json'), JSON.stringify(config, null, 2));
   });
   afterAll(() => rm(home, { recursive: true, force: true }));
-  const bnity = (...args: string[]) => runBnity([...args, '--home', home], env);
+  // In this process: what these commands print and change is the subject; the chat tests below
+  // run the real binary (exit codes, a terminal, piped stdout).
+  const bnity = (...args: string[]) => runMain([...args, '--home', home], env);
 
   it('creates and edits a bot on the files, saying so', async () => {
     const made = await bnity('bot', 'create', 'scout', '--name', 'Scout', '--category', 'ops');

@@ -1,8 +1,9 @@
 /**
- * `bnity config export [FILE]` / `bnity config import FILE` (issue 22 part 2, ADR 040) as real
- * processes: in cluster mode on the database's versions (a running replica applies an import
- * at once), in single-user mode on the config file; a bad file is refused in one line and
- * changes nothing.
+ * `bnity config export [FILE]` / `bnity config import FILE` (issue 22 part 2, ADR 040): in
+ * cluster mode on the database's versions (a running replica, a real process, applies an
+ * import at once), in single-user mode on the config file; a bad file is refused in one line
+ * and changes nothing. The first command of each test runs the real binary (its exit code and
+ * stdout); the rest run in this process (`main`).
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serverNames, startReplica, tinyEntry } from '../support/cluster-replicas.js';
 import { noServiceEnv } from '../support/no-service.js';
+import { runMain } from '../support/run-main.js';
 import { runBnity } from '../support/serve-process.js';
 import { createPostgresDatabase } from '../support/test-db.js';
 import { waitFor } from '../support/wait-for.js';
@@ -75,10 +77,10 @@ describe('bnity config export and import in cluster mode', () => {
 
     const replica = await startReplica('a', database.url, { one: tinyEntry('one') }, cleanup);
     const seeded = await readFile(replica.config, 'utf8');
-    const toStdout = await runBnity(['config', 'export'], env);
+    const toStdout = await runMain(['config', 'export'], env);
     expect(toStdout).toMatchObject({ code: 0, stdout: seeded });
     const exported = join(dir, 'exported.json');
-    const toFile = await runBnity(['config', 'export', exported], env);
+    const toFile = await runMain(['config', 'export', exported], env);
     expect(toFile.code, toFile.stderr).toBe(0);
     expect(toFile.stdout).toMatch(/^exported config version 1 of database .* to .*exported\.json\n$/);
     expect(await readFile(exported, 'utf8')).toBe(seeded);
@@ -86,20 +88,20 @@ describe('bnity config export and import in cluster mode', () => {
 
     const edited = `${JSON.stringify({ mcpServers: { one: tinyEntry('one'), imported: tinyEntry('imp') } }, null, 2)}\n`;
     await writeFile(exported, edited);
-    const imported = await runBnity(['config', 'import', exported], env);
+    const imported = await runMain(['config', 'import', exported], env);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/as config version 2; every replica applies it\n$/);
     await waitFor(async () => (await serverNames(replica)).includes('imported'), {
       what: 'the replica applies the import',
       timeoutMs: 1_000,
     });
-    const again = await runBnity(['config', 'import', exported, '--json'], env);
+    const again = await runMain(['config', 'import', exported, '--json'], env);
     expect(JSON.parse(again.stdout)).toEqual({ imported: exported, version: 2 });
-    const roundTrip = await runBnity(['config', 'export'], env);
+    const roundTrip = await runMain(['config', 'export'], env);
     expect(roundTrip.stdout).toBe(edited);
 
     for (const { path, says } of await writeBadFiles(dir)) {
-      const refused = await runBnity(['config', 'import', path], env);
+      const refused = await runMain(['config', 'import', path], env);
       expect(refused.code, path).toBe(1);
       const lines = refused.stderr.trim().split('\n');
       expect(lines, refused.stderr).toHaveLength(1);
@@ -110,7 +112,7 @@ describe('bnity config export and import in cluster mode', () => {
     expect(await serverNames(replica)).toEqual(['imported', 'one']);
 
     // With no service at its URL, `bnity mcp remove` edits the database's config too: the replica applies it.
-    const removed = await runBnity(['mcp', 'remove', 'imported'], env);
+    const removed = await runMain(['mcp', 'remove', 'imported'], env);
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stderr).toMatch(
       /^bnity: no service at .*; removed "imported" from config version 3 of database .* \(every replica applies it\)\n$/,
@@ -121,14 +123,14 @@ describe('bnity config export and import in cluster mode', () => {
     });
 
     // A bot's view (`mcp add --bot`) and `mcp import` without a service: versions of the database's config as well.
-    const bot = await runBnity(['bot', 'create', 'scout', '--name', 'Scout'], env);
+    const bot = await runMain(['bot', 'create', 'scout', '--name', 'Scout'], env);
     expect(bot.code, bot.stderr).toBe(0);
-    const viewed = await runBnity(['mcp', 'add', 'c', '--bot', 'scout', '--', 'cmd'], env);
+    const viewed = await runMain(['mcp', 'add', 'c', '--bot', 'scout', '--', 'cmd'], env);
     expect(viewed.code, viewed.stderr).toBe(0);
     expect(viewed.stdout).toContain('bot "scout" now sees');
     const claude = join(dir, 'claude.json');
     await writeFile(claude, JSON.stringify({ mcpServers: { fromclaude: tinyEntry('claude') } }));
-    const fromClaude = await runBnity(['mcp', 'import', '--from', claude], env);
+    const fromClaude = await runMain(['mcp', 'import', '--from', claude], env);
     expect(fromClaude.code, fromClaude.stderr).toBe(0);
     expect(fromClaude.stderr).toMatch(/imported into config version 6 of the database \(every replica applies it\)\n$/);
     await waitFor(async () => (await serverNames(replica)).join() === 'c,fromclaude,one', {
@@ -155,13 +157,13 @@ describe('bnity config export and import with a config file (single user)', () =
     const next = join(dir, 'next.json');
     const text = `${JSON.stringify({ mcpServers: { two: tinyEntry('two') } }, null, 2)}\n`;
     await writeFile(next, text);
-    const imported = await runBnity(['config', 'import', next, ...flags], env);
+    const imported = await runMain(['config', 'import', next, ...flags], env);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/^imported .*next\.json into .*boternity\.json; /);
     expect(await readFile(config, 'utf8')).toBe(text);
 
     for (const { path, says } of await writeBadFiles(dir)) {
-      const refused = await runBnity(['config', 'import', path, ...flags], env);
+      const refused = await runMain(['config', 'import', path, ...flags], env);
       expect(refused.code, path).toBe(1);
       expect(refused.stderr.trim().split('\n')).toHaveLength(1);
       expect(refused.stderr.trim()).toMatch(says);

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openKeystore } from '../../src/storage/keystore.js';
+import { runMain } from '../support/run-main.js';
 import { runBnity } from '../support/serve-process.js';
 import { useTempDirs } from '../support/temp-dir.js';
 
@@ -9,7 +10,10 @@ const tempDir = useTempDirs('bnity-credential-');
 const SECRET = 'ghp_cli-secret-0987654321';
 const ENV = { BOTERNITY_KEYSTORE_KEY: '', BOTERNITY_HOME: '' };
 
-/** `bnity <args>` with `input` on stdin and the test's keystore key. */
+/**
+ * `bnity <args>` with `input` on stdin and the test's keystore key: the real binary, reading its
+ * own stdin. What needs no stdin runs in this process (`runMain`).
+ */
 const runWithStdin = (args: string[], input: string, env: NodeJS.ProcessEnv = {}) =>
   runBnity(args, { ...ENV, ...env }, undefined, input);
 
@@ -27,19 +31,19 @@ describe('bnity mcp credential', { timeout: 60_000 }, () => {
     expect(await readFile(join(home, 'keystore.enc'), 'utf8')).not.toContain(SECRET);
 
     await runWithStdin(['mcp', 'credential', 'set', 'slack', '--home', home], 'xoxb-2');
-    const list = await runBnity(['mcp', 'credential', 'list', '--home', home], ENV);
+    const list = await runMain(['mcp', 'credential', 'list', '--home', home], ENV);
     expect(list.code).toBe(0);
     expect(list.stdout).toBe('github\nslack\n');
-    const json = await runBnity(['mcp', 'credential', 'list', '--json', '--home', home], ENV);
+    const json = await runMain(['mcp', 'credential', 'list', '--json', '--home', home], ENV);
     expect(JSON.parse(json.stdout)).toEqual({ credentials: ['github', 'slack'] });
     expect(json.stdout).not.toContain(SECRET);
 
-    const removed = await runBnity(['mcp', 'credential', 'remove', 'github', '--home', home], ENV);
+    const removed = await runMain(['mcp', 'credential', 'remove', 'github', '--home', home], ENV);
     expect(removed.code).toBe(0);
-    const again = await runBnity(['mcp', 'credential', 'remove', 'github', '--home', home], ENV);
+    const again = await runMain(['mcp', 'credential', 'remove', 'github', '--home', home], ENV);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('credential "github" is not in the keystore');
-    expect(JSON.parse((await runBnity(['mcp', 'credential', 'list', '--json', '--home', home], ENV)).stdout)).toEqual({
+    expect(JSON.parse((await runMain(['mcp', 'credential', 'list', '--json', '--home', home], ENV)).stdout)).toEqual({
       credentials: ['slack'],
     });
   });
@@ -57,7 +61,7 @@ describe('bnity mcp credential', { timeout: 60_000 }, () => {
     });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('keystore: cannot decrypt "x": wrong key (BOTERNITY_KEYSTORE_KEY or');
-    const bad = await runBnity(['mcp', 'credential', 'list', '--home', home], { BOTERNITY_KEYSTORE_KEY: 'nope' });
+    const bad = await runMain(['mcp', 'credential', 'list', '--home', home], { BOTERNITY_KEYSTORE_KEY: 'nope' });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('BOTERNITY_KEYSTORE_KEY must be 64 hex characters');
   });
@@ -77,7 +81,7 @@ describe('bnity mcp credential', { timeout: 60_000 }, () => {
       ['frobnicate'],
     ];
     const results = await Promise.all(
-      cases.map((args) => runBnity(['mcp', 'credential', ...args, '--home', home], ENV)),
+      cases.map((args) => runMain(['mcp', 'credential', ...args, '--home', home], ENV)),
     );
     results.forEach((r, i) => {
       expect(r.code, cases[i]?.join(' ')).toBe(2);

@@ -3,13 +3,15 @@
  * (made with `bnity bot create`, no `bots.{slug}` in the config file), through the service
  * and on the files: the bot gets its view entry in the config file, the command says what
  * the bot sees now and before, and that no other bot lost a server; `--json` carries the
- * same. An unknown bot is one line and changes nothing. Real child processes.
+ * same. An unknown bot is one line and changes nothing. The first test runs the real binary;
+ * the others run the command in this process (`main`).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_SERVER } from '../support/fixtures.js';
 import { noServiceEnv } from '../support/no-service.js';
+import { runMain } from '../support/run-main.js';
 import { runBnity } from '../support/serve-process.js';
 import { useTempDirs } from '../support/temp-dir.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
@@ -69,7 +71,7 @@ describe('bnity mcp add --bot with a running service', () => {
   });
 
   it('--json carries the views before and after', async () => {
-    const result = await runBnity(
+    const result = await runMain(
       ['mcp', 'add', 'd', '--bot', 'picky', '--json', '--', process.execPath, TINY_SERVER],
       env,
     );
@@ -84,7 +86,7 @@ describe('bnity mcp add --bot with a running service', () => {
 
   it('refuses an unknown bot with one line, adding nothing', async () => {
     const before = await readFile(svc.configPath, 'utf8');
-    const ghost = await runBnity(['mcp', 'add', 'x', '--bot', 'ghost', '--', process.execPath, TINY_SERVER], env);
+    const ghost = await runMain(['mcp', 'add', 'x', '--bot', 'ghost', '--', process.execPath, TINY_SERVER], env);
     expect(ghost).toMatchObject({ code: 1, stderr: 'bnity: bot "ghost" does not exist\n', stdout: '' });
     expect(await readFile(svc.configPath, 'utf8')).toBe(before);
     expect((await svc.servers()).map((s) => s.name)).not.toContain('x');
@@ -97,15 +99,15 @@ describe('bnity mcp add --bot without a service', () => {
     const home = await tempDir();
     const configPath = join(home, 'boternity.json');
     await writeFile(configPath, JSON.stringify({ mcpServers: { a: tiny() } }, null, 2));
-    const made = await runBnity(['bot', 'create', 'scout', '--name', 'Scout', '--home', home], env);
+    const made = await runMain(['bot', 'create', 'scout', '--name', 'Scout', '--home', home], env);
     expect(made.code, made.stderr).toBe(0);
 
     const before = await readFile(configPath, 'utf8');
-    const ghost = await runBnity(['mcp', 'add', 'x', '--bot', 'ghost', '--home', home, '--', 'cmd'], env);
+    const ghost = await runMain(['mcp', 'add', 'x', '--bot', 'ghost', '--home', home, '--', 'cmd'], env);
     expect(ghost).toMatchObject({ code: 1, stderr: 'bnity: bot "ghost" does not exist\n' });
     expect(await readFile(configPath, 'utf8')).toBe(before);
 
-    const added = await runBnity(['mcp', 'add', 'c', '--bot', 'scout', '--home', home, '--', 'cmd'], env);
+    const added = await runMain(['mcp', 'add', 'c', '--bot', 'scout', '--home', home, '--', 'cmd'], env);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toBe(
       `bnity: no service at ${url}; added "c" to ${configPath} (it applies at the next start)\n`,

@@ -1,7 +1,8 @@
 /**
- * Issue 7's acceptance script for the CLI, as real child processes: with the service, add a
- * filesystem server from its preset, see it connected, list its tools, call list_directory,
- * disconnect, connect, remove it, parsing --json at every step; bad input changes nothing.
+ * Issue 7's acceptance script for the CLI: with the service, add a filesystem server from its
+ * preset, see it connected, list its tools, call list_directory, disconnect, connect, remove
+ * it, parsing --json at every step; bad input changes nothing. The --json steps and the
+ * refusals run in this process (`main`); what is printed for people comes from the real binary.
  * (Without a service: test/cli/mcp-without-service.test.ts.)
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerStatus } from '../../src/hub/server-status.js';
 import { TINY_SERVER } from '../support/fixtures.js';
+import { runMain } from '../support/run-main.js';
 import { runBnity } from '../support/serve-process.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
@@ -22,7 +24,7 @@ describe('bnity mcp add/remove/import with a running service', () => {
   /** Run with --json (put before any `--`) and parse stdout; nothing may go to stderr. */
   const json = async <T>(...args: string[]): Promise<T> => {
     const cut = args.includes('--') ? args.indexOf('--') : args.length;
-    const result = await runBnity([...args.slice(0, cut), '--json', ...args.slice(cut)], env);
+    const result = await runMain([...args.slice(0, cut), '--json', ...args.slice(cut)], env);
     expect(result.stderr, args.join(' ')).toBe('');
     expect(result.code, args.join(' ')).toBe(0);
     return JSON.parse(result.stdout) as T;
@@ -95,16 +97,16 @@ describe('bnity mcp add/remove/import with a running service', () => {
 
   it("refuses a duplicate, a preset's missing requirement and an unknown bot, changing nothing", async () => {
     const before = await readFile(svc.configPath, 'utf8');
-    const duplicate = await runBnity(['mcp', 'add', 'tiny', '--', process.execPath, TINY_SERVER], env);
+    const duplicate = await runMain(['mcp', 'add', 'tiny', '--', process.execPath, TINY_SERVER], env);
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toBe('bnity: server "tiny" already exists\n');
-    const github = await runBnity(['mcp', 'add', 'gh', '--preset', 'github'], env);
+    const github = await runMain(['mcp', 'add', 'gh', '--preset', 'github'], env);
     expect(github.code).toBe(1);
     expect(github.stderr).toMatch(/^bnity: preset github needs a credential: bnity mcp credential set github-token/);
-    const ghost = await runBnity(['mcp', 'add', 'x', '--bot', 'ghost', '--', 'cmd'], env);
+    const ghost = await runMain(['mcp', 'add', 'x', '--bot', 'ghost', '--', 'cmd'], env);
     expect(ghost.code).toBe(1);
     expect(ghost.stderr).toBe('bnity: bot "ghost" does not exist\n');
-    const removeGhost = await runBnity(['mcp', 'remove', 'ghost'], env);
+    const removeGhost = await runMain(['mcp', 'remove', 'ghost'], env);
     expect(removeGhost).toMatchObject({ code: 1, stderr: 'bnity: server "ghost" is not configured\n' });
     expect(await readFile(svc.configPath, 'utf8')).toBe(before);
   });

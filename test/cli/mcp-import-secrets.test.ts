@@ -4,6 +4,7 @@
  * names look secret go to the keystore, the config gets `${secret:…}` references and is 0600,
  * the output names what moved (never a value); `--keep-secrets-inline` keeps them; through the
  * service, `--json` says which file was read. The imported server gets the secret at connect.
+ * The first import runs the binary; the other commands run in this process (`main`).
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { openKeystore } from '../../src/storage/keystore.js';
 import { fixtureServer } from '../support/fixtures.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { noServiceEnv } from '../support/no-service.js';
+import { runMain } from '../support/run-main.js';
 import { runBnity } from '../support/serve-process.js';
 import { useTempDirs } from '../support/temp-dir.js';
 import { startTestService, TEST_TOKEN } from '../support/test-service.js';
@@ -62,14 +64,14 @@ describe('bnity mcp import and secrets', () => {
     const keystore = await openKeystore({ home, env: {} });
     expect(await keystore.get('envy.API_TOKEN')).toBe(SECRET);
     expect(await keystore.get('envy.db_password')).toBe('hunter2');
-    const list = await runBnity(['mcp', 'credential', 'list', '--home', home], env);
+    const list = await runMain(['mcp', 'credential', 'list', '--home', home], env);
     expect(list.stdout).toBe('envy.API_TOKEN\nenvy.db_password\n');
   });
 
   it('offline: --keep-secrets-inline keeps them in the file (still 0600), and stores nothing', async () => {
     const home = await tempDir();
     const file = await desktopFile(home);
-    const run = await runBnity(['mcp', 'import', '--from', file, '--home', home, '--keep-secrets-inline'], env);
+    const run = await runMain(['mcp', 'import', '--from', file, '--home', home, '--keep-secrets-inline'], env);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('added 1: envy\n');
     const config = join(home, 'boternity.json');
@@ -82,7 +84,7 @@ describe('bnity mcp import and secrets', () => {
     const svc = await startTestService({ mcpServers: {} });
     try {
       const file = await desktopFile(await tempDir());
-      const run = await runBnity(['mcp', 'import', '--from', file, '--home', svc.home, '--json'], {
+      const run = await runMain(['mcp', 'import', '--from', file, '--home', svc.home, '--json'], {
         ...env,
         BOTERNITY_ADMIN_TOKEN: TEST_TOKEN,
         BOTERNITY_URL: svc.service.url,

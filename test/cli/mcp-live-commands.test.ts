@@ -1,18 +1,21 @@
 /**
- * The `bnity mcp` commands that read or steer a running service, as real child processes
- * against one real service: status, tools, connect, disconnect, logs (and --follow), events,
- * presets; and the errors of an unreachable URL, a refused token and an unknown server.
+ * The `bnity mcp` commands that read or steer a running service, against one real service:
+ * status, tools, connect, disconnect, logs (and --follow), events, presets; and the errors of
+ * an unreachable URL, a refused token and an unknown server. What follows a stream until
+ * SIGINT, and the refused token's exit, are real child processes; the rest run in this
+ * process (`main`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerStatus } from '../../src/hub/server-status.js';
 import { TINY_SERVER } from '../support/fixtures.js';
+import { runMain } from '../support/run-main.js';
 import { runBnity, spawnBnity } from '../support/serve-process.js';
 import { startTestService, TEST_TOKEN, type TestService } from '../support/test-service.js';
 import { waitFor } from '../support/wait-for.js';
 
 let svc: TestService;
 let env: NodeJS.ProcessEnv;
-const bnity = (...args: string[]) => runBnity(args, env);
+const bnity = (...args: string[]) => runMain(args, env);
 const json = async <T>(...args: string[]): Promise<T> => {
   const result = await bnity(...args, '--json');
   expect(result.stderr).toBe('');

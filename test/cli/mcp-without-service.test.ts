@@ -2,7 +2,8 @@
  * `bnity mcp …` with no service: what works on the files says so on stderr, what needs the
  * service fails with exit 1 saying so, a home whose service does not answer is not edited
  * behind its back, and every bad command line is exit 2 with one line, before anything runs.
- * add, remove and import (from a Claude Desktop file, twice) edit the config file.
+ * add, remove and import (from a Claude Desktop file, twice) edit the config file. The
+ * commands run in this process (`main`); the one about a service's pid file runs the binary.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readStartTime } from '../../src/upstream/process-tree.js';
 import { TINY_SERVER } from '../support/fixtures.js';
 import { noServiceEnv } from '../support/no-service.js';
+import { runMain } from '../support/run-main.js';
 import { runBnity } from '../support/serve-process.js';
 import { useTempDirs } from '../support/temp-dir.js';
 
@@ -32,17 +34,17 @@ async function homeWithConfig(): Promise<string> {
 describe('bnity mcp without a service', () => {
   it('list, status and presets read the files and say so on stderr', async () => {
     const home = await homeWithConfig();
-    const list = await runBnity(['mcp', 'list', '--json', '--home', home], env);
+    const list = await runMain(['mcp', 'list', '--json', '--home', home], env);
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout).servers).toEqual([expect.objectContaining({ name: 'tiny', state: 'stopped' })]);
     expect(list.stderr).toBe(`bnity: no service at ${url}; showing ${join(home, 'boternity.json')}\n`);
-    const status = await runBnity(['mcp', 'status', 'tiny', '--home', home], env);
+    const status = await runMain(['mcp', 'status', 'tiny', '--home', home], env);
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^state\s+stopped$/m);
-    const ghost = await runBnity(['mcp', 'status', 'ghost', '--home', home], env);
+    const ghost = await runMain(['mcp', 'status', 'ghost', '--home', home], env);
     expect(ghost.code).toBe(1);
     expect(ghost.stderr).toMatch(/bnity: server "ghost" is not configured\n$/);
-    const presets = await runBnity(['mcp', 'presets', '--home', home], env);
+    const presets = await runMain(['mcp', 'presets', '--home', home], env);
     expect(presets.code).toBe(0);
     expect(presets.stdout).toMatch(/^PRESET\s+INSTALLED\s+NEEDS\s+DESCRIPTION$/m);
     expect(presets.stdout).toMatch(/^filesystem\s+yes\s/m);
@@ -61,7 +63,7 @@ describe('bnity mcp without a service', () => {
       ['approve', 'tiny', 'echo'],
       ['quarantines'],
     ];
-    const results = await Promise.all(cases.map((args) => runBnity(['mcp', ...args, '--home', home], env)));
+    const results = await Promise.all(cases.map((args) => runMain(['mcp', ...args, '--home', home], env)));
     results.forEach((r, i) => {
       expect(r.code, cases[i]?.join(' ')).toBe(1);
       expect(r.stderr.split('\n')).toHaveLength(2);
@@ -77,6 +79,7 @@ describe('bnity mcp without a service', () => {
       join(home, 'boternity.pid'),
       JSON.stringify({ pid: process.pid, startTime: readStartTime(process.pid) }),
     );
+    // The real binary: a process other than the one the pid file names, and its exit code.
     const list = await runBnity(['mcp', 'list', '--home', home], env);
     expect(list.code).toBe(1);
     expect(list.stderr).toBe(
@@ -106,7 +109,7 @@ describe('bnity mcp without a service', () => {
       [['mcp', 'frob'], /unknown command "mcp frob": run 'bnity mcp --help' for the list/],
       [['mcp', 'serve', '--stdio', '--bot', 'a', '--server', 'b'], /give --bot or --server, not both/],
     ];
-    const results = await Promise.all(cases.map(([args]) => runBnity([...args, '--home', home], env)));
+    const results = await Promise.all(cases.map(([args]) => runMain([...args, '--home', home], env)));
     results.forEach((r, i) => {
       const [args, message] = cases[i] as [string[], RegExp];
       expect(r.code, args.join(' ')).toBe(2);
@@ -121,7 +124,7 @@ describe('bnity mcp without a service', () => {
     const home = await tempDir();
     const config = join(home, 'boternity.json');
     await writeFile(config, '{\n  "mcpServers": {}\n}\n');
-    const added = await runBnity(
+    const added = await runMain(
       ['mcp', 'add', 'fs', '--preset', 'filesystem', '--json', '--home', home, '--', home],
       env,
     );
@@ -130,9 +133,9 @@ describe('bnity mcp without a service', () => {
     expect(added.stderr).toBe(`bnity: no service at ${url}; added "fs" to ${config} (it applies at the next start)\n`);
     expect((await readJson(config)).mcpServers.fs).toEqual({ preset: 'filesystem', args: [home] });
 
-    const duplicate = await runBnity(['mcp', 'add', 'fs', '--home', home, '--', 'cmd'], env);
+    const duplicate = await runMain(['mcp', 'add', 'fs', '--home', home, '--', 'cmd'], env);
     expect(duplicate).toMatchObject({ code: 1, stderr: 'bnity: server "fs" already exists\n' });
-    const removed = await runBnity(['mcp', 'remove', 'fs', '--home', home], env);
+    const removed = await runMain(['mcp', 'remove', 'fs', '--home', home], env);
     expect(removed).toMatchObject({ code: 0, stdout: 'removed server "fs"\n' });
     expect(removed.stderr).toBe(
       `bnity: no service at ${url}; removed "fs" from ${config} (it applies at the next start)\n`,
@@ -153,7 +156,7 @@ describe('bnity mcp without a service', () => {
     };
     await writeFile(join(desktop, 'claude_desktop_config.json'), JSON.stringify({ mcpServers: servers }, null, 2));
     const importEnv = { ...env, HOME: userHome, XDG_CONFIG_HOME: '' };
-    const first = await runBnity(['mcp', 'import', '--from', 'claude-desktop', '--home', home], importEnv);
+    const first = await runMain(['mcp', 'import', '--from', 'claude-desktop', '--home', home], importEnv);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('added 2: tiny, remote\n');
     expect(first.stderr).toMatch(
@@ -161,7 +164,7 @@ describe('bnity mcp without a service', () => {
     );
     expect(Object.keys((await readJson(config)).mcpServers).sort()).toEqual(['remote', 'tiny']);
 
-    const again = await runBnity(['mcp', 'import', '--home', home, '--json'], importEnv);
+    const again = await runMain(['mcp', 'import', '--home', home, '--json'], importEnv);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({
       via: 'file',
@@ -169,11 +172,11 @@ describe('bnity mcp without a service', () => {
       skipped: ['tiny', 'remote'],
       replaced: [],
     });
-    const people = await runBnity(['mcp', 'import', '--home', home], importEnv);
+    const people = await runMain(['mcp', 'import', '--home', home], importEnv);
     expect(people.stdout).toMatch(
       /^nothing added: every server of .*claude_desktop_config\.json is already configured\n/,
     );
-    const missing = await runBnity(['mcp', 'import', '--from', join(userHome, 'nope.json'), '--home', home], importEnv);
+    const missing = await runMain(['mcp', 'import', '--from', join(userHome, 'nope.json'), '--home', home], importEnv);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope\.json: cannot read config: file not found\n$/);
   });

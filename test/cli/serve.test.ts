@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerStatus } from '../../src/hub/server-status.js';
 import { isAlive, listDescendants } from '../../src/upstream/process-tree.js';
 import { TINY_SERVER } from '../support/fixtures.js';
+import { runMain } from '../support/run-main.js';
 import { runBnity, spawnServe } from '../support/serve-process.js';
 import { openSse } from '../support/sse-client.js';
 import { waitFor } from '../support/wait-for.js';
@@ -222,7 +223,7 @@ describe('bnity serve', () => {
       expect(table.code).toBe(0);
       expect(table.stdout).toMatch(/^NAME\s+TRANSPORT\s+STATE/m);
       expect(table.stdout).toMatch(/^plain\s+stdio\s+connected/m);
-      const json = await runBnity(['mcp', 'list', '--json', '--url', serve.url], env);
+      const json = await runMain(['mcp', 'list', '--json', '--url', serve.url], env);
       expect(JSON.parse(json.stdout).servers[0]).toMatchObject({ name: 'plain', state: 'connected' });
     } finally {
       serve.child.kill('SIGTERM');

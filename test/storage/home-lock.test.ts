@@ -5,16 +5,15 @@
  * hard link, and a stale one is moved aside and checked before it is let go).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireHomeLock } from '../../src/storage/home-lock.js';
-import { waitFor } from '../support/wait-for.js';
 
 // The contenders load the compiled module (dist/, built by the run's global setup): a node that
-// loads the TypeScript through tsx spends 0.6 s more CPU on it, 24 times in the race below.
+// loads the TypeScript through tsx spends 0.6 s more CPU on it, 25 times in this file.
 const LOCK_MODULE = fileURLToPath(new URL('../../dist/src/storage/home-lock.js', import.meta.url));
 const homes: string[] = [];
 afterEach(async () => {
@@ -26,13 +25,16 @@ const newHome = async () => {
   return home;
 };
 
-/** A process that tries for the lock of `home` once `go` exists, says `got` or why not, holds it a while. */
-function contender(home: string, go: string): Promise<string> {
+/**
+ * A process that tries for the lock of `home` once given the start (a line on its stdin),
+ * says `got` or why not, and holds it a while. `ready` resolves once it is loaded and waiting.
+ */
+function contender(home: string): { ready: Promise<void>; go: () => void; result: Promise<string> } {
   const script = `
-    const { existsSync, writeFileSync } = await import('node:fs');
     const { acquireHomeLock } = await import(${JSON.stringify(LOCK_MODULE)});
-    writeFileSync(${JSON.stringify(go)} + '.ready.' + process.pid, '');
-    while (!existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 1));
+    const start = new Promise((r) => process.stdin.once('data', r));
+    process.stdout.write('ready;');
+    await start;
     try {
       const lock = await acquireHomeLock(${JSON.stringify(home)});
       process.stdout.write('got');
@@ -40,15 +42,20 @@ function contender(home: string, go: string): Promise<string> {
       await lock.release();
     } catch (error) {
       process.stdout.write(error.code ?? error.message);
-    }`;
+    }
+    process.stdin.destroy();`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
+  const ready = new Promise<void>((resolve) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.startsWith('ready;')) resolve();
+    });
   });
-  return new Promise((resolve) => child.once('close', () => resolve(out)));
+  const result = new Promise<string>((resolve) => child.once('close', () => resolve(out.replace(/^ready;/, ''))));
+  return { ready, go: () => child.stdin.write('go\n'), result };
 }
 
 describe('the home lock', () => {
@@ -56,9 +63,10 @@ describe('the home lock', () => {
     const home = await newHome();
     const lock = await acquireHomeLock(home);
     // This process holds it: another process is refused.
-    const go = join(home, 'go');
-    await writeFile(go, '');
-    expect(await contender(home, go)).toBe('home_in_use');
+    const other = contender(home);
+    await other.ready;
+    other.go();
+    expect(await other.result).toBe('home_in_use');
     await lock.release();
     // A lock whose pid is gone is stale.
     await writeFile(join(home, 'boternity.pid'), JSON.stringify({ pid: 2 ** 22 + 7, startTime: '1' }));
@@ -68,19 +76,20 @@ describe('the home lock', () => {
   });
 
   it('gives it to exactly one of several processes racing for it, fresh or stale', { timeout: 60_000 }, async () => {
-    for (let round = 0; round < 6; round++) {
-      const home = await newHome();
-      if (round % 2 === 1)
-        await writeFile(join(home, 'boternity.pid'), JSON.stringify({ pid: 2 ** 22 + 7, startTime: '1' }));
-      const go = join(home, 'go');
-      const racing = Array.from({ length: 4 }, () => contender(home, go));
-      // Each is loaded and waiting before the start is given.
-      await waitFor(async () => (await readdir(home)).filter((f) => f.startsWith('go.ready.')).length === 4, {
-        what: 'four contenders ready',
-        timeoutMs: 30_000,
-      });
-      await writeFile(go, '');
-      const results = await Promise.all(racing);
+    // Six races at once, each in its own home: three on a fresh home, three on a stale lock.
+    const rounds = await Promise.all(
+      Array.from({ length: 6 }, async (_, round) => {
+        const home = await newHome();
+        if (round % 2 === 1)
+          await writeFile(join(home, 'boternity.pid'), JSON.stringify({ pid: 2 ** 22 + 7, startTime: '1' }));
+        return Array.from({ length: 4 }, () => contender(home));
+      }),
+    );
+    // Each is loaded and waiting before the start is given, to the four of a race together.
+    await Promise.all(rounds.flat().map((c) => c.ready));
+    for (const racing of rounds) for (const c of racing) c.go();
+    for (const [round, racing] of rounds.entries()) {
+      const results = await Promise.all(racing.map((c) => c.result));
       expect(
         results.filter((r) => r === 'got'),
         `round ${round}: ${results.join(', ')}`,

@@ -43,6 +43,9 @@ function memoryLedger() {
   return { ledger, events };
 }
 
+/** A child that never answers, and exits when its input ends. */
+const NEVER_ANSWERS = 'process.stdin.on("end", () => process.exit(0)).resume(); setInterval(() => {}, 1000)';
+
 describe('connectUpstream over stdio', () => {
   it('connects to server-everything and lists tools, resources, templates and prompts', async () => {
     const { ledger, events } = memoryLedger();
@@ -207,7 +210,9 @@ describe('connectUpstream over stdio', () => {
   it('times out, and leaves no process, when the server never answers', async () => {
     const config = stdioConfig({
       command: node,
-      args: ['-e', 'setInterval(() => {}, 1000)'],
+      // Ends when its input does, as a stdio server does: the close takes no 2 s wait for that
+      // (a child that ignores it and SIGTERM is ended above).
+      args: ['-e', NEVER_ANSWERS],
       connectTimeoutMs: 300,
     });
     const { ledger, events } = memoryLedger();
@@ -219,7 +224,7 @@ describe('connectUpstream over stdio', () => {
 
   it('rejects and cleans up when the signal aborts during connect', async () => {
     const { ledger, events } = memoryLedger();
-    const config = stdioConfig({ command: node, args: ['-e', 'setInterval(() => {}, 1000)'] });
+    const config = stdioConfig({ command: node, args: ['-e', NEVER_ANSWERS] });
     const connecting = connectUpstream({ serverId: 'test', config, log, ledger, signal: AbortSignal.timeout(300) });
     await expect(connecting).rejects.toThrow('connect aborted');
     const pid = Number(events[0]?.split(' ')[2]);
