@@ -46,8 +46,8 @@ const REQUEST_KEYS = ['jsonrpc', 'id', 'method', 'params'];
 const RESULT_KEYS = ['jsonrpc', 'id', 'result'];
 
 /**
- * The two messages of every call, checked without zod (issue 20: a zod parse a message and
- * way was 3 % of the service's CPU). Only a value zod takes and gives back equal (a strict
+ * The two messages of every call, checked without zod (issue 20: zod's parses of a call's
+ * request and answer were 3 % of the service's CPU). Only a value zod takes and gives back equal (a strict
  * object of these keys, params or result a plain object without `_meta`, which zod checks
  * further) passes here; `parse-message.test.ts` holds this to the SDK's schemas.
  */
